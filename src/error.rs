@@ -1,0 +1,93 @@
+//! The library's one error type. Every variant says what was wrong and, where it helps,
+//! what is accepted, so the CLI can print it as is.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Errors from building, opening and querying tables.
+#[derive(Debug)]
+pub enum Error {
+    /// A value given by the caller (a position, a parameter, a flag) is not acceptable.
+    /// The message names the input and the accepted form.
+    BadInput(String),
+    /// The operating system refused a file operation.
+    Io {
+        /// The file or folder concerned.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// A table file is damaged: its bytes do not form a valid table.
+    Corrupt {
+        /// The file concerned.
+        path: PathBuf,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// A table file was written by an incompatible format version.
+    Version {
+        /// The file concerned.
+        path: PathBuf,
+        /// The version this build reads.
+        expected: u32,
+        /// The version the file declares.
+        got: u32,
+    },
+    /// The request is valid but cannot be done (too large, missing table, ...).
+    Unsupported(String),
+}
+
+/// Shorthand used throughout the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub(crate) fn bad(msg: impl Into<String>) -> Error {
+        Error::BadInput(msg.into())
+    }
+
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    pub(crate) fn corrupt(path: impl Into<PathBuf>, what: impl Into<String>) -> Error {
+        Error::Corrupt {
+            path: path.into(),
+            what: what.into(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::BadInput(msg) | Error::Unsupported(msg) => f.write_str(msg),
+            Error::Io { path, source } => write!(f, "{}: {}", path.display(), source),
+            Error::Corrupt { path, what } => {
+                write!(f, "{}: damaged table: {}", path.display(), what)
+            }
+            Error::Version {
+                path,
+                expected,
+                got,
+            } => write!(
+                f,
+                "{}: table format version {} is not readable by this gamedb (reads version {}); rebuild the table",
+                path.display(),
+                got,
+                expected
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,539 @@
+//! The table file format: writing, opening and validating. `tables/README.md` is its
+//! specification; this module is the only code that knows the byte layout.
+//!
+//! ```text
+//! offset size field
+//!      0    8 magic            "GAMEDB\r\n"
+//!      8    4 format_version   u32 = 1
+//!     12    4 game             u32 (1 candy, 2 nim, 3 chomp, 4 slide, 5 pattern database)
+//!     16   64 params           [u64; 8], meaning per game, unused ones 0
+//!     80    4 value_kind       u32 (1 outcome, 2 Grundy value, 3 distance)
+//!     84    4 encoding         u32 (1 one bit per entry, 2 one byte, 3 u16 little-endian)
+//!     88    8 entry_count      u64
+//!     96    8 payload_offset   u64 = 4096
+//!    104    8 payload_len      u64
+//!    112    8 payload_xxh3     u64, xxh3-64 (seed 0) of the payload bytes
+//!    120   16 crate_version    UTF-8, zero padded
+//!    136    8 header_xxh3      u64, xxh3-64 of bytes 0..136
+//!    144      zero padding up to payload_offset, then the payload
+//! ```
+//! All integers are little-endian; the header is encoded with bincode 2 in its fixed-width
+//! little-endian configuration, which produces exactly this layout.
+//!
+//! Compatibility: a reader accepts exactly its own `FORMAT_VERSION`; any change of layout or
+//! meaning bumps it.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use bincode::{Decode, Encode};
+use memmap2::Mmap;
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::{Error, Result};
+
+/// First eight bytes of every table. The CR LF catches files mangled by text-mode transfers.
+pub const MAGIC: [u8; 8] = *b"GAMEDB\r\n";
+/// The layout version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+/// Encoded header size in bytes.
+pub const HEADER_LEN: usize = 144;
+/// Where the payload starts: one page, so the payload can be mapped aligned.
+pub const PAYLOAD_OFFSET: u64 = 4096;
+/// Suffix of table files.
+pub const EXTENSION: &str = "gtab";
+
+/// What the stored values mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueKind {
+    /// P/N for the player to move.
+    Outcome = 1,
+    /// Sprague–Grundy value (0 means P).
+    Grundy = 2,
+    /// Distance in moves to the goal.
+    Distance = 3,
+}
+
+impl ValueKind {
+    fn from_u32(v: u32) -> Option<ValueKind> {
+        match v {
+            1 => Some(ValueKind::Outcome),
+            2 => Some(ValueKind::Grundy),
+            3 => Some(ValueKind::Distance),
+            _ => None,
+        }
+    }
+
+    /// Lower-case name used in `info`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueKind::Outcome => "outcome",
+            ValueKind::Grundy => "grundy",
+            ValueKind::Distance => "distance",
+        }
+    }
+}
+
+/// How each entry is stored in the payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// One bit per entry, entry `i` in bit `i % 8` of byte `i / 8`.
+    Bits = 1,
+    /// One byte per entry.
+    U8 = 2,
+    /// Two bytes per entry, little-endian.
+    U16 = 3,
+}
+
+impl Encoding {
+    fn from_u32(v: u32) -> Option<Encoding> {
+        match v {
+            1 => Some(Encoding::Bits),
+            2 => Some(Encoding::U8),
+            3 => Some(Encoding::U16),
+            _ => None,
+        }
+    }
+
+    /// Payload length in bytes for `entries` entries.
+    pub fn payload_len(self, entries: u64) -> Option<u64> {
+        match self {
+            Encoding::Bits => Some(entries.div_ceil(8)),
+            Encoding::U8 => Some(entries),
+            Encoding::U16 => entries.checked_mul(2),
+        }
+    }
+
+    /// Lower-case name used in `info`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Bits => "bits",
+            Encoding::U8 => "u8",
+            Encoding::U16 => "u16",
+        }
+    }
+}
+
+/// The header as bincode sees it: exactly the on-disk fields, in order.
+#[derive(Encode, Decode)]
+struct RawHeader {
+    magic: [u8; 8],
+    format_version: u32,
+    game: u32,
+    params: [u64; 8],
+    value_kind: u32,
+    encoding: u32,
+    entry_count: u64,
+    payload_offset: u64,
+    payload_len: u64,
+    payload_xxh3: u64,
+    crate_version: [u8; 16],
+    header_xxh3: u64,
+}
+
+fn bincode_config() -> impl bincode::config::Config {
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_little_endian()
+}
+
+/// A validated header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Game number (see the module docs).
+    pub game: u32,
+    /// Game parameters.
+    pub params: [u64; 8],
+    /// Meaning of the values.
+    pub value_kind: ValueKind,
+    /// Storage of the values.
+    pub encoding: Encoding,
+    /// Number of entries (positions).
+    pub entry_count: u64,
+    /// Byte offset of the payload.
+    pub payload_offset: u64,
+    /// Payload length in bytes.
+    pub payload_len: u64,
+    /// xxh3-64 of the payload.
+    pub payload_xxh3: u64,
+    /// Version of the gamedb that wrote the file.
+    pub crate_version: String,
+}
+
+/// What a writer supplies; the rest of the header is derived from the payload.
+#[derive(Clone, Debug)]
+pub struct TableMeta {
+    /// Game number.
+    pub game: u32,
+    /// Game parameters.
+    pub params: [u64; 8],
+    /// Meaning of the values.
+    pub value_kind: ValueKind,
+    /// Storage of the values.
+    pub encoding: Encoding,
+    /// Number of entries.
+    pub entry_count: u64,
+}
+
+fn encode_header(meta: &TableMeta, payload: &[u8]) -> Vec<u8> {
+    let mut version = [0u8; 16];
+    let v = env!("CARGO_PKG_VERSION").as_bytes();
+    version[..v.len().min(16)].copy_from_slice(&v[..v.len().min(16)]);
+    let mut raw = RawHeader {
+        magic: MAGIC,
+        format_version: FORMAT_VERSION,
+        game: meta.game,
+        params: meta.params,
+        value_kind: meta.value_kind as u32,
+        encoding: meta.encoding as u32,
+        entry_count: meta.entry_count,
+        payload_offset: PAYLOAD_OFFSET,
+        payload_len: payload.len() as u64,
+        payload_xxh3: xxh3_64(payload),
+        crate_version: version,
+        header_xxh3: 0,
+    };
+    let first = bincode::encode_to_vec(&raw, bincode_config()).expect("header encodes");
+    raw.header_xxh3 = xxh3_64(&first[..HEADER_LEN - 8]);
+    let bytes = bincode::encode_to_vec(&raw, bincode_config()).expect("header encodes");
+    debug_assert_eq!(bytes.len(), HEADER_LEN);
+    bytes
+}
+
+/// Writes a table atomically: to a temporary file in the same folder, fsync, rename, fsync
+/// the folder. A crash leaves either the old file or the new one under `path`, never a part.
+pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> {
+    let expected = meta.encoding.payload_len(meta.entry_count);
+    if expected != Some(payload.len() as u64) {
+        return Err(Error::Unsupported(format!(
+            "internal error: payload of {} bytes for {} entries",
+            payload.len(),
+            meta.entry_count
+        )));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| Error::bad(format!("{}: not a file path", path.display())))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let header = encode_header(meta, payload);
+        let mut page = vec![0u8; PAYLOAD_OFFSET as usize];
+        page[..HEADER_LEN].copy_from_slice(&header);
+        f.write_all(&page).map_err(|e| Error::io(&tmp, e))?;
+        for chunk in payload.chunks(1 << 24) {
+            f.write_all(chunk).map_err(|e| Error::io(&tmp, e))?;
+        }
+        f.sync_all().map_err(|e| Error::io(&tmp, e))?;
+        drop(f);
+        fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;
+        // Make the rename itself durable.
+        if let Ok(d) = File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Removes temporary files that an interrupted writer left in `dir`; returns how many.
+pub fn remove_stale_temporaries(dir: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.contains(&format!(".{EXTENSION}.tmp-")) {
+            // A temporary of a writer that is still running belongs to a live process id.
+            let pid = name.rsplit("tmp-").next().and_then(|p| p.parse::<u32>().ok());
+            let alive = pid.is_some_and(|p| Path::new(&format!("/proc/{p}")).exists());
+            if !alive && fs::remove_file(e.path()).is_ok() {
+                removed += 1;
+            }
+        }
+    }
+    removed
+}
+
+/// The bytes of a table file: memory-mapped from disk, or owned (tables solved in memory).
+enum Bytes {
+    Mapped(Mmap),
+    Owned(Vec<u8>),
+}
+
+/// An open table whose structure (magic, version, header checksum, sizes) has been checked.
+/// The payload checksum is checked only by [`TableFile::verify`], which reads every byte.
+pub struct TableFile {
+    path: PathBuf,
+    header: Header,
+    bytes: Bytes,
+}
+
+impl TableFile {
+    /// Opens and maps `path`, checking everything that is cheap to check.
+    ///
+    /// The file must not be modified while it is open: see [`map_file`].
+    pub fn open(path: &Path) -> Result<TableFile> {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        if len < HEADER_LEN as u64 {
+            return Err(Error::corrupt(
+                path,
+                format!("file is {len} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)"),
+            ));
+        }
+        let map = map_file(&file).map_err(|e| Error::io(path, e))?;
+        let header = parse_header(path, &map)?;
+        Ok(TableFile {
+            path: path.to_path_buf(),
+            header,
+            bytes: Bytes::Mapped(map),
+        })
+    }
+
+    /// A table held in memory, as [`write_table`] would have written it (used by `verify`
+    /// for tables it solves without writing).
+    pub fn from_payload(name: &str, meta: &TableMeta, payload: Vec<u8>) -> Result<TableFile> {
+        let header_bytes = encode_header(meta, &payload);
+        let path = PathBuf::from(name);
+        let header = parse_header_bytes(&path, &header_bytes, PAYLOAD_OFFSET + payload.len() as u64)?;
+        let mut bytes = vec![0u8; PAYLOAD_OFFSET as usize];
+        bytes[..HEADER_LEN].copy_from_slice(&header_bytes);
+        bytes.extend_from_slice(&payload);
+        Ok(TableFile {
+            path,
+            header,
+            bytes: Bytes::Owned(bytes),
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The validated header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    fn all(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Mapped(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+
+    /// The payload bytes.
+    pub fn payload(&self) -> &[u8] {
+        let start = self.header.payload_offset as usize;
+        &self.all()[start..start + self.header.payload_len as usize]
+    }
+
+    /// Reads the whole payload and compares its checksum with the header's.
+    pub fn verify(&self) -> Result<()> {
+        let got = xxh3_64(self.payload());
+        if got != self.header.payload_xxh3 {
+            return Err(Error::corrupt(
+                &self.path,
+                format!(
+                    "payload checksum mismatch: header says {:016x}, payload hashes to {:016x}",
+                    self.header.payload_xxh3, got
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Maps a file read-only.
+///
+/// # Safety contract
+/// Memory-mapping is `unsafe` because another process could change the file while it is
+/// mapped, and the bytes would change under our feet. Tables are only ever replaced by
+/// rename (see [`write_table`]), never modified in place, so a mapped table stays as it was
+/// opened; a user who edits a table in place while it is open gets unspecified answers, never
+/// memory unsafety in this crate's own code, which reads the map only as plain bytes.
+fn map_file(file: &File) -> std::io::Result<Mmap> {
+    // SAFETY: see the contract above: gamedb never writes to a file it or anyone maps; it
+    // only renames new files over old ones, which leaves existing maps intact.
+    unsafe { Mmap::map(file) }
+}
+
+fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {
+    parse_header_bytes(path, bytes, bytes.len() as u64)
+}
+
+fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header> {
+    if bytes.len() < HEADER_LEN {
+        return Err(Error::corrupt(path, "truncated header"));
+    }
+    if bytes[..8] != MAGIC {
+        return Err(Error::corrupt(
+            path,
+            "not a gamedb table (magic bytes are not \"GAMEDB\\r\\n\")",
+        ));
+    }
+    let (raw, used): (RawHeader, usize) =
+        bincode::decode_from_slice(&bytes[..HEADER_LEN], bincode_config())
+            .map_err(|e| Error::corrupt(path, format!("unreadable header: {e}")))?;
+    debug_assert_eq!(used, HEADER_LEN);
+    if raw.format_version != FORMAT_VERSION {
+        return Err(Error::Version {
+            path: path.to_path_buf(),
+            expected: FORMAT_VERSION,
+            got: raw.format_version,
+        });
+    }
+    let hsum = xxh3_64(&bytes[..HEADER_LEN - 8]);
+    if hsum != raw.header_xxh3 {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "header checksum mismatch: stored {:016x}, header hashes to {hsum:016x}",
+                raw.header_xxh3
+            ),
+        ));
+    }
+    let value_kind = ValueKind::from_u32(raw.value_kind)
+        .ok_or_else(|| Error::corrupt(path, format!("unknown value kind {}", raw.value_kind)))?;
+    let encoding = Encoding::from_u32(raw.encoding)
+        .ok_or_else(|| Error::corrupt(path, format!("unknown encoding {}", raw.encoding)))?;
+    if raw.payload_offset != PAYLOAD_OFFSET {
+        return Err(Error::corrupt(
+            path,
+            format!("payload offset {} (expected {PAYLOAD_OFFSET})", raw.payload_offset),
+        ));
+    }
+    if encoding.payload_len(raw.entry_count) != Some(raw.payload_len) {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "payload length {} does not fit {} entries encoded as {}",
+                raw.payload_len,
+                raw.entry_count,
+                encoding.name()
+            ),
+        ));
+    }
+    let expected_len = raw.payload_offset.checked_add(raw.payload_len);
+    if expected_len != Some(file_len) {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "file is {file_len} bytes but the header says {} (truncated or extended)",
+                raw.payload_offset.saturating_add(raw.payload_len)
+            ),
+        ));
+    }
+    let end = raw.crate_version.iter().position(|&b| b == 0).unwrap_or(16);
+    let crate_version = String::from_utf8_lossy(&raw.crate_version[..end]).into_owned();
+    Ok(Header {
+        game: raw.game,
+        params: raw.params,
+        value_kind,
+        encoding,
+        entry_count: raw.entry_count,
+        payload_offset: raw.payload_offset,
+        payload_len: raw.payload_len,
+        payload_xxh3: raw.payload_xxh3,
+        crate_version,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(n: u64) -> TableMeta {
+        TableMeta {
+            game: 2,
+            params: [3, 7, 0, 0, 0, 0, 0, 0],
+            value_kind: ValueKind::Outcome,
+            encoding: Encoding::Bits,
+            entry_count: n,
+        }
+    }
+
+    #[test]
+    fn header_is_144_bytes_at_documented_offsets() {
+        let h = encode_header(&meta(10), &[1, 2]);
+        assert_eq!(h.len(), HEADER_LEN);
+        assert_eq!(&h[0..8], b"GAMEDB\r\n");
+        assert_eq!(u32::from_le_bytes(h[8..12].try_into().unwrap()), 1);
+        assert_eq!(u32::from_le_bytes(h[12..16].try_into().unwrap()), 2);
+        assert_eq!(u64::from_le_bytes(h[16..24].try_into().unwrap()), 3);
+        assert_eq!(u64::from_le_bytes(h[24..32].try_into().unwrap()), 7);
+        assert_eq!(u32::from_le_bytes(h[80..84].try_into().unwrap()), 1);
+        assert_eq!(u32::from_le_bytes(h[84..88].try_into().unwrap()), 1);
+        assert_eq!(u64::from_le_bytes(h[88..96].try_into().unwrap()), 10);
+        assert_eq!(u64::from_le_bytes(h[96..104].try_into().unwrap()), 4096);
+        assert_eq!(u64::from_le_bytes(h[104..112].try_into().unwrap()), 2);
+        assert_eq!(
+            u64::from_le_bytes(h[112..120].try_into().unwrap()),
+            xxh3_64(&[1, 2])
+        );
+        assert_eq!(&h[120..125], env!("CARGO_PKG_VERSION").as_bytes());
+        assert_eq!(
+            u64::from_le_bytes(h[136..144].try_into().unwrap()),
+            xxh3_64(&h[..136])
+        );
+    }
+
+    #[test]
+    fn round_trip_and_damage() {
+        let dir = std::env::temp_dir().join(format!("gamedb-format-{}", std::process::id()));
+        let path = dir.join("t.gtab");
+        write_table(&path, &meta(20), &[0xAB, 0xCD, 0x0F]).unwrap();
+        let t = TableFile::open(&path).unwrap();
+        assert_eq!(t.payload(), &[0xAB, 0xCD, 0x0F]);
+        t.verify().unwrap();
+        drop(t);
+
+        // Flip a payload byte: opening still works, verify names the checksum.
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[4097] ^= 0x10;
+        fs::write(&path, &bytes).unwrap();
+        let err = TableFile::open(&path).unwrap().verify().unwrap_err().to_string();
+        assert!(err.contains("t.gtab") && err.contains("checksum"), "{err}");
+
+        // Truncate: open fails naming the size.
+        fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        let err = TableFile::open(&path).err().unwrap().to_string();
+        assert!(err.contains("t.gtab") && err.contains("truncated"), "{err}");
+
+        // Wrong version: named as such.
+        let mut v2 = bytes.clone();
+        v2[8] = 2;
+        fs::write(&path, &v2).unwrap();
+        let err = TableFile::open(&path).err().unwrap();
+        assert!(matches!(err, Error::Version { got: 2, .. }), "{err}");
+
+        // Header byte flipped: header checksum.
+        let mut h = bytes.clone();
+        h[20] ^= 1;
+        fs::write(&path, &h).unwrap();
+        let err = TableFile::open(&path).err().unwrap().to_string();
+        assert!(err.contains("header checksum"), "{err}");
+
+        // Not a table at all.
+        fs::write(&path, b"hello").unwrap();
+        let err = TableFile::open(&path).err().unwrap().to_string();
+        assert!(err.contains("shorter than"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

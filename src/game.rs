@@ -1,0 +1,146 @@
+//! The trait family every game implements.
+//!
+//! A game is seen twice:
+//! * by the **solvers** ([`Game`], optionally [`Retro`]), as a dense index `0..positions()` cut
+//!   into levels, with moves between indices and a value for positions without moves;
+//! * by **lookups** ([`Rules`]), as positions people and programs write down: parse one,
+//!   rank it into the index, list its moves with readable labels.
+//!
+//! Neither solver nor lookup knows which game it serves.
+
+use std::ops::{ControlFlow, Range};
+
+use crate::Result;
+
+/// The outcome of a position for the player about to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The player to move loses with best play (previous player wins).
+    P,
+    /// The player to move wins with best play (next player wins).
+    N,
+}
+
+impl Outcome {
+    /// "P" or "N".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::P => "P",
+            Outcome::N => "N",
+        }
+    }
+
+    /// N when `wins` is true.
+    pub fn from_win(wins: bool) -> Outcome {
+        if wins {
+            Outcome::N
+        } else {
+            Outcome::P
+        }
+    }
+}
+
+/// A finite acyclic game over a dense index, as the solvers need it.
+///
+/// Contract:
+/// * every index in `0..positions()` is a position (the ranking is perfect);
+/// * [`levels`](Game::levels) cuts `0..positions()` into consecutive ranges and every move
+///   from a position in level `l` leads to a position in a level `< l`;
+/// * [`terminal`](Game::terminal) is `Some` exactly for positions without moves.
+pub trait Game: Sync {
+    /// Number of positions; indices are `0..positions()`.
+    fn positions(&self) -> u64;
+
+    /// Consecutive index ranges, lowest level first, covering `0..positions()`.
+    fn levels(&self) -> Vec<Range<u64>>;
+
+    /// Calls `f` with the index of each position one move away. Stops, and returns `Break`,
+    /// as soon as `f` does. A child may be visited more than once.
+    fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, f: F) -> ControlFlow<()>;
+
+    /// The value of a position with no move, `None` for every other position.
+    fn terminal(&self, pos: u64) -> Option<Outcome>;
+}
+
+/// Games that can also enumerate un-moves, which lets the retrograde solver push results from
+/// the few P-positions to their parents instead of scanning every child of every position.
+pub trait Retro: Game {
+    /// Calls `f` with the index of every position that has a move to `pos`.
+    /// A parent may be visited more than once.
+    fn parents<F: FnMut(u64)>(&self, pos: u64, f: F);
+}
+
+/// One legal move from a position, as the lookup shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// How a person would say the move, e.g. `take 1 from heap 3`.
+    pub label: String,
+    /// The position it leaves, from the point of view of the next player.
+    pub leaves: Vec<u32>,
+}
+
+/// A game as the lookups see it: positions written as lists of small numbers.
+///
+/// The meaning of the numbers is the game's (heap sizes, row lengths, tiles, ...), and so is
+/// the check that a list is a position of this table.
+pub trait Rules: Send + Sync {
+    /// Parses one position written the way `query` accepts it; the error names what was
+    /// wrong and the accepted form.
+    fn parse(&self, text: &str) -> Result<Vec<u32>> {
+        let pos = parse_numbers(text, self.position_form())?;
+        self.check(&pos)?;
+        Ok(pos)
+    }
+
+    /// How positions are written, for error messages (e.g. `h1,h2,... with each heap 0..=63`).
+    fn position_form(&self) -> String;
+
+    /// Checks that `pos` is a position of this table.
+    fn check(&self, pos: &[u32]) -> Result<()>;
+
+    /// The index of a checked position.
+    fn rank(&self, pos: &[u32]) -> u64;
+
+    /// The position at an index (a canonical representative).
+    fn unrank(&self, index: u64) -> Vec<u32>;
+
+    /// Every legal move of a checked position.
+    fn moves(&self, pos: &[u32]) -> Vec<Move>;
+
+    /// Writes a position the way `parse` reads it.
+    fn format(&self, pos: &[u32]) -> String {
+        format_numbers(pos)
+    }
+}
+
+/// Parses `a,b,c` (spaces allowed) into numbers; `form` names the accepted form in errors.
+pub fn parse_numbers(text: &str, form: String) -> Result<Vec<u32>> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(crate::Error::bad(format!(
+            "empty position; expected {form}"
+        )));
+    }
+    text.split(',')
+        .map(|part| {
+            let part = part.trim();
+            part.parse::<u32>().map_err(|_| {
+                crate::Error::bad(format!(
+                    "position '{text}': '{part}' is not a non-negative integer; expected {form}"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// `a,b,c`.
+pub fn format_numbers(pos: &[u32]) -> String {
+    let mut s = String::with_capacity(pos.len() * 3);
+    for (i, x) in pos.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&x.to_string());
+    }
+    s
+}

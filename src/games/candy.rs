@@ -1,0 +1,238 @@
+//! The candy game (seed 001, part I): n candies, n odd; players alternately take 1..=k;
+//! when none are left, the player whose total is even (or odd, by the rule) wins.
+//!
+//! Only the candies left and the parities of the two totals matter, and since the grand total
+//! is odd the opponent's parity follows from the mover's: with `m` left and mover's parity
+//! `a`, the opponent's parity is `(1 + m + a) mod 2`. Index: `2·m + a`, `m` in `0..=N`;
+//! level `m` is indices `2m, 2m+1`.
+
+use std::ops::{ControlFlow, Range};
+
+use indicatif::ProgressBar;
+
+use super::{GameSpec, Payload};
+use crate::format::ValueKind;
+use crate::game::{Game, Move, Outcome, Rules};
+use crate::solve::solve_outcomes;
+use crate::{Error, Result};
+
+/// Which total wins when the candies run out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinRule {
+    /// The player whose total is even wins.
+    Even,
+    /// The player whose total is odd wins.
+    Odd,
+}
+
+impl WinRule {
+    /// "even" or "odd".
+    pub fn name(self) -> &'static str {
+        match self {
+            WinRule::Even => "even",
+            WinRule::Odd => "odd",
+        }
+    }
+}
+
+/// Parameters of a candy table: every game with an odd total `n <= max_candies`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CandySpec {
+    /// Largest total number of candies.
+    pub max_candies: u32,
+    /// Most candies one turn may take (at least 1).
+    pub max_take: u32,
+    /// The winning parity.
+    pub win: WinRule,
+}
+
+impl CandySpec {
+    /// Checks the parameters.
+    pub fn new(max_candies: u32, max_take: u32, win: WinRule) -> Result<CandySpec> {
+        if max_candies == 0 || max_candies > 1 << 30 {
+            return Err(Error::bad(format!(
+                "--max-candies {max_candies}: expected 1..=1073741824"
+            )));
+        }
+        if max_take == 0 || max_take > max_candies {
+            return Err(Error::bad(format!(
+                "--max-take {max_take}: expected 1..=max-candies ({max_candies})"
+            )));
+        }
+        Ok(CandySpec {
+            max_candies,
+            max_take,
+            win,
+        })
+    }
+}
+
+impl GameSpec for CandySpec {
+    const ID: u32 = 1;
+    const NAME: &'static str = "candy";
+
+    fn params(&self) -> [u64; 8] {
+        let win = match self.win {
+            WinRule::Even => 0,
+            WinRule::Odd => 1,
+        };
+        [
+            self.max_candies as u64,
+            self.max_take as u64,
+            win,
+            0,
+            0,
+            0,
+            0,
+            0,
+        ]
+    }
+
+    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
+        if p[3..].iter().any(|&x| x != 0) || p[0] > u32::MAX as u64 || p[1] > u32::MAX as u64 {
+            return Err("candy parameters out of range".into());
+        }
+        let win = match p[2] {
+            0 => WinRule::Even,
+            1 => WinRule::Odd,
+            w => return Err(format!("candy win rule {w} (expected 0 even or 1 odd)")),
+        };
+        CandySpec::new(p[0] as u32, p[1] as u32, win).map_err(|e| e.to_string())
+    }
+
+    fn positions(&self) -> u64 {
+        2 * (self.max_candies as u64 + 1)
+    }
+
+    fn stem(&self) -> String {
+        format!(
+            "candy-n{}-k{}-{}",
+            self.max_candies,
+            self.max_take,
+            self.win.name()
+        )
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "candy game: odd totals up to {} candies, take 1..={}, {} total wins",
+            self.max_candies,
+            self.max_take,
+            self.win.name()
+        )
+    }
+
+    fn value_kinds(&self) -> &'static [ValueKind] {
+        &[ValueKind::Outcome]
+    }
+
+    fn rules(&self) -> Result<Box<dyn Rules>> {
+        Ok(Box::new(Candy::new(self.clone())))
+    }
+
+    fn solve(&self, _kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
+        Ok(Payload::outcomes(solve_outcomes(
+            &Candy::new(self.clone()),
+            progress,
+        )?))
+    }
+}
+
+/// The candy game over its dense index.
+pub struct Candy {
+    spec: CandySpec,
+}
+
+impl Candy {
+    /// The game of `spec`.
+    pub fn new(spec: CandySpec) -> Candy {
+        Candy { spec }
+    }
+
+    /// Index of (candies left, parity of the mover's total).
+    pub fn index(left: u64, mine_parity: u64) -> u64 {
+        2 * left + (mine_parity & 1)
+    }
+}
+
+impl Game for Candy {
+    fn positions(&self) -> u64 {
+        self.spec.positions()
+    }
+
+    fn levels(&self) -> Vec<Range<u64>> {
+        (0..=self.spec.max_candies as u64)
+            .map(|m| 2 * m..2 * m + 2)
+            .collect()
+    }
+
+    fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, mut f: F) -> ControlFlow<()> {
+        let (m, a) = (pos / 2, pos % 2);
+        let b = (1 + m + a) % 2;
+        for t in 1..=m.min(self.spec.max_take as u64) {
+            // The opponent moves next, holding parity b.
+            f(Candy::index(m - t, b))?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn terminal(&self, pos: u64) -> Option<Outcome> {
+        if pos >= 2 {
+            return None;
+        }
+        let mine_even = pos % 2 == 0;
+        Some(Outcome::from_win(match self.spec.win {
+            WinRule::Even => mine_even,
+            WinRule::Odd => !mine_even,
+        }))
+    }
+}
+
+impl Rules for Candy {
+    fn position_form(&self) -> String {
+        format!(
+            "left,mine,theirs (candies left, the mover's total, the opponent's) with an odd sum of at most {}",
+            self.spec.max_candies
+        )
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        if pos.len() != 3 {
+            return Err(Error::bad(format!(
+                "position '{}' has {} numbers; expected {}",
+                self.format(pos),
+                pos.len(),
+                self.position_form()
+            )));
+        }
+        let total: u64 = pos.iter().map(|&x| x as u64).sum();
+        if total % 2 == 0 || total > self.spec.max_candies as u64 {
+            return Err(Error::bad(format!(
+                "position '{}' has total {total}, but this table holds odd totals up to {}; expected {}",
+                self.format(pos),
+                self.spec.max_candies,
+                self.position_form()
+            )));
+        }
+        Ok(())
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        Candy::index(pos[0] as u64, pos[1] as u64)
+    }
+
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        let (m, a) = (index / 2, index % 2);
+        vec![m as u32, a as u32, ((1 + m + a) % 2) as u32]
+    }
+
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        let (left, mine, theirs) = (pos[0], pos[1], pos[2]);
+        (1..=left.min(self.spec.max_take))
+            .map(|t| Move {
+                label: format!("take {t}"),
+                leaves: vec![left - t, theirs, mine + t],
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,415 @@
+//! Bounded Nim (seed 001 part II, seed 002): `s` heaps of `0..=H` counters; a move takes
+//! `1..=K` counters from one heap (no K: any number); normal play (taking the last counter
+//! wins) or misère (it loses).
+//!
+//! Heap order does not matter, so positions are multisets: the heaps sorted in descending
+//! order `x1 >= x2 >= ... >= xs`. The index is *sum-major*: level `n` holds the multisets with
+//! `n` counters in all (every move lowers the sum), and inside a level the multisets are
+//! ranked in lexicographic order of the descending sequence:
+//!
+//! ```text
+//! index(x) = start[n] + Σ_i  cnt(s-i, x_i - 1, n - x_1 - ... - x_{i-1})     (terms with x_i = 0 are 0)
+//! ```
+//!
+//! where `cnt(k, m, r)` is the number of non-increasing sequences of length `k` with values in
+//! `0..=m` summing to `r` (`cnt(k, m, r) = cnt(k, m-1, r) + cnt(k-1, m, r-m)`), and
+//! `start[n] = Σ_{r<n} cnt(s, H, r)`. The table has C(H+s, s) entries.
+
+use std::ops::{ControlFlow, Range};
+
+use indicatif::ProgressBar;
+
+use super::{binomial, GameSpec, Payload, MAX_POSITIONS};
+use crate::format::ValueKind;
+use crate::game::{Game, Move, Outcome, Retro, Rules};
+use crate::solve::{solve_grundy, solve_outcomes_retro};
+use crate::{Error, Result};
+
+/// Most heaps a table may have.
+pub const MAX_HEAPS: u32 = 32;
+/// Largest heap size a table may allow.
+pub const MAX_HEAP: u32 = 255;
+/// Most entries of the ranking table `cnt` (keeps it within 64 MiB).
+const MAX_COUNT_TABLE: u64 = 1 << 23;
+
+/// Parameters of a Nim table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NimSpec {
+    /// Number of heaps.
+    pub heaps: u32,
+    /// Largest heap size.
+    pub max_heap: u32,
+    /// Most counters a move may take; `None` for any number.
+    pub max_take: Option<u32>,
+    /// Misère play: taking the last counter loses.
+    pub misere: bool,
+}
+
+impl NimSpec {
+    /// Checks the parameters.
+    pub fn new(heaps: u32, max_heap: u32, max_take: Option<u32>, misere: bool) -> Result<NimSpec> {
+        if heaps == 0 || heaps > MAX_HEAPS {
+            return Err(Error::bad(format!(
+                "--heaps {heaps}: expected 1..={MAX_HEAPS}"
+            )));
+        }
+        if max_heap == 0 || max_heap > MAX_HEAP {
+            return Err(Error::bad(format!(
+                "--max-heap {max_heap}: expected 1..={MAX_HEAP}"
+            )));
+        }
+        if let Some(k) = max_take {
+            if k == 0 {
+                return Err(Error::bad(
+                    "--max-take 0: expected a positive number (leave it out for unlimited)",
+                ));
+            }
+        }
+        let spec = NimSpec {
+            heaps,
+            max_heap,
+            max_take: max_take.map(|k| k.min(max_heap)),
+            misere,
+        };
+        let (s, h) = (heaps as u64, max_heap as u64);
+        let table = (s + 1) * (h + 1) * (s * h + 1);
+        if table > MAX_COUNT_TABLE {
+            return Err(Error::Unsupported(format!(
+                "{heaps} heaps of 0..={max_heap}: the ranking table would need {table} entries \
+                 (at most {MAX_COUNT_TABLE}); use fewer heaps or smaller heaps"
+            )));
+        }
+        match binomial(h + s, s) {
+            Some(n) if n <= MAX_POSITIONS => Ok(spec),
+            _ => Err(Error::Unsupported(format!(
+                "{heaps} heaps of 0..={max_heap} have more than {MAX_POSITIONS} positions"
+            ))),
+        }
+    }
+
+    fn take(&self) -> u32 {
+        self.max_take.unwrap_or(self.max_heap)
+    }
+}
+
+impl GameSpec for NimSpec {
+    const ID: u32 = 2;
+    const NAME: &'static str = "nim";
+
+    fn params(&self) -> [u64; 8] {
+        [
+            self.heaps as u64,
+            self.max_heap as u64,
+            self.max_take.unwrap_or(0) as u64,
+            self.misere as u64,
+            0,
+            0,
+            0,
+            0,
+        ]
+    }
+
+    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
+        if p[4..].iter().any(|&x| x != 0) || p[3] > 1 || p[..3].iter().any(|&x| x > 1 << 20) {
+            return Err("nim parameters out of range".into());
+        }
+        let take = if p[2] == 0 { None } else { Some(p[2] as u32) };
+        NimSpec::new(p[0] as u32, p[1] as u32, take, p[3] == 1).map_err(|e| e.to_string())
+    }
+
+    fn positions(&self) -> u64 {
+        binomial(self.max_heap as u64 + self.heaps as u64, self.heaps as u64)
+            .expect("checked in NimSpec::new")
+    }
+
+    fn stem(&self) -> String {
+        let mut s = format!("nim-{}x{}", self.heaps, self.max_heap);
+        if let Some(k) = self.max_take {
+            s += &format!("-k{k}");
+        }
+        if self.misere {
+            s += "-misere";
+        }
+        s
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "Nim: {} heaps of 0..={}, take {}, {} play",
+            self.heaps,
+            self.max_heap,
+            match self.max_take {
+                Some(k) => format!("1..={k}"),
+                None => "any number".into(),
+            },
+            if self.misere { "misère" } else { "normal" }
+        )
+    }
+
+    fn value_kinds(&self) -> &'static [ValueKind] {
+        if self.misere {
+            &[ValueKind::Outcome]
+        } else {
+            &[ValueKind::Outcome, ValueKind::Grundy]
+        }
+    }
+
+    fn rules(&self) -> Result<Box<dyn Rules>> {
+        Ok(Box::new(Nim::new(self.clone())))
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
+        let game = Nim::new(self.clone());
+        Ok(match kind {
+            ValueKind::Grundy => Payload::numbers(kind, solve_grundy(&game, progress)?),
+            _ => Payload::outcomes(solve_outcomes_retro(&game, progress)?),
+        })
+    }
+}
+
+/// Heaps of one position, sorted in descending order (only the first `s` are used).
+type Heaps = [u8; MAX_HEAPS as usize];
+
+/// Nim over its dense index.
+pub struct Nim {
+    spec: NimSpec,
+    s: usize,
+    h: usize,
+    take: usize,
+    /// `cnt(k, m, r)` at `(k * (h+1) + m) * (s*h+1) + r`.
+    cnt: Vec<u64>,
+    /// `start[n]`, with `start[s*h+1]` = number of positions.
+    start: Vec<u64>,
+}
+
+impl Nim {
+    /// The game of `spec` (builds the ranking tables).
+    pub fn new(spec: NimSpec) -> Nim {
+        let (s, h) = (spec.heaps as usize, spec.max_heap as usize);
+        let sums = s * h + 1;
+        let mut cnt = vec![0u64; (s + 1) * (h + 1) * sums];
+        let at = |k: usize, m: usize, r: usize| (k * (h + 1) + m) * sums + r;
+        for m in 0..=h {
+            cnt[at(0, m, 0)] = 1;
+        }
+        for k in 1..=s {
+            for m in 0..=h {
+                for r in 0..sums {
+                    let below = if m > 0 { cnt[at(k, m - 1, r)] } else { 0 };
+                    let with_m = if r >= m { cnt[at(k - 1, m, r - m)] } else { 0 };
+                    cnt[at(k, m, r)] = below + with_m;
+                }
+            }
+        }
+        let mut start = Vec::with_capacity(sums + 1);
+        let mut acc = 0;
+        for r in 0..sums {
+            start.push(acc);
+            acc += cnt[at(s, h, r)];
+        }
+        start.push(acc);
+        let take = spec.take() as usize;
+        Nim {
+            spec,
+            s,
+            h,
+            take,
+            cnt,
+            start,
+        }
+    }
+
+    #[inline]
+    fn cnt(&self, k: usize, m: usize, r: usize) -> u64 {
+        self.cnt[(k * (self.h + 1) + m) * (self.s * self.h + 1) + r]
+    }
+
+    /// Index of heaps sorted in descending order.
+    #[inline]
+    fn rank_sorted(&self, x: &[u8]) -> u64 {
+        let n: usize = x.iter().map(|&v| v as usize).sum();
+        let mut index = self.start[n];
+        let mut rem = n;
+        for (i, &v) in x.iter().enumerate() {
+            let v = v as usize;
+            if v > 0 {
+                index += self.cnt(self.s - i, v - 1, rem);
+            }
+            rem -= v;
+        }
+        index
+    }
+
+    /// Heaps (descending) of an index.
+    fn unrank_sorted(&self, index: u64) -> Heaps {
+        let n = self.start.partition_point(|&st| st <= index) - 1;
+        let mut r = index - self.start[n];
+        let mut rem = n;
+        let mut prev = self.h;
+        let mut x = [0u8; MAX_HEAPS as usize];
+        for (i, slot) in x.iter_mut().enumerate().take(self.s) {
+            let k = self.s - i;
+            let mut v = 0;
+            while v < prev.min(rem) && self.cnt(k, v, rem) <= r {
+                v += 1;
+            }
+            if v > 0 {
+                r -= self.cnt(k, v - 1, rem);
+            }
+            rem -= v;
+            prev = v;
+            *slot = v as u8;
+        }
+        x
+    }
+
+    fn sorted(pos: &[u32], s: usize) -> Heaps {
+        let mut x = [0u8; MAX_HEAPS as usize];
+        for (slot, &v) in x.iter_mut().zip(pos) {
+            *slot = v as u8;
+        }
+        x[..s].sort_unstable_by(|a, b| b.cmp(a));
+        x
+    }
+}
+
+impl Game for Nim {
+    fn positions(&self) -> u64 {
+        *self.start.last().unwrap()
+    }
+
+    fn levels(&self) -> Vec<Range<u64>> {
+        self.start.windows(2).map(|w| w[0]..w[1]).collect()
+    }
+
+    fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, mut f: F) -> ControlFlow<()> {
+        let x = self.unrank_sorted(pos);
+        let s = self.s;
+        for i in 0..s {
+            // Equal heaps give equal children: use the first of each run.
+            if x[i] == 0 || (i > 0 && x[i - 1] == x[i]) {
+                continue;
+            }
+            let mut c = x;
+            let mut j = i;
+            for t in 1..=self.take.min(x[i] as usize) {
+                let y = x[i] - t as u8;
+                // Slide the lowered heap right to keep the order descending.
+                while j + 1 < s && c[j + 1] > y {
+                    c[j] = c[j + 1];
+                    j += 1;
+                }
+                c[j] = y;
+                f(self.rank_sorted(&c[..s]))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn terminal(&self, pos: u64) -> Option<Outcome> {
+        // Index 0 is the only position without counters.
+        (pos == 0).then_some(Outcome::from_win(self.spec.misere))
+    }
+}
+
+impl Retro for Nim {
+    fn parents<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+        let x = self.unrank_sorted(pos);
+        let s = self.s;
+        for i in 0..s {
+            if i > 0 && x[i - 1] == x[i] {
+                continue;
+            }
+            let mut c = x;
+            let mut j = i;
+            let room = self.h - x[i] as usize;
+            for t in 1..=self.take.min(room) {
+                let y = x[i] + t as u8;
+                // Slide the raised heap left to keep the order descending.
+                while j > 0 && c[j - 1] < y {
+                    c[j] = c[j - 1];
+                    j -= 1;
+                }
+                c[j] = y;
+                f(self.rank_sorted(&c[..s]));
+            }
+        }
+    }
+}
+
+impl Rules for Nim {
+    fn position_form(&self) -> String {
+        format!(
+            "heap sizes h1,h2,... in any order: 1 to {} heaps, each 0..={} (missing heaps are empty)",
+            self.s, self.h
+        )
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        if pos.is_empty() || pos.len() > self.s {
+            return Err(Error::bad(format!(
+                "position '{}' has {} heaps; expected {}",
+                self.format(pos),
+                pos.len(),
+                self.position_form()
+            )));
+        }
+        if let Some(&big) = pos.iter().find(|&&v| v as usize > self.h) {
+            return Err(Error::bad(format!(
+                "position '{}': heap {big} is larger than this table's largest heap {}; expected {}",
+                self.format(pos),
+                self.h,
+                self.position_form()
+            )));
+        }
+        Ok(())
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        self.rank_sorted(&Nim::sorted(pos, self.s)[..self.s])
+    }
+
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        let x = self.unrank_sorted(index);
+        x[..self.s].iter().rev().map(|&v| v as u32).collect()
+    }
+
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        let mut out = Vec::new();
+        for (j, &hj) in pos.iter().enumerate() {
+            for t in 1..=hj.min(self.take as u32) {
+                let mut leaves = pos.to_vec();
+                leaves[j] -= t;
+                out.push(Move {
+                    label: format!("take {t} from heap {}", j + 1),
+                    leaves,
+                });
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_is_a_bijection_ordered_by_sum() {
+        for (s, h) in [(1, 5), (2, 4), (3, 6), (4, 3), (5, 2)] {
+            let nim = Nim::new(NimSpec::new(s, h, None, false).unwrap());
+            let n = nim.positions();
+            assert_eq!(n, binomial((h + s) as u64, s as u64).unwrap());
+            let mut last_sum = 0;
+            for i in 0..n {
+                let x = nim.unrank_sorted(i);
+                let xs = &x[..s as usize];
+                assert!(xs.windows(2).all(|w| w[0] >= w[1]));
+                let sum: u32 = xs.iter().map(|&v| v as u32).sum();
+                assert!(sum >= last_sum);
+                last_sum = sum;
+                assert_eq!(nim.rank_sorted(xs), i, "{xs:?}");
+            }
+        }
+    }
+}

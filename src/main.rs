@@ -1,0 +1,513 @@
+//! The `gamedb` command: parses arguments, calls the library, prints, and decides the exit
+//! status in one place (0 ok, 1 a verified statement failed, 2 bad input or a damaged table).
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use gamedb::games::candy::{CandySpec, WinRule};
+use gamedb::games::nim::NimSpec;
+use gamedb::games::Spec;
+use gamedb::{json, verify, Error, Table, ValueKind};
+
+mod catalog;
+
+#[derive(Parser)]
+#[command(
+    name = "gamedb",
+    version,
+    about = "Solve small combinatorial games exhaustively and query the tables"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve every position of a game and write its table.
+    Build(BuildArgs),
+    /// Build every table of a catalog (the standard one by default), skipping intact tables.
+    BuildAll(catalog::BuildAllArgs),
+    /// Answer positions from a table (`-` reads one position per line from stdin).
+    Query(QueryArgs),
+    /// Show a table's header, counts and checksum status.
+    Info(InfoArgs),
+    /// Check tables' structure and checksums.
+    VerifyTable(VerifyTableArgs),
+    /// Check the statements of THEOREMS.md against every position.
+    Verify(VerifyArgs),
+}
+
+#[derive(Args, Clone)]
+struct Common {
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+pub(crate) struct BuildArgs {
+    #[command(subcommand)]
+    game: GameArgs,
+    /// Folder for the table.
+    #[arg(long, global = true, default_value = "tables")]
+    out: PathBuf,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Subcommand, Clone)]
+pub(crate) enum GameArgs {
+    /// The candy game: n candies (n odd), take 1..k, even (or odd) total wins.
+    Candy {
+        /// Largest (odd) total of candies; every odd total up to it is covered.
+        #[arg(long)]
+        max_candies: u32,
+        /// Most candies one turn may take.
+        #[arg(long)]
+        max_take: u32,
+        /// Which total wins.
+        #[arg(long, value_enum, default_value = "even")]
+        win: WinArg,
+    },
+    /// Bounded Nim: S heaps of 0..H, a move takes 1..K from one heap.
+    Nim {
+        /// Number of heaps.
+        #[arg(long)]
+        heaps: u32,
+        /// Largest heap size.
+        #[arg(long)]
+        max_heap: u32,
+        /// Most counters a move may take (default: any number).
+        #[arg(long)]
+        max_take: Option<u32>,
+        /// Misère play: whoever takes the last counter loses.
+        #[arg(long)]
+        misere: bool,
+        /// Store Grundy values instead of P/N bits (normal play only).
+        #[arg(long)]
+        grundy: bool,
+    },
+}
+
+#[derive(ValueEnum, Clone, Copy)]
+pub(crate) enum WinArg {
+    Even,
+    Odd,
+}
+
+impl GameArgs {
+    /// The checked spec and value kind these arguments ask for.
+    pub(crate) fn spec(&self) -> gamedb::Result<(Spec, ValueKind)> {
+        Ok(match *self {
+            GameArgs::Candy {
+                max_candies,
+                max_take,
+                win,
+            } => {
+                let win = match win {
+                    WinArg::Even => WinRule::Even,
+                    WinArg::Odd => WinRule::Odd,
+                };
+                (
+                    Spec::Candy(CandySpec::new(max_candies, max_take, win)?),
+                    ValueKind::Outcome,
+                )
+            }
+            GameArgs::Nim {
+                heaps,
+                max_heap,
+                max_take,
+                misere,
+                grundy,
+            } => {
+                if grundy && misere {
+                    return Err(Error::BadInput(
+                        "--grundy needs normal play: Grundy values are not defined for misère Nim"
+                            .into(),
+                    ));
+                }
+                let kind = if grundy {
+                    ValueKind::Grundy
+                } else {
+                    ValueKind::Outcome
+                };
+                (
+                    Spec::Nim(NimSpec::new(heaps, max_heap, max_take, misere)?),
+                    kind,
+                )
+            }
+        })
+    }
+}
+
+#[derive(Args)]
+struct QueryArgs {
+    /// The table file.
+    table: PathBuf,
+    /// Positions, e.g. `1,2,3`; `-` reads one per line from stdin.
+    #[arg(required = true)]
+    positions: Vec<String>,
+    /// One JSON object per answer.
+    #[arg(long)]
+    json: bool,
+    /// Skip the payload checksum when opening (faster on very large tables).
+    #[arg(long)]
+    no_verify: bool,
+}
+
+#[derive(Args)]
+struct InfoArgs {
+    /// The table file.
+    table: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct VerifyTableArgs {
+    /// Table files.
+    #[arg(required = true)]
+    tables: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// Statements to check (default: all); see --list.
+    names: Vec<String>,
+    /// List the statements and stop.
+    #[arg(long)]
+    list: bool,
+    /// Print one JSON document.
+    #[arg(long)]
+    json: bool,
+    /// Reuse intact tables from this folder (others are solved in memory).
+    #[arg(long, default_value = "tables")]
+    tables: PathBuf,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// How a command ended.
+enum Failure {
+    /// Bad input, damaged table, I/O error: exit 2.
+    Error(Error),
+    /// A checked statement failed: exit 1 (already reported).
+    Findings,
+    /// Bad input already reported on stderr: exit 2.
+    Reported,
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        Failure::Error(e)
+    }
+}
+
+fn main() -> ExitCode {
+    // Die quietly when the reader of our output goes away (`gamedb ... | head`), as Unix
+    // tools do, instead of panicking on the failed write.
+    // SAFETY: restoring a signal's default disposition at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Build(a) => build(a),
+        Command::BuildAll(a) => catalog::build_all(a),
+        Command::Query(a) => query(a),
+        Command::Info(a) => info(a),
+        Command::VerifyTable(a) => verify_table(a),
+        Command::Verify(a) => verify(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Findings) => ExitCode::from(1),
+        Err(Failure::Reported) => ExitCode::from(2),
+        Err(Failure::Error(e)) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("gamedb: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Sets the size of rayon's global pool.
+pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Error> {
+    if let Some(n) = threads {
+        if n == 0 {
+            return Err(Error::BadInput("--threads 0: expected at least 1".into()));
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| Error::Unsupported(format!("cannot start {n} threads: {e}")))?;
+    }
+    Ok(())
+}
+
+/// A progress bar on stderr, hidden when stderr is not a terminal or with --quiet.
+pub(crate) fn progress_bar(quiet: bool, len: u64, msg: String) -> ProgressBar {
+    let target = if quiet {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let pb = ProgressBar::with_draw_target(Some(len), target);
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{msg:28} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({per_sec}, eta {eta})",
+        )
+        .expect("valid template"),
+    );
+    pb.set_message(msg);
+    pb
+}
+
+fn build(a: BuildArgs) -> Result<(), Failure> {
+    set_threads(a.common.threads)?;
+    let (spec, kind) = a.game.spec()?;
+    let pb = progress_bar(a.common.quiet, spec.positions(), spec.file_name(kind));
+    let built = gamedb::build::build(&spec, kind, &a.out, &pb)?;
+    pb.finish_and_clear();
+    println!(
+        "wrote {} ({} positions, {} bytes) in {:.2} s ({:.0} positions/s solving)",
+        built.path.display(),
+        built.positions,
+        built.payload_bytes + gamedb::format::PAYLOAD_OFFSET,
+        built.total_time.as_secs_f64(),
+        built.positions as f64 / built.solve_time.as_secs_f64().max(1e-9)
+    );
+    Ok(())
+}
+
+fn open_checked(path: &Path, verify: bool) -> Result<Table, Error> {
+    let table = Table::open(path)?;
+    if verify {
+        table.verify()?;
+    }
+    Ok(table)
+}
+
+fn query(a: QueryArgs) -> Result<(), Failure> {
+    let table = open_checked(&a.table, !a.no_verify)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let io_err = |e: std::io::Error| Error::Io {
+        path: PathBuf::from("<stdout>"),
+        source: e,
+    };
+    if a.positions != ["-"] {
+        // Positions on the command line: answers on stdout, each bad one a line on stderr.
+        let mut bad = None;
+        for p in &a.positions {
+            match table.query(p) {
+                Ok(ans) => writeln!(out, "{}", render(&table, &ans, a.json)).map_err(io_err)?,
+                Err(e) => {
+                    out.flush().map_err(io_err)?;
+                    eprintln!("gamedb: {e}");
+                    bad = Some(e);
+                }
+            }
+        }
+        out.flush().map_err(io_err)?;
+        return match bad {
+            Some(_) => Err(Failure::Reported),
+            None => Ok(()),
+        };
+    }
+    // A stream: one answer line per input line, a bad line answered with an error and the
+    // conversation carried on.
+    let mut input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+    let mut line = String::new();
+    let (mut lines, mut bad) = (0u64, 0u64);
+    loop {
+        line.clear();
+        let n = input.read_line(&mut line).map_err(|e| Error::Io {
+            path: PathBuf::from("<stdin>"),
+            source: e,
+        })?;
+        if n == 0 {
+            break;
+        }
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        lines += 1;
+        let reply = match table.query(text) {
+            Ok(ans) => render(&table, &ans, a.json),
+            Err(e) => {
+                bad += 1;
+                if a.json {
+                    json::Object::new()
+                        .str("position", text)
+                        .str("error", &e.to_string())
+                        .finish()
+                } else {
+                    format!("{text}: error: {e}")
+                }
+            }
+        };
+        if let Err(e) = writeln!(out, "{reply}") {
+            // A reader that went away ends the conversation; it is not an error.
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return Ok(());
+            }
+            return Err(io_err(e).into());
+        }
+        // Answer as soon as the caller waits for us: flush when no more input is queued.
+        if input.buffer().is_empty() {
+            match out.flush() {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                r => r.map_err(io_err)?,
+            }
+        }
+    }
+    out.flush().map_err(io_err)?;
+    if bad > 0 {
+        return Err(Error::BadInput(format!(
+            "{bad} of {lines} input lines could not be answered (answered with an error)"
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+fn render(table: &Table, ans: &gamedb::Answer, json: bool) -> String {
+    if json {
+        ans.to_json(table.rules())
+    } else {
+        ans.to_text(table.rules())
+    }
+}
+
+fn info(a: InfoArgs) -> Result<(), Failure> {
+    let table = Table::open(&a.table)?;
+    let checksum = table.verify();
+    let h = table.file().header();
+    let p = table.count_p();
+    let n = table.len() - p;
+    if a.json {
+        let o = json::Object::new()
+            .str("file", &a.table.display().to_string())
+            .str("game", table.spec().name())
+            .str("description", &table.spec().describe())
+            .raw("params", &json::numbers(&h.params))
+            .num("format_version", gamedb::format::FORMAT_VERSION)
+            .str("values", h.value_kind.name())
+            .str("encoding", h.encoding.name())
+            .num("entries", h.entry_count)
+            .num("payload_offset", h.payload_offset)
+            .num("payload_len", h.payload_len)
+            .str("payload_xxh3", &format!("{:016x}", h.payload_xxh3))
+            .str("checksum", if checksum.is_ok() { "ok" } else { "mismatch" })
+            .str("crate_version", &h.crate_version)
+            .num("p_positions", p)
+            .num("n_positions", n);
+        println!("{}", o.finish());
+    } else {
+        println!("file:            {}", a.table.display());
+        println!("game:            {}", table.spec().describe());
+        println!(
+            "format:          version {}, {} values as {}",
+            gamedb::format::FORMAT_VERSION,
+            h.value_kind.name(),
+            h.encoding.name()
+        );
+        println!("entries:         {}", h.entry_count);
+        println!(
+            "payload:         {} bytes at offset {}",
+            h.payload_len, h.payload_offset
+        );
+        println!(
+            "checksum:        xxh3-64 {:016x} {}",
+            h.payload_xxh3,
+            if checksum.is_ok() { "OK" } else { "MISMATCH" }
+        );
+        println!("written by:      gamedb {}", h.crate_version);
+        println!("P-positions:     {p}");
+        println!("N-positions:     {n}");
+    }
+    checksum?;
+    Ok(())
+}
+
+fn verify_table(a: VerifyTableArgs) -> Result<(), Failure> {
+    let mut failed = None;
+    for path in &a.tables {
+        match open_checked(path, true) {
+            Ok(t) => println!("{}: OK ({})", path.display(), t.spec().describe()),
+            Err(e) => {
+                println!("{}: FAILED", path.display());
+                eprintln!("gamedb: {e}");
+                failed = Some(e);
+            }
+        }
+    }
+    match failed {
+        Some(e) => Err(Failure::Error(e)),
+        None => Ok(()),
+    }
+}
+
+fn verify(a: VerifyArgs) -> Result<(), Failure> {
+    let all = verify::statements();
+    if a.list {
+        for s in &all {
+            println!("{:24} {}\n{:24} {}", s.name, s.claim, "", s.source);
+        }
+        return Ok(());
+    }
+    for name in &a.names {
+        if !all.iter().any(|s| s.name == name) {
+            return Err(Failure::Error(Error::BadInput(format!(
+                "unknown statement '{name}'; `gamedb verify --list` names them all"
+            ))));
+        }
+    }
+    set_threads(a.common.threads)?;
+    let chosen: Vec<_> = all
+        .iter()
+        .filter(|s| a.names.is_empty() || a.names.contains(&s.name.to_string()))
+        .collect();
+    let pb = progress_bar(a.common.quiet, 0, String::new());
+    let mut env = verify::Env::new(Some(a.tables.clone()), pb.clone());
+    let mut reports = Vec::new();
+    for s in chosen {
+        let r = verify::run(s, &mut env)?;
+        pb.suspend(|| {
+            if !a.json {
+                println!("{}", r.to_text());
+            }
+        });
+        reports.push(r);
+    }
+    pb.finish_and_clear();
+    let failed = reports.iter().filter(|r| !r.finding.passed()).count();
+    if a.json {
+        let o = json::Object::new()
+            .num("passed", reports.len() - failed)
+            .num("failed", failed)
+            .raw(
+                "statements",
+                &json::array(reports.iter().map(|r| r.to_json())),
+            );
+        println!("{}", o.finish());
+    } else {
+        println!("{} passed, {} failed", reports.len() - failed, failed);
+    }
+    if failed > 0 {
+        Err(Failure::Findings)
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,283 @@
+//! The level-by-level parallel solver for finite acyclic games.
+//!
+//! Levels are solved in order; inside a level every position depends only on lower levels, so
+//! rayon splits the level freely. Work is cut on 64-position word boundaries so each task owns
+//! whole words of the result, which is what makes the output independent of the thread count:
+//! every bit is a function of the game alone, and the only shared writes are `fetch_or`s, whose
+//! result does not depend on their order.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use crate::game::{Game, Outcome, Retro};
+use crate::{Error, Result};
+
+/// Below this many positions a level is solved on the calling thread: splitting costs more.
+const SEQUENTIAL_LEVEL: u64 = 4096;
+
+/// Words handed to one rayon task at a time.
+const WORDS_PER_TASK: usize = 16;
+
+/// One bit per position, 1 = N (the player to move wins), packed little-endian in `u64`
+/// words: position `i` is bit `i % 64` of word `i / 64`, i.e. bit `i % 8` of byte `i / 8`.
+pub struct Bits {
+    words: Vec<AtomicU64>,
+    len: u64,
+}
+
+impl Bits {
+    /// `len` zero bits.
+    pub fn new(len: u64) -> Bits {
+        let n = len.div_ceil(64) as usize;
+        let mut words = Vec::with_capacity(n);
+        words.resize_with(n, || AtomicU64::new(0));
+        Bits { words, len }
+    }
+
+    /// Number of bits.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// True when there are no bits.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bit `i`.
+    #[inline]
+    pub fn get(&self, i: u64) -> bool {
+        self.words[(i / 64) as usize].load(Relaxed) >> (i % 64) & 1 == 1
+    }
+
+    /// Sets bit `i` (safe to call from several threads).
+    #[inline]
+    pub fn set(&self, i: u64) {
+        self.words[(i / 64) as usize].fetch_or(1 << (i % 64), Relaxed);
+    }
+
+    #[inline]
+    fn or_word(&self, w: usize, mask: u64) {
+        if mask != 0 {
+            self.words[w].fetch_or(mask, Relaxed);
+        }
+    }
+
+    /// The outcome stored for position `i`.
+    pub fn outcome(&self, i: u64) -> Outcome {
+        Outcome::from_win(self.get(i))
+    }
+
+    /// The payload bytes of a table: little-endian words, cut to `ceil(len / 8)` bytes.
+    pub fn into_bytes(self) -> Vec<u8> {
+        let nbytes = self.len.div_ceil(8) as usize;
+        let mut out = Vec::with_capacity(self.words.len() * 8);
+        for w in self.words {
+            out.extend_from_slice(&w.into_inner().to_le_bytes());
+        }
+        out.truncate(nbytes);
+        out
+    }
+
+    /// Number of set bits (N-positions).
+    pub fn count_ones(&self) -> u64 {
+        self.words
+            .par_iter()
+            .map(|w| w.load(Relaxed).count_ones() as u64)
+            .sum()
+    }
+}
+
+/// Runs `body(word, positions)` over every word overlapping `range`, in parallel when the range
+/// is large; `positions` is the part of `range` inside that word.
+fn for_each_word<F>(range: std::ops::Range<u64>, body: F)
+where
+    F: Fn(usize, std::ops::Range<u64>) + Sync,
+{
+    if range.is_empty() {
+        return;
+    }
+    let first = (range.start / 64) as usize;
+    let last = ((range.end - 1) / 64) as usize;
+    let piece = |w: usize| {
+        let lo = range.start.max(w as u64 * 64);
+        let hi = range.end.min(w as u64 * 64 + 64);
+        body(w, lo..hi)
+    };
+    if range.end - range.start < SEQUENTIAL_LEVEL {
+        (first..=last).for_each(piece);
+    } else {
+        (first..last + 1)
+            .into_par_iter()
+            .with_min_len(WORDS_PER_TASK)
+            .for_each(piece);
+    }
+}
+
+fn check_levels<G: Game>(game: &G) -> Result<Vec<std::ops::Range<u64>>> {
+    let levels = game.levels();
+    let mut next = 0;
+    for l in &levels {
+        if l.start != next || l.end < l.start {
+            return Err(Error::Unsupported(format!(
+                "internal error: game levels are not consecutive at index {next}"
+            )));
+        }
+        next = l.end;
+    }
+    if next != game.positions() {
+        return Err(Error::Unsupported(format!(
+            "internal error: game levels cover {next} of {} positions",
+            game.positions()
+        )));
+    }
+    Ok(levels)
+}
+
+/// P/N of every position by scanning children, stopping at the first P child.
+/// Works for any [`Game`].
+pub fn solve_outcomes<G: Game>(game: &G, progress: &ProgressBar) -> Result<Bits> {
+    let levels = check_levels(game)?;
+    let bits = Bits::new(game.positions());
+    for level in levels {
+        let size = level.end - level.start;
+        for_each_word(level, |w, positions| {
+            let mut mask = 0u64;
+            for pos in positions {
+                let wins = match game.terminal(pos) {
+                    Some(o) => o == Outcome::N,
+                    None => game
+                        .children(pos, |c| {
+                            if bits.get(c) {
+                                ControlFlow::Continue(())
+                            } else {
+                                ControlFlow::Break(())
+                            }
+                        })
+                        .is_break(),
+                };
+                if wins {
+                    mask |= 1 << (pos % 64);
+                }
+            }
+            bits.or_word(w, mask);
+        });
+        progress.inc(size);
+    }
+    Ok(bits)
+}
+
+/// P/N of every position by retrograde pushing: a position still unmarked when its level comes
+/// up is P (or terminal), and marks all its parents N. The work is proportional to the number
+/// of (parent, P-child) pairs, far below the number of moves in most games.
+pub fn solve_outcomes_retro<G: Retro>(game: &G, progress: &ProgressBar) -> Result<Bits> {
+    let levels = check_levels(game)?;
+    let bits = Bits::new(game.positions());
+    for level in levels {
+        let size = level.end - level.start;
+        for_each_word(level, |w, positions| {
+            let mut mask = 0u64;
+            for pos in positions {
+                let lost = match game.terminal(pos) {
+                    Some(Outcome::N) => {
+                        mask |= 1 << (pos % 64);
+                        false
+                    }
+                    Some(Outcome::P) => true,
+                    // Every child lies in a lower level, already final, and pushed to us.
+                    None => !bits.get(pos),
+                };
+                if lost {
+                    game.parents(pos, |p| bits.set(p));
+                }
+            }
+            bits.or_word(w, mask);
+        });
+        progress.inc(size);
+    }
+    Ok(bits)
+}
+
+/// The largest Grundy value the solver stores (values are kept as `u16`).
+pub const MAX_GRUNDY: u32 = u16::MAX as u32;
+
+/// Grundy value of every position of a normal-play game (terminal positions are P, value 0).
+pub fn solve_grundy<G: Game>(game: &G, progress: &ProgressBar) -> Result<Vec<u16>> {
+    let levels = check_levels(game)?;
+    let n = usize::try_from(game.positions())
+        .map_err(|_| Error::Unsupported("too many positions for a Grundy table".into()))?;
+    let mut values = vec![0u16; n];
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    for level in levels {
+        let (lo, hi) = (level.start as usize, level.end as usize);
+        let (done, rest) = values.split_at_mut(lo);
+        let current = &mut rest[..hi - lo];
+        let done: &[u16] = done;
+        let solve_one = |pos: u64, slot: &mut u16| match game.terminal(pos) {
+            Some(Outcome::P) => *slot = 0,
+            Some(Outcome::N) => failed.store(true, Relaxed),
+            None => match mex(game, pos, done) {
+                Some(v) => *slot = v,
+                None => failed.store(true, Relaxed),
+            },
+        };
+        if hi - lo < SEQUENTIAL_LEVEL as usize {
+            for (i, slot) in current.iter_mut().enumerate() {
+                solve_one((lo + i) as u64, slot);
+            }
+        } else {
+            current
+                .par_chunks_mut(1024)
+                .enumerate()
+                .for_each(|(ci, chunk)| {
+                    for (i, slot) in chunk.iter_mut().enumerate() {
+                        solve_one((lo + ci * 1024 + i) as u64, slot);
+                    }
+                });
+        }
+        if failed.load(Relaxed) {
+            return Err(Error::Unsupported(
+                "Grundy values are defined for normal play only (a terminal position must be P), \
+                 and must stay below 65536"
+                    .into(),
+            ));
+        }
+        progress.inc((hi - lo) as u64);
+    }
+    Ok(values)
+}
+
+/// Minimum excludant of the children's values; `None` if it would not fit in a `u16`.
+fn mex<G: Game>(game: &G, pos: u64, done: &[u16]) -> Option<u16> {
+    // Values up to 1023 in a stack bitset; larger ones (rare) in a spill list.
+    let mut seen = [0u64; 16];
+    let mut spill: Vec<u16> = Vec::new();
+    let _ = game.children(pos, |c| {
+        let v = done[c as usize] as usize;
+        if v < 1024 {
+            seen[v / 64] |= 1 << (v % 64);
+        } else {
+            spill.push(v as u16);
+        }
+        ControlFlow::Continue(())
+    });
+    for (i, w) in seen.iter().enumerate() {
+        if *w != u64::MAX {
+            return Some((i * 64 + w.trailing_ones() as usize) as u16);
+        }
+    }
+    spill.sort_unstable();
+    spill.dedup();
+    let mut m: u32 = 1024;
+    for v in spill {
+        if v as u32 == m {
+            m += 1;
+        } else if v as u32 > m {
+            break;
+        }
+    }
+    u16::try_from(m).ok().filter(|&m| (m as u32) < MAX_GRUNDY)
+}
