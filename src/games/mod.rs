@@ -7,11 +7,14 @@ use indicatif::ProgressBar;
 
 use crate::format::{Encoding, TableMeta, ValueKind};
 use crate::game::Rules;
+use crate::lookup::Table;
 use crate::solve::Bits;
 use crate::{Error, Result};
 
 pub mod candy;
+pub mod grid;
 pub mod nim;
+pub mod slide;
 
 /// Most positions a table may have (2^37: a 16 GiB bit table).
 pub const MAX_POSITIONS: u64 = 1 << 37;
@@ -40,6 +43,12 @@ pub trait GameSpec: Sized + Clone + std::fmt::Debug + PartialEq {
     fn rules(&self) -> Result<Box<dyn Rules>>;
     /// Solves every position.
     fn solve(&self, kind: ValueKind, progress: &ProgressBar) -> Result<Payload>;
+
+    /// Game-specific facts about an open table of this game for `gamedb info`, as
+    /// `(label, value)` lines printed after the generic ones. The default adds none.
+    fn info(&self, _table: &Table) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
 /// Solved values ready to be written.
@@ -125,6 +134,7 @@ macro_rules! games {
 games! {
     Candy(candy::CandySpec),
     Nim(nim::NimSpec),
+    Slide(slide::SlideSpec),
 }
 
 impl Spec {
@@ -155,6 +165,11 @@ impl Spec {
     /// Rules for lookups.
     pub fn rules(&self) -> Result<Box<dyn Rules>> {
         dispatch!(self, g => g.rules())
+    }
+
+    /// Game-specific `(label, value)` lines for `gamedb info` (see [`GameSpec::info`]).
+    pub fn info(&self, table: &Table) -> Vec<(String, String)> {
+        dispatch!(self, g => g.info(table))
     }
 
     /// The default value kind of this game's tables.
