@@ -406,7 +406,7 @@ impl Answer {
         if let Some(d) = &self.distance {
             return match d.distance {
                 None => format!(
-                    "{position}: unsolvable  ({})",
+                    "{position}: unsolvable: {}",
                     d.reason.as_deref().unwrap_or("the goal cannot be reached")
                 ),
                 Some(0) => format!("{position}: distance 0 (the goal)"),

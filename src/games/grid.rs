@@ -219,21 +219,25 @@ impl Grid {
             return None;
         }
         let inv = Grid::tile_inversions(pos);
+        let inversions = if inv == 1 {
+            "1 inversion".to_string()
+        } else {
+            format!("{inv} inversions")
+        };
         let swapped = crate::game::format_numbers(&self.swapped_goal());
         Some(if self.cols % 2 == 1 {
             format!(
-                "unsolvable: the tiles read row by row (blank skipped) have {inv} inversions, an odd \
-                 number; with an odd number of columns every move keeps the parity of that count, \
-                 which is even at the goal, so this arrangement reaches {swapped} (the last two \
-                 tiles swapped) instead"
+                "the tiles read row by row (blank skipped) have {inversions}, an odd number; with an \
+                 odd number of columns every move keeps the parity of that count, which is even at \
+                 the goal, so this arrangement reaches {swapped} (the last two tiles swapped) instead"
             )
         } else {
             let row = self.row_from_bottom(Grid::blank(pos));
             format!(
-                "unsolvable: {inv} inversions of the tiles read row by row (blank skipped) plus the \
-                 blank's row {row} (counted from the bottom, from 0) is {}, an odd number; with an \
-                 even number of columns every move keeps the parity of that sum, which is even at \
-                 the goal, so this arrangement reaches {swapped} (the last two tiles swapped) instead",
+                "{inversions} of the tiles read row by row (blank skipped) plus the blank's row {row} \
+                 (counted from the bottom, from 0) make {}, an odd number; with an even number of \
+                 columns every move keeps the parity of that sum, which is even at the goal, so this \
+                 arrangement reaches {swapped} (the last two tiles swapped) instead",
                 inv as usize + row
             )
         })
@@ -373,7 +377,7 @@ mod tests {
         assert!(g
             .why_unsolvable(&g.swapped_goal())
             .unwrap()
-            .contains("1 inversions"));
+            .contains("have 1 inversion,"));
         let g = Grid::new(4, 4).unwrap();
         // Seed 004's 4×4 example, said there to be solvable.
         let seed = [3, 1, 7, 2, 11, 8, 15, 10, 5, 9, 0, 6, 13, 12, 14, 4];

@@ -5,15 +5,17 @@
 //! so the retrograde analysis of a puzzle is a plain forward search from its goals. Two
 //! searches are offered, both layer by layer over a dense index:
 //!
-//! * [`distances`]: one byte per position (`UNSEEN` until reached), the frontier of layer `d`
-//!   being the positions holding `d`, found by scanning the table. Memory is the table itself.
-//! * [`reach`]: a visited bitmap plus two frontier bitmaps (3 bits per position), for spaces
+//! * [`distances`]: one byte per position (`UNSEEN` until reached) plus a frontier bitmap: the
+//!   frontier of layer `d` is the positions holding `d`.
+//! * [`reach`]: three bits per position (seen, seen before this layer, frontier), for spaces
 //!   where only reachability and layer sizes are wanted.
 //!
-//! Work is cut into chunks of [`CHUNK`] consecutive indices, handed to rayon. The solver finds a
-//! chunk's frontier (a byte scan, or a bit scan word by word) and the puzzle expands it at once
-//! through [`Puzzle::expand`], which lets it carry work from one position to the next (a
-//! permutation rank, an unranked board) instead of starting afresh per position.
+//! Each layer takes two passes over chunks of [`CHUNK`] consecutive indices, handed to rayon.
+//! The first, while nothing is written, finds the frontier (a vectorized byte compare, or the
+//! new bits of the visited bitmap); the second hands each chunk's frontier to
+//! [`Puzzle::expand`], which lets the puzzle carry work from one position to the next (a
+//! permutation rank, an unranked board) instead of starting afresh per position. Neighbours are
+//! looked at a few steps after their memory is prefetched, so the random accesses overlap.
 //!
 //! **Determinism.** A position first reached in layer `d + 1` receives the value `d + 1`,
 //! whichever thread writes it and in whatever order; a position reached twice receives the same
