@@ -15,7 +15,7 @@
 //! full index  (verify only) =    r    · N + b        in 0 .. N!
 //! ```
 //!
-//! The rank of two tile sequences that differ by swapping their last two entries differ only
+//! The ranks of two tile sequences that differ by swapping their last two entries differ only
 //! in the last-but-one Lehmer digit (0 or 1), i.e. in the last bit of `r`; the two have
 //! opposite inversion parity, and for each blank cell exactly one of them is solvable (the
 //! parity rule). So `⌊r / 2⌋` numbers the solvable tile sequences of each blank cell densely:
@@ -110,7 +110,7 @@ impl GameSpec for SlideSpec {
     }
 
     fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(Slide::new(self.grid())))
+        Ok(Box::new(SlideRules::new(self.grid())))
     }
 
     fn info(&self, _table: &Table) -> Vec<(String, String)> {
@@ -156,22 +156,22 @@ impl GameSpec for SlideSpec {
 }
 
 /// The lookup rules of a board: arrangements, the parity rule, moves.
-pub struct Slide {
+pub struct SlideRules {
     grid: Grid,
     index: SlideIndex,
 }
 
-impl Slide {
+impl SlideRules {
     /// The rules of `grid`.
-    pub fn new(grid: Grid) -> Slide {
-        Slide {
+    pub fn new(grid: Grid) -> SlideRules {
+        SlideRules {
             grid,
             index: SlideIndex::dense(grid),
         }
     }
 }
 
-impl Rules for Slide {
+impl Rules for SlideRules {
     fn position_form(&self) -> String {
         self.grid.form()
     }
