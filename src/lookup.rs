@@ -62,7 +62,11 @@ impl Table {
         if !spec.value_kinds().contains(&h.value_kind) {
             return Err(Error::corrupt(
                 file.path(),
-                format!("{} tables do not hold {} values", spec.name(), h.value_kind.name()),
+                format!(
+                    "{} tables do not hold {} values",
+                    spec.name(),
+                    h.value_kind.name()
+                ),
             ));
         }
         let bits_ok = (h.value_kind == ValueKind::Outcome) == (h.encoding == Encoding::Bits);
@@ -187,7 +191,11 @@ impl Table {
 impl Answer {
     /// One line of text: `1,2,4: N  winning: take 1 from heap 3 -> 1,2,3`.
     pub fn to_text(&self, rules: &dyn Rules) -> String {
-        let mut s = format!("{}: {}", rules.format(&self.position), self.outcome.as_str());
+        let mut s = format!(
+            "{}: {}",
+            rules.format(&self.position),
+            self.outcome.as_str()
+        );
         if let Some(g) = self.grundy {
             s += &format!("  grundy {g}");
         }
