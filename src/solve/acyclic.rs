@@ -137,9 +137,13 @@ fn check_levels<G: Game>(game: &G) -> Result<Vec<std::ops::Range<u64>>> {
     Ok(levels)
 }
 
-/// P/N of every position by scanning children, stopping at the first P child.
-/// Works for any [`Game`].
-pub fn solve_outcomes<G: Game>(game: &G, progress: &ProgressBar) -> Result<Bits> {
+/// Solves levels in order into a fresh bit table: `decide(bits, pos)` says whether `pos` is N,
+/// reading only lower levels (and, for the push solver, marking higher ones).
+fn solve_bits<G, D>(game: &G, progress: &ProgressBar, decide: D) -> Result<Bits>
+where
+    G: Game,
+    D: Fn(&Bits, u64) -> bool + Sync,
+{
     let levels = check_levels(game)?;
     let bits = Bits::new(game.positions());
     for level in levels {
@@ -147,19 +151,7 @@ pub fn solve_outcomes<G: Game>(game: &G, progress: &ProgressBar) -> Result<Bits>
         for_each_word(level, |w, positions| {
             let mut mask = 0u64;
             for pos in positions {
-                let wins = match game.terminal(pos) {
-                    Some(o) => o == Outcome::N,
-                    None => game
-                        .children(pos, |c| {
-                            if bits.get(c) {
-                                ControlFlow::Continue(())
-                            } else {
-                                ControlFlow::Break(())
-                            }
-                        })
-                        .is_break(),
-                };
-                if wins {
+                if decide(&bits, pos) {
                     mask |= 1 << (pos % 64);
                 }
             }
@@ -170,35 +162,38 @@ pub fn solve_outcomes<G: Game>(game: &G, progress: &ProgressBar) -> Result<Bits>
     Ok(bits)
 }
 
+/// P/N of every position by scanning children, stopping at the first P child.
+/// Works for any [`Game`].
+pub fn solve_outcomes<G: Game>(game: &G, progress: &ProgressBar) -> Result<Bits> {
+    solve_bits(game, progress, |bits, pos| match game.terminal(pos) {
+        Some(o) => o == Outcome::N,
+        None => game
+            .children(pos, |c| {
+                if bits.get(c) {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            })
+            .is_break(),
+    })
+}
+
 /// P/N of every position by retrograde pushing: a position still unmarked when its level comes
 /// up is P (or terminal), and marks all its parents N. The work is proportional to the number
 /// of (parent, P-child) pairs, far below the number of moves in most games.
 pub fn solve_outcomes_retro<G: Retro>(game: &G, progress: &ProgressBar) -> Result<Bits> {
-    let levels = check_levels(game)?;
-    let bits = Bits::new(game.positions());
-    for level in levels {
-        let size = level.end - level.start;
-        for_each_word(level, |w, positions| {
-            let mut mask = 0u64;
-            for pos in positions {
-                let lost = match game.terminal(pos) {
-                    Some(Outcome::N) => {
-                        mask |= 1 << (pos % 64);
-                        false
-                    }
-                    Some(Outcome::P) => true,
-                    // Every child lies in a lower level, already final, and pushed to us.
-                    None => !bits.get(pos),
-                };
-                if lost {
-                    game.parents(pos, |p| bits.set(p));
-                }
-            }
-            bits.or_word(w, mask);
-        });
-        progress.inc(size);
-    }
-    Ok(bits)
+    solve_bits(game, progress, |bits, pos| {
+        let wins = match game.terminal(pos) {
+            Some(o) => o == Outcome::N,
+            // Every child lies in a lower level, already final, and pushed to us.
+            None => bits.get(pos),
+        };
+        if !wins {
+            game.parents(pos, |p| bits.set(p));
+        }
+        wins
+    })
 }
 
 /// The largest Grundy value the solver stores (values are kept as `u16`).
