@@ -20,7 +20,7 @@ Command line (mirrors ``gamedb query`` and ``gamedb info``)::
 Checksums: the header checksum (xxh3-64 of 136 bytes) is always checked, with the pure
 Python xxh3 below when the ``xxhash`` package is missing. The payload checksum is checked on
 opening with ``xxhash`` when it is installed; without it, with the pure Python xxh3 when the
-payload is at most ``PURE_PYTHON_VERIFY_LIMIT`` bytes (about 1 s per 16 MiB), and otherwise
+payload is at most ``PURE_PYTHON_VERIFY_LIMIT`` bytes (16 MiB: under a second), and otherwise
 skipped and said so (``Table.payload_checksum`` tells which; ``verify=True`` forces it).
 
 Adding a game: write one subclass of ``Game`` (its ``ID``, ``NAME``, parameter checks,
@@ -896,7 +896,10 @@ class Table:
             self.payload.release()
             self.payload = None
         if self._mm is not None:
-            self._mm.close()
+            try:
+                self._mm.close()
+            except BufferError:
+                pass  # the caller still holds a view of the payload; unmapped when it goes
             self._mm = None
 
     def __enter__(self):

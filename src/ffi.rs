@@ -474,6 +474,12 @@ mod tests {
     }
 
     #[test]
+    fn handles_may_be_shared_between_threads() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<Table>();
+    }
+
+    #[test]
     fn a_panic_becomes_an_error_code_and_message() {
         let code = guard(GAMEDB_ERR_INTERNAL, || -> i64 { panic!("boom {}", 42) });
         assert_eq!(code, GAMEDB_ERR_INTERNAL);
