@@ -140,7 +140,8 @@ impl Table {
         }
     }
 
-    /// Appends the outcomes of entries `indices` to `out` (each index below [`len`](Table::len)).
+    /// Appends the outcomes of entries `indices` to `out`. Every index must be below
+    /// [`len`](Table::len) (it panics otherwise, like slice indexing).
     ///
     /// Faster than calling [`outcome`](Table::outcome) in a loop on large tables: the loop
     /// does nothing but read, so the processor overlaps the reads' cache misses.
@@ -161,8 +162,9 @@ impl Table {
         }
     }
 
-    /// Appends the outcomes of many positions to `out`, checked against the table's bounds;
-    /// stops at the first position that is not one of this table, naming it.
+    /// Appends the outcomes of many positions to `out`, checked against the table's bounds.
+    /// A position that is not one of this table stops the work with its error (`out` then
+    /// holds the outcomes of whole batches before it only).
     ///
     /// Ranks a batch of positions, then reads their entries together (see
     /// [`outcomes_at`](Table::outcomes_at)): the fastest way to look up many positions.
