@@ -410,6 +410,7 @@ impl Rules for Nim {
         // sort and allocations of `moves`.
         let s = self.s;
         let x = Nim::sorted(pos, s);
+        out.reserve(pos.iter().map(|&h| h.min(self.take as u32) as usize).sum());
         for &hj in pos {
             let Some(first) = x[..s].iter().position(|&v| v as u32 == hj) else {
                 continue; // unreachable for a checked position
