@@ -80,6 +80,19 @@ fn header_declares_exactly_the_exported_functions() {
         "#define GAMEDB_OPEN_NO_VERIFY {}u",
         gamedb::ffi::GAMEDB_OPEN_NO_VERIFY
     )));
+    use gamedb::games::GameSpec;
+    for (name, value) in [
+        ("GAMEDB_VALUES_OUTCOME", ValueKind::Outcome as u32),
+        ("GAMEDB_VALUES_GRUNDY", ValueKind::Grundy as u32),
+        ("GAMEDB_VALUES_DISTANCE", ValueKind::Distance as u32),
+        ("GAMEDB_GAME_CANDY", CandySpec::ID),
+        ("GAMEDB_GAME_NIM", NimSpec::ID),
+    ] {
+        assert!(
+            header.contains(&format!("#define {name} {value}\n")),
+            "{name} is not {value} in the header"
+        );
+    }
 }
 
 #[test]
