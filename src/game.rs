@@ -107,6 +107,25 @@ pub trait Rules: Send + Sync {
     /// Every legal move of a checked position.
     fn moves(&self, pos: &[u32]) -> Vec<Move>;
 
+    /// Appends to `out` the index of the position each legal move of a checked position
+    /// leaves, in the order of [`moves`](Rules::moves). Lookups read these entries to find
+    /// the winning moves, then ask [`moves_at`](Rules::moves_at) for the few they keep. The
+    /// default ranks the leaves of [`moves`](Rules::moves); a game with many moves per
+    /// position overrides it to rank children without building labels (same answer).
+    fn move_indices(&self, pos: &[u32], out: &mut Vec<u64>) {
+        out.extend(self.moves(pos).iter().map(|m| self.rank(&m.leaves)));
+    }
+
+    /// The moves numbered `which` (positions in the order of [`moves`](Rules::moves),
+    /// ascending) of a checked position. The default builds every move and keeps those.
+    fn moves_at(&self, pos: &[u32], which: &[usize]) -> Vec<Move> {
+        let mut all: Vec<Option<Move>> = self.moves(pos).into_iter().map(Some).collect();
+        which
+            .iter()
+            .filter_map(|&k| all.get_mut(k)?.take())
+            .collect()
+    }
+
     /// Writes a position the way `parse` reads it.
     fn format(&self, pos: &[u32]) -> String {
         format_numbers(pos)
