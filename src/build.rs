@@ -26,7 +26,12 @@ pub struct Built {
 
 /// Solves `spec` for `kind` values and writes the table under `out_dir` (its standard file
 /// name). Parallelism is rayon's current pool: run inside `ThreadPool::install` to choose it.
-pub fn build(spec: &Spec, kind: ValueKind, out_dir: &Path, progress: &ProgressBar) -> Result<Built> {
+pub fn build(
+    spec: &Spec,
+    kind: ValueKind,
+    out_dir: &Path,
+    progress: &ProgressBar,
+) -> Result<Built> {
     let path = out_dir.join(spec.file_name(kind));
     format::remove_stale_temporaries(out_dir);
     progress.set_length(spec.positions());

@@ -52,7 +52,12 @@ struct Entry {
 fn parse(text: &str, origin: &str) -> Result<Vec<Entry>, Error> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
-        let words: Vec<&str> = raw.split('#').next().unwrap_or("").split_whitespace().collect();
+        let words: Vec<&str> = raw
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
         if words.is_empty() {
             continue;
         }
@@ -133,7 +138,11 @@ pub(crate) fn build_all(a: BuildAllArgs) -> Result<(), Failure> {
     } else {
         ProgressDrawTarget::stderr()
     });
-    let overall = multi.add(progress_bar(a.quiet, entries.len() as u64, "all tables".into()));
+    let overall = multi.add(progress_bar(
+        a.quiet,
+        entries.len() as u64,
+        "all tables".into(),
+    ));
     let rows: Mutex<Vec<(usize, Row)>> = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let failures = AtomicUsize::new(0);

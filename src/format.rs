@@ -259,7 +259,10 @@ pub fn remove_stale_temporaries(dir: &Path) -> usize {
         let name = e.file_name().to_string_lossy().into_owned();
         if name.starts_with('.') && name.contains(&format!(".{EXTENSION}.tmp-")) {
             // A temporary of a writer that is still running belongs to a live process id.
-            let pid = name.rsplit("tmp-").next().and_then(|p| p.parse::<u32>().ok());
+            let pid = name
+                .rsplit("tmp-")
+                .next()
+                .and_then(|p| p.parse::<u32>().ok());
             let alive = pid.is_some_and(|p| Path::new(&format!("/proc/{p}")).exists());
             if !alive && fs::remove_file(e.path()).is_ok() {
                 removed += 1;
@@ -293,7 +296,9 @@ impl TableFile {
         if len < HEADER_LEN as u64 {
             return Err(Error::corrupt(
                 path,
-                format!("file is {len} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)"),
+                format!(
+                    "file is {len} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)"
+                ),
             ));
         }
         let map = map_file(&file).map_err(|e| Error::io(path, e))?;
@@ -310,7 +315,8 @@ impl TableFile {
     pub fn from_payload(name: &str, meta: &TableMeta, payload: Vec<u8>) -> Result<TableFile> {
         let header_bytes = encode_header(meta, &payload);
         let path = PathBuf::from(name);
-        let header = parse_header_bytes(&path, &header_bytes, PAYLOAD_OFFSET + payload.len() as u64)?;
+        let header =
+            parse_header_bytes(&path, &header_bytes, PAYLOAD_OFFSET + payload.len() as u64)?;
         let mut bytes = vec![0u8; PAYLOAD_OFFSET as usize];
         bytes[..HEADER_LEN].copy_from_slice(&header_bytes);
         bytes.extend_from_slice(&payload);
@@ -416,7 +422,10 @@ fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header
     if raw.payload_offset != PAYLOAD_OFFSET {
         return Err(Error::corrupt(
             path,
-            format!("payload offset {} (expected {PAYLOAD_OFFSET})", raw.payload_offset),
+            format!(
+                "payload offset {} (expected {PAYLOAD_OFFSET})",
+                raw.payload_offset
+            ),
         ));
     }
     if encoding.payload_len(raw.entry_count) != Some(raw.payload_len) {
@@ -508,7 +517,11 @@ mod tests {
         let mut bytes = fs::read(&path).unwrap();
         bytes[4097] ^= 0x10;
         fs::write(&path, &bytes).unwrap();
-        let err = TableFile::open(&path).unwrap().verify().unwrap_err().to_string();
+        let err = TableFile::open(&path)
+            .unwrap()
+            .verify()
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("t.gtab") && err.contains("checksum"), "{err}");
 
         // Truncate: open fails naming the size.

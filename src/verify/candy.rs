@@ -54,7 +54,9 @@ fn table(env: &mut Env, k: u32, win: WinRule) -> Result<std::sync::Arc<Table>> {
 
 /// States reachable in games with odd totals up to N: (m, a parity) for m < N, and (N, even).
 fn states() -> impl Iterator<Item = (u32, u32)> {
-    (0..=N).flat_map(|m| (0..2).map(move |a| (m, a))).filter(|&(m, a)| m < N || a == 0)
+    (0..=N)
+        .flat_map(|m| (0..2).map(move |a| (m, a)))
+        .filter(|&(m, a)| m < N || a == 0)
 }
 
 fn lemma(env: &mut Env, win: WinRule) -> Result<Finding> {
@@ -63,7 +65,13 @@ fn lemma(env: &mut Env, win: WinRule) -> Result<Finding> {
     for (m, a) in states() {
         let a_odd = a == 1;
         // Under the odd rule the parity conditions swap.
-        let parity_ok = |odd_wins: bool| if win == WinRule::Even { a_odd == odd_wins } else { a_odd != odd_wins };
+        let parity_ok = |odd_wins: bool| {
+            if win == WinRule::Even {
+                a_odd == odd_wins
+            } else {
+                a_odd != odd_wins
+            }
+        };
         let claim = match m % 8 {
             2 | 3 | 6 | 7 => true,
             1 | 4 => parity_ok(true),
@@ -108,7 +116,10 @@ fn eventual_period<T: PartialEq>(seq: &[T]) -> Option<(usize, usize)> {
     let len = seq.len();
     (1..=len / 4).find_map(|p| {
         // The latest index where the pattern breaks decides the preperiod.
-        let start = (0..len - p).rev().find(|&i| seq[i] != seq[i + p]).map_or(0, |i| i + 1);
+        let start = (0..len - p)
+            .rev()
+            .find(|&i| seq[i] != seq[i + p])
+            .map_or(0, |i| i + 1);
         (len - start >= 4 * p && start <= len / 2).then_some((start, p))
     })
 }
@@ -139,7 +150,9 @@ fn periods(env: &mut Env) -> Result<Finding> {
 mod tests {
     #[test]
     fn period_finder() {
-        let s: Vec<u8> = (0..100).map(|i| if i < 5 { 9 } else { (i % 3) as u8 }).collect();
+        let s: Vec<u8> = (0..100)
+            .map(|i| if i < 5 { 9 } else { (i % 3) as u8 })
+            .collect();
         assert_eq!(super::eventual_period(&s), Some((5, 3)));
         let s: Vec<u8> = (0..100).map(|i| (i % 4) as u8).collect();
         assert_eq!(super::eventual_period(&s), Some((0, 4)));

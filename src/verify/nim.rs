@@ -2,9 +2,9 @@
 
 use super::{Env, Finding, Statement};
 use crate::format::ValueKind;
+use crate::game::format_numbers;
 use crate::games::nim::NimSpec;
 use crate::games::Spec;
-use crate::game::format_numbers;
 use crate::lookup::Table;
 use crate::{Outcome, Result};
 
@@ -67,13 +67,22 @@ pub(super) fn statements() -> Vec<Statement> {
     ]
 }
 
-fn nim(env: &mut Env, (s, h): (u32, u32), take: Option<u32>, misere: bool, kind: ValueKind) -> Result<std::sync::Arc<Table>> {
+fn nim(
+    env: &mut Env,
+    (s, h): (u32, u32),
+    take: Option<u32>,
+    misere: bool,
+    kind: ValueKind,
+) -> Result<std::sync::Arc<Table>> {
     env.table(&Spec::Nim(NimSpec::new(s, h, take, misere)?), kind)
 }
 
 /// The P-rule of THEOREMS.md for take bound `take` (None: any) and play `misere`.
 fn claimed_p(heaps: &[u32], take: Option<u32>, misere: bool) -> bool {
-    let r: Vec<u32> = heaps.iter().map(|&x| take.map_or(x, |k| x % (k + 1))).collect();
+    let r: Vec<u32> = heaps
+        .iter()
+        .map(|&x| take.map_or(x, |k| x % (k + 1)))
+        .collect();
     let xor = r.iter().fold(0, |a, &b| a ^ b);
     if misere && r.iter().all(|&x| x <= 1) {
         r.iter().filter(|&&x| x == 1).count() % 2 == 1
@@ -124,7 +133,9 @@ fn seed_002_xor(env: &mut Env) -> Result<Finding> {
         for b in 0..16 {
             let got = two.outcome_of(&[a, b])?;
             let claim = Outcome::from_win(a ^ b != 0);
-            f.case(got == claim, || format!("({a},{b}): table says {}", got.as_str()));
+            f.case(got == claim, || {
+                format!("({a},{b}): table says {}", got.as_str())
+            });
         }
     }
     let three = nim(env, (3, 15), None, false, ValueKind::Outcome)?;
@@ -146,7 +157,9 @@ fn seed_002_stories(env: &mut Env) -> Result<Finding> {
     let mut f = Finding::default();
     let three = nim(env, (3, 15), None, false, ValueKind::Outcome)?;
     let p123 = three.outcome_of(&[1, 2, 3])?;
-    f.case(p123 == Outcome::P, || format!("(1,2,3) is {}", p123.as_str()));
+    f.case(p123 == Outcome::P, || {
+        format!("(1,2,3) is {}", p123.as_str())
+    });
     let a = three.query("1,2,4")?;
     let leaves: Vec<String> = a
         .winning_moves
@@ -157,10 +170,13 @@ fn seed_002_stories(env: &mut Env) -> Result<Finding> {
             format_numbers(&l)
         })
         .collect();
-    f.case(
-        a.outcome == Outcome::N && leaves == ["1,2,3"],
-        || format!("(1,2,4) is {} with winning moves leaving {:?}", a.outcome.as_str(), leaves),
-    );
+    f.case(a.outcome == Outcome::N && leaves == ["1,2,3"], || {
+        format!(
+            "(1,2,4) is {} with winning moves leaving {:?}",
+            a.outcome.as_str(),
+            leaves
+        )
+    });
     for x in 0..16 {
         for y in 0..16 {
             let got = three.outcome_of(&[x, y, x ^ y])?;
@@ -171,7 +187,9 @@ fn seed_002_stories(env: &mut Env) -> Result<Finding> {
     }
     let four = nim(env, (4, 7), None, false, ValueKind::Outcome)?;
     let got = four.outcome_of(&[1, 2, 4, 7])?;
-    f.case(got == Outcome::P, || format!("(1,2,4,7) is {}", got.as_str()));
+    f.case(got == Outcome::P, || {
+        format!("(1,2,4,7) is {}", got.as_str())
+    });
     Ok(f)
 }
 
@@ -199,7 +217,10 @@ fn grundy(env: &mut Env) -> Result<Finding> {
                 .fold(0, |acc, &x| acc ^ take.map_or(x, |k| x % (k + 1)));
             let got = t.grundy(i).unwrap_or(u32::MAX);
             f.case(got == claim, || {
-                format!("{}: Grundy value {got}, rule says {claim}", format_numbers(&heaps))
+                format!(
+                    "{}: Grundy value {got}, rule says {claim}",
+                    format_numbers(&heaps)
+                )
             });
         }
     }
