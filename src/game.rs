@@ -130,6 +130,48 @@ pub trait Rules: Send + Sync {
     fn format(&self, pos: &[u32]) -> String {
         format_numbers(pos)
     }
+
+    /// Game-specific facts about a whole table, shown by `gamedb info` after the common
+    /// ones (for example Chomp's P-position census of every sub-box). By default none.
+    fn facts(&self, _values: &dyn Values) -> Vec<Fact> {
+        Vec::new()
+    }
+}
+
+/// Read access to the values of a whole table, for [`Rules::facts`].
+pub trait Values {
+    /// Number of positions.
+    fn len(&self) -> u64;
+
+    /// True for a table without positions.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// P or N of position `index`.
+    fn outcome(&self, index: u64) -> Outcome;
+
+    /// Calls `f` with the index of every P-position, in increasing order.
+    fn for_each_p(&self, f: &mut dyn FnMut(u64)) {
+        for i in 0..self.len() {
+            if self.outcome(i) == Outcome::P {
+                f(i)
+            }
+        }
+    }
+}
+
+/// One game-specific fact about a table, as `gamedb info` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// Key in `info --json` (lower case, underscores).
+    pub key: String,
+    /// What the fact is, for people (one line).
+    pub label: String,
+    /// The value for people; may span several lines.
+    pub text: String,
+    /// The value as JSON text.
+    pub json: String,
 }
 
 /// Parses `a,b,c` (spaces allowed) into numbers; `form` names the accepted form in errors.

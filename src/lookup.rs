@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use crate::format::{Encoding, TableFile, TableMeta, ValueKind};
-use crate::game::{Move, Outcome, Rules};
+use crate::game::{Fact, Move, Outcome, Rules, Values};
 use crate::games::{Payload, Spec};
 use crate::json;
 use crate::{Error, Result};
@@ -229,6 +229,11 @@ impl Table {
         Ok(self.outcome(self.rules.rank(position)))
     }
 
+    /// The game-specific facts of [`Rules::facts`] for this table.
+    pub fn facts(&self) -> Vec<Fact> {
+        self.rules.facts(self)
+    }
+
     /// Number of P-positions (entries with outcome P).
     pub fn count_p(&self) -> u64 {
         let p = self.file.payload();
@@ -238,6 +243,40 @@ impl Table {
                 self.len() - ones
             }
             _ => (0..self.len()).filter(|&i| self.raw(i) == 0).count() as u64,
+        }
+    }
+}
+
+impl Values for Table {
+    fn len(&self) -> u64 {
+        Table::len(self)
+    }
+
+    fn outcome(&self, index: u64) -> Outcome {
+        Table::outcome(self, index)
+    }
+
+    fn for_each_p(&self, f: &mut dyn FnMut(u64)) {
+        if self.file.header().encoding != Encoding::Bits {
+            for i in 0..Table::len(self) {
+                if self.raw(i) == 0 {
+                    f(i)
+                }
+            }
+            return;
+        }
+        // Bit tables: skip whole bytes of N-positions.
+        let len = Table::len(self);
+        for (b, &byte) in self.file.payload().iter().enumerate() {
+            let mut zeros = !byte;
+            while zeros != 0 {
+                let i = b as u64 * 8 + zeros.trailing_zeros() as u64;
+                if i >= len {
+                    return;
+                }
+                f(i);
+                zeros &= zeros - 1;
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use gamedb::games::candy::{CandySpec, WinRule};
+use gamedb::games::chomp::{self, ChompSpec};
 use gamedb::games::nim::NimSpec;
 use gamedb::games::Spec;
 use gamedb::{json, verify, Error, Table, ValueKind};
@@ -40,6 +41,8 @@ enum Command {
     VerifyTable(VerifyTableArgs),
     /// Check the statements of THEOREMS.md against every position.
     Verify(VerifyArgs),
+    /// Chomp: the winning bites of every rectangle inside a table's box.
+    ChompRectangles(ChompRectanglesArgs),
 }
 
 #[derive(Args, Clone)]
@@ -95,6 +98,18 @@ pub(crate) enum GameArgs {
         #[arg(long)]
         grundy: bool,
     },
+    /// Chomp: every position of the R×C box (Young diagrams holding the poisoned cell).
+    Chomp {
+        /// Rows of the box.
+        #[arg(long)]
+        rows: u32,
+        /// Columns of the box.
+        #[arg(long)]
+        cols: u32,
+        /// Store Grundy values instead of P/N bits.
+        #[arg(long)]
+        grundy: bool,
+    },
 }
 
 #[derive(ValueEnum, Clone, Copy)]
@@ -144,6 +159,14 @@ impl GameArgs {
                     kind,
                 )
             }
+            GameArgs::Chomp { rows, cols, grundy } => {
+                let kind = if grundy {
+                    ValueKind::Grundy
+                } else {
+                    ValueKind::Outcome
+                };
+                (Spec::Chomp(ChompSpec::new(rows, cols)?), kind)
+            }
         })
     }
 }
@@ -166,6 +189,15 @@ struct QueryArgs {
 #[derive(Args)]
 struct InfoArgs {
     /// The table file.
+    table: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ChompRectanglesArgs {
+    /// A Chomp table file.
     table: PathBuf,
     /// Print one JSON object.
     #[arg(long)]
@@ -227,6 +259,7 @@ fn main() -> ExitCode {
         Command::Info(a) => info(a),
         Command::VerifyTable(a) => verify_table(a),
         Command::Verify(a) => verify(a),
+        Command::ChompRectangles(a) => chomp_rectangles(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -413,6 +446,7 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
             .str("crate_version", &h.crate_version)
             .num("p_positions", p)
             .num("n_positions", n);
+        let o = table.facts().iter().fold(o, |o, f| o.raw(&f.key, &f.json));
         println!("{}", o.finish());
     } else {
         println!("file:            {}", a.table.display());
@@ -436,8 +470,25 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
         println!("written by:      gamedb {}", h.crate_version);
         println!("P-positions:     {p}");
         println!("N-positions:     {n}");
+        for f in table.facts() {
+            println!("{}:", f.label);
+            for line in f.text.lines() {
+                println!("  {line}");
+            }
+        }
     }
     checksum?;
+    Ok(())
+}
+
+fn chomp_rectangles(a: ChompRectanglesArgs) -> Result<(), Failure> {
+    let table = open_checked(&a.table, true)?;
+    let rects = chomp::rectangles(&table)?;
+    if a.json {
+        println!("{}", chomp::rectangles_json(&rects));
+    } else {
+        println!("{}", chomp::rectangles_text(&rects));
+    }
     Ok(())
 }
 

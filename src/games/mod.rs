@@ -11,6 +11,7 @@ use crate::solve::Bits;
 use crate::{Error, Result};
 
 pub mod candy;
+pub mod chomp;
 pub mod nim;
 
 /// Most positions a table may have (2^37: a 16 GiB bit table).
@@ -125,6 +126,7 @@ macro_rules! games {
 games! {
     Candy(candy::CandySpec),
     Nim(nim::NimSpec),
+    Chomp(chomp::ChompSpec),
 }
 
 impl Spec {

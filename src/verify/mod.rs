@@ -15,6 +15,7 @@ use crate::lookup::Table;
 use crate::{json, Result};
 
 mod candy;
+mod chomp;
 mod nim;
 
 /// One checkable statement.
@@ -113,6 +114,7 @@ pub fn statements() -> Vec<Statement> {
     let mut all = Vec::new();
     all.extend(candy::statements());
     all.extend(nim::statements());
+    all.extend(chomp::statements());
     all
 }
 
