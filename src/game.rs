@@ -116,10 +116,71 @@ pub trait Rules: Send + Sync {
     /// Every legal move of a checked position.
     fn moves(&self, pos: &[u32]) -> Vec<Move>;
 
+    /// Appends to `out` the index of the position each legal move of a checked position
+    /// leaves, in the order of [`moves`](Rules::moves). Lookups read these entries to find
+    /// the winning moves, then ask [`moves_at`](Rules::moves_at) for the few they keep. The
+    /// default ranks the leaves of [`moves`](Rules::moves); a game with many moves per
+    /// position overrides it to rank children without building labels (same answer).
+    fn move_indices(&self, pos: &[u32], out: &mut Vec<u64>) {
+        out.extend(self.moves(pos).iter().map(|m| self.rank(&m.leaves)));
+    }
+
+    /// The moves numbered `which` (positions in the order of [`moves`](Rules::moves),
+    /// ascending) of a checked position. The default builds every move and keeps those.
+    fn moves_at(&self, pos: &[u32], which: &[usize]) -> Vec<Move> {
+        let mut all: Vec<Option<Move>> = self.moves(pos).into_iter().map(Some).collect();
+        which
+            .iter()
+            .filter_map(|&k| all.get_mut(k)?.take())
+            .collect()
+    }
+
     /// Writes a position the way `parse` reads it.
     fn format(&self, pos: &[u32]) -> String {
         format_numbers(pos)
     }
+
+    /// Game-specific facts about a whole table, shown by `gamedb info` after the common
+    /// ones (for example Chomp's P-position census of every sub-box). By default none.
+    fn facts(&self, _values: &dyn Values) -> Vec<Fact> {
+        Vec::new()
+    }
+}
+
+/// Read access to the values of a whole table, for [`Rules::facts`].
+pub trait Values {
+    /// Number of positions.
+    fn len(&self) -> u64;
+
+    /// True for a table without positions.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// P or N of position `index`.
+    fn outcome(&self, index: u64) -> Outcome;
+
+    /// Calls `f` with the index of every P-position, in increasing order.
+    fn for_each_p(&self, f: &mut dyn FnMut(u64)) {
+        for i in 0..self.len() {
+            if self.outcome(i) == Outcome::P {
+                f(i)
+            }
+        }
+    }
+}
+
+/// One game-specific fact about a table, as `gamedb info` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// Key in `info --json` (lower case, underscores).
+    pub key: String,
+    /// What the fact is, for people (one line).
+    pub label: String,
+    /// The value for people; may span several lines.
+    pub text: String,
+    /// The value as JSON text.
+    pub json: String,
 }
 
 /// Parses `a,b,c` (spaces allowed) into numbers; `form` names the accepted form in errors.

@@ -24,12 +24,14 @@
 //! * [`format`]: the table file format (write, open, validate);
 //! * [`lookup`]: answers from an open table;
 //! * [`build`]: solve and write;
-//! * [`verify`]: the theorems of `THEOREMS.md`, checked against every position.
+//! * [`verify`]: the theorems of `THEOREMS.md`, checked against every position;
+//! * [`ffi`]: the C ABI of the shared library (`include/gamedb.h`).
 
 #![warn(missing_docs)]
 
 pub mod build;
 mod error;
+pub mod ffi;
 pub mod format;
 pub mod game;
 pub mod games;

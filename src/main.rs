@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use gamedb::games::candy::{CandySpec, WinRule};
+use gamedb::games::chomp::{self, ChompSpec};
 use gamedb::games::nim::NimSpec;
 use gamedb::games::slide::SlideSpec;
 use gamedb::games::Spec;
@@ -41,6 +42,8 @@ enum Command {
     VerifyTable(VerifyTableArgs),
     /// Check the statements of THEOREMS.md against every position.
     Verify(VerifyArgs),
+    /// Chomp: the winning bites of every rectangle inside a table's box.
+    ChompRectangles(ChompRectanglesArgs),
 }
 
 #[derive(Args, Clone)]
@@ -93,6 +96,18 @@ pub(crate) enum GameArgs {
         #[arg(long)]
         misere: bool,
         /// Store Grundy values instead of P/N bits (normal play only).
+        #[arg(long)]
+        grundy: bool,
+    },
+    /// Chomp: every position of the R×C box (Young diagrams holding the poisoned cell).
+    Chomp {
+        /// Rows of the box.
+        #[arg(long)]
+        rows: u32,
+        /// Columns of the box.
+        #[arg(long)]
+        cols: u32,
+        /// Store Grundy values instead of P/N bits.
         #[arg(long)]
         grundy: bool,
     },
@@ -155,6 +170,14 @@ impl GameArgs {
                     kind,
                 )
             }
+            GameArgs::Chomp { rows, cols, grundy } => {
+                let kind = if grundy {
+                    ValueKind::Grundy
+                } else {
+                    ValueKind::Outcome
+                };
+                (Spec::Chomp(ChompSpec::new(rows, cols)?), kind)
+            }
             GameArgs::Slide { rows, cols } => (
                 Spec::Slide(SlideSpec::new(rows, cols)?),
                 ValueKind::Distance,
@@ -184,6 +207,15 @@ struct QueryArgs {
 #[derive(Args)]
 struct InfoArgs {
     /// The table file.
+    table: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ChompRectanglesArgs {
+    /// A Chomp table file.
     table: PathBuf,
     /// Print one JSON object.
     #[arg(long)]
@@ -245,6 +277,7 @@ fn main() -> ExitCode {
         Command::Info(a) => info(a),
         Command::VerifyTable(a) => verify_table(a),
         Command::Verify(a) => verify(a),
+        Command::ChompRectangles(a) => chomp_rectangles(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -417,7 +450,6 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
     let h = table.file().header();
     let distances =
         (h.value_kind == ValueKind::Distance).then(|| table.distance_census(ANTIPODES_LISTED));
-    let extra = table.spec().info(&table);
     let rules = table.rules();
     if a.json {
         let mut o = json::Object::new()
@@ -459,9 +491,7 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
                 o = o.num("p_positions", p).num("n_positions", table.len() - p);
             }
         }
-        for (label, value) in &extra {
-            o = o.str(label, value);
-        }
+        let o = table.facts().iter().fold(o, |o, f| o.raw(&f.key, &f.json));
         println!("{}", o.finish());
     } else {
         println!("file:            {}", a.table.display());
@@ -513,11 +543,25 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
                 println!("N-positions:     {}", table.len() - p);
             }
         }
-        for (label, value) in &extra {
-            println!("{:<17}{value}", format!("{label}:"));
+        for f in table.facts() {
+            println!("{}:", f.label);
+            for line in f.text.lines() {
+                println!("  {line}");
+            }
         }
     }
     checksum?;
+    Ok(())
+}
+
+fn chomp_rectangles(a: ChompRectanglesArgs) -> Result<(), Failure> {
+    let table = open_checked(&a.table, true)?;
+    let rects = chomp::rectangles(&table)?;
+    if a.json {
+        println!("{}", chomp::rectangles_json(&rects));
+    } else {
+        println!("{}", chomp::rectangles_text(&rects));
+    }
     Ok(())
 }
 

@@ -7,11 +7,11 @@ use indicatif::ProgressBar;
 
 use crate::format::{Encoding, TableMeta, ValueKind};
 use crate::game::Rules;
-use crate::lookup::Table;
 use crate::solve::Bits;
 use crate::{Error, Result};
 
 pub mod candy;
+pub mod chomp;
 pub mod grid;
 pub mod nim;
 pub mod slide;
@@ -43,12 +43,6 @@ pub trait GameSpec: Sized + Clone + std::fmt::Debug + PartialEq {
     fn rules(&self) -> Result<Box<dyn Rules>>;
     /// Solves every position.
     fn solve(&self, kind: ValueKind, progress: &ProgressBar) -> Result<Payload>;
-
-    /// Game-specific facts about an open table of this game for `gamedb info`, as
-    /// `(label, value)` lines printed after the generic ones. The default adds none.
-    fn info(&self, _table: &Table) -> Vec<(String, String)> {
-        Vec::new()
-    }
 }
 
 /// Solved values ready to be written.
@@ -134,6 +128,7 @@ macro_rules! games {
 games! {
     Candy(candy::CandySpec),
     Nim(nim::NimSpec),
+    Chomp(chomp::ChompSpec),
     Slide(slide::SlideSpec),
 }
 
@@ -165,11 +160,6 @@ impl Spec {
     /// Rules for lookups.
     pub fn rules(&self) -> Result<Box<dyn Rules>> {
         dispatch!(self, g => g.rules())
-    }
-
-    /// Game-specific `(label, value)` lines for `gamedb info` (see [`GameSpec::info`]).
-    pub fn info(&self, table: &Table) -> Vec<(String, String)> {
-        dispatch!(self, g => g.info(table))
     }
 
     /// The default value kind of this game's tables.

@@ -35,8 +35,7 @@ use indicatif::ProgressBar;
 use super::grid::{lex_rank, select_bit, Grid, FACTORIAL, MAX_CELLS};
 use super::{GameSpec, Payload};
 use crate::format::{Encoding, ValueKind};
-use crate::game::{format_numbers, Move, Rules};
-use crate::lookup::Table;
+use crate::game::{format_numbers, Fact, Move, Rules, Values};
 use crate::solve::bfs::{self, Puzzle};
 use crate::{Error, Result};
 
@@ -113,29 +112,6 @@ impl GameSpec for SlideSpec {
         Ok(Box::new(SlideRules::new(self.grid())))
     }
 
-    fn info(&self, _table: &Table) -> Vec<(String, String)> {
-        let g = self.grid();
-        vec![
-            (
-                "goal".into(),
-                format!(
-                    "{} ({} rows, {} columns, read row by row, 0 = blank)",
-                    format_numbers(&g.goal()),
-                    g.rows(),
-                    g.cols()
-                ),
-            ),
-            (
-                "unsolvable".into(),
-                format!(
-                    "{} more arrangements, not stored: by the parity rule they reach {} (the last two tiles swapped) instead",
-                    self.positions(),
-                    format_numbers(&g.swapped_goal())
-                ),
-            ),
-        ]
-    }
-
     fn solve(&self, _kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
         let index = SlideIndex::dense(self.grid());
         let d = bfs::distances(&index, progress)?;
@@ -190,6 +166,41 @@ impl Rules for SlideRules {
 
     fn unrank(&self, index: u64) -> Vec<u32> {
         self.index.arrangement(index)
+    }
+
+    fn facts(&self, values: &dyn Values) -> Vec<Fact> {
+        let g = self.grid;
+        let goal = format_numbers(&g.goal());
+        let swapped = format_numbers(&g.swapped_goal());
+        vec![
+            Fact {
+                key: "goal".into(),
+                label: "goal".into(),
+                text: format!(
+                    "{goal} ({} rows, {} columns, read row by row, 0 = blank)",
+                    g.rows(),
+                    g.cols()
+                ),
+                json: crate::json::Object::new()
+                    .str("position", &goal)
+                    .num("rows", g.rows())
+                    .num("cols", g.cols())
+                    .finish(),
+            },
+            Fact {
+                key: "unsolvable".into(),
+                label: "unsolvable arrangements (not stored)".into(),
+                text: format!(
+                    "{}, as many as stored; by the parity rule each reaches {swapped} (the goal \
+                     with its last two tiles swapped) instead",
+                    values.len()
+                ),
+                json: crate::json::Object::new()
+                    .num("count", values.len())
+                    .str("reach", &swapped)
+                    .finish(),
+            },
+        ]
     }
 
     fn moves(&self, pos: &[u32]) -> Vec<Move> {

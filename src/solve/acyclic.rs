@@ -7,7 +7,7 @@
 //! result does not depend on their order.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -21,20 +21,35 @@ const SEQUENTIAL_LEVEL: u64 = 4096;
 /// Words handed to one rayon task at a time.
 const WORDS_PER_TASK: usize = 16;
 
-/// One bit per position, 1 = N (the player to move wins), packed little-endian in `u64`
-/// words: position `i` is bit `i % 64` of word `i / 64`, i.e. bit `i % 8` of byte `i / 8`.
+/// One bit per position, 1 = N (the player to move wins): position `i` is bit `i % 8` of byte
+/// `i / 8`, which is also bit `i % 64` of little-endian 64-bit word `i / 64`.
+///
+/// The bits are kept as bytes so that [`Bits::into_bytes`] hands the storage over as the table
+/// payload without copying it (a 2 GB table needs 2 GB, not 4). Writers work a 64-bit
+/// word ([`Bits::or_word`]) or a byte ([`Bits::or_byte`]) at a time.
 pub struct Bits {
-    words: Vec<AtomicU64>,
+    bytes: Vec<AtomicU8>,
     len: u64,
 }
 
 impl Bits {
     /// `len` zero bits.
     pub fn new(len: u64) -> Bits {
-        let n = len.div_ceil(64) as usize;
-        let mut words = Vec::with_capacity(n);
-        words.resize_with(n, || AtomicU64::new(0));
-        Bits { words, len }
+        Bits::try_new(len).expect("memory for the bit table")
+    }
+
+    /// `len` zero bits, or an error naming the size when the memory is not available.
+    pub fn try_new(len: u64) -> Result<Bits> {
+        let n = usize::try_from(len.div_ceil(8))
+            .map_err(|_| Error::Unsupported(format!("{len} positions do not fit in memory")))?;
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(n).map_err(|_| {
+            Error::Unsupported(format!(
+                "cannot allocate {n} bytes for the bits of {len} positions"
+            ))
+        })?;
+        bytes.resize_with(n, || AtomicU8::new(0));
+        Ok(Bits { bytes, len })
     }
 
     /// Number of bits.
@@ -50,19 +65,37 @@ impl Bits {
     /// Bit `i`.
     #[inline]
     pub fn get(&self, i: u64) -> bool {
-        self.words[(i / 64) as usize].load(Relaxed) >> (i % 64) & 1 == 1
+        self.bytes[(i / 8) as usize].load(Relaxed) >> (i % 8) & 1 == 1
     }
 
     /// Sets bit `i` (safe to call from several threads).
     #[inline]
     pub fn set(&self, i: u64) {
-        self.words[(i / 64) as usize].fetch_or(1 << (i % 64), Relaxed);
+        self.bytes[(i / 8) as usize].fetch_or(1 << (i % 8), Relaxed);
     }
 
+    /// Clears bit `i` (safe to call from several threads).
     #[inline]
-    fn or_word(&self, w: usize, mask: u64) {
-        if mask != 0 {
-            self.words[w].fetch_or(mask, Relaxed);
+    pub fn clear(&self, i: u64) {
+        self.bytes[(i / 8) as usize].fetch_and(!(1 << (i % 8)), Relaxed);
+    }
+
+    /// Sets the bits of `mask` in byte `b` (positions `8 b .. 8 b + 8`).
+    #[inline]
+    pub fn or_byte(&self, b: u64, mask: u8) {
+        self.bytes[b as usize].fetch_or(mask, Relaxed);
+    }
+
+    /// Sets the bits of `mask` in 64-bit word `w` (positions `64 w .. 64 w + 64`).
+    #[inline]
+    pub fn or_word(&self, w: usize, mask: u64) {
+        if mask == 0 {
+            return;
+        }
+        for (b, m) in mask.to_le_bytes().into_iter().enumerate() {
+            if m != 0 {
+                self.bytes[w * 8 + b].fetch_or(m, Relaxed);
+            }
         }
     }
 
@@ -71,22 +104,19 @@ impl Bits {
         Outcome::from_win(self.get(i))
     }
 
-    /// The payload bytes of a table: little-endian words, cut to `ceil(len / 8)` bytes.
+    /// The payload bytes of a table, `ceil(len / 8)` of them; the storage is reused, not
+    /// copied.
     pub fn into_bytes(self) -> Vec<u8> {
-        let nbytes = self.len.div_ceil(8) as usize;
-        let mut out = Vec::with_capacity(self.words.len() * 8);
-        for w in self.words {
-            out.extend_from_slice(&w.into_inner().to_le_bytes());
-        }
-        out.truncate(nbytes);
-        out
+        // Same size and alignment: the standard library collects this in place.
+        self.bytes.into_iter().map(AtomicU8::into_inner).collect()
     }
 
     /// Number of set bits (N-positions).
     pub fn count_ones(&self) -> u64 {
-        self.words
+        self.bytes
             .par_iter()
-            .map(|w| w.load(Relaxed).count_ones() as u64)
+            .with_min_len(1 << 16)
+            .map(|b| b.load(Relaxed).count_ones() as u64)
             .sum()
     }
 }
@@ -137,29 +167,21 @@ fn check_levels<G: Game>(game: &G) -> Result<Vec<std::ops::Range<u64>>> {
     Ok(levels)
 }
 
-/// P/N of every position by scanning children, stopping at the first P child.
-/// Works for any [`Game`].
-pub fn solve_outcomes<G: Game>(game: &G, progress: &ProgressBar) -> Result<Bits> {
+/// Solves levels in order into a fresh bit table: `decide(bits, pos)` says whether `pos` is N,
+/// reading only lower levels (and, for the push solver, marking higher ones).
+fn solve_bits<G, D>(game: &G, progress: &ProgressBar, decide: D) -> Result<Bits>
+where
+    G: Game,
+    D: Fn(&Bits, u64) -> bool + Sync,
+{
     let levels = check_levels(game)?;
-    let bits = Bits::new(game.positions());
+    let bits = Bits::try_new(game.positions())?;
     for level in levels {
         let size = level.end - level.start;
         for_each_word(level, |w, positions| {
             let mut mask = 0u64;
             for pos in positions {
-                let wins = match game.terminal(pos) {
-                    Some(o) => o == Outcome::N,
-                    None => game
-                        .children(pos, |c| {
-                            if bits.get(c) {
-                                ControlFlow::Continue(())
-                            } else {
-                                ControlFlow::Break(())
-                            }
-                        })
-                        .is_break(),
-                };
-                if wins {
+                if decide(&bits, pos) {
                     mask |= 1 << (pos % 64);
                 }
             }
@@ -170,35 +192,38 @@ pub fn solve_outcomes<G: Game>(game: &G, progress: &ProgressBar) -> Result<Bits>
     Ok(bits)
 }
 
+/// P/N of every position by scanning children, stopping at the first P child.
+/// Works for any [`Game`].
+pub fn solve_outcomes<G: Game>(game: &G, progress: &ProgressBar) -> Result<Bits> {
+    solve_bits(game, progress, |bits, pos| match game.terminal(pos) {
+        Some(o) => o == Outcome::N,
+        None => game
+            .children(pos, |c| {
+                if bits.get(c) {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            })
+            .is_break(),
+    })
+}
+
 /// P/N of every position by retrograde pushing: a position still unmarked when its level comes
 /// up is P (or terminal), and marks all its parents N. The work is proportional to the number
 /// of (parent, P-child) pairs, far below the number of moves in most games.
 pub fn solve_outcomes_retro<G: Retro>(game: &G, progress: &ProgressBar) -> Result<Bits> {
-    let levels = check_levels(game)?;
-    let bits = Bits::new(game.positions());
-    for level in levels {
-        let size = level.end - level.start;
-        for_each_word(level, |w, positions| {
-            let mut mask = 0u64;
-            for pos in positions {
-                let lost = match game.terminal(pos) {
-                    Some(Outcome::N) => {
-                        mask |= 1 << (pos % 64);
-                        false
-                    }
-                    Some(Outcome::P) => true,
-                    // Every child lies in a lower level, already final, and pushed to us.
-                    None => !bits.get(pos),
-                };
-                if lost {
-                    game.parents(pos, |p| bits.set(p));
-                }
-            }
-            bits.or_word(w, mask);
-        });
-        progress.inc(size);
-    }
-    Ok(bits)
+    solve_bits(game, progress, |bits, pos| {
+        let wins = match game.terminal(pos) {
+            Some(o) => o == Outcome::N,
+            // Every child lies in a lower level, already final, and pushed to us.
+            None => bits.get(pos),
+        };
+        if !wins {
+            game.parents(pos, |p| bits.set(p));
+        }
+        wins
+    })
 }
 
 /// The largest Grundy value the solver stores (values are kept as `u16`).
@@ -252,32 +277,81 @@ pub fn solve_grundy<G: Game>(game: &G, progress: &ProgressBar) -> Result<Vec<u16
 
 /// Minimum excludant of the children's values; `None` if it would not fit in a `u16`.
 fn mex<G: Game>(game: &G, pos: u64, done: &[u16]) -> Option<u16> {
-    // Values up to 1023 in a stack bitset; larger ones (rare) in a spill list.
-    let mut seen = [0u64; 16];
-    let mut spill: Vec<u16> = Vec::new();
+    let mut mex = Mex::new();
     let _ = game.children(pos, |c| {
-        let v = done[c as usize] as usize;
-        if v < 1024 {
-            seen[v / 64] |= 1 << (v % 64);
-        } else {
-            spill.push(v as u16);
-        }
+        mex.add(done[c as usize]);
         ControlFlow::Continue(())
     });
-    for (i, w) in seen.iter().enumerate() {
-        if *w != u64::MAX {
-            return Some((i * 64 + w.trailing_ones() as usize) as u16);
+    mex.value()
+}
+
+/// The minimum excludant of a set of values being collected: values up to 1023 in a stack
+/// bitset, larger ones (rare) in a spill list. Shared by the solvers of this module tree.
+pub(crate) struct Mex {
+    seen: [u64; 16],
+    spill: Vec<u16>,
+}
+
+impl Mex {
+    /// No values yet.
+    #[inline]
+    pub(crate) fn new() -> Mex {
+        Mex {
+            seen: [0; 16],
+            spill: Vec::new(),
         }
     }
-    spill.sort_unstable();
-    spill.dedup();
-    let mut m: u32 = 1024;
-    for v in spill {
-        if v as u32 == m {
-            m += 1;
-        } else if v as u32 > m {
-            break;
+
+    /// Adds one value.
+    #[inline]
+    pub(crate) fn add(&mut self, v: u16) {
+        let v = v as usize;
+        if v < 1024 {
+            self.seen[v / 64] |= 1 << (v % 64);
+        } else {
+            self.spill.push(v as u16);
         }
     }
-    u16::try_from(m).ok().filter(|&m| (m as u32) < MAX_GRUNDY)
+
+    /// The smallest value not added; `None` if it is not below [`MAX_GRUNDY`].
+    pub(crate) fn value(mut self) -> Option<u16> {
+        for (i, w) in self.seen.iter().enumerate() {
+            if *w != u64::MAX {
+                return Some((i * 64 + w.trailing_ones() as usize) as u16);
+            }
+        }
+        self.spill.sort_unstable();
+        self.spill.dedup();
+        let mut m: u32 = 1024;
+        for v in self.spill {
+            if v as u32 == m {
+                m += 1;
+            } else if v as u32 > m {
+                break;
+            }
+        }
+        u16::try_from(m).ok().filter(|&m| (m as u32) < MAX_GRUNDY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_become_bytes_without_a_copy() {
+        let bits = Bits::new(1000);
+        bits.set(999);
+        bits.or_word(0, 0x0100_0000_0000_0003);
+        bits.clear(1);
+        let before = bits.bytes.as_ptr() as usize;
+        let bytes = bits.into_bytes();
+        assert_eq!(
+            bytes.as_ptr() as usize,
+            before,
+            "the payload must reuse the bit storage"
+        );
+        assert_eq!(bytes.len(), 125);
+        assert_eq!((bytes[0], bytes[7], bytes[124]), (0x01, 0x01, 0x80));
+    }
 }

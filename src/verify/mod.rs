@@ -16,6 +16,7 @@ use crate::lookup::Table;
 use crate::{json, Result};
 
 mod candy;
+mod chomp;
 mod nim;
 mod slide;
 
@@ -142,6 +143,7 @@ pub fn statements() -> Vec<Statement> {
     let mut all = Vec::new();
     all.extend(candy::statements());
     all.extend(nim::statements());
+    all.extend(chomp::statements());
     all.extend(slide::statements());
     all
 }

@@ -172,8 +172,9 @@ fn seed_002_stories(env: &mut Env) -> Result<Finding> {
         .collect();
     f.case(a.outcome == Some(Outcome::N) && leaves == ["1,2,3"], || {
         format!(
-            "(1,2,4) is {:?} with winning moves leaving {:?}",
-            a.outcome, leaves
+            "(1,2,4) is {} with winning moves leaving {:?}",
+            a.outcome.map_or("?", |o| o.as_str()),
+            leaves
         )
     });
     for x in 0..16 {

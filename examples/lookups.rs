@@ -1,0 +1,152 @@
+//! In-process lookup benchmark: random positions of a table, looked up through the library on
+//! one thread (text parsing excluded: positions are prepared as numbers beforehand).
+//!
+//! ```text
+//! cargo run --release --example lookups -- TABLE [LOOKUPS] [--seed N]
+//! ```
+//!
+//! Positions are drawn uniformly over the table's index (a random index, unranked, its
+//! numbers shuffled so the game's ranking has to do its own sorting where it sorts). Four
+//! loops are timed over the same positions:
+//! * `checked`: `Table::outcome_of` one position at a time (bounds check, rank, read the
+//!   entry), what a program holding untrusted positions calls;
+//! * `ranked`: `Rules::rank` then `Table::outcome`, for positions known to be valid;
+//! * `batch`: `Table::outcomes_of` over all of them (checks and ranks 256 positions, then
+//!   reads their entries together, so the cache misses of a large table overlap);
+//! * `rank alone`: the ranking function without reading the table.
+//!
+//! One lookup at a time on a table larger than the caches is bound by memory latency; the
+//! batch figure shows what the same work costs when the reads overlap.
+//!
+//! `scripts/bench-interop.sh` runs it on the 6×63 Nim table.
+
+use std::time::Instant;
+
+use gamedb::{Outcome, Table};
+
+/// splitmix64: a small, good-enough generator that needs no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        ((self.next() as u128 * n as u128) >> 64) as u64
+    }
+}
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut seed = 1u64;
+    if let Some(i) = args.iter().position(|a| a == "--seed") {
+        seed = args
+            .get(i + 1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| usage("--seed needs a number"));
+        args.drain(i..i + 2);
+    }
+    let (path, lookups) = match args.as_slice() {
+        [p] => (p.clone(), 10_000_000u64),
+        [p, n] => (
+            p.clone(),
+            n.parse()
+                .unwrap_or_else(|_| usage("LOOKUPS must be a number")),
+        ),
+        _ => usage("expected TABLE [LOOKUPS] [--seed N]"),
+    };
+    let table = Table::open(&path).unwrap_or_else(|e| {
+        eprintln!("lookups: {e}");
+        std::process::exit(2)
+    });
+    let rules = table.rules();
+
+    // At most 4 million distinct positions, visited repeatedly up to `lookups`.
+    let distinct = lookups.min(4_000_000) as usize;
+    let mut rng = Rng(seed);
+    let mut flat: Vec<u32> = Vec::new();
+    let mut starts: Vec<usize> = Vec::with_capacity(distinct + 1);
+    for _ in 0..distinct {
+        let mut pos = rules.unrank(rng.below(table.len()));
+        for i in (1..pos.len()).rev() {
+            pos.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        starts.push(flat.len());
+        flat.extend_from_slice(&pos);
+    }
+    starts.push(flat.len());
+    let positions = || {
+        (0..lookups as usize).map(|k| {
+            let i = k % distinct;
+            &flat[starts[i]..starts[i + 1]]
+        })
+    };
+
+    println!(
+        "{}: {} positions; {lookups} random lookups on one thread",
+        path,
+        table.len()
+    );
+    let started = Instant::now();
+    let mut n_count = 0u64;
+    for pos in positions() {
+        match table.outcome_of(pos) {
+            Ok(Outcome::N) => n_count += 1,
+            Ok(Outcome::P) => {}
+            Err(e) => panic!("an unranked position failed its check: {e}"),
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "checked (outcome_of):  {:>8.3} s  {:>6.2} million lookups/s  ({n_count} N)",
+        secs,
+        lookups as f64 / secs / 1e6
+    );
+
+    let started = Instant::now();
+    let mut n_count = 0u64;
+    for pos in positions() {
+        n_count += (table.outcome(rules.rank(pos)) == Outcome::N) as u64;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "ranked (rank+outcome): {:>8.3} s  {:>6.2} million lookups/s  ({n_count} N)",
+        secs,
+        lookups as f64 / secs / 1e6
+    );
+
+    let started = Instant::now();
+    let mut outcomes = Vec::with_capacity(lookups as usize);
+    table
+        .outcomes_of(positions(), &mut outcomes)
+        .expect("unranked positions pass their check");
+    let secs = started.elapsed().as_secs_f64();
+    let n_count = outcomes.iter().filter(|&&o| o == Outcome::N).count();
+    println!(
+        "batch (outcomes_of):   {:>8.3} s  {:>6.2} million lookups/s  ({n_count} N)",
+        secs,
+        lookups as f64 / secs / 1e6
+    );
+
+    let started = Instant::now();
+    let mut sum = 0u64;
+    for pos in positions() {
+        sum = sum.wrapping_add(rules.rank(pos));
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "rank alone:            {:>8.3} s  {:>6.2} million ranks/s    (checksum {sum:x})",
+        secs,
+        lookups as f64 / secs / 1e6
+    );
+}
+
+fn usage(msg: &str) -> ! {
+    eprintln!("lookups: {msg}\nusage: lookups TABLE [LOOKUPS] [--seed N]");
+    std::process::exit(2)
+}

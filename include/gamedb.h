@@ -1,0 +1,120 @@
+/*
+ * gamedb.h: the C interface of gamedb's shared library (libgamedb.so).
+ *
+ * Build the library with `cargo build --release` (target/release/libgamedb.so), then e.g.
+ *   cc prog.c -I include -L target/release -lgamedb -Wl,-rpath,$PWD/target/release
+ *
+ * Kept by hand in sync with src/ffi.rs (tests/c_abi.rs checks that both declare the same
+ * functions, and compiles and runs tests/c/test_gamedb.c against a real table).
+ *
+ * Conventions
+ * - A table is an opaque handle from gamedb_open(), freed by gamedb_close(). A handle may be
+ *   used by several threads at once for lookups; closing must not race with its use.
+ * - Positions are text, written as `gamedb query` reads them: "1,2,4" (Nim heaps, any
+ *   order), "5,0,2" (candy: left,mine,theirs), ...
+ * - A function that fails returns a negative GAMEDB_ERR_* code (or NULL) and leaves a
+ *   one-line message for gamedb_last_error() (per thread).
+ * - Variable-size answers are written into the caller's buffer with snprintf's contract: the
+ *   return value is the length of the whole text (without its NUL); the text and its NUL are
+ *   written only when cap > that length (otherwise buf[0] = 0 if cap > 0). Pass buf = NULL,
+ *   cap = 0 to ask for the length.
+ * - No call aborts or unwinds into C: internal bugs are caught and reported as
+ *   GAMEDB_ERR_INTERNAL.
+ */
+#ifndef GAMEDB_H
+#define GAMEDB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes (negative return values). */
+#define GAMEDB_ERR_NULL (-1)     /* a required pointer argument was NULL */
+#define GAMEDB_ERR_POSITION (-2) /* the text is not a position of this table */
+#define GAMEDB_ERR_INDEX (-3)    /* index >= gamedb_positions() */
+#define GAMEDB_ERR_KIND (-4)     /* the table does not hold this kind of value */
+#define GAMEDB_ERR_INTERNAL (-5) /* a bug in gamedb (caught at the boundary) */
+
+/* Flags of gamedb_open(). */
+#define GAMEDB_OPEN_NO_VERIFY 1u /* skip the payload checksum (reads the whole file) */
+
+/* Outcomes returned by gamedb_outcome(). */
+#define GAMEDB_P 0 /* the player to move loses with best play */
+#define GAMEDB_N 1 /* the player to move wins */
+
+/* Value kinds returned by gamedb_value_kind(). */
+#define GAMEDB_VALUES_OUTCOME 1
+#define GAMEDB_VALUES_GRUNDY 2
+#define GAMEDB_VALUES_DISTANCE 3
+
+/* Game numbers returned by gamedb_game() (see tables/README.md). */
+#define GAMEDB_GAME_CANDY 1
+#define GAMEDB_GAME_NIM 2
+#define GAMEDB_GAME_CHOMP 3
+#define GAMEDB_GAME_SLIDE 4
+
+/* An open table. */
+typedef struct gamedb_table gamedb_table;
+
+/* The library's version, e.g. "0.1.0". Static; never NULL. */
+const char *gamedb_version(void);
+
+/* The message of the most recent failure on this thread ("" if none). Valid until the next
+ * gamedb call on this thread; never NULL. */
+const char *gamedb_last_error(void);
+
+/* Opens a table file: checks magic, format version, header checksum, sizes and, unless
+ * flags has GAMEDB_OPEN_NO_VERIFY, the payload checksum. NULL on failure (missing file,
+ * damaged or truncated table, unknown game or format version). The file must not be
+ * modified in place while open. */
+gamedb_table *gamedb_open(const char *path, uint32_t flags);
+
+/* Closes a table. NULL is ignored. */
+void gamedb_close(gamedb_table *table);
+
+/* Number of positions (entries) of the table. */
+int64_t gamedb_positions(const gamedb_table *table);
+
+/* The game number (GAMEDB_GAME_*). */
+int64_t gamedb_game(const gamedb_table *table);
+
+/* What the values are (GAMEDB_VALUES_*). */
+int64_t gamedb_value_kind(const gamedb_table *table);
+
+/* The index of a position, 0 <= index < gamedb_positions(). */
+int64_t gamedb_rank(const gamedb_table *table, const char *position);
+
+/* GAMEDB_P (0) or GAMEDB_N (1) for the player to move. Outcome and Grundy tables;
+ * GAMEDB_ERR_KIND on distance tables. */
+int64_t gamedb_outcome(const gamedb_table *table, const char *position);
+
+/* The stored value: 0 = P / 1 = N (outcome tables), the Grundy value (Grundy tables), the
+ * distance (distance tables). */
+int64_t gamedb_value(const gamedb_table *table, const char *position);
+
+/* The stored value at an index (as gamedb_value); GAMEDB_ERR_INDEX if out of range. */
+int64_t gamedb_value_at(const gamedb_table *table, uint64_t index);
+
+/* Writes the position at an index as text (snprintf contract). */
+int64_t gamedb_position_at(const gamedb_table *table, uint64_t index, char *buf, size_t cap);
+
+/* Writes the answer as one JSON object, the line `gamedb query TABLE POSITION --json`
+ * prints: {"position", "outcome", "grundy" (Grundy tables), "winning_moves": [{"move",
+ * "leaves"}, ...]} (snprintf contract). */
+int64_t gamedb_query_json(const gamedb_table *table, const char *position, char *buf,
+                          size_t cap);
+
+/* Writes every legal move as a JSON array [{"move", "leaves", "outcome", "grundy" or
+ * "distance"}, ...] with the stored values of the positions the moves leave (snprintf
+ * contract). */
+int64_t gamedb_moves_json(const gamedb_table *table, const char *position, char *buf,
+                          size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GAMEDB_H */

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Lookup speed from other programs, on the 6x63 Nim table (119,877,472 positions):
+#   (a) in-process lookups through the library, one core (examples/lookups.rs);
+#   (b) `gamedb query TABLE - --json` through a pipe, a large input file;
+#   (c) the pure Python reader (scripts/gamedb.py, standard library only).
+# Targets (issue 6): (a) >= 10 million lookups/s, (b) >= 200,000 answers/s,
+# (c) >= 100,000 lookups/s. The machine's load is printed beside each figure.
+#
+# usage: scripts/bench-interop.sh [WORKDIR]   (default target/bench-interop; builds the table
+#        there unless an intact one is present; LOOKUPS=N and LINES=N change the sizes)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${1:-target/bench-interop}
+lookups=${LOOKUPS:-20000000}
+lines=${LINES:-1000000}
+mkdir -p "$work"
+
+cargo build --release --quiet --bin gamedb --example lookups
+gamedb=target/release/gamedb
+table=$work/nim-6x63.gtab
+if ! "$gamedb" verify-table "$table" >/dev/null 2>&1; then
+    echo "== building $table"
+    /usr/bin/time -f "   build: %e s wall, peak memory %M KB" \
+        "$gamedb" build nim --heaps 6 --max-heap 63 --out "$work" --quiet
+fi
+
+echo
+echo "== (a) in-process lookups, one thread   [load: $(cut -d' ' -f1-3 /proc/loadavg)]"
+target/release/examples/lookups "$table" "$lookups"
+
+echo
+echo "== (b) gamedb query TABLE - --json through a pipe   [load: $(cut -d' ' -f1-3 /proc/loadavg)]"
+input=$work/positions-$lines.txt
+if [ ! -s "$input" ]; then
+    python3 - "$input" "$lines" <<'EOF'
+import random, sys
+r = random.Random(1)
+with open(sys.argv[1], "w") as f:
+    for _ in range(int(sys.argv[2])):
+        f.write(",".join(str(r.randint(0, 63)) for _ in range(6)) + "\n")
+EOF
+fi
+start=$(date +%s.%N)
+/usr/bin/time -f "   peak memory %M KB" "$gamedb" query "$table" - --json <"$input" | cat >"$work/answers.jsonl"
+end=$(date +%s.%N)
+answered=$(wc -l <"$work/answers.jsonl")
+python3 -c "import sys; n, s = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2]); \
+print(f'   {n} answers in {s:.2f} s: {n / s:,.0f} answers/s (includes the payload checksum on open)')" \
+    "$answered" "$start" "$end"
+
+echo
+echo "== (c) pure Python reader (GAMEDB_PY_STDLIB_ONLY=1)   [load: $(cut -d' ' -f1-3 /proc/loadavg)]"
+GAMEDB_PY_STDLIB_ONLY=1 python3 - "$table" <<'EOF'
+import os, random, sys, time
+sys.path.insert(0, "scripts")
+import gamedb
+
+t = gamedb.open_table(sys.argv[1], verify=False)
+r = random.Random(2)
+positions = [[r.randint(0, 63) for _ in range(6)] for _ in range(300_000)]
+for name, f in [("outcome_of (check + rank + bit)", t.outcome_of), ("rank alone", t.game.rank)]:
+    start = time.perf_counter()
+    for p in positions:
+        f(p)
+    s = time.perf_counter() - start
+    print(f"   {name:34} {len(positions) / s:>10,.0f} per second")
+texts = [",".join(map(str, p)) for p in positions[:20_000]]
+start = time.perf_counter()
+for text in texts:
+    t.answer_json(t.query(text))
+s = time.perf_counter() - start
+print(f"   {'query -> JSON (with winning moves)':34} {len(texts) / s:>10,.0f} per second")
+EOF

@@ -1,0 +1,536 @@
+//! The C ABI: a small interface for programs in other languages, declared in
+//! `include/gamedb.h` (keep the two in sync: `tests/c_abi.rs` checks the names).
+//!
+//! The crate builds as a shared library (`target/<profile>/libgamedb.so`) exporting these
+//! functions. The design:
+//! * a table is an opaque handle from [`gamedb_open`], freed by [`gamedb_close`]; a handle
+//!   may be used from several threads at once (lookups only read);
+//! * positions are passed as text, written as `gamedb query` reads them (`"1,2,4"`);
+//! * every function that can fail returns a negative `GAMEDB_ERR_*` code (or NULL) and leaves
+//!   a one-line message for [`gamedb_last_error`] (per thread);
+//! * answers with a variable size (the JSON of a query, a position's text) are written into a
+//!   caller's buffer with `snprintf`'s contract: the return value is the length of the full
+//!   text, and the text is written only when it fits with its terminating NUL;
+//! * no panic crosses the boundary: each entry point catches them and reports
+//!   `GAMEDB_ERR_INTERNAL` (a bug in gamedb).
+//!
+//! This module is the only place of the crate where `unsafe` code turns C pointers into Rust
+//! references; every such use states why it is sound.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use std::cell::RefCell;
+use std::ffi::{c_char, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+use crate::format::ValueKind;
+use crate::game::Outcome;
+use crate::json;
+use crate::lookup::Table;
+
+/// A required pointer argument was NULL.
+pub const GAMEDB_ERR_NULL: i64 = -1;
+/// The text is not a position of this table (see [`gamedb_last_error`] for why).
+pub const GAMEDB_ERR_POSITION: i64 = -2;
+/// An index is not below [`gamedb_positions`].
+pub const GAMEDB_ERR_INDEX: i64 = -3;
+/// The table does not hold the kind of value asked for (e.g. an outcome from a distance table).
+pub const GAMEDB_ERR_KIND: i64 = -4;
+/// A bug in gamedb: a panic was caught at the boundary.
+pub const GAMEDB_ERR_INTERNAL: i64 = -5;
+
+/// Flag of [`gamedb_open`]: skip reading the whole payload to check its checksum.
+pub const GAMEDB_OPEN_NO_VERIFY: u32 = 1;
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+fn set_error(msg: &str) {
+    // Messages come from this crate and never contain NUL; replace one defensively.
+    let c = CString::new(msg.replace('\0', "?")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = c);
+}
+
+/// Runs `f`, turning a panic into `on_panic` and a message for [`gamedb_last_error`].
+fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(v) => v,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            set_error(&format!("internal error in gamedb (please report): {what}"));
+            on_panic
+        }
+    }
+}
+
+/// A failure: its code, with the message stored for [`gamedb_last_error`].
+fn fail(code: i64, msg: &str) -> i64 {
+    set_error(msg);
+    code
+}
+
+/// The table behind a handle, or `GAMEDB_ERR_NULL`.
+///
+/// # Safety
+/// `table` is NULL or a handle from [`gamedb_open`] not yet closed.
+unsafe fn table_ref<'a>(table: *const Table) -> Result<&'a Table, i64> {
+    // SAFETY: by the caller's contract a non-NULL `table` came from `Box::into_raw` in
+    // `gamedb_open` and has not been freed; `Table` is only read through this reference.
+    unsafe { table.as_ref() }.ok_or_else(|| fail(GAMEDB_ERR_NULL, "table handle is NULL"))
+}
+
+/// The text of a C string argument, or an error code.
+///
+/// # Safety
+/// `s` is NULL or points to a NUL-terminated string that stays valid during the call.
+unsafe fn text_arg<'a>(s: *const c_char, what: &str) -> Result<&'a str, i64> {
+    if s.is_null() {
+        return Err(fail(GAMEDB_ERR_NULL, &format!("{what} is NULL")));
+    }
+    // SAFETY: non-NULL and NUL-terminated by the caller's contract.
+    let c = unsafe { CStr::from_ptr(s) };
+    c.to_str().map_err(|_| {
+        fail(
+            GAMEDB_ERR_POSITION,
+            &format!("{what} is not valid UTF-8 text"),
+        )
+    })
+}
+
+/// Parses a position of the table, or fails with `GAMEDB_ERR_POSITION`: text that is no
+/// position, or a valid position the table does not store (an unsolvable puzzle arrangement,
+/// see `Rules::outside`), with the reason.
+fn parse_in_table(table: &Table, text: &str) -> Result<Vec<u32>, i64> {
+    let pos = table
+        .rules()
+        .parse(text)
+        .map_err(|e| fail(GAMEDB_ERR_POSITION, &e.to_string()))?;
+    if let Some(why) = table.rules().outside(&pos) {
+        return Err(fail(
+            GAMEDB_ERR_POSITION,
+            &format!("position '{text}' is not in this table: {why}"),
+        ));
+    }
+    Ok(pos)
+}
+
+/// Parses a position and returns its index, or `GAMEDB_ERR_POSITION`.
+fn rank_text(table: &Table, text: &str) -> Result<u64, i64> {
+    let pos = parse_in_table(table, text)?;
+    Ok(table.rules().rank(&pos))
+}
+
+/// Copies `text` into the caller's buffer with `snprintf`'s contract.
+///
+/// # Safety
+/// `buf` is NULL or points to `cap` writable bytes.
+unsafe fn write_out(text: &str, buf: *mut c_char, cap: usize) -> i64 {
+    let needed = text.len();
+    if buf.is_null() {
+        if cap == 0 {
+            return needed as i64;
+        }
+        return fail(GAMEDB_ERR_NULL, "buffer is NULL but its capacity is not 0");
+    }
+    if cap > needed {
+        // SAFETY: `buf` has `cap > needed` writable bytes by the caller's contract, and
+        // `text` is a distinct Rust string, so the regions do not overlap.
+        unsafe {
+            std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast::<u8>(), needed);
+            *buf.add(needed) = 0;
+        }
+    } else if cap > 0 {
+        // SAFETY: at least one writable byte.
+        unsafe { *buf = 0 };
+    }
+    needed as i64
+}
+
+/// The version of gamedb, e.g. `"0.1.0"` (a static string; never NULL).
+#[no_mangle]
+pub extern "C" fn gamedb_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// The message of the most recent failure of a gamedb call on this thread (`""` if none).
+///
+/// The string belongs to gamedb and stays valid until the next gamedb call on this thread;
+/// copy it to keep it. Never NULL.
+#[no_mangle]
+pub extern "C" fn gamedb_last_error() -> *const c_char {
+    // The pointer stays valid after `with` returns: the CString lives in the thread-local
+    // and is replaced only by the next failing call on this thread.
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+/// Opens a table file. Returns a handle, or NULL with a message for [`gamedb_last_error`]
+/// (a missing file, a damaged or truncated table, a table of an unknown game or format).
+///
+/// `flags`: 0, or [`GAMEDB_OPEN_NO_VERIFY`] to skip the payload checksum (which reads the
+/// whole file; the header and sizes are checked anyway).
+///
+/// # Safety
+/// `path` is NULL or a NUL-terminated string. The file must not be modified in place while
+/// the handle is open (gamedb itself only ever replaces tables by renaming new files).
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_open(path: *const c_char, flags: u32) -> *mut Table {
+    guard(std::ptr::null_mut(), || {
+        // SAFETY: forwarded from this function's contract.
+        let Ok(path) = (unsafe { text_arg(path, "path") }) else {
+            return std::ptr::null_mut();
+        };
+        if flags & !GAMEDB_OPEN_NO_VERIFY != 0 {
+            set_error(&format!(
+                "unknown flags {flags:#x}; accepted: 0 or GAMEDB_OPEN_NO_VERIFY (1)"
+            ));
+            return std::ptr::null_mut();
+        }
+        let opened = Table::open(Path::new(path)).and_then(|t| {
+            if flags & GAMEDB_OPEN_NO_VERIFY == 0 {
+                t.verify()?;
+            }
+            Ok(t)
+        });
+        match opened {
+            Ok(t) => Box::into_raw(Box::new(t)),
+            Err(e) => {
+                set_error(&e.to_string());
+                std::ptr::null_mut()
+            }
+        }
+    })
+}
+
+/// Closes a table and frees its handle. NULL is accepted and ignored.
+///
+/// # Safety
+/// `table` is NULL or a handle from [`gamedb_open`] not yet closed; no other thread may be
+/// using it, and it must not be used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_close(table: *mut Table) {
+    guard((), || {
+        if !table.is_null() {
+            // SAFETY: the handle came from `Box::into_raw` and is freed once, by contract.
+            drop(unsafe { Box::from_raw(table) });
+        }
+    })
+}
+
+/// Number of positions (entries) of the table, or a negative error code.
+///
+/// # Safety
+/// `table` is NULL or an open handle.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_positions(table: *const Table) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        match unsafe { table_ref(table) } {
+            Ok(t) => t.len() as i64,
+            Err(code) => code,
+        }
+    })
+}
+
+/// The game number of the table (1 candy, 2 Nim, 3 Chomp, 4 sliding puzzle, ...; see
+/// `tables/README.md`), or a negative error code.
+///
+/// # Safety
+/// `table` is NULL or an open handle.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_game(table: *const Table) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        match unsafe { table_ref(table) } {
+            Ok(t) => t.spec().game_id() as i64,
+            Err(code) => code,
+        }
+    })
+}
+
+/// What the table's values are: 1 outcomes (P/N), 2 Grundy values, 3 distances; or a
+/// negative error code.
+///
+/// # Safety
+/// `table` is NULL or an open handle.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_value_kind(table: *const Table) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        match unsafe { table_ref(table) } {
+            Ok(t) => t.value_kind() as i64,
+            Err(code) => code,
+        }
+    })
+}
+
+/// The index of a position in the table (`0 <= index < gamedb_positions`), or a negative
+/// error code (`GAMEDB_ERR_POSITION` for text that is not a position of this table).
+///
+/// # Safety
+/// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_rank(table: *const Table, position: *const c_char) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        let found =
+            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
+        match found.and_then(|(t, text)| rank_text(t, text)) {
+            Ok(i) => i as i64,
+            Err(code) => code,
+        }
+    })
+}
+
+/// The outcome of a position for the player to move: 0 = P (loses with best play),
+/// 1 = N (wins); or a negative error code. Works on outcome and Grundy tables
+/// (`GAMEDB_ERR_KIND` on distance tables).
+///
+/// # Safety
+/// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_char) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        let found =
+            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
+        let (t, text) = match found {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+        if t.value_kind() == ValueKind::Distance {
+            return fail(
+                GAMEDB_ERR_KIND,
+                "this table holds distances, not outcomes; use gamedb_value",
+            );
+        }
+        match rank_text(t, text) {
+            Ok(i) => match t.outcome(i) {
+                Outcome::P => 0,
+                Outcome::N => 1,
+            },
+            Err(code) => code,
+        }
+    })
+}
+
+/// The value stored for a position: on outcome tables 0 = P, 1 = N; on Grundy tables the
+/// Grundy value; on distance tables the distance (see the game's section of
+/// `tables/README.md` for any marker value). Negative: an error code.
+///
+/// # Safety
+/// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_value(table: *const Table, position: *const c_char) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        let found =
+            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
+        match found.and_then(|(t, text)| Ok(t.raw(rank_text(t, text)?) as i64)) {
+            Ok(v) => v,
+            Err(code) => code,
+        }
+    })
+}
+
+/// The value stored at an index (as [`gamedb_value`]), or `GAMEDB_ERR_INDEX` when
+/// `index >= gamedb_positions(table)`.
+///
+/// # Safety
+/// `table` is NULL or an open handle.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_value_at(table: *const Table, index: u64) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        let t = match unsafe { table_ref(table) } {
+            Ok(t) => t,
+            Err(code) => return code,
+        };
+        if index >= t.len() {
+            return fail(
+                GAMEDB_ERR_INDEX,
+                &format!(
+                    "index {index} is out of range: the table has {} positions",
+                    t.len()
+                ),
+            );
+        }
+        t.raw(index) as i64
+    })
+}
+
+/// Writes the position at an index as text (`snprintf` contract: returns the text's length;
+/// writes it with its NUL only if `cap` is larger; `buf` may be NULL when `cap` is 0), or
+/// returns a negative error code.
+///
+/// # Safety
+/// `table` is NULL or an open handle; `buf` is NULL or points to `cap` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_position_at(
+    table: *const Table,
+    index: u64,
+    buf: *mut c_char,
+    cap: usize,
+) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        let t = match unsafe { table_ref(table) } {
+            Ok(t) => t,
+            Err(code) => return code,
+        };
+        if index >= t.len() {
+            return fail(
+                GAMEDB_ERR_INDEX,
+                &format!(
+                    "index {index} is out of range: the table has {} positions",
+                    t.len()
+                ),
+            );
+        }
+        let text = t.rules().format(&t.rules().unrank(index));
+        // SAFETY: forwarded from this function's contract.
+        unsafe { write_out(&text, buf, cap) }
+    })
+}
+
+/// Writes the answer to a position as one JSON object, exactly the line
+/// `gamedb query TABLE POSITION --json` prints (keys `position`, `outcome`, `grundy` when
+/// stored, `winning_moves`: a list of `{"move", "leaves"}`). `snprintf` contract as
+/// [`gamedb_position_at`]; negative: an error code.
+///
+/// # Safety
+/// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string; `buf`
+/// is NULL or points to `cap` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_query_json(
+    table: *const Table,
+    position: *const c_char,
+    buf: *mut c_char,
+    cap: usize,
+) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        let found =
+            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
+        let (t, text) = match found {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+        match t.query(text) {
+            // SAFETY: forwarded from this function's contract.
+            Ok(answer) => unsafe { write_out(&answer.to_json(t.rules()), buf, cap) },
+            Err(e) => fail(GAMEDB_ERR_POSITION, &e.to_string()),
+        }
+    })
+}
+
+/// Writes every legal move of a position as a JSON array, in the order the game lists them:
+/// `[{"move": label, "leaves": position, "outcome": "P"|"N", "grundy": g}, ...]` where
+/// `outcome` and `grundy` (Grundy tables) or `distance` (distance tables, instead of
+/// `outcome`) are the stored values of the position the move leaves. `snprintf` contract as
+/// [`gamedb_position_at`]; negative: an error code.
+///
+/// # Safety
+/// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string; `buf`
+/// is NULL or points to `cap` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_moves_json(
+    table: *const Table,
+    position: *const c_char,
+    buf: *mut c_char,
+    cap: usize,
+) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        let found =
+            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
+        let (t, text) = match found {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+        let pos = match parse_in_table(t, text) {
+            Ok(p) => p,
+            Err(code) => return code,
+        };
+        let kind = t.value_kind();
+        let moves = json::array(t.rules().moves(&pos).into_iter().map(|m| {
+            let i = t.rules().rank(&m.leaves);
+            let mut o = json::Object::new()
+                .str("move", &m.label)
+                .str("leaves", &t.rules().format(&m.leaves));
+            if kind != ValueKind::Distance {
+                o = o.str("outcome", t.outcome(i).as_str());
+            }
+            if kind != ValueKind::Outcome {
+                o = o.num(kind.name(), t.raw(i));
+            }
+            o.finish()
+        }));
+        // SAFETY: forwarded from this function's contract.
+        unsafe { write_out(&moves, buf, cap) }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn last_error() -> String {
+        // SAFETY: gamedb_last_error never returns NULL and its string is NUL-terminated.
+        unsafe { CStr::from_ptr(gamedb_last_error()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn handles_may_be_shared_between_threads() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<Table>();
+    }
+
+    #[test]
+    fn a_panic_becomes_an_error_code_and_message() {
+        let code = guard(GAMEDB_ERR_INTERNAL, || -> i64 { panic!("boom {}", 42) });
+        assert_eq!(code, GAMEDB_ERR_INTERNAL);
+        assert_eq!(
+            last_error(),
+            "internal error in gamedb (please report): boom 42"
+        );
+    }
+
+    #[test]
+    fn buffers_follow_snprintf() {
+        let mut buf = [b'x' as c_char; 8];
+        // SAFETY: `buf` has 8 writable bytes; NULL with capacity 0 is allowed.
+        unsafe {
+            assert_eq!(write_out("hello", std::ptr::null_mut(), 0), 5);
+            assert_eq!(write_out("hello", std::ptr::null_mut(), 3), GAMEDB_ERR_NULL);
+            assert_eq!(write_out("hello", buf.as_mut_ptr(), 5), 5);
+            assert_eq!(buf[0], 0, "too small: only the NUL is written");
+            assert_eq!(buf[1], b'x' as c_char);
+            assert_eq!(write_out("hello", buf.as_mut_ptr(), 6), 5);
+            assert_eq!(CStr::from_ptr(buf.as_ptr()).to_str().unwrap(), "hello");
+        }
+    }
+
+    #[test]
+    fn null_and_bad_arguments() {
+        // SAFETY: NULL handles and strings are part of the contract; the strings below are
+        // NUL-terminated literals.
+        unsafe {
+            assert_eq!(gamedb_positions(std::ptr::null()), GAMEDB_ERR_NULL);
+            assert_eq!(last_error(), "table handle is NULL");
+            assert!(gamedb_open(std::ptr::null(), 0).is_null());
+            assert_eq!(last_error(), "path is NULL");
+            let missing = c"/nonexistent/gamedb/table.gtab";
+            assert!(gamedb_open(missing.as_ptr(), 0).is_null());
+            assert!(last_error().starts_with("/nonexistent/gamedb/table.gtab:"));
+            gamedb_close(std::ptr::null_mut());
+        }
+    }
+}

@@ -1,0 +1,845 @@
+//! Chomp (seed 003): an R×C chocolate bar whose top-left cell (1,1) is poisoned. A bite at
+//! (i, j) (1-based row, column) eats every remaining cell (i', j') with i' ≥ i and j' ≥ j;
+//! whoever has to eat the poison loses.
+//!
+//! A position is a Young diagram in the R×C box that still holds the poison: row lengths
+//! `λ1 ≥ λ2 ≥ ... ≥ λR ≥ 0` with `1 ≤ λ1 ≤ C`, written top row first (`4,3,1`; missing rows are
+//! empty). The bite at (1,1) eats the poison and loses at once, so it is never listed as a
+//! move; the single cell `1` therefore has no move and is P.
+//!
+//! # Index
+//!
+//! The boundary of a diagram is a lattice path of R vertical and C horizontal steps; row `k`
+//! (1-based) puts its vertical step at position `λk + R − k`, so a diagram is an R-subset of
+//! `0..R+C` and its rank in the combinatorial number system is
+//!
+//! ```text
+//! rank(λ) = Σ_{k=1..R} C(λk + R − k, R − k + 1)          index(λ) = rank(λ) − 1
+//! ```
+//!
+//! The empty diagram has rank 0 and is not stored, so the table has C(R+C, R) − 1 entries.
+//! The rank orders diagrams lexicographically by `(λ1, λ2, ...)` and is monotone under
+//! inclusion: a bite always leads to a smaller index. `docs/chomp-format.md` has a worked
+//! example and the unranking.
+//!
+//! # Solving
+//!
+//! The index is excellent for lookups but its order is sequential: every diagram may depend
+//! on the one just before it. The solver ([`crate::solve::waves`]) works instead in waves of
+//! equal cell count (a bite removes at least one cell), each wave walked in pieces that fix the
+//! first rows, every piece in index order with prefix sums kept incrementally:
+//!
+//! * a bite at row `i` down to new length `x` changes rows `i..=t`, where `t` is the last row
+//!   longer than `x`; with `P[k] = Σ_{k'<k} T_k'(λk')` and `Q_x[k] = Σ_{k'<k} T_k'(x)` the child's
+//!   rank is `rank − P[t+1] + Q_x[t+1] + P[i] − Q_x[i]`: O(1) per child;
+//! * children are tried narrowest first (`x = 0, 1, ...`, top row first), which finds a P child
+//!   after about 11 lookups on average in the 16×16 box; the search stops there;
+//! * in a square box a diagram and its transpose have the same value and the same number of
+//!   cells; only the one with the smaller index is searched. The transposed rank is a sum of
+//!   per-row terms too (`U_k(v) = Σ_{x<v} T_x(k+1) − T_x(k)`), so telling which one that is
+//!   costs two additions per row changed.
+
+use std::ops::ControlFlow;
+
+use indicatif::ProgressBar;
+
+use super::{binomial, GameSpec, Payload, MAX_POSITIONS};
+use crate::format::ValueKind;
+use crate::game::{Fact, Move, Outcome, Rules, Values};
+use crate::lookup::Table;
+use crate::solve::{solve_grundy_waves, solve_outcomes_waves, Mirror, Waves};
+use crate::{json, Error, Result, Spec};
+
+/// Most rows a box may have.
+pub const MAX_ROWS: u32 = 64;
+/// Most columns a box may have.
+pub const MAX_COLS: u32 = 65_535;
+/// Most positions a `--grundy` table may have (two bytes each while solving).
+pub const MAX_GRUNDY_POSITIONS: u64 = 1 << 32;
+/// Rows fixed by one piece of a wave (the unit of parallel work).
+const PIECE_ROWS: usize = 4;
+
+/// Parameters of a Chomp table: every position of the `rows`×`cols` box.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChompSpec {
+    /// Rows of the box.
+    pub rows: u32,
+    /// Columns of the box.
+    pub cols: u32,
+}
+
+impl ChompSpec {
+    /// Checks the parameters.
+    pub fn new(rows: u32, cols: u32) -> Result<ChompSpec> {
+        if rows == 0 || rows > MAX_ROWS {
+            return Err(Error::bad(format!(
+                "--rows {rows}: expected 1..={MAX_ROWS}"
+            )));
+        }
+        if cols == 0 || cols > MAX_COLS {
+            return Err(Error::bad(format!(
+                "--cols {cols}: expected 1..={MAX_COLS}"
+            )));
+        }
+        match binomial(rows as u64 + cols as u64, rows as u64) {
+            Some(n) if n - 1 <= MAX_POSITIONS => Ok(ChompSpec { rows, cols }),
+            _ => Err(Error::Unsupported(format!(
+                "the {rows}×{cols} Chomp box has more than {MAX_POSITIONS} positions; use a smaller box"
+            ))),
+        }
+    }
+}
+
+impl GameSpec for ChompSpec {
+    const ID: u32 = 3;
+    const NAME: &'static str = "chomp";
+
+    fn params(&self) -> [u64; 8] {
+        [self.rows as u64, self.cols as u64, 0, 0, 0, 0, 0, 0]
+    }
+
+    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
+        if p[2..].iter().any(|&x| x != 0) || p[0] > MAX_ROWS as u64 || p[1] > MAX_COLS as u64 {
+            return Err("chomp parameters out of range".into());
+        }
+        ChompSpec::new(p[0] as u32, p[1] as u32).map_err(|e| e.to_string())
+    }
+
+    fn positions(&self) -> u64 {
+        binomial(self.rows as u64 + self.cols as u64, self.rows as u64)
+            .expect("checked in ChompSpec::new")
+            - 1
+    }
+
+    fn stem(&self) -> String {
+        format!("chomp-{}x{}", self.rows, self.cols)
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "Chomp: every position of the {}×{} box (Young diagrams holding the poisoned cell)",
+            self.rows, self.cols
+        )
+    }
+
+    fn value_kinds(&self) -> &'static [ValueKind] {
+        &[ValueKind::Outcome, ValueKind::Grundy]
+    }
+
+    fn rules(&self) -> Result<Box<dyn Rules>> {
+        Ok(Box::new(Chomp::new(self.clone())))
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
+        let game = Chomp::new(self.clone());
+        Ok(match kind {
+            ValueKind::Grundy => {
+                if self.positions() > MAX_GRUNDY_POSITIONS {
+                    return Err(Error::Unsupported(format!(
+                        "the {}×{} box has {} positions; Grundy tables are limited to {MAX_GRUNDY_POSITIONS}",
+                        self.rows,
+                        self.cols,
+                        self.positions()
+                    )));
+                }
+                Payload::numbers(kind, solve_grundy_waves(&game, progress)?)
+            }
+            _ => Payload::outcomes(solve_outcomes_waves(&game, progress)?),
+        })
+    }
+}
+
+/// Chomp over its dense index: the ranking tables.
+pub struct Chomp {
+    spec: ChompSpec,
+    r: usize,
+    c: usize,
+    /// `t[k * (c+1) + v] = C(v + r-1-k, r-k)`: row `k` (0-based) of length `v`.
+    t: Vec<u64>,
+    /// `q[x * (r+1) + k] = Σ_{k'<k} t(k', x)`.
+    q: Vec<u64>,
+    /// Square boxes: `u[k * (c+1) + v]`, row `k`'s share of the transposed diagram's rank.
+    u: Vec<u64>,
+}
+
+/// The walk's view of one diagram: its rows and the prefix sums of their rank terms.
+pub struct Cursor {
+    rows: [usize; MAX_ROWS as usize],
+    /// `p[k]`: rank terms of rows `0..k`; `p[height]` is the rank.
+    p: [u64; MAX_ROWS as usize + 1],
+    /// The same for the transposed diagram (square boxes).
+    pt: [u64; MAX_ROWS as usize + 1],
+    /// Non-empty rows.
+    height: usize,
+}
+
+/// One task's share of a wave: the diagrams of `cells` cells whose first rows are `prefix`.
+pub struct Piece {
+    cells: usize,
+    prefix: [usize; PIECE_ROWS],
+}
+
+impl Chomp {
+    /// The game of `spec` (builds the ranking tables).
+    pub fn new(spec: ChompSpec) -> Chomp {
+        let (r, c) = (spec.rows as usize, spec.cols as usize);
+        let mut t = vec![0u64; r * (c + 1)];
+        for k in 0..r {
+            for v in 0..=c {
+                t[k * (c + 1) + v] =
+                    binomial((v + r - 1 - k) as u64, (r - k) as u64).expect("fits: checked box");
+            }
+        }
+        let mut q = vec![0u64; (c + 1) * (r + 1)];
+        for x in 0..=c {
+            for k in 0..r {
+                q[x * (r + 1) + k + 1] = q[x * (r + 1) + k] + t[k * (c + 1) + x];
+            }
+        }
+        let mut u = Vec::new();
+        if r == c {
+            // Cell (k, x) is row x's (k+1)-th cell in the transpose.
+            u = vec![0u64; r * (c + 1)];
+            for k in 0..r {
+                for v in 1..=c {
+                    let x = v - 1;
+                    u[k * (c + 1) + v] =
+                        u[k * (c + 1) + v - 1] + t[x * (c + 1) + k + 1] - t[x * (c + 1) + k];
+                }
+            }
+        }
+        Chomp {
+            spec,
+            r,
+            c,
+            t,
+            q,
+            u,
+        }
+    }
+
+    /// The box's parameters.
+    pub fn spec(&self) -> &ChompSpec {
+        &self.spec
+    }
+
+    #[inline]
+    fn t(&self, k: usize, v: usize) -> u64 {
+        self.t[k * (self.c + 1) + v]
+    }
+
+    #[inline]
+    fn u(&self, k: usize, v: usize) -> u64 {
+        if self.u.is_empty() {
+            0
+        } else {
+            self.u[k * (self.c + 1) + v]
+        }
+    }
+
+    /// Rank (index + 1) of a diagram given by its first rows (the rest empty).
+    fn rank_rows(&self, rows: &[u32]) -> u64 {
+        rows.iter()
+            .take(self.r)
+            .enumerate()
+            .map(|(k, &v)| self.t(k, v as usize))
+            .sum()
+    }
+
+    fn set_row(&self, cur: &mut Cursor, k: usize, v: usize) {
+        cur.rows[k] = v;
+        cur.p[k + 1] = cur.p[k] + self.t(k, v);
+        cur.pt[k + 1] = cur.pt[k] + self.u(k, v);
+    }
+
+    /// Visits every completion of rows `k..` holding `rem > 0` more cells, in index order
+    /// (`1 ≤ k < r`, and the rows left can hold them: `rem ≤ (r - k) · rows[k-1]`).
+    fn fill<V: FnMut(&Cursor)>(&self, k: usize, rem: usize, cur: &mut Cursor, visit: &mut V) {
+        let left = self.r - k;
+        if left == 1 {
+            // The last row takes the rest.
+            self.set_row(cur, k, rem);
+            cur.height = self.r;
+            visit(cur);
+            return;
+        }
+        // The rows after this one must be able to hold the rest without exceeding it.
+        let lo = (rem as u32).div_ceil(left as u32) as usize;
+        let hi = cur.rows[k - 1].min(rem);
+        for v in lo..=hi {
+            self.set_row(cur, k, v);
+            if v == rem {
+                cur.height = k + 1;
+                visit(cur);
+            } else {
+                self.fill(k + 1, rem - v, cur, visit);
+            }
+        }
+    }
+
+    /// Pushes every first-rows prefix of a piece with `rem` cells still to place.
+    fn prefixes(
+        &self,
+        k: usize,
+        rem: usize,
+        max: usize,
+        prefix: &mut [usize; PIECE_ROWS],
+        cells: usize,
+        out: &mut Vec<Piece>,
+    ) {
+        if k == self.r.min(PIECE_ROWS) {
+            out.push(Piece {
+                cells,
+                prefix: *prefix,
+            });
+            return;
+        }
+        // The rows left must be able to hold the rest without exceeding this row.
+        let lo = rem.div_ceil(self.r - k);
+        for v in lo..=max.min(rem) {
+            prefix[k] = v;
+            self.prefixes(k + 1, rem - v, v, prefix, cells, out);
+        }
+    }
+}
+
+impl Waves for Chomp {
+    type Piece = Piece;
+    type Cursor = Cursor;
+
+    fn positions(&self) -> u64 {
+        self.spec.positions()
+    }
+
+    /// Wave `w` holds the diagrams of `w + 1` cells.
+    fn waves(&self) -> usize {
+        self.r * self.c
+    }
+
+    fn pieces(&self, wave: usize) -> Vec<Piece> {
+        let mut out = Vec::new();
+        let mut prefix = [0; PIECE_ROWS];
+        self.prefixes(0, wave + 1, self.c, &mut prefix, wave + 1, &mut out);
+        out
+    }
+
+    fn walk<V: FnMut(&Cursor)>(&self, piece: &Piece, mut visit: V) {
+        let mut cur = Cursor {
+            rows: [0; MAX_ROWS as usize],
+            p: [0; MAX_ROWS as usize + 1],
+            pt: [0; MAX_ROWS as usize + 1],
+            height: 0,
+        };
+        let m = self.r.min(PIECE_ROWS);
+        let mut rem = piece.cells;
+        for (k, &v) in piece.prefix[..m].iter().enumerate() {
+            self.set_row(&mut cur, k, v);
+            rem -= v;
+        }
+        if rem == 0 {
+            cur.height = piece.prefix[..m].iter().filter(|&&v| v > 0).count();
+            visit(&cur);
+        } else {
+            self.fill(m, rem, &mut cur, &mut visit);
+        }
+    }
+
+    #[inline]
+    fn index(&self, at: &Cursor) -> u64 {
+        at.p[at.height] - 1
+    }
+
+    #[inline]
+    fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, at: &Cursor, mut f: F) -> ControlFlow<()> {
+        let (rows, p) = (&at.rows, &at.p);
+        let rank = p[at.height];
+        let stride = self.r + 1;
+        // Narrowest children first: new length x = 0, 1, ...; for each, top row first.
+        let mut t = at.height - 1;
+        for x in 0..rows[0] {
+            while rows[t] <= x {
+                t -= 1;
+            }
+            let q = &self.q[x * stride..x * stride + t + 2];
+            // Index of the bite at row i: base + p[i] - q[i] (wrapping: base may be -1).
+            let base = rank
+                .wrapping_sub(p[t + 1])
+                .wrapping_add(q[t + 1])
+                .wrapping_sub(1);
+            // The bite at (0, 0) eats the poison: not a move.
+            let first = (x == 0) as usize;
+            for (pi, qi) in p[first..=t].iter().zip(&q[first..=t]) {
+                f(base.wrapping_add(pi - qi))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline]
+    fn terminal(&self, at: &Cursor) -> Option<Outcome> {
+        // The single cell: its only bite eats the poison.
+        (at.p[at.height] == 1).then_some(Outcome::P)
+    }
+
+    #[inline]
+    fn mirror(&self, at: &Cursor) -> Mirror {
+        if self.u.is_empty() {
+            return Mirror::Solve(None);
+        }
+        let (rank, transposed) = (at.p[at.height], at.pt[at.height]);
+        match rank.cmp(&transposed) {
+            std::cmp::Ordering::Less => Mirror::Solve(Some(transposed - 1)),
+            std::cmp::Ordering::Equal => Mirror::Solve(None),
+            std::cmp::Ordering::Greater => Mirror::Image,
+        }
+    }
+}
+
+/// The diagram left by the bite at (`row`, `col`) (0-based) of `rows`, without trailing
+/// empty rows.
+pub fn bite(rows: &[u32], row: usize, col: u32) -> Vec<u32> {
+    let mut out: Vec<u32> = rows
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| if k >= row { v.min(col) } else { v })
+        .collect();
+    trim(&mut out);
+    out
+}
+
+/// The transposed diagram (column lengths), without trailing empty rows.
+pub fn transpose(rows: &[u32]) -> Vec<u32> {
+    let width = rows.first().copied().unwrap_or(0);
+    (0..width)
+        .map(|x| rows.iter().filter(|&&v| v > x).count() as u32)
+        .collect()
+}
+
+fn trim(rows: &mut Vec<u32>) {
+    while rows.last() == Some(&0) {
+        rows.pop();
+    }
+}
+
+impl Rules for Chomp {
+    fn position_form(&self) -> String {
+        format!(
+            "row lengths top row first, e.g. 4,3,1: non-increasing, the first row 1..={} (it holds the poisoned cell), at most {} rows (missing rows are empty)",
+            self.c, self.r
+        )
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        let shown = crate::game::format_numbers(pos);
+        let bad = |what: String| {
+            Err(Error::bad(format!(
+                "position '{shown}': {what}; expected {}",
+                self.position_form()
+            )))
+        };
+        if pos.first().copied().unwrap_or(0) == 0 {
+            return bad("the top row is empty, so the poisoned cell (1,1) has been eaten".into());
+        }
+        if let Some(k) = (1..pos.len()).find(|&k| pos[k] > pos[k - 1]) {
+            return bad(format!(
+                "row {} (length {}) is longer than row {} (length {}); rows may not grow downwards",
+                k + 1,
+                pos[k],
+                k,
+                pos[k - 1]
+            ));
+        }
+        if pos[0] as usize > self.c {
+            return bad(format!(
+                "the top row has {} cells but this table's box is {}×{} (at most {} columns)",
+                pos[0], self.r, self.c, self.c
+            ));
+        }
+        let height = pos.iter().filter(|&&v| v > 0).count();
+        if height > self.r {
+            return bad(format!(
+                "it has {height} rows but this table's box is {}×{} (at most {} rows)",
+                self.r, self.c, self.r
+            ));
+        }
+        Ok(())
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        self.rank_rows(pos) - 1
+    }
+
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        let mut rem = index + 1;
+        let mut max = self.c;
+        let mut rows = Vec::with_capacity(self.r);
+        for k in 0..self.r {
+            let terms = &self.t[k * (self.c + 1)..k * (self.c + 1) + max + 1];
+            // The largest v with t(k, v) <= rem (terms increase with v).
+            let v = terms.partition_point(|&x| x <= rem) - 1;
+            rem -= terms[v];
+            rows.push(v as u32);
+            max = v;
+        }
+        debug_assert_eq!(rem, 0, "index {index} out of range");
+        trim(&mut rows);
+        rows
+    }
+
+    /// Every bite but the poisoned one, row by row: label `(row,col)`, 1-based.
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        let mut out = Vec::new();
+        for (i, &len) in pos.iter().enumerate() {
+            for j in 0..len {
+                if i == 0 && j == 0 {
+                    continue;
+                }
+                out.push(Move {
+                    label: format!("({},{})", i + 1, j + 1),
+                    leaves: bite(pos, i, j),
+                });
+            }
+        }
+        out
+    }
+
+    fn format(&self, pos: &[u32]) -> String {
+        let mut rows = pos.to_vec();
+        trim(&mut rows);
+        crate::game::format_numbers(&rows)
+    }
+
+    /// The census: P-positions in every sub-box a×b (a ≤ R rows, b ≤ C columns).
+    fn facts(&self, values: &dyn Values) -> Vec<Fact> {
+        let census = self.census(values);
+        vec![census_fact(&census, self.r, self.c)]
+    }
+}
+
+impl Chomp {
+    /// `census[a][b]`: P-positions that fit in a box of `a` rows and `b` columns
+    /// (`0 ≤ a ≤ R`, `0 ≤ b ≤ C`; zero when either is 0).
+    pub fn census(&self, values: &dyn Values) -> Vec<Vec<u64>> {
+        let (r, c) = (self.r, self.c);
+        let mut count = vec![vec![0u64; c + 1]; r + 1];
+        values.for_each_p(&mut |i| {
+            let rows = self.unrank(i);
+            count[rows.len()][rows[0] as usize] += 1;
+        });
+        // Cumulative over both dimensions: height <= a and width <= b.
+        for a in 1..=r {
+            for b in 1..=c {
+                count[a][b] += count[a - 1][b] + count[a][b - 1] - count[a - 1][b - 1];
+            }
+        }
+        count
+    }
+}
+
+fn census_fact(census: &[Vec<u64>], r: usize, c: usize) -> Fact {
+    let width = census[r][c].to_string().len().max(3) + 1;
+    let mut text = format!("{:>6}", "a\\b");
+    for b in 1..=c {
+        text += &format!("{b:>width$}");
+    }
+    for (a, row) in census.iter().enumerate().skip(1) {
+        text += &format!("\n{a:>6}");
+        for v in &row[1..] {
+            text += &format!("{v:>width$}");
+        }
+    }
+    let json = json::Object::new()
+        .num("rows", r)
+        .num("cols", c)
+        .raw(
+            "counts",
+            &json::array(census.iter().skip(1).map(|row| json::numbers(&row[1..]))),
+        )
+        .finish();
+    Fact {
+        key: "p_census".into(),
+        label: "P-positions in each sub-box of a rows and b columns".into(),
+        text,
+        json,
+    }
+}
+
+/// The answer for one rectangle of `chomp-rectangles`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rectangle {
+    /// Rows of the rectangle.
+    pub rows: u32,
+    /// Columns of the rectangle.
+    pub cols: u32,
+    /// P (only 1×1) or N.
+    pub outcome: Outcome,
+    /// Every winning bite `(row, col)` (1-based) with the position it leaves.
+    pub winning: Vec<(u32, u32, Vec<u32>)>,
+}
+
+/// The winning bites of every rectangle a×b inside a Chomp table's box, a-major.
+pub fn rectangles(table: &Table) -> Result<Vec<Rectangle>> {
+    let Spec::Chomp(spec) = table.spec() else {
+        return Err(Error::bad(format!(
+            "{} holds a {} table; chomp-rectangles needs a Chomp table (gamedb build chomp --rows R --cols C)",
+            table.file().path().display(),
+            table.spec().name()
+        )));
+    };
+    let mut out = Vec::new();
+    for a in 1..=spec.rows {
+        for b in 1..=spec.cols {
+            let rect = vec![b; a as usize];
+            let mut winning = Vec::new();
+            for i in 0..a as usize {
+                for j in 0..b {
+                    if i == 0 && j == 0 {
+                        continue;
+                    }
+                    let leaves = bite(&rect, i, j);
+                    if table.outcome_of(&leaves)? == Outcome::P {
+                        winning.push((i as u32 + 1, j + 1, leaves));
+                    }
+                }
+            }
+            out.push(Rectangle {
+                rows: a,
+                cols: b,
+                outcome: table.outcome_of(&rect)?,
+                winning,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// `chomp-rectangles` as text: one line per rectangle, `*` marks more than one winning bite.
+pub fn rectangles_text(rects: &[Rectangle]) -> String {
+    let mut s = String::from(
+        "  rectangle  outcome  winning bites (row,col) -> position left; * = more than one\n",
+    );
+    for r in rects {
+        let bites: Vec<String> = r
+            .winning
+            .iter()
+            .map(|(i, j, left)| format!("({i},{j}) -> {}", crate::game::format_numbers(left)))
+            .collect();
+        s += &format!(
+            "{} {:>9}  {:<7}  {}\n",
+            if r.winning.len() > 1 { "*" } else { " " },
+            format!("{}x{}", r.rows, r.cols),
+            r.outcome.as_str(),
+            if bites.is_empty() {
+                "-".to_string()
+            } else {
+                bites.join("; ")
+            }
+        );
+    }
+    let many: Vec<String> = rects
+        .iter()
+        .filter(|r| r.winning.len() > 1)
+        .map(|r| format!("{}x{}", r.rows, r.cols))
+        .collect();
+    s += &format!(
+        "{} rectangles; {} with more than one winning bite{}{}",
+        rects.len(),
+        many.len(),
+        if many.is_empty() { "" } else { ": " },
+        many.join(", ")
+    );
+    s
+}
+
+/// `chomp-rectangles --json`: one object with every rectangle.
+pub fn rectangles_json(rects: &[Rectangle]) -> String {
+    let items = rects.iter().map(|r| {
+        json::Object::new()
+            .num("rows", r.rows)
+            .num("cols", r.cols)
+            .str("outcome", r.outcome.as_str())
+            .raw(
+                "winning_bites",
+                &json::array(r.winning.iter().map(|(i, j, left)| {
+                    json::Object::new()
+                        .num("row", i)
+                        .num("col", j)
+                        .str("leaves", &crate::game::format_numbers(left))
+                        .finish()
+                })),
+            )
+            .bool("more_than_one", r.winning.len() > 1)
+            .finish()
+    });
+    json::Object::new()
+        .num("rectangles", rects.len())
+        .num(
+            "with_more_than_one",
+            rects.iter().filter(|r| r.winning.len() > 1).count(),
+        )
+        .raw("answers", &json::array(items))
+        .finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chomp(r: u32, c: u32) -> Chomp {
+        Chomp::new(ChompSpec::new(r, c).unwrap())
+    }
+
+    /// Every diagram of the box in lexicographic order of its rows.
+    fn diagrams(r: usize, c: usize) -> Vec<Vec<u32>> {
+        fn rec(k: usize, r: usize, max: u32, cur: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+            if k == r {
+                out.push(cur.clone());
+                return;
+            }
+            for v in 0..=max {
+                cur.push(v);
+                rec(k + 1, r, v, cur, out);
+                cur.pop();
+            }
+        }
+        let mut out = Vec::new();
+        rec(0, r, c as u32, &mut Vec::new(), &mut out);
+        out.into_iter().filter(|d| d[0] > 0).collect()
+    }
+
+    #[test]
+    fn rank_is_a_bijection_in_lexicographic_order() {
+        for (r, c) in [
+            (1, 1),
+            (1, 7),
+            (5, 1),
+            (2, 6),
+            (3, 4),
+            (4, 4),
+            (5, 3),
+            (6, 6),
+        ] {
+            let g = chomp(r, c);
+            let all = diagrams(r as usize, c as usize);
+            assert_eq!(all.len() as u64, g.spec.positions());
+            for (i, d) in all.iter().enumerate() {
+                assert_eq!(g.rank(d), i as u64, "{d:?}");
+                let mut trimmed = d.clone();
+                trim(&mut trimmed);
+                assert_eq!(g.unrank(i as u64), trimmed);
+            }
+        }
+    }
+
+    #[test]
+    fn worked_example_of_the_format_document() {
+        let g = chomp(3, 4);
+        assert_eq!(g.spec.positions(), 34);
+        assert_eq!(g.rank(&[4, 3, 1]), 26);
+        assert_eq!(g.rank(&[1]), 0);
+        assert_eq!(g.rank(&[4, 4, 4]), 33);
+        assert_eq!(g.unrank(26), vec![4, 3, 1]);
+    }
+
+    #[test]
+    fn rank_grows_with_inclusion() {
+        let g = chomp(5, 5);
+        for d in diagrams(5, 5) {
+            for m in g.moves(&d) {
+                assert!(g.rank(&m.leaves) < g.rank(&d));
+            }
+        }
+    }
+
+    /// Waves: every index once, in increasing order within a piece, children are the
+    /// bites, mirror images pair up.
+    fn conformance(r: u32, c: u32) {
+        let g = chomp(r, c);
+        let n = g.spec.positions();
+        let mut seen = vec![0u8; n as usize];
+        let mut images = vec![0u8; n as usize];
+        let mut originals = Vec::new();
+        for wave in 0..g.waves() {
+            for piece in g.pieces(wave) {
+                let mut last = None;
+                g.walk(&piece, |at| {
+                    let i = g.index(at);
+                    assert!(last.is_none_or(|l| l < i));
+                    last = Some(i);
+                    seen[i as usize] += 1;
+                    let rows = g.unrank(i);
+                    assert_eq!(rows.iter().sum::<u32>() as usize, wave + 1);
+                    let mut kids = Vec::new();
+                    let _ = g.children(at, |k| {
+                        kids.push(k);
+                        ControlFlow::Continue(())
+                    });
+                    let mut want: Vec<u64> =
+                        g.moves(&rows).iter().map(|m| g.rank(&m.leaves)).collect();
+                    kids.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(kids, want, "{rows:?}");
+                    assert_eq!(g.terminal(at).is_some(), want.is_empty());
+                    match g.mirror(at) {
+                        Mirror::Image => images[i as usize] += 1,
+                        Mirror::Solve(Some(j)) => {
+                            assert_eq!(g.rank(&transpose(&rows)), j);
+                            assert!(j > i);
+                            originals.push(j);
+                        }
+                        Mirror::Solve(None) => {
+                            assert!(r != c || transpose(&rows) == rows);
+                        }
+                    }
+                });
+            }
+        }
+        assert!(seen.iter().all(|&s| s == 1));
+        for j in originals {
+            assert_eq!(images[j as usize], 1);
+            images[j as usize] = 2;
+        }
+        assert!(
+            images.iter().all(|&x| x != 1),
+            "an image without its original"
+        );
+    }
+
+    #[test]
+    fn waves_conform() {
+        for (r, c) in [
+            (1, 1),
+            (1, 5),
+            (4, 1),
+            (2, 2),
+            (3, 5),
+            (5, 3),
+            (4, 4),
+            (5, 5),
+            (6, 2),
+            (7, 7),
+        ] {
+            conformance(r, c);
+        }
+    }
+
+    #[test]
+    fn bad_boxes() {
+        assert!(ChompSpec::new(0, 3)
+            .unwrap_err()
+            .to_string()
+            .contains("--rows 0"));
+        assert!(ChompSpec::new(3, 0)
+            .unwrap_err()
+            .to_string()
+            .contains("--cols 0"));
+        assert!(ChompSpec::new(65, 1)
+            .unwrap_err()
+            .to_string()
+            .contains("1..=64"));
+        assert!(ChompSpec::new(40, 40)
+            .unwrap_err()
+            .to_string()
+            .contains("positions"));
+    }
+}

@@ -1,0 +1,181 @@
+//! `gamedb build-all`: skipping intact tables, rebuilding damaged ones, surviving interruption.
+
+mod common;
+
+use std::process::Command;
+use std::time::Duration;
+
+use common::*;
+
+const CATALOG: &str = "\
+# a small catalog
+nim --heaps 3 --max-heap 15
+nim --heaps 4 --max-heap 31 --max-take 3 --misere   # bounded misère
+candy --max-candies 101 --max-take 3 --win odd
+
+nim --heaps 4 --max-heap 20 --grundy
+";
+
+fn summary_status(out: &str, table: &str) -> String {
+    out.lines()
+        .find(|l| l.starts_with(table))
+        .unwrap_or_else(|| panic!("{table} missing from summary:\n{out}"))
+        .to_string()
+}
+
+#[test]
+fn build_all_skips_intact_tables_and_rebuilds_damaged_ones() {
+    let dir = TempDir::new("buildall");
+    let cat = dir.path().join("catalog.txt");
+    std::fs::write(&cat, CATALOG).unwrap();
+    let out = dir.path().join("tables");
+    let args = [
+        "build-all",
+        "--catalog",
+        cat.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "-q",
+    ];
+
+    let o = gamedb(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    for t in [
+        "nim-3x15.gtab",
+        "nim-4x31-k3-misere.gtab",
+        "candy-n101-k3-odd.gtab",
+        "nim-4x20-grundy.gtab",
+    ] {
+        assert!(summary_status(&s, t).ends_with("built"), "{s}");
+    }
+
+    // Second run: nothing rebuilt.
+    let o = gamedb(&args);
+    let s = stdout(&o);
+    assert!(o.status.success());
+    assert_eq!(s.matches("present, skipped").count(), 4, "{s}");
+
+    // Flip one payload byte of one table: exactly that one is rebuilt.
+    let victim = out.join("nim-4x31-k3-misere.gtab");
+    let mut bytes = std::fs::read(&victim).unwrap();
+    bytes[4096 + 7] ^= 0x40;
+    std::fs::write(&victim, &bytes).unwrap();
+    let o = gamedb(&args);
+    let s = stdout(&o);
+    assert!(o.status.success());
+    assert!(
+        summary_status(&s, "nim-4x31-k3-misere.gtab").ends_with("rebuilt (was damaged)"),
+        "{s}"
+    );
+    assert_eq!(s.matches("present, skipped").count(), 3, "{s}");
+    assert!(stderr(&o).contains("checksum mismatch"));
+    assert!(gamedb(&["verify-table", victim.to_str().unwrap()])
+        .status
+        .success());
+}
+
+#[test]
+fn build_all_refuses_a_bad_catalog_line_by_number() {
+    let dir = TempDir::new("badcat");
+    let cat = dir.path().join("c.txt");
+    std::fs::write(
+        &cat,
+        "nim --heaps 2 --max-heap 3\nnim --heaps 2 --max-heap\n",
+    )
+    .unwrap();
+    let o = gamedb(&[
+        "build-all",
+        "--catalog",
+        cat.to_str().unwrap(),
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
+    std::fs::write(&cat, "nim --heaps 0 --max-heap 3\n").unwrap();
+    let o = gamedb(&[
+        "build-all",
+        "--catalog",
+        cat.to_str().unwrap(),
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 1: --heaps 0"), "{}", stderr(&o));
+    let o = gamedb(&[
+        "build-all",
+        "--catalog",
+        "/nonexistent/catalog",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/catalog"));
+    let o = gamedb(&[
+        "build-all",
+        "--jobs",
+        "0",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn interrupted_build_all_leaves_no_partial_table_and_resumes() {
+    let dir = TempDir::new("interrupt");
+    let cat = dir.path().join("catalog.txt");
+    // The big one takes a second or more; the small ones are instant.
+    std::fs::write(
+        &cat,
+        "nim --heaps 2 --max-heap 15\nnim --heaps 6 --max-heap 63\nnim --heaps 3 --max-heap 15\n",
+    )
+    .unwrap();
+    let out = dir.path().join("tables");
+    let args = [
+        "build-all",
+        "--catalog",
+        cat.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ];
+    for signal in ["INT", "KILL"] {
+        let child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+            .args(args)
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(400));
+        Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        let _ = child.wait_with_output();
+        // Whatever is under a final name is a complete, valid table.
+        for e in std::fs::read_dir(&out).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if name.ends_with(".gtab") {
+                let o = gamedb(&["verify-table", p.to_str().unwrap()]);
+                assert!(
+                    o.status.success(),
+                    "after SIG{signal}: {name}: {}",
+                    stderr(&o)
+                );
+            }
+        }
+        let _ = std::fs::remove_file(out.join("nim-6x63.gtab"));
+    }
+    let o = gamedb(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(summary_status(&stdout(&o), "nim-6x63.gtab").ends_with("built"));
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".gtab"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

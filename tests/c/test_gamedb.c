@@ -1,0 +1,172 @@
+/*
+ * C test of libgamedb, compiled and run by tests/c_abi.rs against tables it builds.
+ *
+ * usage: test_gamedb NIM_TABLE NIM_GRUNDY_TABLE CANDY_TABLE DAMAGED_TABLE TRUNCATED_TABLE
+ *   NIM_TABLE        3 heaps of 0..=7, outcomes
+ *   NIM_GRUNDY_TABLE 3 heaps of 0..=7, Grundy values
+ *   CANDY_TABLE      any candy table
+ *   DAMAGED_TABLE    a copy of NIM_TABLE with one payload byte flipped
+ *   TRUNCATED_TABLE  a copy of NIM_TABLE missing its last byte
+ *
+ * Prints one line per fact it observed (the Rust side checks them against the library and
+ * the XOR rule) and checks what it can itself; exits with the number of failed checks.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gamedb.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
+            printf("FAILED line %d: %s (last error: %s)\n", __LINE__, #cond,             \
+                   gamedb_last_error());                                                 \
+            failures++;                                                                  \
+        }                                                                                \
+    } while (0)
+
+/* Calls a snprintf-style gamedb function twice: once for the length, once into a buffer of
+ * exactly the right size. Returns a malloc'd string, or NULL on error. */
+typedef int64_t (*text_fn)(const gamedb_table *, const char *, char *, size_t);
+
+static char *fetch(text_fn f, const gamedb_table *t, const char *pos) {
+    int64_t len = f(t, pos, NULL, 0);
+    if (len < 0) return NULL;
+    char small[4] = "xyz";
+    int64_t again = f(t, pos, small, sizeof small);
+    CHECK(again == len);
+    if (len >= (int64_t)sizeof small) CHECK(small[0] == '\0'); /* too small: nothing written */
+    char *buf = malloc((size_t)len + 1);
+    CHECK(f(t, pos, buf, (size_t)len + 1) == len);
+    CHECK(buf[len] == '\0' && strlen(buf) == (size_t)len);
+    return buf;
+}
+
+static void nim_outcomes(const char *path) {
+    gamedb_table *t = gamedb_open(path, 0);
+    CHECK(t != NULL);
+    if (!t) return;
+    printf("game %" PRId64 " kind %" PRId64 " positions %" PRId64 "\n", gamedb_game(t),
+           gamedb_value_kind(t), gamedb_positions(t));
+
+    const char *known[] = {"1,2,3", "1,2,4", "3,5,6", "0", "7,7", "1", "7,6,5", "2, 7 ,5"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+        int64_t o = gamedb_outcome(t, known[i]);
+        CHECK(o == GAMEDB_P || o == GAMEDB_N);
+        CHECK(gamedb_value(t, known[i]) == o);
+        printf("outcome %s %s\n", known[i], o == GAMEDB_P ? "P" : "N");
+    }
+
+    /* Every index: position text round trip, and value by index == value by text. */
+    int64_t n = gamedb_positions(t);
+    int64_t p_count = 0;
+    for (int64_t i = 0; i < n; i++) {
+        char buf[64];
+        int64_t len = gamedb_position_at(t, (uint64_t)i, buf, sizeof buf);
+        CHECK(len > 0 && len < (int64_t)sizeof buf);
+        CHECK(gamedb_rank(t, buf) == i);
+        CHECK(gamedb_value_at(t, (uint64_t)i) == gamedb_value(t, buf));
+        p_count += gamedb_value_at(t, (uint64_t)i) == 0;
+    }
+    printf("p-positions %" PRId64 "\n", p_count);
+    CHECK(gamedb_value_at(t, (uint64_t)n) == GAMEDB_ERR_INDEX);
+    printf("index-error %s\n", gamedb_last_error());
+
+    /* Bad positions: an error code and a message naming the problem. */
+    const char *bad[] = {"1,2,x", "8", "1,2,3,4", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK(gamedb_outcome(t, bad[i]) == GAMEDB_ERR_POSITION);
+        printf("bad '%s' %s\n", bad[i], gamedb_last_error());
+        CHECK(gamedb_query_json(t, bad[i], NULL, 0) == GAMEDB_ERR_POSITION);
+    }
+    CHECK(gamedb_outcome(t, "\xff") == GAMEDB_ERR_POSITION);
+
+    /* NULL arguments. */
+    CHECK(gamedb_outcome(NULL, "1") == GAMEDB_ERR_NULL);
+    CHECK(gamedb_outcome(t, NULL) == GAMEDB_ERR_NULL);
+    CHECK(gamedb_positions(NULL) == GAMEDB_ERR_NULL);
+    CHECK(gamedb_query_json(t, "1", NULL, 5) == GAMEDB_ERR_NULL);
+    CHECK(gamedb_open(NULL, 0) == NULL);
+    CHECK(gamedb_open(path, 0x80) == NULL);
+    printf("flags-error %s\n", gamedb_last_error());
+
+    /* Answers as JSON, exactly `gamedb query --json`. */
+    char *json = fetch(gamedb_query_json, t, "1,2,4");
+    CHECK(json != NULL);
+    printf("json %s\n", json ? json : "(null)");
+    free(json);
+    char *moves = fetch(gamedb_moves_json, t, "1,2");
+    CHECK(moves != NULL);
+    printf("moves %s\n", moves ? moves : "(null)");
+    free(moves);
+    gamedb_close(t);
+    gamedb_close(NULL);
+}
+
+static void nim_grundy(const char *path) {
+    gamedb_table *t = gamedb_open(path, GAMEDB_OPEN_NO_VERIFY);
+    CHECK(t != NULL);
+    if (!t) return;
+    CHECK(gamedb_value_kind(t) == GAMEDB_VALUES_GRUNDY);
+    const char *known[] = {"1,2,4", "1,2,3", "5", "7,7,7"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+        int64_t g = gamedb_value(t, known[i]);
+        CHECK(g >= 0);
+        CHECK(gamedb_outcome(t, known[i]) == (g != 0 ? GAMEDB_N : GAMEDB_P));
+        printf("grundy %s %" PRId64 "\n", known[i], g);
+    }
+    char *json = fetch(gamedb_query_json, t, "1,2,4");
+    printf("grundy-json %s\n", json ? json : "(null)");
+    free(json);
+    gamedb_close(t);
+}
+
+static void candy(const char *path) {
+    gamedb_table *t = gamedb_open(path, 0);
+    CHECK(t != NULL);
+    if (!t) return;
+    CHECK(gamedb_game(t) == GAMEDB_GAME_CANDY);
+    const char *known[] = {"1,0,0", "1,1,1", "5,0,0", "5,1,1", "6,1,0", "9,2,4", "2,0,1"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+        int64_t o = gamedb_outcome(t, known[i]);
+        CHECK(o == GAMEDB_P || o == GAMEDB_N);
+        printf("candy %s %s\n", known[i], o == GAMEDB_P ? "P" : "N");
+    }
+    CHECK(gamedb_outcome(t, "2,1,1") == GAMEDB_ERR_POSITION);
+    printf("candy-bad %s\n", gamedb_last_error());
+    gamedb_close(t);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 6) {
+        fprintf(stderr, "usage: %s NIM NIM_GRUNDY CANDY DAMAGED TRUNCATED\n", argv[0]);
+        return 100;
+    }
+    printf("version %s\n", gamedb_version());
+    CHECK(strcmp(gamedb_last_error(), "") == 0);
+    nim_outcomes(argv[1]);
+    nim_grundy(argv[2]);
+    candy(argv[3]);
+
+    /* A flipped payload byte: refused, naming the checksum; accepted without verification. */
+    gamedb_table *t = gamedb_open(argv[4], 0);
+    CHECK(t == NULL);
+    printf("damaged %s\n", gamedb_last_error());
+    t = gamedb_open(argv[4], GAMEDB_OPEN_NO_VERIFY);
+    CHECK(t != NULL);
+    gamedb_close(t);
+
+    /* A truncated table: refused even without verification. */
+    CHECK(gamedb_open(argv[5], GAMEDB_OPEN_NO_VERIFY) == NULL);
+    printf("truncated %s\n", gamedb_last_error());
+
+    CHECK(gamedb_open("/nonexistent/table.gtab", 0) == NULL);
+    printf("missing %s\n", gamedb_last_error());
+
+    printf("failures %d\n", failures);
+    return failures;
+}

@@ -1,0 +1,237 @@
+//! The C ABI from C: builds real tables into a temporary folder, compiles
+//! `tests/c/test_gamedb.c` against `include/gamedb.h` and the shared library cargo built for
+//! this test run, runs it, and checks what it printed against the library and the XOR rule.
+//!
+//! Needs a C compiler (`$CC`, else `cc`). Without one the test says so and passes, unless
+//! `GAMEDB_REQUIRE_CC=1` is set (CI sets it), in which case it fails.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use gamedb::games::candy::{CandySpec, WinRule};
+use gamedb::games::nim::NimSpec;
+use gamedb::games::Spec;
+use gamedb::{Table, ValueKind};
+
+mod common;
+use common::{build, program, scratch, shared_library, ROOT};
+
+/// The function names a text declares: `gamedb_xxx(` in the header, `fn gamedb_xxx(` in
+/// the Rust source.
+fn declared(text: &str, prefix: &str) -> BTreeSet<String> {
+    text.match_indices(prefix)
+        .filter_map(|(at, _)| {
+            let rest = &text[at + prefix.len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            rest[name.len()..]
+                .starts_with('(')
+                .then(|| format!("gamedb_{name}"))
+        })
+        .collect()
+}
+
+#[test]
+fn header_declares_exactly_the_exported_functions() {
+    let header = std::fs::read_to_string(Path::new(ROOT).join("include/gamedb.h")).unwrap();
+    let source = std::fs::read_to_string(Path::new(ROOT).join("src/ffi.rs")).unwrap();
+    let in_header = declared(&header, "gamedb_");
+    let in_rust = declared(&source, "extern \"C\" fn gamedb_");
+    assert!(in_rust.len() >= 10, "{in_rust:?}");
+    assert_eq!(
+        in_header, in_rust,
+        "include/gamedb.h and src/ffi.rs disagree"
+    );
+
+    // The library really exports them (where `nm` is available).
+    if let Ok(out) = Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(shared_library())
+        .output()
+    {
+        if out.status.success() {
+            let symbols = String::from_utf8_lossy(&out.stdout);
+            let exported: BTreeSet<String> = symbols
+                .lines()
+                .filter_map(|l| l.split_whitespace().last())
+                .filter(|s| s.starts_with("gamedb_"))
+                .map(String::from)
+                .collect();
+            assert_eq!(exported, in_rust, "exported symbols differ from src/ffi.rs");
+        }
+    }
+    // The error codes agree too.
+    for (name, value) in [
+        ("GAMEDB_ERR_NULL", gamedb::ffi::GAMEDB_ERR_NULL),
+        ("GAMEDB_ERR_POSITION", gamedb::ffi::GAMEDB_ERR_POSITION),
+        ("GAMEDB_ERR_INDEX", gamedb::ffi::GAMEDB_ERR_INDEX),
+        ("GAMEDB_ERR_KIND", gamedb::ffi::GAMEDB_ERR_KIND),
+        ("GAMEDB_ERR_INTERNAL", gamedb::ffi::GAMEDB_ERR_INTERNAL),
+    ] {
+        assert!(
+            header.contains(&format!("#define {name} ({value})")),
+            "{name} is not ({value}) in the header"
+        );
+    }
+    assert!(header.contains(&format!(
+        "#define GAMEDB_OPEN_NO_VERIFY {}u",
+        gamedb::ffi::GAMEDB_OPEN_NO_VERIFY
+    )));
+    use gamedb::games::GameSpec;
+    for (name, value) in [
+        ("GAMEDB_VALUES_OUTCOME", ValueKind::Outcome as u32),
+        ("GAMEDB_VALUES_GRUNDY", ValueKind::Grundy as u32),
+        ("GAMEDB_VALUES_DISTANCE", ValueKind::Distance as u32),
+        ("GAMEDB_GAME_CANDY", CandySpec::ID),
+        ("GAMEDB_GAME_NIM", NimSpec::ID),
+    ] {
+        assert!(
+            header.contains(&format!("#define {name} {value}\n")),
+            "{name} is not {value} in the header"
+        );
+    }
+}
+
+#[test]
+fn c_program_against_real_tables() {
+    let Some(cc) = program("CC", "cc", "GAMEDB_REQUIRE_CC") else {
+        return;
+    };
+    let dir = scratch("c-abi");
+    let nim = build(
+        Spec::Nim(NimSpec::new(3, 7, None, false).unwrap()),
+        ValueKind::Outcome,
+        &dir,
+    );
+    let grundy = build(
+        Spec::Nim(NimSpec::new(3, 7, None, false).unwrap()),
+        ValueKind::Grundy,
+        &dir,
+    );
+    let candy = build(
+        Spec::Candy(CandySpec::new(21, 3, WinRule::Even).unwrap()),
+        ValueKind::Outcome,
+        &dir,
+    );
+    let bytes = std::fs::read(&nim).unwrap();
+    let damaged = dir.join("damaged.gtab");
+    let mut flipped = bytes.clone();
+    flipped[4096 + 3] ^= 0x04;
+    std::fs::write(&damaged, &flipped).unwrap();
+    let truncated = dir.join("truncated.gtab");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 1]).unwrap();
+
+    let lib = shared_library();
+    let lib_dir = lib.parent().unwrap();
+    let exe = dir.join("test_gamedb");
+    let compiled = Command::new(&cc)
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-o"])
+        .arg(&exe)
+        .arg("-I")
+        .arg(Path::new(ROOT).join("include"))
+        .arg(Path::new(ROOT).join("tests/c/test_gamedb.c"))
+        .arg(&lib)
+        .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
+        .output()
+        .expect("run the C compiler");
+    assert!(
+        compiled.status.success(),
+        "compiling tests/c/test_gamedb.c failed:\n{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+
+    let run = Command::new(&exe)
+        .args([&nim, &grundy, &candy, &damaged, &truncated])
+        .env("LD_LIBRARY_PATH", lib_dir)
+        .output()
+        .expect("run the C test program");
+    let out = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        run.status.success(),
+        "the C test program failed (status {:?}):\n{out}\n{}",
+        run.status,
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let line = |prefix: &str| -> String {
+        out.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no line starting '{prefix}' in:\n{out}"))
+            .to_string()
+    };
+
+    assert_eq!(line("version "), env!("CARGO_PKG_VERSION"));
+    assert_eq!(line("failures "), "0");
+    assert_eq!(line("game "), "2 kind 1 positions 120");
+    // Nim by the XOR rule: P exactly when the heaps XOR to 0.
+    for pos in [
+        "1,2,3", "1,2,4", "3,5,6", "0", "7,7", "1", "7,6,5", "2, 7 ,5",
+    ] {
+        let xor = pos
+            .split(',')
+            .map(|h| h.trim().parse::<u32>().unwrap())
+            .fold(0, |a, b| a ^ b);
+        let expected = if xor == 0 { "P" } else { "N" };
+        assert_eq!(line(&format!("outcome {pos} ")), expected, "{pos}");
+    }
+    // P-positions of 3 heaps of 0..=7 (multisets): those with a ^ b ^ c == 0.
+    let mut p = 0;
+    for a in 0..8u32 {
+        for b in 0..=a {
+            for c in 0..=b {
+                p += (a ^ b ^ c == 0) as u32;
+            }
+        }
+    }
+    assert_eq!(line("p-positions "), p.to_string());
+    assert!(line("index-error ").contains("out of range"));
+    assert!(line("bad '1,2,x' ").contains("'x' is not a non-negative integer"));
+    assert!(line("bad '8' ").contains("larger than this table's largest heap 7"));
+    assert!(line("bad '1,2,3,4' ").contains("has 4 heaps"));
+    assert!(line("bad '' ").contains("empty position"));
+    assert!(line("flags-error ").contains("unknown flags"));
+
+    // JSON answers are the CLI's.
+    let nim_table = Table::open(&nim).unwrap();
+    let expected = nim_table.query("1,2,4").unwrap().to_json(nim_table.rules());
+    assert_eq!(line("json "), expected);
+    assert_eq!(
+        line("moves "),
+        r#"[{"move":"take 1 from heap 1","leaves":"0,2","outcome":"N"},{"move":"take 1 from heap 2","leaves":"1,1","outcome":"P"},{"move":"take 2 from heap 2","leaves":"1,0","outcome":"N"}]"#
+    );
+    for (pos, g) in [("1,2,4", 7), ("1,2,3", 0), ("5", 5), ("7,7,7", 7)] {
+        assert_eq!(line(&format!("grundy {pos} ")), g.to_string());
+    }
+    let grundy_table = Table::open(&grundy).unwrap();
+    let expected = grundy_table
+        .query("1,2,4")
+        .unwrap()
+        .to_json(grundy_table.rules());
+    assert_eq!(line("grundy-json "), expected);
+
+    // Candy answers are the library's.
+    let candy_table = Table::open(&candy).unwrap();
+    for pos in [
+        "1,0,0", "1,1,1", "5,0,0", "5,1,1", "6,1,0", "9,2,4", "2,0,1",
+    ] {
+        let expected = candy_table.query(pos).unwrap().outcome.unwrap().as_str();
+        assert_eq!(line(&format!("candy {pos} ")), expected, "{pos}");
+    }
+    assert!(line("candy-bad ").contains("total 4"));
+
+    // Damaged tables are refused with the reason.
+    let damaged_msg = line("damaged ");
+    assert!(
+        damaged_msg.contains("damaged.gtab") && damaged_msg.contains("checksum"),
+        "{damaged_msg}"
+    );
+    let truncated_msg = line("truncated ");
+    assert!(
+        truncated_msg.contains("truncated.gtab") && truncated_msg.contains("truncated"),
+        "{truncated_msg}"
+    );
+    assert!(line("missing ").contains("/nonexistent/table.gtab"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

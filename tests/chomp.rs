@@ -1,0 +1,473 @@
+//! Chomp tables against an independent brute force, through files, at several thread counts,
+//! and with bad input.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+use gamedb::games::chomp::{self, ChompSpec};
+use gamedb::{Error, Outcome, Spec, Table, ValueKind};
+use indicatif::ProgressBar;
+
+fn spec(r: u32, c: u32) -> Spec {
+    Spec::Chomp(ChompSpec::new(r, c).unwrap())
+}
+
+fn solve(r: u32, c: u32, kind: ValueKind) -> Table {
+    let s = spec(r, c);
+    Table::from_payload(&s, s.solve(kind, &ProgressBar::hidden()).unwrap()).unwrap()
+}
+
+/// A diagram as a grid of cells, bitten cell by cell: no ranking, no row arithmetic.
+#[derive(Clone)]
+struct Grid {
+    cells: Vec<Vec<bool>>,
+}
+
+impl Grid {
+    fn from_rows(rows: &[u32], r: usize, c: usize) -> Grid {
+        Grid {
+            cells: (0..r)
+                .map(|i| {
+                    (0..c)
+                        .map(|j| (j as u32) < rows.get(i).copied().unwrap_or(0))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+
+    /// Row lengths, trailing empty rows dropped (the memo key and the query form).
+    fn rows(&self) -> Vec<u32> {
+        let mut rows: Vec<u32> = self
+            .cells
+            .iter()
+            .map(|row| row.iter().filter(|&&x| x).count() as u32)
+            .collect();
+        while rows.last() == Some(&0) {
+            rows.pop();
+        }
+        rows
+    }
+
+    /// Every bite except the poisoned cell: ((row, col) 1-based, grid left).
+    fn bites(&self) -> Vec<((usize, usize), Grid)> {
+        let mut out = Vec::new();
+        for (i, row) in self.cells.iter().enumerate() {
+            for (j, &present) in row.iter().enumerate() {
+                if !present || (i, j) == (0, 0) {
+                    continue;
+                }
+                let mut g = self.clone();
+                for (i2, row2) in g.cells.iter_mut().enumerate() {
+                    for (j2, cell) in row2.iter_mut().enumerate() {
+                        if i2 >= i && j2 >= j {
+                            *cell = false;
+                        }
+                    }
+                }
+                out.push(((i + 1, j + 1), g));
+            }
+        }
+        out
+    }
+}
+
+/// Grundy value by memoised recursion over explicit grids (0 = P).
+fn brute_grundy(g: &Grid, memo: &mut HashMap<Vec<u32>, u32>) -> u32 {
+    let key = g.rows();
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let seen: Vec<u32> = g
+        .bites()
+        .iter()
+        .map(|(_, c)| brute_grundy(c, memo))
+        .collect();
+    let v = (0..).find(|v| !seen.contains(v)).unwrap();
+    memo.insert(key, v);
+    v
+}
+
+/// Every diagram of the r×c box holding the poisoned cell, as row lengths.
+fn diagrams(r: usize, c: u32) -> Vec<Vec<u32>> {
+    fn rec(k: usize, r: usize, max: u32, cur: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        if k == r {
+            let mut d = cur.clone();
+            while d.last() == Some(&0) {
+                d.pop();
+            }
+            if !d.is_empty() {
+                out.push(d);
+            }
+            return;
+        }
+        for v in 0..=max {
+            cur.push(v);
+            rec(k + 1, r, v, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    rec(0, r, c, &mut Vec::new(), &mut out);
+    out
+}
+
+#[test]
+fn p_counts_and_grundy_values_match_brute_force_up_to_6x6() {
+    let mut memo = HashMap::new();
+    for r in 1..=6u32 {
+        for c in 1..=6u32 {
+            let outcomes = solve(r, c, ValueKind::Outcome);
+            let grundy = solve(r, c, ValueKind::Grundy);
+            let mut p = 0;
+            for d in diagrams(r as usize, c) {
+                let g = brute_grundy(&Grid::from_rows(&d, r as usize, c as usize), &mut memo);
+                p += (g == 0) as u64;
+                let i = outcomes.rules().rank(&d);
+                assert_eq!(
+                    outcomes.outcome(i),
+                    Outcome::from_win(g != 0),
+                    "{r}x{c} {d:?}"
+                );
+                assert_eq!(grundy.grundy(i), Some(g), "{r}x{c} {d:?}");
+            }
+            assert_eq!(outcomes.count_p(), p, "{r}x{c}");
+            assert_eq!(grundy.count_p(), p, "{r}x{c}");
+        }
+    }
+}
+
+#[test]
+fn winning_bites_of_rectangles_up_to_8x8_match_brute_force() {
+    let table = solve(8, 8, ValueKind::Outcome);
+    let rects = chomp::rectangles(&table).unwrap();
+    assert_eq!(rects.len(), 64);
+    let mut memo = HashMap::new();
+    for rect in &rects {
+        let (a, b) = (rect.rows as usize, rect.cols);
+        let grid = Grid::from_rows(&vec![b; a], a, b as usize);
+        let want: Vec<(u32, u32, Vec<u32>)> = grid
+            .bites()
+            .into_iter()
+            .filter(|(_, g)| brute_grundy(g, &mut memo) == 0)
+            .map(|((i, j), g)| (i as u32, j as u32, g.rows()))
+            .collect();
+        assert_eq!(rect.winning, want, "{a}x{b}");
+        assert_eq!(rect.outcome, Outcome::from_win(!want.is_empty()));
+        // The lookup answers the same bites.
+        let ans = table
+            .query(&gamedb::game::format_numbers(&vec![b; a]))
+            .unwrap();
+        let labels: Vec<String> = ans.winning_moves.iter().map(|m| m.label.clone()).collect();
+        let want_labels: Vec<String> = want.iter().map(|(i, j, _)| format!("({i},{j})")).collect();
+        assert_eq!(labels, want_labels);
+    }
+}
+
+#[test]
+fn known_rectangle_answers() {
+    // 8×10 has two winning bites; every square has exactly (2,2).
+    let table = solve(10, 10, ValueKind::Outcome);
+    let rects = chomp::rectangles(&table).unwrap();
+    let find = |a: u32, b: u32| rects.iter().find(|r| (r.rows, r.cols) == (a, b)).unwrap();
+    let bites: Vec<(u32, u32)> = find(8, 10).winning.iter().map(|w| (w.0, w.1)).collect();
+    assert_eq!(bites, [(4, 9), (5, 6)]);
+    for n in 2..=10 {
+        let bites: Vec<(u32, u32)> = find(n, n).winning.iter().map(|w| (w.0, w.1)).collect();
+        assert_eq!(bites, [(2, 2)], "{n}x{n}");
+    }
+    let text = chomp::rectangles_text(&rects);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with('*') && l.contains("8x10")),
+        "{text}"
+    );
+    let json = chomp::rectangles_json(&rects);
+    assert!(json.contains(r#"{"rows":8,"cols":10,"outcome":"N","winning_bites":[{"row":4,"col":9,"leaves":"10,10,10,8,8,8,8,8"},{"row":5,"col":6,"leaves":"10,10,10,10,5,5,5,5"}],"more_than_one":true}"#), "{json}");
+}
+
+#[test]
+fn rank_and_unrank_are_inverse_and_ordered() {
+    for (r, c) in [(7, 9), (9, 7), (3, 40), (12, 2)] {
+        let rules = spec(r, c).rules().unwrap();
+        let all = diagrams(r as usize, c);
+        assert_eq!(all.len() as u64, spec(r, c).positions());
+        let mut sorted = all.clone();
+        sorted.sort();
+        for (i, d) in sorted.iter().enumerate() {
+            assert_eq!(rules.rank(d), i as u64, "{d:?}");
+            assert_eq!(&rules.unrank(i as u64), d);
+        }
+    }
+}
+
+#[test]
+fn square_and_unsymmetric_boxes_agree() {
+    // The square box takes transposes' values without searching them; 9x10 searches all.
+    let square = solve(9, 9, ValueKind::Outcome);
+    let wide = solve(9, 10, ValueKind::Outcome);
+    let square_g = solve(8, 8, ValueKind::Grundy);
+    let wide_g = solve(8, 9, ValueKind::Grundy);
+    for i in 0..square.len() {
+        let d = square.rules().unrank(i);
+        assert_eq!(square.outcome(i), wide.outcome_of(&d).unwrap(), "{d:?}");
+    }
+    for i in 0..square_g.len() {
+        let d = square_g.rules().unrank(i);
+        let j = wide_g.rules().rank(&d);
+        assert_eq!(square_g.grundy(i), wide_g.grundy(j), "{d:?}");
+    }
+}
+
+#[test]
+fn census_counts_every_sub_box() {
+    let (r, c) = (6u32, 7u32);
+    let table = solve(r, c, ValueKind::Outcome);
+    let facts = table.facts();
+    assert_eq!(facts.len(), 1);
+    assert_eq!(facts[0].key, "p_census");
+    let g = gamedb::games::chomp::Chomp::new(ChompSpec::new(r, c).unwrap());
+    let census = g.census(&table);
+    for a in 1..=r {
+        for b in 1..=c {
+            assert_eq!(
+                census[a as usize][b as usize],
+                solve(a, b, ValueKind::Outcome).count_p(),
+                "{a}x{b}"
+            );
+        }
+    }
+    assert_eq!(census[r as usize][c as usize], table.count_p());
+    assert!(facts[0]
+        .json
+        .starts_with(r#"{"rows":6,"cols":7,"counts":[[1,"#));
+}
+
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+#[test]
+fn bytes_are_identical_at_1_and_2_threads() {
+    for (r, c, kind) in [
+        (10, 10, ValueKind::Outcome),
+        (6, 15, ValueKind::Outcome),
+        (9, 9, ValueKind::Grundy),
+        (5, 11, ValueKind::Grundy),
+    ] {
+        let s = spec(r, c);
+        let one = in_pool(1, || s.solve(kind, &ProgressBar::hidden()).unwrap().bytes);
+        let two = in_pool(2, || s.solve(kind, &ProgressBar::hidden()).unwrap().bytes);
+        assert!(one == two, "{r}x{c} {kind:?}");
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gamedb-chomp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn round_trip_through_a_file() {
+    let dir = temp_dir("roundtrip");
+    for kind in [ValueKind::Outcome, ValueKind::Grundy] {
+        let s = spec(7, 8);
+        let built = gamedb::build::build(&s, kind, &dir, &ProgressBar::hidden()).unwrap();
+        assert_eq!(
+            built.path.file_name().unwrap().to_str().unwrap(),
+            if kind == ValueKind::Outcome {
+                "chomp-7x8.gtab"
+            } else {
+                "chomp-7x8-grundy.gtab"
+            }
+        );
+        let file = Table::open(&built.path).unwrap();
+        file.verify().unwrap();
+        let memory = solve(7, 8, kind);
+        assert_eq!(file.spec(), &s);
+        assert_eq!(file.file().payload(), memory.file().payload());
+        for text in ["1", "8,8,8,8,8,8,8", "4,3,1", "2,2,1", "5,5,3"] {
+            assert_eq!(file.query(text).unwrap(), memory.query(text).unwrap());
+        }
+    }
+    let t = Table::open(dir.join("chomp-7x8.gtab")).unwrap();
+    let a = t.query("4,3,1,0").unwrap();
+    assert!(
+        a.to_text(t.rules()).starts_with("4,3,1: N  winning: "),
+        "{}",
+        a.to_text(t.rules())
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_single_cell_is_terminal_p() {
+    let t = solve(4, 4, ValueKind::Outcome);
+    let a = t.query("1").unwrap();
+    assert_eq!(a.outcome, Some(Outcome::P));
+    assert!(a.winning_moves.is_empty());
+    assert_eq!(a.index, Some(0));
+    assert!(t.rules().moves(&[1]).is_empty());
+    let a = t.query("2").unwrap();
+    assert_eq!(a.winning_moves.len(), 1);
+    assert_eq!(a.winning_moves[0].label, "(1,2)");
+    assert_eq!(a.winning_moves[0].leaves, vec![1]);
+}
+
+#[test]
+fn bad_positions_are_rejected_with_a_reason() {
+    let t = solve(4, 5, ValueKind::Outcome);
+    for (text, needle) in [
+        ("2,3", "longer than row 1"),
+        ("0", "poisoned cell"),
+        ("0,0,1", "poisoned cell"),
+        ("6", "at most 5 columns"),
+        ("1,1,1,1,1", "at most 4 rows"),
+        ("3,x", "not a non-negative integer"),
+        ("-1", "not a non-negative integer"),
+        ("", "empty position"),
+    ] {
+        match t.query(text) {
+            Err(Error::BadInput(msg)) => {
+                assert!(msg.contains(needle), "{text}: {msg}");
+                assert!(
+                    msg.contains("row lengths top row first")
+                        || needle.contains("empty")
+                        || needle.contains("integer"),
+                    "{text}: {msg}"
+                );
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // Trailing empty rows are fine, even beyond the box.
+    assert_eq!(
+        t.query("3,1,0,0,0,0").unwrap().position,
+        vec![3, 1, 0, 0, 0, 0]
+    );
+    assert!(ChompSpec::new(0, 4).is_err());
+    assert!(ChompSpec::new(4, 70_000).is_err());
+    assert!(matches!(ChompSpec::new(40, 40), Err(Error::Unsupported(_))));
+    // A table of another game is not a Chomp table.
+    let nim = Spec::Nim(gamedb::games::nim::NimSpec::new(2, 3, None, false).unwrap());
+    let nim = Table::from_payload(
+        &nim,
+        nim.solve(ValueKind::Outcome, &ProgressBar::hidden())
+            .unwrap(),
+    )
+    .unwrap();
+    let err = chomp::rectangles(&nim).unwrap_err().to_string();
+    assert!(err.contains("needs a Chomp table"), "{err}");
+}
+
+fn gamedb(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn command_line() {
+    let dir = temp_dir("cli");
+    let out = dir.to_str().unwrap();
+    let (code, stdout, _) = gamedb(&[
+        "build", "chomp", "--rows", "8", "--cols", "10", "--out", out, "-q",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("chomp-8x10.gtab (43757 positions"),
+        "{stdout}"
+    );
+    let table = dir.join("chomp-8x10.gtab");
+    let table = table.to_str().unwrap();
+
+    let (code, stdout, _) = gamedb(&["query", table, "10,10,10,10,10,10,10,10", "4,3,1"]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("10,10,10,10,10,10,10,10: N  winning: (4,9) -> 10,10,10,8,8,8,8,8; (5,6) -> 10,10,10,10,5,5,5,5\n"), "{stdout}");
+
+    let (code, stdout, _) = gamedb(&["chomp-rectangles", table]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("80 rectangles; 1 with more than one winning bite: 8x10"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = gamedb(&["chomp-rectangles", table, "--json"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with(r#"{"rectangles":80,"with_more_than_one":1,"#),
+        "{stdout}"
+    );
+
+    let (code, stdout, _) = gamedb(&["info", table]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("P-positions in each sub-box of a rows and b columns:"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = gamedb(&["info", table, "--json"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains(r#""p_census":{"rows":8,"cols":10,"counts":[[1,"#),
+        "{stdout}"
+    );
+
+    // Bad input: exit 2 and one line naming what was wrong.
+    for (args, needle) in [
+        (vec!["query", table, "3,4"], "rows may not grow downwards"),
+        (vec!["query", table, "11"], "at most 10 columns"),
+        (vec!["query", table, "0"], "poisoned cell"),
+        (
+            vec!["build", "chomp", "--rows", "0", "--cols", "3", "--out", out],
+            "--rows 0",
+        ),
+        (
+            vec![
+                "build", "chomp", "--rows", "40", "--cols", "40", "--out", out,
+            ],
+            "more than",
+        ),
+        (
+            vec!["chomp-rectangles", "/nonexistent/t.gtab"],
+            "/nonexistent/t.gtab",
+        ),
+    ] {
+        let (code, _, stderr) = gamedb(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(
+            stderr.starts_with("gamedb: ") && stderr.contains(needle),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    }
+    gamedb(&[
+        "build",
+        "nim",
+        "--heaps",
+        "2",
+        "--max-heap",
+        "3",
+        "--out",
+        out,
+        "-q",
+    ]);
+    let (code, _, stderr) = gamedb(&[
+        "chomp-rectangles",
+        dir.join("nim-2x3.gtab").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("needs a Chomp table"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,135 @@
+//! `scripts/gamedb.py` against the CLI: builds a table of every game and variant into a
+//! temporary folder and runs `tests/python/compare_cli.py`, which sends thousands of random
+//! query lines per table through both `gamedb query TABLE - --json` and the Python module and
+//! requires byte-identical answers (plus the same indices through the C ABI, refusal of
+//! damaged copies, numpy's memmap, and an interactive conversation).
+//!
+//! The comparison runs twice: with whatever of `xxhash` and `numpy` is installed (the test
+//! tries `pip install` once if they are missing; set `GAMEDB_NO_PIP=1` to skip that), and with
+//! `GAMEDB_PY_STDLIB_ONLY=1`, the standard-library path. Without `python3` the test says so
+//! and passes, unless `GAMEDB_REQUIRE_PYTHON=1` is set (CI sets it).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use gamedb::games::candy::{CandySpec, WinRule};
+use gamedb::games::nim::NimSpec;
+use gamedb::games::Spec;
+use gamedb::ValueKind;
+
+mod common;
+use common::{build, program, scratch, shared_library, ROOT};
+
+/// One table of every game and variant the reader must know (a new game adds its lines).
+fn tables(dir: &Path) -> Vec<PathBuf> {
+    let candy = |n, k, win| Spec::Candy(CandySpec::new(n, k, win).unwrap());
+    let nim = |s, h, k, misere| Spec::Nim(NimSpec::new(s, h, k, misere).unwrap());
+    let outcome = ValueKind::Outcome;
+    let grundy = ValueKind::Grundy;
+    [
+        (candy(2001, 3, WinRule::Even), outcome),
+        (candy(2001, 3, WinRule::Odd), outcome),
+        (candy(99, 5, WinRule::Even), outcome),
+        (nim(1, 40, None, false), outcome),
+        (nim(3, 15, None, false), outcome),
+        (nim(5, 31, None, false), outcome),
+        (nim(4, 7, None, true), outcome),
+        (nim(4, 31, Some(3), false), outcome),
+        (nim(4, 31, Some(3), true), outcome),
+        (nim(4, 31, None, false), grundy),
+        (nim(4, 31, Some(3), false), grundy),
+        (nim(2, 255, None, false), grundy),
+    ]
+    .into_iter()
+    .map(|(spec, kind)| build(spec, kind, dir))
+    .collect()
+}
+
+fn has_extras(python: &str) -> bool {
+    Command::new(python)
+        .args(["-c", "import xxhash, numpy"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Tries once to install the optional packages; never fails the test (no network, no pip).
+fn install_extras(python: &str) {
+    if has_extras(python) || std::env::var_os("GAMEDB_NO_PIP").is_some() {
+        return;
+    }
+    let child = Command::new(python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--retries",
+            "0",
+            "--timeout",
+            "15",
+            "xxhash",
+            "numpy",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        eprintln!("note: pip is not available; comparing without xxhash/numpy");
+        return;
+    };
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(180) {
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    if child.try_wait().ok().flatten().is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    if !has_extras(python) {
+        eprintln!("note: could not install xxhash/numpy; comparing with the standard library only");
+    }
+}
+
+fn compare(python: &str, tables: &[PathBuf], stdlib_only: bool) {
+    let mut cmd = Command::new(python);
+    cmd.arg(Path::new(ROOT).join("tests/python/compare_cli.py"))
+        .arg("--gamedb")
+        .arg(env!("CARGO_BIN_EXE_gamedb"))
+        .arg("--lib")
+        .arg(shared_library())
+        .args(["--count", "2500"])
+        .args(tables);
+    if stdlib_only {
+        cmd.env("GAMEDB_PY_STDLIB_ONLY", "1");
+    } else {
+        cmd.env_remove("GAMEDB_PY_STDLIB_ONLY");
+    }
+    let out = cmd.output().expect("run tests/python/compare_cli.py");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{stdout}");
+    assert!(
+        out.status.success(),
+        "the Python reader disagrees with the CLI:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("OK: "), "{stdout}");
+}
+
+#[test]
+fn python_reader_matches_the_cli_on_every_game() {
+    let Some(python) = program("PYTHON", "python3", "GAMEDB_REQUIRE_PYTHON") else {
+        return;
+    };
+    install_extras(&python);
+    let dir = scratch("python-reader");
+    let tables = tables(&dir);
+    compare(&python, &tables, false);
+    compare(&python, &tables, true);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
