@@ -519,6 +519,59 @@ mod tests {
     }
 
     #[test]
+    fn sliding_puzzle_positions_outside_the_table_are_refused() {
+        use crate::games::slide::SlideSpec;
+        use crate::games::Spec;
+        let spec = Spec::Slide(SlideSpec::new(3, 3).unwrap());
+        let payload = spec
+            .solve(ValueKind::Distance, &indicatif::ProgressBar::hidden())
+            .unwrap();
+        let table = Table::from_payload(&spec, payload).unwrap();
+        let t: *const Table = &table;
+        let mut buf = [0 as c_char; 4096];
+        // SAFETY: `t` points to a live table; the strings are NUL-terminated literals; `buf`
+        // has 4096 writable bytes.
+        unsafe {
+            assert_eq!(gamedb_value(t, c"8,6,7,2,5,4,3,0,1".as_ptr()), 31);
+            assert_eq!(gamedb_rank(t, c"8,6,7,2,5,4,3,0,1".as_ptr()), 177_874);
+            assert_eq!(
+                gamedb_outcome(t, c"1,2,3,4,5,6,7,8,0".as_ptr()),
+                GAMEDB_ERR_KIND
+            );
+            let unsolvable = c"1,2,3,4,5,6,8,7,0";
+            assert_eq!(gamedb_value(t, unsolvable.as_ptr()), GAMEDB_ERR_POSITION);
+            let e = last_error();
+            assert!(
+                e.contains("not in this table") && e.contains("1 inversion"),
+                "{e}"
+            );
+            let n = gamedb_moves_json(t, unsolvable.as_ptr(), buf.as_mut_ptr(), buf.len());
+            assert_eq!(n, GAMEDB_ERR_POSITION);
+            let n = gamedb_moves_json(
+                t,
+                c"1,2,3,4,5,0,7,8,6".as_ptr(),
+                buf.as_mut_ptr(),
+                buf.len(),
+            );
+            assert!(n > 0);
+            let moves = CStr::from_ptr(buf.as_ptr()).to_str().unwrap();
+            assert!(
+                moves
+                    .contains(r#"{"move":"slide 6 up","leaves":"1,2,3,4,5,6,7,8,0","distance":0}"#),
+                "{moves}"
+            );
+            // The query answers unsolvable positions with the reason, as the CLI does.
+            let n = gamedb_query_json(t, unsolvable.as_ptr(), buf.as_mut_ptr(), buf.len());
+            assert!(n > 0);
+            let answer = CStr::from_ptr(buf.as_ptr()).to_str().unwrap();
+            assert!(
+                answer.contains(r#""solvable":false,"distance":null"#),
+                "{answer}"
+            );
+        }
+    }
+
+    #[test]
     fn null_and_bad_arguments() {
         // SAFETY: NULL handles and strings are part of the contract; the strings below are
         // NUL-terminated literals.
