@@ -10,8 +10,11 @@ use crate::game::Rules;
 use crate::solve::Bits;
 use crate::{Error, Result};
 
+pub mod board;
 pub mod candy;
+pub mod fifteen;
 pub mod nim;
+pub mod pdb;
 
 /// Most positions a table may have (2^37: a 16 GiB bit table).
 pub const MAX_POSITIONS: u64 = 1 << 37;
@@ -125,6 +128,7 @@ macro_rules! games {
 games! {
     Candy(candy::CandySpec),
     Nim(nim::NimSpec),
+    Pdb(pdb::PdbSpec),
 }
 
 impl Spec {
