@@ -406,6 +406,7 @@ fn eight_puzzle_lengths_equal_breadth_first_distances() {
                 patterns: Some(vec![vec![1, 2, 3], vec![4, 5, 6], vec![7, 8]]),
                 reflect: false,
                 verify: true,
+                copy: false,
             },
         )
         .unwrap(),

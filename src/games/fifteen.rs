@@ -100,6 +100,10 @@ pub struct Options {
     pub reflect: bool,
     /// Check every table's payload checksum when opening.
     pub verify: bool,
+    /// Copy the tables into memory backed by huge pages where the OS allows (faster
+    /// lookups; costs the copy at opening and the tables' size in memory). Otherwise the
+    /// search reads the memory-mapped files.
+    pub copy: bool,
 }
 
 impl Default for Options {
@@ -108,6 +112,7 @@ impl Default for Options {
             patterns: None,
             reflect: true,
             verify: true,
+            copy: false,
         }
     }
 }
@@ -214,6 +219,8 @@ pub fn solve(rows: u32, cols: u32, tiles: &[u32], tables_dir: &Path) -> Result<S
 pub struct Solver {
     board: Board,
     tables: Vec<(PdbSpec, Table)>,
+    /// The tables' values copied to huge pages (empty: read the mapped files).
+    copies: Vec<Vec<u8>>,
     reflect: bool,
 }
 
@@ -295,9 +302,18 @@ impl Solver {
             }
             tables.push((spec, table));
         }
+        let copies = if options.copy {
+            tables
+                .iter()
+                .map(|(_, t)| super::pdb::copy_to_huge_pages(t.file().payload()))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Ok(Solver {
             board,
             tables,
+            copies,
             reflect: options.reflect && board.is_square(),
         })
     }
@@ -507,7 +523,10 @@ impl<'a> Statics<'a> {
         }
         let mut slot = 0;
         for (j, (spec, table)) in solver.tables.iter().enumerate() {
-            s.tables.push(table.file().payload());
+            s.tables.push(match solver.copies.get(j) {
+                Some(copy) => copy,
+                None => table.file().payload(),
+            });
             s.index.push(spec.placements());
             s.start.push(slot);
             for &t in spec.pattern() {

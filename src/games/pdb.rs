@@ -34,7 +34,7 @@ use crate::{Error, Result};
 
 mod bfs;
 
-pub use bfs::build_values;
+pub use bfs::{build_values, copy_to_huge_pages};
 
 /// The value stored for a placement that cannot reach the goal.
 pub const UNREACHABLE: u8 = 255;
