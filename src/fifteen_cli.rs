@@ -6,7 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use gamedb::games::fifteen::{Options, Partition, Solver, DEFAULT_PARTITION};
+use gamedb::games::board::Board;
+use gamedb::games::fifteen::{
+    parity_answer, Options, Partition, Solution, Solver, DEFAULT_PARTITION,
+};
 use gamedb::games::pdb::PdbSpec;
 use gamedb::games::Spec;
 use gamedb::{json, Error, ValueKind};
@@ -129,8 +132,25 @@ fn options(a: &SolveArgs) -> gamedb::Result<Options> {
 }
 
 pub(crate) fn solve(a: SolveArgs) -> Result<(), Failure> {
-    let solver = Solver::open(a.rows, a.cols, &a.tables, &options(&a)?)?;
-    let render = |s: &gamedb::games::fifteen::Solution| {
+    let board = Board::new(a.rows, a.cols)?;
+    let options = options(&a)?;
+    // Unsolvable positions are answered by the parity rule even without tables; the first
+    // solvable one needs them, and their absence ends the command.
+    let mut solver: Option<Solver> = None;
+    let mut answer = |text: &str| -> Result<Result<Solution, Error>, Failure> {
+        let tiles = match board.parse(text) {
+            Ok(t) => t,
+            Err(e) => return Ok(Err(e)),
+        };
+        if let Some(s) = parity_answer(board, &tiles) {
+            return Ok(Ok(s));
+        }
+        if solver.is_none() {
+            solver = Some(Solver::open(a.rows, a.cols, &a.tables, &options)?);
+        }
+        Ok(solver.as_ref().expect("opened just above").solve(&tiles))
+    };
+    let render = |s: &Solution| {
         if a.json {
             s.to_json()
         } else {
@@ -146,7 +166,7 @@ pub(crate) fn solve(a: SolveArgs) -> Result<(), Failure> {
     if a.positions != ["-"] {
         let mut bad = false;
         for p in &a.positions {
-            match solver.solve_text(p) {
+            match answer(p)? {
                 Ok(s) => writeln!(out, "{}", render(&s)).map_err(io_err)?,
                 Err(e) => {
                     out.flush().map_err(io_err)?;
@@ -175,7 +195,7 @@ pub(crate) fn solve(a: SolveArgs) -> Result<(), Failure> {
             continue;
         }
         lines += 1;
-        let reply = match solver.solve_text(text) {
+        let reply = match answer(text)? {
             Ok(s) => render(&s),
             Err(e) => {
                 bad += 1;

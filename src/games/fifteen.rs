@@ -363,6 +363,9 @@ impl Solver {
     /// An optimal solution of a position (checked here), or the reason there is none.
     pub fn solve(&self, tiles: &[u32]) -> Result<Solution> {
         self.board.check(tiles)?;
+        if let Some(answer) = parity_answer(self.board, tiles) {
+            return Ok(answer);
+        }
         let mut solution = Solution {
             position: tiles.to_vec(),
             solvable: false,
@@ -374,14 +377,6 @@ impl Solver {
             heuristic: 0,
             seconds: 0.0,
         };
-        if !self.board.solvable(tiles) {
-            solution.reason = Some(
-                "the parity of the permutation of the cells (blank included) plus the blank's \
-                 distance to its goal cell is odd, and every move keeps it (THEOREMS.md §4)"
-                    .into(),
-            );
-            return Ok(solution);
-        }
         let started = Instant::now();
         let statics = Statics::new(self);
         let mut state = State::new(&statics, tiles);
@@ -411,6 +406,26 @@ impl Solver {
         solution.length = Some(path.len() as u32);
         Ok(solution)
     }
+}
+
+/// The answer for a checked arrangement that the parity invariant rules out, without tables
+/// or search; `None` when it can reach the goal.
+pub fn parity_answer(board: Board, tiles: &[u32]) -> Option<Solution> {
+    (!board.solvable(tiles)).then(|| Solution {
+        position: tiles.to_vec(),
+        solvable: false,
+        reason: Some(
+            "the parity of the permutation of the cells (blank included) plus the blank's \
+             distance to its goal cell is odd, and every move keeps it (THEOREMS.md §4)"
+                .into(),
+        ),
+        length: None,
+        moves: Vec::new(),
+        expanded: 0,
+        generated: 0,
+        heuristic: 0,
+        seconds: 0.0,
+    })
 }
 
 /// Longest solution searched for (far beyond any board a byte table can serve).

@@ -276,13 +276,26 @@ impl<S: Store> Search<S> {
         let board = spec.board();
         let index = spec.placements();
         let len = index.count() as usize;
-        let store = S::alloc(len).ok_or_else(|| {
+        // The search state plus the values at the end.
+        let needed = len as u64 * (S::BYTES as u64 + 1);
+        let short = |available: Option<u64>| {
             Error::Unsupported(format!(
-                "not enough memory for the search of {}: it needs {} MiB",
+                "not enough memory for the search of {}: it needs {} MiB{}",
                 spec.describe(),
-                (len as u128 * S::BYTES as u128) >> 20
+                needed >> 20,
+                available.map_or(String::new(), |a| format!(
+                    ", {} MiB are available",
+                    a >> 20
+                ))
             ))
-        })?;
+        };
+        // Refuse early rather than be killed half-way (the OS may promise more than it has).
+        if let Some(available) = available_memory() {
+            if needed > available {
+                return Err(short(Some(available)));
+            }
+        }
+        let store = S::alloc(len).ok_or_else(|| short(None))?;
         let words = len.div_ceil(64 << PAGE_SHIFT);
         let pages = [
             (0..words).map(|_| AtomicU64::new(0)).collect(),
@@ -528,6 +541,14 @@ fn prefetch<T>(p: *const T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
+}
+
+/// Memory the OS says is available (Linux: `MemAvailable` of `/proc/meminfo`).
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 fn cpu_is_fast() -> bool {
