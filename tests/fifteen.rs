@@ -554,7 +554,7 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
-        lines[0].starts_with("1,2,3,4,5,6,7,0,8: 1 moves: 8 left"),
+        lines[0].starts_with("1,2,3,4,5,6,7,0,8: 1 move: 8 left"),
         "{out}"
     );
     assert!(

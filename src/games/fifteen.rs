@@ -157,12 +157,14 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// One line: `POS: 52 moves: 12 up, 5 left, ...  (N nodes expanded, M generated, T ms)`.
+    /// One line: `POS: 52 moves: 12 up, 5 left, ...  (N nodes expanded, M generated,
+    /// heuristic H, T ms)`.
     pub fn to_text(&self) -> String {
         let pos = crate::game::format_numbers(&self.position);
         match (self.length, &self.reason) {
             (Some(len), _) => format!(
-                "{pos}: {len} moves{}{}  ({} nodes expanded, {} generated, heuristic {}, {:.3} ms)",
+                "{pos}: {len} move{}{}{}  ({} nodes expanded, {} generated, heuristic {}, {:.3} ms)",
+                if len == 1 { "" } else { "s" },
                 if self.moves.is_empty() { "" } else { ": " },
                 self.moves
                     .iter()
