@@ -4,21 +4,24 @@
 //! In the abstraction the blank moves freely (cost 0) through the cells free of pattern tiles,
 //! so the states of one placement that matter are the connected *components* of its free
 //! cells, kept as a bit mask of blank cells. Layer `d` holds the states at distance `d`:
-//! * each placement owns three masks: `visited` (states of layers `≤ d`), and two `next`
-//!   masks used alternately for layers `d` and `d + 1`;
-//! * a pass over layer `d` *settles* every placement with states in `next[d mod 2]`: the new
-//!   ones (`next & !visited`) become layer `d`, are added to `visited`, and the placement's
-//!   value is `d` if it had none; then each new state is *expanded*: for every pattern tile
-//!   next to one of its blank cells, the tile slides into the blank (cost 1), giving another
-//!   placement with the blank on the tile's old cell; the whole component of that cell is
-//!   OR-ed atomically into the other placement's `next[(d + 1) mod 2]`;
-//! * a bitmap with one bit per page of 512 placements marks where a `next` mask may be
-//!   non-empty, so sparse layers do not scan the whole array.
+//! * each placement owns three masks: `visited` (whole components, layers `≤ d`), and two
+//!   `next` masks of blank cells reached, used alternately for layers `d` and `d + 1`;
+//! * a pass over layer `d` *settles* every placement with cells in `next[d mod 2]`: the
+//!   components of the cells not yet visited (a flood fill through the free cells) become
+//!   layer `d` and are added to `visited`, and the placement's value is `d` if it had none;
+//!   then each new state is *expanded*: for every pattern tile next to one of its blank cells,
+//!   the tile slides into the blank (cost 1), giving another placement with the blank on the
+//!   tile's old cell, which is OR-ed atomically into that placement's `next[(d + 1) mod 2]`
+//!   unless it is already visited; settling clears `next[d mod 2]` for use two layers later;
+//! * a bitmap with one bit per page of 512 placements marks where a `next` mask got cells, so
+//!   sparse layers do not scan the whole array;
+//! * the target's index follows from the source's without unranking it, and targets wait a
+//!   few dozen moves in a ring after a prefetch, so that their memory accesses overlap.
 //!
-//! Determinism: a pass reads only `next[d mod 2]`, written completely by the previous pass,
-//! and writes only with atomic ORs (order-independent) to `next[(d + 1) mod 2]`. Whether an
-//! expansion skips a target state it sees as visited depends on timing, but such states are
-//! removed at settling anyway. So the values are the same at any number of threads.
+//! Determinism: a pass reads only `next[d mod 2]`, complete since the previous pass, and
+//! writes only with atomic ORs (order-independent) to `next[(d + 1) mod 2]`. Whether an
+//! expansion skips a target it sees as visited depends on timing, but such cells are ignored at
+//! settling anyway. So the values are the same at any number of threads.
 //!
 //! Storage: for boards of at most 16 cells one `u64` per placement holds the three 16-bit
 //! masks and the value (8 bytes per placement); larger boards use three `u64` masks and a
