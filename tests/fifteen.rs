@@ -511,6 +511,45 @@ fn partitions_cover_the_board_and_name_their_tables() {
 // ---------- the CLI ----------
 
 #[test]
+fn build_all_builds_every_table_of_a_fifteen_line() {
+    let dir = TempDir::new("pdb-catalog");
+    let cat = dir.path().join("catalog.txt");
+    std::fs::write(
+        &cat,
+        "fifteen --partition 5-5-5\npdb --rows 2 --cols 3 --pattern 2,1\n",
+    )
+    .unwrap();
+    let out = dir.path().join("t");
+    let args = [
+        "build-all",
+        "--catalog",
+        cat.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ];
+    let o = gamedb(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches(" built").count(), 4, "{}", stdout(&o));
+    assert!(out.join("pdb-2x3-1-2.gtab").exists());
+    let o = gamedb(&args);
+    assert_eq!(
+        stdout(&o).matches("present, skipped").count(),
+        4,
+        "{}",
+        stdout(&o)
+    );
+    let solver = Solver::open(4, 4, &out, &Options::default()).unwrap();
+    assert!(
+        solver
+            .describe()
+            .contains("1-4,7 + 5-6,9-10,13 + 8,11-12,14-15"),
+        "{}",
+        solver.describe()
+    );
+}
+
+#[test]
 fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
     let dir = TempDir::new("pdb-cli");
     let d = dir.path().to_str().unwrap();

@@ -80,7 +80,7 @@ impl<P: IdaProblem> Run<'_, P> {
         for &m in &moves {
             self.generated += 1;
             self.problem.apply(m);
-            let h = self.problem.lower_bound(bound - g - 1);
+            let h = self.problem.lower_bound(bound.saturating_sub(g + 1));
             let f = g + 1 + h;
             if f > bound {
                 next = next.min(f);
@@ -178,6 +178,37 @@ mod tests {
         fn is_goal(&self) -> bool {
             self.0 == 0
         }
+    }
+
+    /// The same walk with no information: plain iterative deepening, where non-goal states
+    /// have bound 0 (at depth = threshold the budget is exhausted).
+    struct Blind(i64);
+
+    impl IdaProblem for Blind {
+        type Move = i64;
+        fn moves(&mut self, last: Option<i64>, out: &mut Vec<i64>) {
+            Line(self.0).moves(last, out)
+        }
+        fn apply(&mut self, m: i64) {
+            self.0 += m;
+        }
+        fn undo(&mut self, m: i64) {
+            self.0 -= m;
+        }
+        fn lower_bound(&mut self, _limit: u32) -> u32 {
+            0
+        }
+        fn is_goal(&self) -> bool {
+            self.0 == 0
+        }
+    }
+
+    #[test]
+    fn zero_bounds_are_plain_iterative_deepening() {
+        let out = ida_star(&mut Blind(4), 10);
+        assert_eq!(out.path, Some(vec![-1; 4]));
+        assert_eq!(out.iterations, 5); // thresholds 0, 1, 2, 3, 4
+        assert_eq!(ida_star(&mut Blind(4), 3).path, None);
     }
 
     #[test]
