@@ -539,6 +539,21 @@ fn build_all_builds_every_table_of_a_fifteen_line() {
         "{}",
         stdout(&o)
     );
+    // A pattern alone is a (weak) lower bound too; the other tiles move for free.
+    let weak = Solver::open(
+        4,
+        4,
+        &out,
+        &Options {
+            patterns: Some(vec![vec![1, 2, 3, 4, 7]]),
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let s = weak
+        .solve(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14, 15])
+        .unwrap();
+    assert_eq!(s.length, Some(2));
     let solver = Solver::open(4, 4, &out, &Options::default()).unwrap();
     assert!(
         solver

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::board::{Board, Dir};
-use super::pdb::{PdbSpec, Placements};
+use super::pdb::PdbSpec;
 use super::{GameSpec, Spec};
 use crate::format::ValueKind;
 use crate::lookup::Table;
@@ -505,11 +505,13 @@ struct Statics<'a> {
     board: Board,
     n: usize,
     neighbours: [u64; 64],
-    /// Per pattern: values, index, start of its cells in the flat cell arrays.
+    /// Per pattern: values and the start of its cells in the flat cell arrays. After the
+    /// patterns comes a dummy one without cells whose only value is 0: tiles in no pattern
+    /// belong to it, so moving them changes nothing without a branch.
     tables: Vec<&'a [u8]>,
-    index: Vec<Placements>,
     start: Vec<usize>,
-    /// Per tile: its pattern and its place in the flat cell arrays.
+    /// Per tile: its pattern and its place in the flat cell arrays (the last place, never a
+    /// pattern's, for tiles in no pattern).
     pattern_of: [u8; 64],
     slot_of: [u8; 64],
     reflect: bool,
@@ -527,10 +529,9 @@ impl<'a> Statics<'a> {
             n,
             neighbours: [0; 64],
             tables: Vec::new(),
-            index: Vec::new(),
             start: Vec::new(),
-            pattern_of: [0; 64],
-            slot_of: [0; 64],
+            pattern_of: [solver.tables.len() as u8; 64],
+            slot_of: [63; 64],
             reflect: solver.reflect,
             reflect_tile: [0; 64],
             reflect_cell: [0; 64],
@@ -544,7 +545,6 @@ impl<'a> Statics<'a> {
                 Some(copy) => copy,
                 None => table.file().payload(),
             });
-            s.index.push(spec.placements());
             s.start.push(slot);
             for &t in spec.pattern() {
                 s.pattern_of[t as usize] = j as u8;
@@ -552,7 +552,11 @@ impl<'a> Statics<'a> {
                 slot += 1;
             }
         }
+        // The dummy pattern: no cells (rank 0), value 0.
         s.start.push(slot);
+        s.start.push(slot);
+        s.tables.push(&[0]);
+        debug_assert!(slot <= 63);
         if s.reflect {
             for t in 0..n {
                 s.reflect_tile[t] = board.reflect_tile(t as u32) as u8;
