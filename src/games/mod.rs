@@ -10,9 +10,12 @@ use crate::game::Rules;
 use crate::solve::Bits;
 use crate::{Error, Result};
 
+pub mod board;
 pub mod candy;
 pub mod chomp;
+pub mod fifteen;
 pub mod nim;
+pub mod pdb;
 
 /// Most positions a table may have (2^37: a 16 GiB bit table).
 pub const MAX_POSITIONS: u64 = 1 << 37;
@@ -127,6 +130,7 @@ games! {
     Candy(candy::CandySpec),
     Nim(nim::NimSpec),
     Chomp(chomp::ChompSpec),
+    Pdb(pdb::PdbSpec),
 }
 
 impl Spec {
