@@ -103,12 +103,26 @@ unsafe fn text_arg<'a>(s: *const c_char, what: &str) -> Result<&'a str, i64> {
     })
 }
 
-/// Parses a position and returns its index, or `GAMEDB_ERR_POSITION`.
-fn rank_text(table: &Table, text: &str) -> Result<u64, i64> {
+/// Parses a position of the table, or fails with `GAMEDB_ERR_POSITION`: text that is no
+/// position, or a valid position the table does not store (an unsolvable puzzle arrangement,
+/// see `Rules::outside`), with the reason.
+fn parse_in_table(table: &Table, text: &str) -> Result<Vec<u32>, i64> {
     let pos = table
         .rules()
         .parse(text)
         .map_err(|e| fail(GAMEDB_ERR_POSITION, &e.to_string()))?;
+    if let Some(why) = table.rules().outside(&pos) {
+        return Err(fail(
+            GAMEDB_ERR_POSITION,
+            &format!("position '{text}' is not in this table: {why}"),
+        ));
+    }
+    Ok(pos)
+}
+
+/// Parses a position and returns its index, or `GAMEDB_ERR_POSITION`.
+fn rank_text(table: &Table, text: &str) -> Result<u64, i64> {
+    let pos = parse_in_table(table, text)?;
     Ok(table.rules().rank(&pos))
 }
 
@@ -439,9 +453,9 @@ pub unsafe extern "C" fn gamedb_moves_json(
             Ok(x) => x,
             Err(code) => return code,
         };
-        let pos = match t.rules().parse(text) {
+        let pos = match parse_in_table(t, text) {
             Ok(p) => p,
-            Err(e) => return fail(GAMEDB_ERR_POSITION, &e.to_string()),
+            Err(code) => return code,
         };
         let kind = t.value_kind();
         let moves = json::array(t.rules().moves(&pos).into_iter().map(|m| {

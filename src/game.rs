@@ -98,7 +98,16 @@ pub trait Rules: Send + Sync {
     /// Checks that `pos` is a position of this table.
     fn check(&self, pos: &[u32]) -> Result<()>;
 
-    /// The index of a checked position.
+    /// Why a checked position lies outside the table although it is valid input (for example
+    /// a puzzle arrangement that cannot reach the goal, which a distance table does not
+    /// store), or `None` for a position of the table. Lookups answer such a position from this
+    /// reason alone, without ranking it or reading the table. The default: every checked
+    /// position is in the table.
+    fn outside(&self, _pos: &[u32]) -> Option<String> {
+        None
+    }
+
+    /// The index of a checked position that is not [`outside`](Rules::outside) the table.
     fn rank(&self, pos: &[u32]) -> u64;
 
     /// The position at an index (a canonical representative).

@@ -12,14 +12,15 @@
 //! let payload = spec.solve(ValueKind::Outcome, &ProgressBar::hidden()).unwrap();
 //! let table = Table::from_payload(&spec, payload).unwrap();
 //! let answer = table.query("1,2,4").unwrap();
-//! assert_eq!(answer.outcome, gamedb::Outcome::N);
+//! assert_eq!(answer.outcome, Some(gamedb::Outcome::N));
 //! assert_eq!(answer.winning_moves[0].leaves, vec![1, 2, 3]);
 //! ```
 //!
 //! Map of the crate:
 //! * [`game`]: the traits every game implements (solver view and lookup view);
 //! * [`games`]: the registry and one module per game;
-//! * [`solve`]: solvers that know nothing about particular games;
+//! * [`solve`]: solvers that know nothing about particular games (backward induction for
+//!   games, breadth-first search for puzzles);
 //! * [`format`]: the table file format (write, open, validate);
 //! * [`lookup`]: answers from an open table;
 //! * [`build`]: solve and write;
@@ -43,4 +44,4 @@ pub use error::{Error, Result};
 pub use format::{Encoding, ValueKind};
 pub use game::{Move, Outcome, Rules};
 pub use games::Spec;
-pub use lookup::{Answer, Table};
+pub use lookup::{Answer, DistanceAnswer, Table};

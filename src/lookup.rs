@@ -1,4 +1,7 @@
-//! Answers queries from an open table: outcome, Grundy value, winning moves.
+//! Answers queries from an open table. What an answer holds follows the table's value kind:
+//! outcome and Grundy tables give the outcome, the Grundy value and the winning moves; distance
+//! tables (puzzles) give the distance to the goal, the optimal moves and, on request, a whole
+//! optimal solution.
 
 use std::path::Path;
 
@@ -16,19 +19,68 @@ pub struct Table {
 }
 
 /// The answer to one query.
+///
+/// Outcome and Grundy tables fill `outcome`, `grundy` and `winning_moves`; distance tables fill
+/// `distance` instead.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Answer {
     /// The position as read.
     pub position: Vec<u32>,
-    /// Its index in the table.
-    pub index: u64,
-    /// P or N.
-    pub outcome: Outcome,
-    /// The Grundy value, when the table stores it.
+    /// Its index in the table; `None` for a position outside the table (see
+    /// [`Rules::outside`]).
+    pub index: Option<u64>,
+    /// P or N (outcome and Grundy tables).
+    pub outcome: Option<Outcome>,
+    /// The Grundy value, when the table stores them.
     pub grundy: Option<u32>,
-    /// Every move to a P-position, with the position it leaves.
+    /// Every move to a P-position, with the position it leaves (outcome and Grundy tables).
     pub winning_moves: Vec<Move>,
+    /// What a distance table says.
+    pub distance: Option<DistanceAnswer>,
 }
+
+/// The answer of a distance table (a puzzle): how far the position is from the goal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistanceAnswer {
+    /// Moves to the goal; `None` when the goal cannot be reached.
+    pub distance: Option<u32>,
+    /// Why the goal cannot be reached (the rules' reason), when it cannot.
+    pub reason: Option<String>,
+    /// Every move to a position one move nearer the goal.
+    pub optimal_moves: Vec<Move>,
+    /// A whole optimal solution, when asked for: `distance` moves ending at the goal.
+    pub path: Option<Vec<Move>>,
+}
+
+impl DistanceAnswer {
+    /// Whether the goal can be reached.
+    pub fn solvable(&self) -> bool {
+        self.distance.is_some()
+    }
+}
+
+/// Distances found in a distance table, for `gamedb info`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistanceCensus {
+    /// `counts[d]`: entries at distance `d`, up to the largest distance present.
+    pub counts: Vec<u64>,
+    /// Entries marked unreachable (none in a complete table).
+    pub unreached: u64,
+    /// Number of entries at the largest distance.
+    pub antipode_count: u64,
+    /// Indices of the first of them (in index order), at most the number asked for.
+    pub antipodes: Vec<u64>,
+}
+
+impl DistanceCensus {
+    /// The largest distance present.
+    pub fn max_distance(&self) -> Option<u32> {
+        self.counts.len().checked_sub(1).map(|d| d as u32)
+    }
+}
+
+/// The byte a distance table stores for a position it could not reach.
+pub const UNREACHED: u32 = crate::solve::bfs::UNSEEN as u32;
 
 impl Table {
     /// Opens a table file, checking its structure and that its header describes a known game
@@ -70,7 +122,8 @@ impl Table {
             ));
         }
         let bits_ok = (h.value_kind == ValueKind::Outcome) == (h.encoding == Encoding::Bits);
-        if !bits_ok {
+        let bytes_ok = h.value_kind != ValueKind::Distance || h.encoding == Encoding::U8;
+        if !bits_ok || !bytes_ok {
             return Err(Error::corrupt(
                 file.path(),
                 format!(
@@ -193,39 +246,193 @@ impl Table {
 
     /// Answers a position written as `query` accepts it.
     pub fn query(&self, text: &str) -> Result<Answer> {
-        let pos = self.rules.parse(text)?;
-        Ok(self.answer(pos))
+        self.query_with(text, false)
     }
 
-    /// Answers a position already checked by the rules.
-    pub fn answer(&self, position: Vec<u32>) -> Answer {
-        let index = self.rules.rank(&position);
+    /// Answers a position written as `query` accepts it; with `path`, a distance table's answer
+    /// includes a whole optimal solution.
+    pub fn query_with(&self, text: &str, path: bool) -> Result<Answer> {
+        let pos = self.rules.parse(text)?;
+        let mut answer = self.answer(pos)?;
+        if path {
+            if let Some(d) = &mut answer.distance {
+                if d.solvable() {
+                    d.path = Some(self.path(&answer.position)?);
+                }
+            }
+        }
+        Ok(answer)
+    }
+
+    /// Answers a position already checked by the rules. A position outside the table is
+    /// answered from the rules' reason (distance tables) or refused with it (other tables).
+    pub fn answer(&self, position: Vec<u32>) -> Result<Answer> {
+        let outside = self.rules.outside(&position);
+        let mut answer = Answer {
+            index: None,
+            outcome: None,
+            grundy: None,
+            winning_moves: Vec::new(),
+            distance: None,
+            position,
+        };
+        if self.value_kind() == ValueKind::Distance {
+            let mut d = DistanceAnswer {
+                distance: None,
+                reason: outside,
+                optimal_moves: Vec::new(),
+                path: None,
+            };
+            if d.reason.is_none() {
+                let index = self.rules.rank(&answer.position);
+                let here = self.stored_distance(index)?;
+                d.distance = Some(here);
+                d.optimal_moves = self.nearer(&answer.position, here)?;
+                answer.index = Some(index);
+            }
+            answer.distance = Some(d);
+            return Ok(answer);
+        }
+        if let Some(why) = outside {
+            return Err(Error::bad(format!(
+                "position '{}' is not in this table: {why}",
+                self.rules.format(&answer.position)
+            )));
+        }
+        let index = self.rules.rank(&answer.position);
         // Rank every child first, then read their entries in one tight loop, so the reads
         // (random places of a large table) overlap instead of waiting for each other.
         let mut children = Vec::new();
-        self.rules.move_indices(&position, &mut children);
+        self.rules.move_indices(&answer.position, &mut children);
         let mut outcomes = Vec::with_capacity(children.len());
         self.outcomes_at(&children, &mut outcomes);
         let winning: Vec<usize> = (0..outcomes.len())
             .filter(|&k| outcomes[k] == Outcome::P)
             .collect();
-        let winning_moves = if winning.is_empty() {
-            Vec::new()
-        } else {
-            self.rules.moves_at(&position, &winning)
+        if !winning.is_empty() {
+            answer.winning_moves = self.rules.moves_at(&answer.position, &winning);
+        }
+        answer.outcome = Some(self.outcome(index));
+        answer.grundy = self.grundy(index);
+        answer.index = Some(index);
+        Ok(answer)
+    }
+
+    /// The distance stored for an index of a distance table; a damaged table (an unreachable
+    /// mark, or neighbours' distances that do not fit) is reported as such.
+    fn stored_distance(&self, index: u64) -> Result<u32> {
+        let v = self.raw(index);
+        if v == UNREACHED {
+            return Err(Error::corrupt(
+                self.file.path(),
+                format!("entry {index} is marked unreachable, but the rules say the goal can be reached"),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// The moves of a position at distance `here` that lead one move nearer the goal.
+    fn nearer(&self, position: &[u32], here: u32) -> Result<Vec<Move>> {
+        let moves: Vec<Move> = self
+            .rules
+            .moves(position)
+            .into_iter()
+            .filter(|m| {
+                self.rules.outside(&m.leaves).is_none()
+                    && self.raw(self.rules.rank(&m.leaves)) + 1 == here
+            })
+            .collect();
+        if here > 0 && moves.is_empty() {
+            return Err(Error::corrupt(
+                self.file.path(),
+                format!(
+                    "position {} is stored at distance {here} but has no move to distance {}",
+                    self.rules.format(position),
+                    here - 1
+                ),
+            ));
+        }
+        Ok(moves)
+    }
+
+    /// A whole optimal solution of a position of a distance table: at each step the first
+    /// move (in the rules' order) that leads one move nearer the goal.
+    pub fn path(&self, position: &[u32]) -> Result<Vec<Move>> {
+        if self.value_kind() != ValueKind::Distance {
+            return Err(Error::bad(format!(
+                "{} tables hold {} values, not distances: there is no path to show",
+                self.spec.name(),
+                self.value_kind().name()
+            )));
+        }
+        if let Some(why) = self.rules.outside(position) {
+            return Err(Error::bad(why));
+        }
+        let mut here = self.stored_distance(self.rules.rank(position))?;
+        let mut pos = position.to_vec();
+        let mut path = Vec::with_capacity(here as usize);
+        while here > 0 {
+            let step = self.nearer(&pos, here)?.swap_remove(0);
+            pos = step.leaves.clone();
+            path.push(step);
+            here -= 1;
+        }
+        Ok(path)
+    }
+
+    /// Counts the entries of a distance table at each distance and collects the first
+    /// `list` indices at the largest distance.
+    pub fn distance_census(&self, list: usize) -> DistanceCensus {
+        use rayon::prelude::*;
+        // Distance tables are one byte per entry (checked on opening).
+        let p = self.file.payload();
+        let hist = p
+            .par_chunks(1 << 20)
+            .map(|c| {
+                let mut h = [0u64; 256];
+                for &b in c {
+                    h[b as usize] += 1;
+                }
+                h
+            })
+            .reduce(
+                || [0u64; 256],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            );
+        let unreached = hist[UNREACHED as usize];
+        let mut counts: Vec<u64> = hist[..UNREACHED as usize].to_vec();
+        while counts.last() == Some(&0) {
+            counts.pop();
+        }
+        let (antipode_count, antipodes) = match counts.len().checked_sub(1) {
+            Some(max) => (
+                counts[max],
+                p.iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| b as usize == max)
+                    .map(|(i, _)| i as u64)
+                    .take(list)
+                    .collect(),
+            ),
+            None => (0, Vec::new()),
         };
-        Answer {
-            outcome: self.outcome(index),
-            grundy: self.grundy(index),
-            index,
-            position,
-            winning_moves,
+        DistanceCensus {
+            counts,
+            unreached,
+            antipode_count,
+            antipodes,
         }
     }
 
     /// P/N of a position written as numbers, checked against the table's bounds.
     pub fn outcome_of(&self, position: &[u32]) -> Result<Outcome> {
         self.rules.check(position)?;
+        if let Some(why) = self.rules.outside(position) {
+            return Err(Error::bad(why));
+        }
         Ok(self.outcome(self.rules.rank(position)))
     }
 
@@ -282,44 +489,90 @@ impl Values for Table {
 }
 
 impl Answer {
-    /// One line of text: `1,2,4: N  winning: take 1 from heap 3 -> 1,2,3`.
+    /// One line of text: `1,2,4: N  winning: take 1 from heap 3 -> 1,2,3`, or for a distance
+    /// table `8,6,7,2,5,4,3,0,1: distance 31  optimal: slide 3 right -> ...` (and `path: ...`
+    /// when a solution was asked for).
     pub fn to_text(&self, rules: &dyn Rules) -> String {
-        let mut s = format!(
-            "{}: {}",
-            rules.format(&self.position),
-            self.outcome.as_str()
-        );
+        let position = rules.format(&self.position);
+        if let Some(d) = &self.distance {
+            return match d.distance {
+                None => format!(
+                    "{position}: unsolvable: {}",
+                    d.reason.as_deref().unwrap_or("the goal cannot be reached")
+                ),
+                Some(0) => format!("{position}: distance 0 (the goal)"),
+                Some(n) => {
+                    let mut s = format!(
+                        "{position}: distance {n}  optimal: {}",
+                        moves_text(rules, &d.optimal_moves)
+                    );
+                    if let Some(path) = &d.path {
+                        let steps: Vec<&str> = path.iter().map(|m| m.label.as_str()).collect();
+                        s += &format!("  path: {}", steps.join(", "));
+                    }
+                    s
+                }
+            };
+        }
+        let mut s = format!("{}: {}", position, self.outcome.map_or("?", |o| o.as_str()));
         if let Some(g) = self.grundy {
             s += &format!("  grundy {g}");
         }
         if !self.winning_moves.is_empty() {
-            let moves: Vec<String> = self
-                .winning_moves
-                .iter()
-                .map(|m| format!("{} -> {}", m.label, rules.format(&m.leaves)))
-                .collect();
-            s += &format!("  winning: {}", moves.join("; "));
+            s += &format!("  winning: {}", moves_text(rules, &self.winning_moves));
         }
         s
     }
 
-    /// One JSON object with keys `position`, `outcome`, `winning_moves` and, when stored,
-    /// `grundy`.
+    /// One JSON object. Outcome and Grundy tables: keys `position`, `outcome`, `winning_moves`
+    /// and, when stored, `grundy`. Distance tables: `position`, `solvable`, `distance` (null
+    /// when unsolvable), `reason` (when unsolvable), `optimal_moves` and, when asked for,
+    /// `path`; each move is `{"move": label, "leaves": position}`.
     pub fn to_json(&self, rules: &dyn Rules) -> String {
-        let moves = json::array(self.winning_moves.iter().map(|m| {
-            json::Object::new()
-                .str("move", &m.label)
-                .str("leaves", &rules.format(&m.leaves))
-                .finish()
-        }));
+        let position = rules.format(&self.position);
+        if let Some(d) = &self.distance {
+            let mut o = json::Object::new()
+                .str("position", &position)
+                .bool("solvable", d.solvable());
+            o = match d.distance {
+                Some(n) => o.num("distance", n),
+                None => o.null("distance"),
+            };
+            if let Some(r) = &d.reason {
+                o = o.str("reason", r);
+            }
+            o = o.raw("optimal_moves", &moves_json(rules, &d.optimal_moves));
+            if let Some(path) = &d.path {
+                o = o.raw("path", &moves_json(rules, path));
+            }
+            return o.finish();
+        }
         let mut o = json::Object::new()
-            .str("position", &rules.format(&self.position))
-            .str("outcome", self.outcome.as_str());
+            .str("position", &position)
+            .str("outcome", self.outcome.map_or("?", |o| o.as_str()));
         if let Some(g) = self.grundy {
             o = o.num("grundy", g);
         }
-        o.raw("winning_moves", &moves).finish()
+        o.raw("winning_moves", &moves_json(rules, &self.winning_moves))
+            .finish()
     }
+}
+
+fn moves_text(rules: &dyn Rules, moves: &[Move]) -> String {
+    let moves: Vec<String> = moves
+        .iter()
+        .map(|m| format!("{} -> {}", m.label, rules.format(&m.leaves)))
+        .collect();
+    moves.join("; ")
+}
+
+fn moves_json(rules: &dyn Rules, moves: &[Move]) -> String {
+    json::array(moves.iter().map(|m| {
+        json::Object::new()
+            .str("move", &m.label)
+            .str("leaves", &rules.format(&m.leaves))
+            .finish()
+    }))
 }
 
 #[cfg(test)]
@@ -364,11 +617,15 @@ mod tests {
                     .into_iter()
                     .filter(|m| t.outcome(rules.rank(&m.leaves)) == Outcome::P)
                     .collect();
-                let answer = t.answer(pos.clone());
+                let answer = t.answer(pos.clone()).unwrap();
                 assert_eq!(answer.winning_moves, plain, "{pos:?}");
                 if !rules.moves(pos).is_empty() {
                     // Terminal positions get their value from the rules (misère, candy).
-                    assert_eq!(answer.outcome == Outcome::N, !plain.is_empty(), "{pos:?}");
+                    assert_eq!(
+                        answer.outcome == Some(Outcome::N),
+                        !plain.is_empty(),
+                        "{pos:?}"
+                    );
                 }
             }
             // A bad position stops the batch with its error.

@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use gamedb::games::candy::{CandySpec, WinRule};
 use gamedb::games::chomp::{self, ChompSpec};
 use gamedb::games::nim::NimSpec;
+use gamedb::games::slide::SlideSpec;
 use gamedb::games::Spec;
 use gamedb::{json, verify, Error, Table, ValueKind};
 
@@ -115,6 +116,16 @@ pub(crate) enum GameArgs {
     },
     #[command(flatten)]
     Puzzle(fifteen_cli::PuzzleArgs),
+    /// Sliding puzzle on an R×C board (2 ≤ R, C; R·C ≤ 12): distance to the goal of every
+    /// solvable arrangement.
+    Slide {
+        /// Rows of the board.
+        #[arg(long)]
+        rows: u32,
+        /// Columns of the board.
+        #[arg(long)]
+        cols: u32,
+    },
 }
 
 #[derive(ValueEnum, Clone, Copy)]
@@ -174,6 +185,10 @@ impl GameArgs {
                 };
                 (Spec::Chomp(ChompSpec::new(rows, cols)?), kind)
             }
+            GameArgs::Slide { rows, cols } => (
+                Spec::Slide(SlideSpec::new(rows, cols)?),
+                ValueKind::Distance,
+            ),
         }])
     }
 }
@@ -188,6 +203,9 @@ struct QueryArgs {
     /// One JSON object per answer.
     #[arg(long)]
     json: bool,
+    /// Distance tables: include a whole optimal solution in each answer.
+    #[arg(long)]
+    path: bool,
     /// Skip the payload checksum when opening (faster on very large tables).
     #[arg(long)]
     no_verify: bool,
@@ -351,7 +369,7 @@ fn query(a: QueryArgs) -> Result<(), Failure> {
         // Positions on the command line: answers on stdout, each bad one a line on stderr.
         let mut bad = None;
         for p in &a.positions {
-            match table.query(p) {
+            match table.query_with(p, a.path) {
                 Ok(ans) => writeln!(out, "{}", render(&table, &ans, a.json)).map_err(io_err)?,
                 Err(e) => {
                     out.flush().map_err(io_err)?;
@@ -385,7 +403,7 @@ fn query(a: QueryArgs) -> Result<(), Failure> {
             continue;
         }
         lines += 1;
-        let reply = match table.query(text) {
+        let reply = match table.query_with(text, a.path) {
             Ok(ans) => render(&table, &ans, a.json),
             Err(e) => {
                 bad += 1;
@@ -432,14 +450,18 @@ fn render(table: &Table, ans: &gamedb::Answer, json: bool) -> String {
     }
 }
 
+/// Antipodes listed by `info` when there are at most this many.
+const ANTIPODES_LISTED: usize = 20;
+
 fn info(a: InfoArgs) -> Result<(), Failure> {
     let table = Table::open(&a.table)?;
     let checksum = table.verify();
     let h = table.file().header();
-    let p = table.count_p();
-    let n = table.len() - p;
+    let distances =
+        (h.value_kind == ValueKind::Distance).then(|| table.distance_census(ANTIPODES_LISTED));
+    let rules = table.rules();
     if a.json {
-        let o = json::Object::new()
+        let mut o = json::Object::new()
             .str("file", &a.table.display().to_string())
             .str("game", table.spec().name())
             .str("description", &table.spec().describe())
@@ -452,9 +474,32 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
             .num("payload_len", h.payload_len)
             .str("payload_xxh3", &format!("{:016x}", h.payload_xxh3))
             .str("checksum", if checksum.is_ok() { "ok" } else { "mismatch" })
-            .str("crate_version", &h.crate_version)
-            .num("p_positions", p)
-            .num("n_positions", n);
+            .str("crate_version", &h.crate_version);
+        match &distances {
+            Some(d) => {
+                o = o.raw("distance_counts", &json::numbers(&d.counts));
+                o = match d.max_distance() {
+                    Some(m) => o.num("max_distance", m),
+                    None => o.null("max_distance"),
+                };
+                o = o.num("antipode_count", d.antipode_count);
+                if d.antipode_count as usize <= ANTIPODES_LISTED {
+                    o = o.raw(
+                        "antipodes",
+                        &json::array(d.antipodes.iter().map(|&i| {
+                            let mut s = String::new();
+                            json::string(&mut s, &rules.format(&rules.unrank(i)));
+                            s
+                        })),
+                    );
+                }
+                o = o.num("unreached", d.unreached);
+            }
+            None => {
+                let p = table.count_p();
+                o = o.num("p_positions", p).num("n_positions", table.len() - p);
+            }
+        }
         let o = table.facts().iter().fold(o, |o, f| o.raw(&f.key, &f.json));
         println!("{}", o.finish());
     } else {
@@ -477,8 +522,36 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
             if checksum.is_ok() { "OK" } else { "MISMATCH" }
         );
         println!("written by:      gamedb {}", h.crate_version);
-        println!("P-positions:     {p}");
-        println!("N-positions:     {n}");
+        match &distances {
+            Some(d) => {
+                println!("positions at each distance:");
+                for (dist, count) in d.counts.iter().enumerate() {
+                    println!("  {dist:>4} {count:>14}");
+                }
+                if d.unreached > 0 {
+                    println!("unreached:       {}", d.unreached);
+                }
+                if let Some(m) = d.max_distance() {
+                    println!("max distance:    {m}");
+                    if d.antipode_count as usize <= ANTIPODES_LISTED {
+                        println!("antipodes:       {} at distance {m}:", d.antipode_count);
+                        for &i in &d.antipodes {
+                            println!("  {}", rules.format(&rules.unrank(i)));
+                        }
+                    } else {
+                        println!(
+                            "antipodes:       {} at distance {m} (more than {ANTIPODES_LISTED}, not listed)",
+                            d.antipode_count
+                        );
+                    }
+                }
+            }
+            None => {
+                let p = table.count_p();
+                println!("P-positions:     {p}");
+                println!("N-positions:     {}", table.len() - p);
+            }
+        }
         for f in table.facts() {
             println!("{}:", f.label);
             for line in f.text.lines() {

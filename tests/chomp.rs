@@ -311,9 +311,9 @@ fn round_trip_through_a_file() {
 fn the_single_cell_is_terminal_p() {
     let t = solve(4, 4, ValueKind::Outcome);
     let a = t.query("1").unwrap();
-    assert_eq!(a.outcome, Outcome::P);
+    assert_eq!(a.outcome, Some(Outcome::P));
     assert!(a.winning_moves.is_empty());
-    assert_eq!(a.index, 0);
+    assert_eq!(a.index, Some(0));
     assert!(t.rules().moves(&[1]).is_empty());
     let a = t.query("2").unwrap();
     assert_eq!(a.winning_moves.len(), 1);

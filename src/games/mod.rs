@@ -14,8 +14,10 @@ pub mod board;
 pub mod candy;
 pub mod chomp;
 pub mod fifteen;
+pub mod grid;
 pub mod nim;
 pub mod pdb;
+pub mod slide;
 
 /// Most positions a table may have (2^37: a 16 GiB bit table).
 pub const MAX_POSITIONS: u64 = 1 << 37;
@@ -131,6 +133,7 @@ games! {
     Nim(nim::NimSpec),
     Chomp(chomp::ChompSpec),
     Pdb(pdb::PdbSpec),
+    Slide(slide::SlideSpec),
 }
 
 impl Spec {

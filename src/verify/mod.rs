@@ -3,6 +3,7 @@
 //! memory). A failing statement is a finding: it is reported with its smallest counterexample
 //! and never tuned to pass.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,6 +18,7 @@ use crate::{json, Result};
 mod candy;
 mod chomp;
 mod nim;
+mod slide;
 
 /// One checkable statement.
 pub struct Statement {
@@ -60,6 +62,7 @@ impl Finding {
 pub struct Env {
     tables_dir: Option<PathBuf>,
     cache: HashMap<String, Arc<Table>>,
+    memo: HashMap<String, Arc<dyn Any + Send + Sync>>,
     used: Vec<String>,
     progress: ProgressBar,
 }
@@ -70,6 +73,7 @@ impl Env {
         Env {
             tables_dir,
             cache: HashMap::new(),
+            memo: HashMap::new(),
             used: Vec::new(),
             progress,
         }
@@ -104,6 +108,31 @@ impl Env {
         Ok(table)
     }
 
+    /// A result computed once per run and shared by every check that asks for it under the
+    /// same `key` (an exhaustive search several statements read, say). `make` gets the progress
+    /// bar. The report names it among the tables used, as `key (computed)` or `key (again)`.
+    pub fn memo<T: Any + Send + Sync>(
+        &mut self,
+        key: &str,
+        make: impl FnOnce(&ProgressBar) -> Result<T>,
+    ) -> Result<Arc<T>> {
+        if let Some(v) = self.memo.get(key) {
+            if let Ok(v) = v.clone().downcast::<T>() {
+                let line = format!("{key} (again)");
+                if !self.used.contains(&line) && !self.used.contains(&format!("{key} (computed)")) {
+                    self.used.push(line);
+                }
+                return Ok(v);
+            }
+        }
+        self.progress.set_position(0);
+        self.progress.set_message(key.to_string());
+        let v = Arc::new(make(&self.progress)?);
+        self.memo.insert(key.to_string(), v.clone());
+        self.used.push(format!("{key} (computed)"));
+        Ok(v)
+    }
+
     fn take_used(&mut self) -> Vec<String> {
         std::mem::take(&mut self.used)
     }
@@ -115,6 +144,7 @@ pub fn statements() -> Vec<Statement> {
     all.extend(candy::statements());
     all.extend(nim::statements());
     all.extend(chomp::statements());
+    all.extend(slide::statements());
     all
 }
 

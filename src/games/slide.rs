@@ -1,0 +1,728 @@
+//! Sliding puzzles (THEOREMS.md §4, seeds 000 and 004): R×C boards with tiles `1..R·C−1` and
+//! one blank; a move slides a tile next to the blank into it. The goal holds the tiles in
+//! reading order with the blank last. The table stores, for every arrangement that can reach
+//! the goal, its distance in moves, one byte each, found by a breadth-first search from the
+//! goal (moves are reversible, so distances from and to the goal agree).
+//!
+//! ## Index
+//!
+//! An arrangement is its tile sequence (see [`grid`](super::grid): the tiles in reading order,
+//! blank skipped, lowered by one) plus the blank's cell `b`. With `N = R·C` cells and
+//! `r = lex_rank(tile sequence)` in `0..(N−1)!`:
+//!
+//! ```text
+//! dense index (tables)      = ⌊r / 2⌋ · N + b        in 0 .. N!/2
+//! full index  (verify only) =    r    · N + b        in 0 .. N!
+//! ```
+//!
+//! The ranks of two tile sequences that differ by swapping their last two entries differ only
+//! in the last-but-one Lehmer digit (0 or 1), i.e. in the last bit of `r`; the two have
+//! opposite inversion parity, and for each blank cell exactly one of them is solvable (the
+//! parity rule). So `⌊r / 2⌋` numbers the solvable tile sequences of each blank cell densely:
+//! no slot is spent on an unsolvable arrangement.
+//!
+//! With the blank cell as the fast-moving part of the index, a sideways move (the blank changes
+//! cell in its row, the tile sequence stays) goes to the neighbouring index. A vertical move
+//! rotates `C` consecutive entries of the tile sequence by one place; the new rank differs from
+//! the old one only in those `C` Lehmer digits and is computed from them in `O(C)` steps.
+//! Blocks of consecutive ranks are walked with a mixed-radix counter over the Lehmer digits, so
+//! the search never unranks position by position.
+
+use std::ops::Range;
+
+use indicatif::ProgressBar;
+
+use super::grid::{lex_rank, select_bit, Grid, FACTORIAL, MAX_CELLS};
+use super::{GameSpec, Payload};
+use crate::format::{Encoding, ValueKind};
+use crate::game::{format_numbers, Fact, Move, Rules, Values};
+use crate::solve::bfs::{self, Puzzle};
+use crate::{Error, Result};
+
+/// Most cells of a board with a complete table (12! / 2 = 239,500,800 positions).
+pub const MAX_TABLE_CELLS: usize = 12;
+
+/// Parameters of a sliding-puzzle table: the board's shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlideSpec {
+    /// Rows.
+    pub rows: u32,
+    /// Columns.
+    pub cols: u32,
+}
+
+impl SlideSpec {
+    /// Checks the parameters: 2 ≤ rows, cols and rows · cols ≤ 12.
+    pub fn new(rows: u32, cols: u32) -> Result<SlideSpec> {
+        let cells = rows as u64 * cols as u64;
+        if rows < 2 || cols < 2 || cells > MAX_TABLE_CELLS as u64 {
+            return Err(Error::bad(format!(
+                "--rows {rows} --cols {cols}: expected at least 2 rows and 2 columns and at most \
+                 {MAX_TABLE_CELLS} cells in all (2×2 up to 3×4, 4×3, 2×6, 6×2)"
+            )));
+        }
+        Ok(SlideSpec { rows, cols })
+    }
+
+    /// The board.
+    pub fn grid(&self) -> Grid {
+        Grid::new(self.rows as usize, self.cols as usize).expect("checked in SlideSpec::new")
+    }
+}
+
+impl GameSpec for SlideSpec {
+    const ID: u32 = 4;
+    const NAME: &'static str = "slide";
+
+    fn params(&self) -> [u64; 8] {
+        [self.rows as u64, self.cols as u64, 0, 0, 0, 0, 0, 0]
+    }
+
+    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
+        if p[2..].iter().any(|&x| x != 0) || p[0] > 16 || p[1] > 16 {
+            return Err("slide parameters out of range".into());
+        }
+        SlideSpec::new(p[0] as u32, p[1] as u32).map_err(|e| e.to_string())
+    }
+
+    fn positions(&self) -> u64 {
+        FACTORIAL[(self.rows * self.cols) as usize] / 2
+    }
+
+    fn stem(&self) -> String {
+        format!("slide-{}x{}", self.rows, self.cols)
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "sliding puzzle: {}×{} board ({} rows, {} columns, tiles 1..={}), distance to the goal of every solvable arrangement",
+            self.rows,
+            self.cols,
+            self.rows,
+            self.cols,
+            self.rows * self.cols - 1
+        )
+    }
+
+    fn value_kinds(&self) -> &'static [ValueKind] {
+        &[ValueKind::Distance]
+    }
+
+    fn rules(&self) -> Result<Box<dyn Rules>> {
+        Ok(Box::new(SlideRules::new(self.grid())))
+    }
+
+    fn solve(&self, _kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
+        let index = SlideIndex::dense(self.grid());
+        let d = bfs::distances(&index, progress)?;
+        if d.reached() != index.positions() {
+            return Err(Error::Unsupported(format!(
+                "internal error: the search reached {} of the {} solvable arrangements",
+                d.reached(),
+                index.positions()
+            )));
+        }
+        Ok(Payload {
+            kind: ValueKind::Distance,
+            encoding: Encoding::U8,
+            entries: d.values.len() as u64,
+            bytes: d.values,
+        })
+    }
+}
+
+/// The lookup rules of a board: arrangements, the parity rule, moves.
+pub struct SlideRules {
+    grid: Grid,
+    index: SlideIndex,
+}
+
+impl SlideRules {
+    /// The rules of `grid`.
+    pub fn new(grid: Grid) -> SlideRules {
+        SlideRules {
+            grid,
+            index: SlideIndex::dense(grid),
+        }
+    }
+}
+
+impl Rules for SlideRules {
+    fn position_form(&self) -> String {
+        self.grid.form()
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        self.grid.check(pos)
+    }
+
+    fn outside(&self, pos: &[u32]) -> Option<String> {
+        self.grid.why_unsolvable(pos)
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        self.index.index_of(pos)
+    }
+
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        self.index.arrangement(index)
+    }
+
+    fn facts(&self, values: &dyn Values) -> Vec<Fact> {
+        let g = self.grid;
+        let goal = format_numbers(&g.goal());
+        let swapped = format_numbers(&g.swapped_goal());
+        vec![
+            Fact {
+                key: "goal".into(),
+                label: "goal".into(),
+                text: format!(
+                    "{goal} ({} rows, {} columns, read row by row, 0 = blank)",
+                    g.rows(),
+                    g.cols()
+                ),
+                json: crate::json::Object::new()
+                    .str("position", &goal)
+                    .num("rows", g.rows())
+                    .num("cols", g.cols())
+                    .finish(),
+            },
+            Fact {
+                key: "unsolvable".into(),
+                label: "unsolvable arrangements (not stored)".into(),
+                text: format!(
+                    "{}, as many as stored; by the parity rule each reaches {swapped} (the goal \
+                     with its last two tiles swapped) instead",
+                    values.len()
+                ),
+                json: crate::json::Object::new()
+                    .num("count", values.len())
+                    .str("reach", &swapped)
+                    .finish(),
+            },
+        ]
+    }
+
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        self.grid
+            .slides(pos)
+            .into_iter()
+            .map(|s| Move {
+                label: format!("slide {} {}", s.tile, s.dir.name()),
+                leaves: s.leaves,
+            })
+            .collect()
+    }
+}
+
+/// A board's arrangements over the dense index (solvable ones only, the tables' index) or the
+/// full index (all of them, for the checks that must not assume the parity rule); see the
+/// module docs.
+#[derive(Clone, Debug)]
+pub struct SlideIndex {
+    grid: Grid,
+    /// Cells, N.
+    cells: usize,
+    /// Tiles, N − 1.
+    n: usize,
+    /// Dense (solvable arrangements only) or full.
+    dense: bool,
+    /// `w[j] = (n−1−j)!`, the weight of Lehmer digit `j`.
+    w: [i64; MAX_CELLS],
+    /// Parity of the tile inversions required with the blank in each cell (dense index).
+    parity: [u8; MAX_CELLS],
+    /// Number of blocks (tile-sequence ranks, halved for the dense index).
+    blocks: u64,
+}
+
+/// One arrangement met by [`SlideIndex::visit`].
+#[derive(Clone, Copy, Debug)]
+pub struct Visit<'a> {
+    /// Its index.
+    pub index: u64,
+    /// Its cells in reading order, 0 for the blank.
+    pub cells: &'a [u8],
+    /// The blank's cell.
+    pub blank: usize,
+    /// Inversions of its tiles read in order, the blank skipped.
+    pub tile_inversions: u32,
+}
+
+/// A block of the index: the tile sequences and Lehmer digits of its rank (`p[0]`, `d[0]`)
+/// and, for the dense index, of the rank after it (`p[1]`, `d[1]`: the last two entries
+/// swapped), with the inversion parity of the first.
+#[derive(Clone)]
+struct Cursor {
+    block: u64,
+    p: [[u8; MAX_CELLS]; 2],
+    d: [[u8; MAX_CELLS]; 2],
+    parity: u8,
+}
+
+impl SlideIndex {
+    /// The tables' index: the N!/2 arrangements that can reach the goal.
+    pub fn dense(grid: Grid) -> SlideIndex {
+        SlideIndex::new(grid, true)
+    }
+
+    /// Every arrangement, N! of them.
+    pub fn full(grid: Grid) -> SlideIndex {
+        SlideIndex::new(grid, false)
+    }
+
+    fn new(grid: Grid, dense: bool) -> SlideIndex {
+        let cells = grid.cells();
+        let n = cells - 1;
+        let mut w = [0i64; MAX_CELLS];
+        for (j, wj) in w.iter_mut().enumerate().take(n) {
+            *wj = FACTORIAL[n - 1 - j] as i64;
+        }
+        let mut parity = [0u8; MAX_CELLS];
+        for (b, p) in parity.iter_mut().enumerate().take(cells) {
+            *p = grid.required_parity(b) as u8;
+        }
+        let blocks = if dense {
+            FACTORIAL[n] / 2
+        } else {
+            FACTORIAL[n]
+        };
+        SlideIndex {
+            grid,
+            cells,
+            n,
+            dense,
+            w,
+            parity,
+            blocks,
+        }
+    }
+
+    /// The board.
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
+    /// Whether this is the dense index.
+    pub fn is_dense(&self) -> bool {
+        self.dense
+    }
+
+    /// The index of a checked arrangement (for the dense index it must be solvable).
+    pub fn index_of(&self, pos: &[u32]) -> u64 {
+        let mut seq = [0u8; MAX_CELLS];
+        let n = Grid::tile_sequence(pos, &mut seq);
+        let r = lex_rank(&seq[..n]);
+        let block = if self.dense { r >> 1 } else { r };
+        block * self.cells as u64 + Grid::blank(pos) as u64
+    }
+
+    /// The arrangement at an index.
+    pub fn arrangement(&self, index: u64) -> Vec<u32> {
+        let c = self.cursor(index / self.cells as u64);
+        let b = (index % self.cells as u64) as usize;
+        let p = &c.p[self.variant(&c, b)];
+        let mut out = Vec::with_capacity(self.cells);
+        let mut k = 0;
+        for cell in 0..self.cells {
+            if cell == b {
+                out.push(0);
+            } else {
+                out.push(p[k] as u32 + 1);
+                k += 1;
+            }
+        }
+        out
+    }
+
+    /// Calls `f` with every arrangement of `range`, in index order. Walks the blocks with the
+    /// Lehmer-digit counter, so a sweep costs a few steps per arrangement.
+    pub fn visit<F: FnMut(&Visit)>(&self, range: Range<u64>, mut f: F) {
+        if range.is_empty() {
+            return;
+        }
+        let cells = self.cells as u64;
+        let first = range.start / cells;
+        let mut c = self.cursor(first);
+        let mut buf = [0u8; MAX_CELLS];
+        for block in first..range.end.div_ceil(cells) {
+            if block > first {
+                self.step(&mut c);
+            }
+            // The inversions of a tile sequence are the sum of its Lehmer digits.
+            let sums = [0, 1].map(|v| c.d[v][..self.n].iter().map(|&x| x as u32).sum::<u32>());
+            let base = block * cells;
+            let lo = range.start.max(base) - base;
+            let hi = range.end.min(base + cells) - base;
+            for b in lo as usize..hi as usize {
+                let v = self.variant(&c, b);
+                let p = &c.p[v];
+                for k in 0..b {
+                    buf[k] = p[k] + 1;
+                }
+                buf[b] = 0;
+                for k in b + 1..self.cells {
+                    buf[k] = p[k - 1] + 1;
+                }
+                f(&Visit {
+                    index: base + b as u64,
+                    cells: &buf[..self.cells],
+                    blank: b,
+                    tile_inversions: sums[v],
+                });
+            }
+        }
+    }
+
+    /// The cursor at `block`.
+    fn cursor(&self, block: u64) -> Cursor {
+        let mut r = if self.dense { 2 * block } else { block };
+        let mut c = Cursor {
+            block,
+            p: [[0; MAX_CELLS]; 2],
+            d: [[0; MAX_CELLS]; 2],
+            parity: 0,
+        };
+        for j in 0..self.n {
+            let w = self.w[j] as u64;
+            c.d[0][j] = (r / w) as u8;
+            r %= w;
+        }
+        c.parity = (c.d[0][..self.n].iter().map(|&x| x as u32).sum::<u32>() & 1) as u8;
+        self.rebuild(&mut c, 0);
+        c
+    }
+
+    /// Recomputes the tile sequences from digit `from` on (the entries before it are kept),
+    /// given the first variant's digits. Both variants are written entry by entry: reading
+    /// back byte-written entries as a whole array would stall on store forwarding.
+    #[inline]
+    fn rebuild(&self, c: &mut Cursor, from: usize) {
+        let n = self.n;
+        let [p0, p1] = &mut c.p;
+        let [d0, d1] = &mut c.d;
+        let mut free: u32 = if from == 0 {
+            (1 << n) - 1
+        } else {
+            p0[from..n].iter().fold(0, |m, &v| m | 1 << v)
+        };
+        for j in from..n {
+            let v = select_bit(free, d0[j] as u32) as u8;
+            p0[j] = v;
+            p1[j] = v;
+            d1[j] = d0[j];
+            free &= !(1 << v);
+        }
+        if self.dense {
+            // The second variant: the last two entries swapped, digit n−2 set to 1.
+            p1[n - 2] = p0[n - 1];
+            p1[n - 1] = p0[n - 2];
+            d1[n - 2] = 1;
+        }
+    }
+
+    /// Moves the cursor to the next block: adds one to the mixed-radix number of Lehmer digits
+    /// (digit `j` runs through `0..n−j`), from digit `n−3` for the dense index (the digit
+    /// `n−2` is the parity choice, see [`variant`](Self::variant)) or `n−2` for the full one.
+    #[inline]
+    fn step(&self, c: &mut Cursor) {
+        let n = self.n;
+        let d = &mut c.d[0];
+        let mut j = if self.dense { n - 3 } else { n - 2 };
+        loop {
+            d[j] += 1;
+            c.parity ^= 1;
+            if (d[j] as usize) < n - j || j == 0 {
+                break;
+            }
+            // The digit wraps from n−j to 0.
+            c.parity ^= ((n - j) & 1) as u8;
+            d[j] = 0;
+            j -= 1;
+        }
+        self.rebuild(c, j);
+        c.block += 1;
+    }
+
+    /// Moves the cursor `k` blocks forward: adds `k` to the mixed-radix number of Lehmer digits,
+    /// carrying into higher digits only as far as needed, then rebuilds the tile sequence from
+    /// the highest digit that changed. Costs about one [`step`](Self::step) when no carry
+    /// reaches far, whatever `k`.
+    #[inline]
+    fn advance(&self, c: &mut Cursor, k: u64) {
+        let n = self.n;
+        let d = &mut c.d[0];
+        let mut j = if self.dense { n - 3 } else { n - 2 };
+        let mut carry = k;
+        let mut change = 0u32;
+        loop {
+            let radix = (n - j) as u64;
+            let v = d[j] as u64 + carry;
+            let (digit, up) = if v < radix {
+                (v, 0)
+            } else {
+                (v % radix, v / radix)
+            };
+            change ^= (d[j] as u32 ^ digit as u32) & 1;
+            d[j] = digit as u8;
+            carry = up;
+            if carry == 0 || j == 0 {
+                break;
+            }
+            j -= 1;
+        }
+        c.parity ^= change as u8;
+        self.rebuild(c, j);
+        c.block += k;
+    }
+
+    /// Which of the block's two tile sequences goes with the blank in `cell`: for the dense
+    /// index, the one whose inversion parity the parity rule requires (`1`: the rank after
+    /// the block's first); always `0` for the full index.
+    #[inline]
+    fn variant(&self, c: &Cursor, cell: usize) -> usize {
+        if self.dense {
+            (c.parity ^ self.parity[cell]) as usize
+        } else {
+            0
+        }
+    }
+
+    /// The full rank of a variant of `c`'s block.
+    #[inline]
+    fn rank_of(&self, c: &Cursor, v: usize) -> i64 {
+        if self.dense {
+            (2 * c.block + v as u64) as i64
+        } else {
+            c.block as i64
+        }
+    }
+
+    /// Full rank after the tile at sequence position `j0` moves to `j1 > j0` (the blank moves
+    /// up a row): entries `j0+1..=j1` shift one place left.
+    #[inline]
+    fn rank_after_up(
+        &self,
+        p: &[u8; MAX_CELLS],
+        d: &[u8; MAX_CELLS],
+        r: i64,
+        j0: usize,
+        j1: usize,
+    ) -> i64 {
+        let w = &self.w;
+        let t = p[j0];
+        let mut delta = -(d[j0] as i64) * w[j0];
+        let mut smaller = 0i64;
+        for j in j0 + 1..=j1 {
+            // An entry larger than t gains t as a smaller entry on its right.
+            let less = (p[j] < t) as i64;
+            smaller += less;
+            delta += (d[j] as i64 + 1 - less) * w[j - 1] - d[j] as i64 * w[j];
+        }
+        delta += (d[j0] as i64 - smaller) * w[j1];
+        r + delta
+    }
+
+    /// Full rank after the tile at sequence position `j1` moves to `j0 < j1` (the blank moves
+    /// down a row): entries `j0..j1` shift one place right.
+    #[inline]
+    fn rank_after_down(
+        &self,
+        p: &[u8; MAX_CELLS],
+        d: &[u8; MAX_CELLS],
+        r: i64,
+        j0: usize,
+        j1: usize,
+    ) -> i64 {
+        let w = &self.w;
+        let t = p[j1];
+        let mut delta = -(d[j1] as i64) * w[j1];
+        let mut smaller = 0i64;
+        for j in j0..j1 {
+            // An entry larger than t loses t, which now stands on its left.
+            let less = (p[j] < t) as i64;
+            smaller += less;
+            delta += (d[j] as i64 - 1 + less) * w[j + 1] - d[j] as i64 * w[j];
+        }
+        delta += (d[j1] as i64 + smaller) * w[j0];
+        r + delta
+    }
+
+    #[inline]
+    fn block_of(&self, rank: i64) -> u64 {
+        if self.dense {
+            rank as u64 >> 1
+        } else {
+            rank as u64
+        }
+    }
+}
+
+impl Puzzle for SlideIndex {
+    fn positions(&self) -> u64 {
+        self.blocks * self.cells as u64
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![self.index_of(&self.grid.goal())]
+    }
+
+    fn neighbours<F: FnMut(u64)>(&self, pos: u64, f: F) {
+        self.expand([pos], f);
+    }
+
+    fn expand<I, F>(&self, positions: I, mut f: F)
+    where
+        I: IntoIterator<Item = u64>,
+        F: FnMut(u64),
+    {
+        let cells = self.cells as u64;
+        let cols = self.grid.cols();
+        let mut cursor: Option<Cursor> = None;
+        for here in positions {
+            let block = here / cells;
+            let b = (here % cells) as usize;
+            let col = b % cols;
+            if col > 0 {
+                f(here - 1);
+            }
+            if col + 1 < cols {
+                f(here + 1);
+            }
+            if b < cols && b + cols >= self.cells {
+                continue;
+            }
+            let c = match &mut cursor {
+                Some(c) if c.block <= block => {
+                    if c.block < block {
+                        self.advance(c, block - c.block);
+                    }
+                    c
+                }
+                _ => cursor.insert(self.cursor(block)),
+            };
+            let v = self.variant(c, b);
+            let (p, d, r) = (&c.p[v], &c.d[v], self.rank_of(c, v));
+            if b >= cols {
+                // The tile above slides down: it jumps from sequence place b−C to b−1.
+                let r2 = self.rank_after_up(p, d, r, b - cols, b - 1);
+                f(self.block_of(r2) * cells + (b - cols) as u64);
+            }
+            if b + cols < self.cells {
+                // The tile below slides up: it jumps from sequence place b+C−1 to b.
+                let r2 = self.rank_after_down(p, d, r, b, b + cols - 1);
+                f(self.block_of(r2) * cells + (b + cols) as u64);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn boards() -> Vec<Grid> {
+        [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]
+            .iter()
+            .map(|&(r, c)| Grid::new(r, c).unwrap())
+            .collect()
+    }
+
+    /// The neighbours' indices computed the slow way: move the tile, rank from scratch.
+    fn slow_neighbours(ix: &SlideIndex, pos: &[u32]) -> Vec<u64> {
+        let mut v: Vec<u64> = ix
+            .grid()
+            .slides(pos)
+            .iter()
+            .map(|s| ix.index_of(&s.leaves))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn rank_unrank_bijection_and_moves_match_slow_ranking() {
+        for g in boards() {
+            for ix in [SlideIndex::dense(g), SlideIndex::full(g)] {
+                let n = ix.positions();
+                let mut seen = vec![false; n as usize];
+                for i in 0..n {
+                    let pos = ix.arrangement(i);
+                    g.check(&pos).unwrap();
+                    if ix.is_dense() {
+                        assert!(g.solvable(&pos), "{pos:?}");
+                    }
+                    assert_eq!(ix.index_of(&pos), i, "{g:?} {pos:?}");
+                    seen[i as usize] = true;
+                    let mut fast = Vec::new();
+                    ix.neighbours(i, |j| fast.push(j));
+                    fast.sort_unstable();
+                    assert_eq!(fast, slow_neighbours(&ix, &pos), "{g:?} {pos:?}");
+                }
+                assert!(seen.iter().all(|&s| s));
+            }
+        }
+    }
+
+    #[test]
+    fn advancing_matches_unranking() {
+        for g in boards() {
+            for ix in [SlideIndex::dense(g), SlideIndex::full(g)] {
+                let blocks = ix.positions() / g.cells() as u64;
+                for k in [1u64, 2, 3, 5, 7, 24, 100, 1000] {
+                    let mut c = ix.cursor(0);
+                    while c.block + k < blocks {
+                        ix.advance(&mut c, k);
+                        let fresh = ix.cursor(c.block);
+                        assert_eq!((c.p, c.d, c.parity), (fresh.p, fresh.d, fresh.parity));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn visit_walks_arrangements_in_index_order() {
+        for g in boards() {
+            for ix in [SlideIndex::dense(g), SlideIndex::full(g)] {
+                let n = ix.positions();
+                for range in [0..n, 3..n - 5, n / 2..n / 2 + 1] {
+                    let mut next = range.start;
+                    ix.visit(range.clone(), |v| {
+                        assert_eq!(v.index, next);
+                        next += 1;
+                        let pos = ix.arrangement(v.index);
+                        let want: Vec<u8> = pos.iter().map(|&x| x as u8).collect();
+                        assert_eq!(v.cells, &want[..]);
+                        assert_eq!(v.blank, Grid::blank(&pos));
+                        assert_eq!(v.tile_inversions, Grid::tile_inversions(&pos));
+                    });
+                    assert_eq!(next, range.end);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn expanding_runs_matches_single_positions() {
+        // Runs starting and ending mid-block, gaps longer than the step limit, going back.
+        let g = Grid::new(3, 3).unwrap();
+        let ix = SlideIndex::dense(g);
+        let n = ix.positions();
+        let runs: Vec<Vec<u64>> = vec![
+            (0..n).collect(),
+            (5..n - 7).step_by(3).collect(),
+            (13..n).step_by(97).collect(),
+            (100..4000).step_by(1000).collect(),
+            vec![9000, 10, 11, 500, 499],
+        ];
+        for run in runs {
+            let mut got = Vec::new();
+            ix.expand(run.iter().copied(), |j| got.push(j));
+            let mut want = Vec::new();
+            for &i in &run {
+                ix.neighbours(i, |j| want.push(j));
+            }
+            assert_eq!(got, want);
+        }
+    }
+}
