@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lookup speed from other programs, on the 6x63 Nim table (119,877,472 positions):
-#   (a) in-process lookups through the library, one core (examples/lookups.rs);
+#   (a) in-process lookups through the library, one core (scripts/lookups.rs, built as the example `lookups`);
 #   (b) `gamedb query TABLE - --json` through a pipe, a large input file;
 #   (c) the pure Python reader (scripts/gamedb.py, standard library only).
 # Targets (issue 6): (a) >= 10 million lookups/s, (b) >= 200,000 answers/s,

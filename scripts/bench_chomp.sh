@@ -4,7 +4,8 @@
 # whether the two tables are byte-identical, and the P-position total; then the Grundy builds
 # of the 12×12 and 14×14 boxes. `--big` also builds the 10×42 box (15,820,024,219 positions,
 # about 2 GB of table; minutes). The machine's load is printed beside every timing: the
-# figures mean little on a machine busy with other work.
+# figures mean little on a machine busy with other work (the CPU seconds, user + system, say
+# how much work was done whatever the load).
 #
 # Usage: scripts/bench_chomp.sh [--big]      (ROWS=.. COLS=.. change the main box)
 set -euo pipefail
@@ -35,9 +36,11 @@ run() {
     SECS=$(awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }' <<<"$wall")
     RSS_KB=$(grep 'Maximum resident set size' "$OUT/time.txt" | awk '{print $NF}')
     local positions
-    positions=$(sed -E 's/.*\(([0-9]+) positions.*/\1/' "$OUT/build.txt")
-    printf '%-24s threads %s  %8.2f s  %14.0f positions/s  peak %7.1f MiB  (load before: %s, after: %s)\n' \
-        "$label" "$threads" "$SECS" "$(awk -v p="$positions" -v s="$SECS" 'BEGIN { print p / s }')" \
+    positions=$(sed -E 's/^wrote [^(]*\(([0-9]+) positions,.*/\1/' "$OUT/build.txt")
+    local cpu
+    cpu=$(awk '/User time|System time/ { s += $NF } END { print s }' "$OUT/time.txt")
+    printf '%-16s threads %s  %8.2f s wall  %8.2f s cpu  %6.1f M positions/s  peak %7.1f MiB  (load before: %s, after: %s)\n' \
+        "$label" "$threads" "$SECS" "$cpu" "$(awk -v p="$positions" -v s="$SECS" 'BEGIN { print p / s / 1e6 }')" \
         "$(awk -v k="$RSS_KB" 'BEGIN { print k / 1024 }')" "$before" "$(load)"
 }
 

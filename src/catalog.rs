@@ -71,15 +71,17 @@ fn parse(text: &str, origin: &str) -> Result<Vec<Entry>, Error> {
                     raw.trim()
                 ))
             })?;
-        let (spec, kind) = line
+        let specs = line
             .game
-            .spec()
+            .specs()
             .map_err(|e| Error::BadInput(format!("{origin} line {}: {e}", i + 1)))?;
-        out.push(Entry {
-            line: i + 1,
-            spec,
-            kind,
-        });
+        for (spec, kind) in specs {
+            out.push(Entry {
+                line: i + 1,
+                spec,
+                kind,
+            });
+        }
     }
     Ok(out)
 }

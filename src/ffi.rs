@@ -1,5 +1,5 @@
 //! The C ABI: a small interface for programs in other languages, declared in
-//! `include/gamedb.h` (keep the two in sync: `tests/c_abi.rs` checks the names).
+//! `src/gamedb.h` (keep the two in sync: `tests/c_abi.rs` checks the names).
 //!
 //! The crate builds as a shared library (`target/<profile>/libgamedb.so`) exporting these
 //! functions. The design:

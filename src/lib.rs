@@ -25,7 +25,7 @@
 //! * [`lookup`]: answers from an open table;
 //! * [`build`]: solve and write;
 //! * [`verify`]: the theorems of `THEOREMS.md`, checked against every position;
-//! * [`ffi`]: the C ABI of the shared library (`include/gamedb.h`).
+//! * [`ffi`]: the C ABI of the shared library (`src/gamedb.h`).
 
 #![warn(missing_docs)]
 

@@ -16,6 +16,7 @@ use gamedb::games::Spec;
 use gamedb::{json, verify, Error, Table, ValueKind};
 
 mod catalog;
+mod fifteen_cli;
 
 #[derive(Parser)]
 #[command(
@@ -44,6 +45,8 @@ enum Command {
     Verify(VerifyArgs),
     /// Chomp: the winning bites of every rectangle inside a table's box.
     ChompRectangles(ChompRectanglesArgs),
+    /// Solve sliding-puzzle positions optimally with pattern databases (`-` reads stdin).
+    Solve(fifteen_cli::SolveArgs),
 }
 
 #[derive(Args, Clone)]
@@ -111,6 +114,8 @@ pub(crate) enum GameArgs {
         #[arg(long)]
         grundy: bool,
     },
+    #[command(flatten)]
+    Puzzle(fifteen_cli::PuzzleArgs),
     /// Sliding puzzle on an R×C board (2 ≤ R, C; R·C ≤ 12): distance to the goal of every
     /// solvable arrangement.
     Slide {
@@ -130,9 +135,11 @@ pub(crate) enum WinArg {
 }
 
 impl GameArgs {
-    /// The checked spec and value kind these arguments ask for.
-    pub(crate) fn spec(&self) -> gamedb::Result<(Spec, ValueKind)> {
-        Ok(match *self {
+    /// The checked specs and value kinds of the tables these arguments ask for (one table
+    /// for most games; `fifteen` builds several).
+    pub(crate) fn specs(&self) -> gamedb::Result<Vec<(Spec, ValueKind)>> {
+        Ok(vec![match *self {
+            GameArgs::Puzzle(ref p) => return p.specs(),
             GameArgs::Candy {
                 max_candies,
                 max_take,
@@ -182,7 +189,7 @@ impl GameArgs {
                 Spec::Slide(SlideSpec::new(rows, cols)?),
                 ValueKind::Distance,
             ),
-        })
+        }])
     }
 }
 
@@ -278,6 +285,7 @@ fn main() -> ExitCode {
         Command::VerifyTable(a) => verify_table(a),
         Command::Verify(a) => verify(a),
         Command::ChompRectangles(a) => chomp_rectangles(a),
+        Command::Solve(a) => fifteen_cli::solve(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -325,18 +333,19 @@ pub(crate) fn progress_bar(quiet: bool, len: u64, msg: String) -> ProgressBar {
 
 fn build(a: BuildArgs) -> Result<(), Failure> {
     set_threads(a.common.threads)?;
-    let (spec, kind) = a.game.spec()?;
-    let pb = progress_bar(a.common.quiet, spec.positions(), spec.file_name(kind));
-    let built = gamedb::build::build(&spec, kind, &a.out, &pb)?;
-    pb.finish_and_clear();
-    println!(
-        "wrote {} ({} positions, {} bytes) in {:.2} s ({:.0} positions/s solving)",
-        built.path.display(),
-        built.positions,
-        built.payload_bytes + gamedb::format::PAYLOAD_OFFSET,
-        built.total_time.as_secs_f64(),
-        built.positions as f64 / built.solve_time.as_secs_f64().max(1e-9)
-    );
+    for (spec, kind) in a.game.specs()? {
+        let pb = progress_bar(a.common.quiet, spec.positions(), spec.file_name(kind));
+        let built = gamedb::build::build(&spec, kind, &a.out, &pb)?;
+        pb.finish_and_clear();
+        println!(
+            "wrote {} ({} positions, {} bytes) in {:.2} s ({:.0} positions/s solving)",
+            built.path.display(),
+            built.positions,
+            built.payload_bytes + gamedb::format::PAYLOAD_OFFSET,
+            built.total_time.as_secs_f64(),
+            built.positions as f64 / built.solve_time.as_secs_f64().max(1e-9)
+        );
+    }
     Ok(())
 }
 

@@ -1,5 +1,5 @@
 //! The C ABI from C: builds real tables into a temporary folder, compiles
-//! `tests/c/test_gamedb.c` against `include/gamedb.h` and the shared library cargo built for
+//! `tests/c/test_gamedb.c` against `src/gamedb.h` and the shared library cargo built for
 //! this test run, runs it, and checks what it printed against the library and the XOR rule.
 //!
 //! Needs a C compiler (`$CC`, else `cc`). Without one the test says so and passes, unless
@@ -36,15 +36,12 @@ fn declared(text: &str, prefix: &str) -> BTreeSet<String> {
 
 #[test]
 fn header_declares_exactly_the_exported_functions() {
-    let header = std::fs::read_to_string(Path::new(ROOT).join("include/gamedb.h")).unwrap();
+    let header = std::fs::read_to_string(Path::new(ROOT).join("src/gamedb.h")).unwrap();
     let source = std::fs::read_to_string(Path::new(ROOT).join("src/ffi.rs")).unwrap();
     let in_header = declared(&header, "gamedb_");
     let in_rust = declared(&source, "extern \"C\" fn gamedb_");
     assert!(in_rust.len() >= 10, "{in_rust:?}");
-    assert_eq!(
-        in_header, in_rust,
-        "include/gamedb.h and src/ffi.rs disagree"
-    );
+    assert_eq!(in_header, in_rust, "src/gamedb.h and src/ffi.rs disagree");
 
     // The library really exports them (where `nm` is available).
     if let Ok(out) = Command::new("nm")
@@ -131,7 +128,7 @@ fn c_program_against_real_tables() {
         .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-o"])
         .arg(&exe)
         .arg("-I")
-        .arg(Path::new(ROOT).join("include"))
+        .arg(Path::new(ROOT).join("src"))
         .arg(Path::new(ROOT).join("tests/c/test_gamedb.c"))
         .arg(&lib)
         .arg(format!("-Wl,-rpath,{}", lib_dir.display()))

@@ -10,10 +10,13 @@ use crate::game::Rules;
 use crate::solve::Bits;
 use crate::{Error, Result};
 
+pub mod board;
 pub mod candy;
 pub mod chomp;
+pub mod fifteen;
 pub mod grid;
 pub mod nim;
+pub mod pdb;
 pub mod slide;
 
 /// Most positions a table may have (2^37: a 16 GiB bit table).
@@ -129,6 +132,7 @@ games! {
     Candy(candy::CandySpec),
     Nim(nim::NimSpec),
     Chomp(chomp::ChompSpec),
+    Pdb(pdb::PdbSpec),
     Slide(slide::SlideSpec),
 }
 

@@ -1,0 +1,412 @@
+//! Disjoint additive pattern databases of sliding-tile puzzles (game 5).
+//!
+//! A *pattern* is a set of `k` tiles of an `R×C` board (`N = R·C` cells). A *placement* puts
+//! each pattern tile on its own cell; the other tiles are indistinguishable. The table stores,
+//! for every placement, the fewest moves **of pattern tiles** that bring them home (tile `t`
+//! to cell `t − 1`, the blank to the last cell), moves of other tiles costing nothing; one
+//! byte per placement, `255` for a placement from which the goal cannot be reached (only
+//! possible when `k ≥ N − 2`). The values of disjoint patterns add up to a lower bound on the
+//! distance of a position: every move moves a tile of at most one pattern.
+//!
+//! # Index
+//! The pattern tiles are taken in increasing order `t_0 < t_1 < … < t_{k−1}`, with cells
+//! `c_0, …, c_{k−1}`. Digit `d_i` is the number of cells below `c_i` not holding one of
+//! `t_0 … t_{i−1}`: `d_i = c_i − |{ j < i : c_j < c_i }|`, so `0 ≤ d_i < N − i`. The index is
+//! the mixed-radix number with radices `N, N−1, …, N−k+1`, most significant first:
+//!
+//! ```text
+//! index = (((d_0·(N−1) + d_1)·(N−2) + d_2) ··· )·(N−k+1) + d_{k−1}
+//! ```
+//!
+//! which numbers the `N·(N−1)···(N−k+1)` placements densely, in lexicographic order of
+//! `(c_0, …, c_{k−1})`. `docs/pdb-format.md` works an example through.
+//!
+//! # Header parameters
+//! `[rows, cols, pattern mask (bit t set for each pattern tile t), 0, 0, 0, 0, 0]`.
+
+use indicatif::ProgressBar;
+
+use super::board::Board;
+use super::{GameSpec, Payload};
+use crate::format::{Encoding, ValueKind};
+use crate::game::{Move, Rules};
+use crate::{Error, Result};
+
+mod bfs;
+
+pub use bfs::{build_values, copy_to_huge_pages};
+
+/// The value stored for a placement that cannot reach the goal.
+pub const UNREACHABLE: u8 = 255;
+
+/// Most placements a pattern database may have (indices fit in `u32`).
+pub const MAX_PLACEMENTS: u64 = 1 << 32;
+
+/// Parameters of a pattern database: the board and the pattern tiles.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PdbSpec {
+    board: Board,
+    /// Pattern tiles, increasing.
+    pattern: Vec<u32>,
+}
+
+impl PdbSpec {
+    /// Checks the board and the pattern: at least one tile, no tile twice, every tile in
+    /// `1..R·C` (the blank is no pattern tile), and at most [`MAX_PLACEMENTS`] placements.
+    /// The order of the tiles does not matter.
+    pub fn new(rows: u32, cols: u32, pattern: &[u32]) -> Result<PdbSpec> {
+        let board = Board::new(rows, cols)?;
+        let n = board.cells() as u32;
+        let form = format!(
+            "a comma-separated list of distinct tiles 1..={} of the {} board",
+            n - 1,
+            board.name()
+        );
+        if pattern.is_empty() {
+            return Err(Error::bad(format!("--pattern is empty; expected {form}")));
+        }
+        let mut sorted = pattern.to_vec();
+        sorted.sort_unstable();
+        for &t in &sorted {
+            if t == 0 || t >= n {
+                return Err(Error::bad(format!(
+                    "--pattern: {t} is not a tile of the {} board (the blank is not a pattern \
+                     tile); expected {form}",
+                    board.name()
+                )));
+            }
+        }
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return Err(Error::bad(format!(
+                "--pattern: tile {} is listed twice; expected {form}",
+                w[0]
+            )));
+        }
+        let spec = PdbSpec {
+            board,
+            pattern: sorted,
+        };
+        let count = spec.placements_checked();
+        match count {
+            Some(c) if c <= MAX_PLACEMENTS => Ok(spec),
+            _ => Err(Error::Unsupported(format!(
+                "a pattern of {} tiles on the {} board has more than {MAX_PLACEMENTS} placements; \
+                 use fewer tiles",
+                spec.pattern.len(),
+                board.name()
+            ))),
+        }
+    }
+
+    /// Parses `1,2,3` into a spec.
+    pub fn parse(rows: u32, cols: u32, pattern: &str) -> Result<PdbSpec> {
+        let tiles = crate::game::parse_numbers(
+            pattern,
+            "a comma-separated list of distinct tiles, e.g. 1,2,3,4,5,6,7".into(),
+        )
+        .map_err(|e| Error::bad(format!("--pattern: {e}")))?;
+        PdbSpec::new(rows, cols, &tiles)
+    }
+
+    fn placements_checked(&self) -> Option<u64> {
+        let n = self.board.cells() as u64;
+        (0..self.pattern.len() as u64).try_fold(1u64, |acc, i| acc.checked_mul(n - i))
+    }
+
+    /// The board.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The pattern tiles, increasing.
+    pub fn pattern(&self) -> &[u32] {
+        &self.pattern
+    }
+
+    /// The pattern as a bit mask of tiles.
+    pub fn mask(&self) -> u64 {
+        self.pattern.iter().fold(0, |m, &t| m | 1 << t)
+    }
+
+    /// The index of placements.
+    pub fn placements(&self) -> Placements {
+        Placements::new(self.board.cells(), self.pattern.len())
+    }
+
+    /// The pattern written compactly with ranges: `1-7`, `1,5-6,9-10,13`.
+    pub fn pattern_name(&self) -> String {
+        ranges(&self.pattern).join(",")
+    }
+}
+
+fn ranges(tiles: &[u32]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tiles.len() {
+        let mut j = i;
+        while j + 1 < tiles.len() && tiles[j + 1] == tiles[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            tiles[i].to_string()
+        } else {
+            format!("{}-{}", tiles[i], tiles[j])
+        });
+        i = j + 1;
+    }
+    out
+}
+
+impl GameSpec for PdbSpec {
+    const ID: u32 = 5;
+    const NAME: &'static str = "pdb";
+
+    fn params(&self) -> [u64; 8] {
+        [
+            self.board.rows() as u64,
+            self.board.cols() as u64,
+            self.mask(),
+            0,
+            0,
+            0,
+            0,
+            0,
+        ]
+    }
+
+    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
+        if p[3..].iter().any(|&x| x != 0) || p[0] > 64 || p[1] > 64 {
+            return Err("pattern database parameters out of range".into());
+        }
+        let tiles: Vec<u32> = (0..64).filter(|t| p[2] >> t & 1 == 1).collect();
+        PdbSpec::new(p[0] as u32, p[1] as u32, &tiles).map_err(|e| e.to_string())
+    }
+
+    fn positions(&self) -> u64 {
+        self.placements_checked().expect("checked in PdbSpec::new")
+    }
+
+    fn stem(&self) -> String {
+        format!(
+            "pdb-{}-{}",
+            self.board.name(),
+            ranges(&self.pattern).join("_")
+        )
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "pattern database: tiles {} of the {} sliding puzzle",
+            self.pattern_name(),
+            self.board.name()
+        )
+    }
+
+    fn value_kinds(&self) -> &'static [ValueKind] {
+        &[ValueKind::Distance]
+    }
+
+    fn rules(&self) -> Result<Box<dyn Rules>> {
+        Ok(Box::new(PdbRules {
+            spec: self.clone(),
+            index: self.placements(),
+        }))
+    }
+
+    fn solve(&self, _kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
+        let bytes = build_values(self, progress)?;
+        Ok(Payload {
+            kind: ValueKind::Distance,
+            encoding: Encoding::U8,
+            entries: bytes.len() as u64,
+            bytes,
+        })
+    }
+}
+
+/// The dense index of the placements of `k` distinct tiles on `n` cells (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placements {
+    n: usize,
+    k: usize,
+}
+
+impl Placements {
+    /// Placements of `k ≤ n ≤ 64` tiles on `n` cells.
+    pub fn new(n: usize, k: usize) -> Placements {
+        assert!(k <= n && n <= 64);
+        Placements { n, k }
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.n
+    }
+
+    /// Number of tiles.
+    pub fn tiles(&self) -> usize {
+        self.k
+    }
+
+    /// `n·(n−1)···(n−k+1)` (may overflow for shapes [`PdbSpec::new`] refuses).
+    pub fn count(&self) -> u64 {
+        (0..self.k).map(|i| (self.n - i) as u64).product()
+    }
+
+    /// The index of distinct cells `cells` (length `k`, each `< n`).
+    #[inline]
+    pub fn rank(&self, cells: &[u8]) -> u64 {
+        debug_assert_eq!(cells.len(), self.k);
+        let mut used = 0u64;
+        let mut r = 0u64;
+        for (i, &c) in cells.iter().enumerate() {
+            let below = (1u64 << c) - 1;
+            let digit = c as u64 - (used & below).count_ones() as u64;
+            r = r * (self.n - i) as u64 + digit;
+            used |= 1 << c;
+        }
+        r
+    }
+
+    /// The cells of placement `index` (`< count()`), written into `cells[..k]`.
+    #[inline]
+    pub fn unrank(&self, mut index: u64, cells: &mut [u8]) {
+        let mut digits = [0u8; 64];
+        for i in (0..self.k).rev() {
+            let radix = (self.n - i) as u64;
+            digits[i] = (index % radix) as u8;
+            index /= radix;
+        }
+        let mut free = if self.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        };
+        for i in 0..self.k {
+            let c = select(free, digits[i] as u32);
+            cells[i] = c as u8;
+            free &= !(1u64 << c);
+        }
+    }
+}
+
+/// The position of the `d`-th set bit of `x` (counting from 0 at the lowest).
+#[inline]
+fn select(mut x: u64, d: u32) -> u32 {
+    for _ in 0..d {
+        x &= x - 1;
+    }
+    x.trailing_zeros()
+}
+
+/// Lookups on a pattern database: positions are whole arrangements of the board (the tiles
+/// in reading order, 0 for the blank); only where the pattern tiles stand matters.
+struct PdbRules {
+    spec: PdbSpec,
+    index: Placements,
+}
+
+impl PdbRules {
+    fn cells_of(&self, tiles: &[u32]) -> Vec<u8> {
+        let mut cells = vec![0u8; self.spec.pattern.len()];
+        for (cell, &t) in tiles.iter().enumerate() {
+            if let Ok(i) = self.spec.pattern.binary_search(&t) {
+                cells[i] = cell as u8;
+            }
+        }
+        cells
+    }
+}
+
+impl Rules for PdbRules {
+    fn position_form(&self) -> String {
+        self.spec.board.position_form()
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        self.spec.board.check(pos)
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        self.index.rank(&self.cells_of(pos))
+    }
+
+    /// The pattern tiles on the placement's cells, the other tiles in increasing order on the
+    /// remaining cells, the blank on the last of them.
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        let n = self.spec.board.cells();
+        let mut cells = vec![0u8; self.spec.pattern.len()];
+        self.index.unrank(index, &mut cells);
+        let mut tiles = vec![u32::MAX; n];
+        for (&c, &t) in cells.iter().zip(&self.spec.pattern) {
+            tiles[c as usize] = t;
+        }
+        let mut others = (1..n as u32).filter(|t| self.spec.pattern.binary_search(t).is_err());
+        let last_free = tiles.iter().rposition(|&t| t == u32::MAX).expect("k < n");
+        for (cell, slot) in tiles.iter_mut().enumerate() {
+            if *slot == u32::MAX {
+                *slot = if cell == last_free {
+                    0
+                } else {
+                    others.next().expect("enough tiles")
+                };
+            }
+        }
+        tiles
+    }
+
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        let board = self.spec.board;
+        let blank = pos.iter().position(|&t| t == 0).expect("checked");
+        let mut out = Vec::new();
+        let mut m = board.neighbours(blank);
+        while m != 0 {
+            let from = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let mut leaves = pos.to_vec();
+            board.slide(&mut leaves, from, blank);
+            out.push(Move {
+                label: format!("{} {}", pos[from], board.direction(from, blank).name()),
+                leaves,
+            });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_is_a_lexicographic_bijection() {
+        for (n, k) in [(4, 1), (4, 3), (6, 2), (6, 5), (9, 4), (12, 3), (16, 2)] {
+            let p = Placements::new(n, k);
+            let mut cells = vec![0u8; k];
+            let mut last: Option<Vec<u8>> = None;
+            for i in 0..p.count() {
+                p.unrank(i, &mut cells);
+                let mut seen = 0u64;
+                for &c in &cells {
+                    assert!((c as usize) < n && seen >> c & 1 == 0);
+                    seen |= 1 << c;
+                }
+                assert_eq!(p.rank(&cells), i);
+                if let Some(prev) = &last {
+                    assert!(prev < &cells, "lexicographic order");
+                }
+                last = Some(cells.clone());
+            }
+        }
+    }
+
+    #[test]
+    fn spec_names_and_params() {
+        let s = PdbSpec::new(4, 4, &[13, 1, 5, 6, 9, 10]).unwrap();
+        assert_eq!(s.pattern(), &[1, 5, 6, 9, 10, 13]);
+        assert_eq!(s.stem(), "pdb-4x4-1_5-6_9-10_13");
+        assert_eq!(s.pattern_name(), "1,5-6,9-10,13");
+        assert_eq!(PdbSpec::from_params(s.params()).unwrap(), s);
+        assert_eq!(s.positions(), 16 * 15 * 14 * 13 * 12 * 11);
+    }
+}

@@ -1,0 +1,663 @@
+//! Pattern databases and the optimal sliding-puzzle solver: PDB values against a brute-force
+//! search of the abstract space, solver lengths against plain breadth-first search, replayed
+//! solutions, bad inputs, thread-count independence and file round trips.
+
+mod common;
+
+use std::collections::{HashMap, VecDeque};
+use std::path::Path;
+
+use common::*;
+use gamedb::games::board::{Board, Dir};
+use gamedb::games::fifteen::{Options, Partition, Solver};
+use gamedb::games::pdb::{build_values, PdbSpec, UNREACHABLE};
+use gamedb::games::{GameSpec, Spec};
+use gamedb::{Table, ValueKind};
+use indicatif::ProgressBar;
+
+fn hidden() -> ProgressBar {
+    ProgressBar::hidden()
+}
+
+// ---------- independent brute force ----------
+
+/// Fewest pattern moves from every abstract state, by 0-1 BFS over (cells of the pattern
+/// tiles, blank cell) kept in a hash map; the value of a placement is the least over its blank
+/// cells. Knows nothing of the library's index or components.
+fn brute_pdb(rows: usize, cols: usize, pattern: &[u32]) -> HashMap<Vec<u8>, u8> {
+    let n = rows * cols;
+    let neighbours = |c: usize| {
+        let (r, k) = (c / cols, c % cols);
+        let mut v = Vec::new();
+        if r > 0 {
+            v.push(c - cols);
+        }
+        if r + 1 < rows {
+            v.push(c + cols);
+        }
+        if k > 0 {
+            v.push(c - 1);
+        }
+        if k + 1 < cols {
+            v.push(c + 1);
+        }
+        v
+    };
+    let goal: Vec<u8> = pattern.iter().map(|&t| (t - 1) as u8).collect();
+    let mut dist: HashMap<(Vec<u8>, u8), u32> = HashMap::new();
+    let mut queue = VecDeque::new();
+    dist.insert((goal.clone(), (n - 1) as u8), 0);
+    queue.push_back(((goal, (n - 1) as u8), 0u32));
+    while let Some(((cells, blank), d)) = queue.pop_front() {
+        if dist[&(cells.clone(), blank)] < d {
+            continue;
+        }
+        for c in neighbours(blank as usize) {
+            let mut next = cells.clone();
+            let cost = match cells.iter().position(|&x| x as usize == c) {
+                Some(i) => {
+                    next[i] = blank;
+                    1
+                }
+                None => 0,
+            };
+            let key = (next, c as u8);
+            let nd = d + cost;
+            if dist.get(&key).map_or(true, |&old| nd < old) {
+                dist.insert(key.clone(), nd);
+                if cost == 0 {
+                    queue.push_front((key, nd));
+                } else {
+                    queue.push_back((key, nd));
+                }
+            }
+        }
+    }
+    let mut out: HashMap<Vec<u8>, u8> = HashMap::new();
+    for ((cells, _), d) in dist {
+        let e = out.entry(cells).or_insert(u8::MAX);
+        *e = (*e).min(d as u8);
+    }
+    out
+}
+
+/// Every placement of `k` tiles on `n` cells, in lexicographic order of the cell tuple.
+fn all_placements(n: usize, k: usize) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut cur = Vec::new();
+    fn rec(n: usize, k: usize, cur: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        if cur.len() == k {
+            out.push(cur.clone());
+            return;
+        }
+        for c in 0..n as u8 {
+            if !cur.contains(&c) {
+                cur.push(c);
+                rec(n, k, cur, out);
+                cur.pop();
+            }
+        }
+    }
+    rec(n, k, &mut cur, &mut out);
+    out
+}
+
+#[test]
+fn pdb_values_equal_brute_force_on_small_boards() {
+    let cases: &[(u32, u32, &[u32])] = &[
+        (2, 2, &[1]),
+        (2, 2, &[1, 2, 3]),
+        (2, 3, &[1, 2]),
+        (2, 3, &[3, 4, 5]),
+        (2, 3, &[1, 2, 3, 4]),
+        (2, 3, &[1, 2, 3, 4, 5]),
+        (3, 2, &[2, 5]),
+        (3, 3, &[1, 2, 3]),
+        (3, 3, &[5, 8]),
+        (3, 3, &[2, 4, 6, 8]),
+        (3, 3, &[1, 2, 3, 4, 5, 6, 7, 8]),
+        (2, 4, &[1, 4, 5, 7]),
+        // More than 16 cells: the other storage.
+        (5, 4, &[1, 2, 19]),
+        (3, 6, &[6, 12]),
+    ];
+    for &(rows, cols, pattern) in cases {
+        let spec = PdbSpec::new(rows, cols, pattern).unwrap();
+        let values = build_values(&spec, &hidden()).unwrap();
+        let n = (rows * cols) as usize;
+        let brute = brute_pdb(rows as usize, cols as usize, spec.pattern());
+        let placements = all_placements(n, pattern.len());
+        assert_eq!(values.len(), placements.len());
+        let mut unreachable = 0;
+        for (i, cells) in placements.iter().enumerate() {
+            let want = brute.get(cells).copied().unwrap_or(UNREACHABLE);
+            unreachable += (want == UNREACHABLE) as usize;
+            assert_eq!(
+                values[i], want,
+                "{rows}x{cols} pattern {pattern:?}, placement {i} = cells {cells:?}"
+            );
+        }
+        // With two or more other tiles every placement reaches home (swapping two of them
+        // fixes the parity); with none, half of the placements cannot.
+        if pattern.len() + 2 < n {
+            assert_eq!(unreachable, 0, "{rows}x{cols} {pattern:?}");
+        }
+        if pattern.len() + 1 == n {
+            assert_eq!(
+                unreachable * 2,
+                placements.len(),
+                "{rows}x{cols} {pattern:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rank_follows_the_documented_worked_example() {
+    // docs/pdb-format.md: tiles 1,2,3 of the 4x4 board on cells 5, 0, 9.
+    let p = PdbSpec::new(4, 4, &[1, 2, 3]).unwrap().placements();
+    assert_eq!(p.rank(&[5, 0, 9]), 1057);
+    let mut cells = [0u8; 3];
+    p.unrank(1057, &mut cells);
+    assert_eq!(cells, [5, 0, 9]);
+    // The goal placement 0,1,2 is index 0; the last one is 15,14,13.
+    assert_eq!(p.rank(&[0, 1, 2]), 0);
+    assert_eq!(p.rank(&[15, 14, 13]), 16 * 15 * 14 - 1);
+}
+
+#[test]
+fn bad_patterns_are_refused_with_the_accepted_form() {
+    for (rows, cols, pattern, says) in [
+        (4, 4, "1,2,2", "twice"),
+        (4, 4, "0,1", "not a tile"),
+        (4, 4, "1,16", "not a tile"),
+        (3, 3, "9", "not a tile"),
+        (4, 4, "", "empty"),
+        (4, 4, "1,x", "not a non-negative integer"),
+        (1, 4, "1", "at least 2"),
+        (4, 4, "1,2,3,4,5,6,7,8,9,10", "placements"),
+    ] {
+        let e = PdbSpec::parse(rows, cols, pattern).unwrap_err().to_string();
+        assert!(e.contains(says), "{pattern}: {e}");
+        let o = gamedb(&[
+            "build",
+            "pdb",
+            "--rows",
+            &rows.to_string(),
+            "--cols",
+            &cols.to_string(),
+            "--pattern",
+            pattern,
+            "--out",
+            "/nonexistent-dir",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{pattern}");
+        assert!(stderr(&o).starts_with("gamedb: "), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+    }
+    // Order does not matter: the same table.
+    assert_eq!(
+        PdbSpec::parse(4, 4, "3,1,2").unwrap(),
+        PdbSpec::parse(4, 4, "1,2,3").unwrap()
+    );
+}
+
+#[test]
+fn same_bytes_at_one_and_two_threads() {
+    for (rows, cols, pattern) in [
+        (4, 4, &[1u32, 2, 3, 4, 5][..]),
+        (3, 4, &[2, 5, 8, 11, 3]),
+        (5, 4, &[1, 2, 3]),
+    ] {
+        let spec = PdbSpec::new(rows, cols, pattern).unwrap();
+        let one = with_threads(1, || build_values(&spec, &hidden()).unwrap());
+        let two = with_threads(2, || build_values(&spec, &hidden()).unwrap());
+        assert!(one == two, "{rows}x{cols} {pattern:?}");
+    }
+}
+
+#[test]
+fn table_file_round_trip() {
+    let dir = TempDir::new("pdb-roundtrip");
+    let spec = Spec::Pdb(PdbSpec::new(3, 4, &[1, 2, 3, 4]).unwrap());
+    let built = gamedb::build::build(&spec, ValueKind::Distance, dir.path(), &hidden()).unwrap();
+    assert!(built.path.ends_with("pdb-3x4-1-4.gtab"));
+    let table = Table::open(&built.path).unwrap();
+    table.verify().unwrap();
+    assert_eq!(table.spec(), &spec);
+    assert_eq!(table.value_kind(), ValueKind::Distance);
+    let Spec::Pdb(pdb) = &spec else {
+        unreachable!()
+    };
+    let values = build_values(pdb, &hidden()).unwrap();
+    assert_eq!(table.file().payload(), &values[..]);
+    // Lookups take whole positions; only the pattern tiles matter.
+    let rules = table.rules();
+    let goal = Board::new(3, 4).unwrap().goal();
+    assert_eq!(table.raw(rules.rank(&goal)), 0);
+    let i = rules.rank(&[5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4]);
+    assert_eq!(rules.rank(&rules.unrank(i)), i);
+    // The CLI writes the same bytes.
+    let o = gamedb(&[
+        "build",
+        "pdb",
+        "--rows",
+        "3",
+        "--cols",
+        "4",
+        "--pattern",
+        "4,3,2,1",
+        "--out",
+        dir.path().join("cli").to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cli = Table::open(dir.path().join("cli/pdb-3x4-1-4.gtab")).unwrap();
+    assert_eq!(cli.file().payload(), &values[..]);
+}
+
+// ---------- the solver against plain breadth-first search ----------
+
+/// Packs an arrangement of at most 16 cells into nibbles.
+fn pack(tiles: &[u32]) -> u64 {
+    tiles
+        .iter()
+        .enumerate()
+        .fold(0, |k, (i, &t)| k | (t as u64) << (4 * i))
+}
+
+/// Distances to the goal of every arrangement that reaches it, by plain BFS (3x3: 181,440).
+fn bfs_all(board: Board) -> HashMap<u64, u32> {
+    let goal = board.goal();
+    let mut dist = HashMap::new();
+    dist.insert(pack(&goal), 0);
+    let mut queue = VecDeque::from([(goal, 0u32)]);
+    while let Some((tiles, d)) = queue.pop_front() {
+        let blank = tiles.iter().position(|&t| t == 0).unwrap();
+        for c in neighbours(board, blank) {
+            let mut next = tiles.clone();
+            next.swap(c, blank);
+            let key = pack(&next);
+            if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(key) {
+                e.insert(d + 1);
+                queue.push_back((next, d + 1));
+            }
+        }
+    }
+    dist
+}
+
+fn neighbours(board: Board, cell: usize) -> Vec<usize> {
+    (0..board.cells())
+        .filter(|&c| board.neighbours(cell) >> c & 1 == 1)
+        .collect()
+}
+
+/// Distance between two arrangements by bidirectional breadth-first search.
+fn bfs_between(board: Board, from: &[u32], to: &[u32]) -> u32 {
+    if from == to {
+        return 0;
+    }
+    let mut seen = [HashMap::new(), HashMap::new()];
+    let mut frontier = [vec![from.to_vec()], vec![to.to_vec()]];
+    seen[0].insert(pack(from), 0u32);
+    seen[1].insert(pack(to), 0u32);
+    let mut depth = [0u32, 0];
+    loop {
+        let side = if frontier[0].len() <= frontier[1].len() {
+            0
+        } else {
+            1
+        };
+        let mut next = Vec::new();
+        depth[side] += 1;
+        for tiles in &frontier[side] {
+            let blank = tiles.iter().position(|&t| t == 0).unwrap();
+            for c in neighbours(board, blank) {
+                let mut t = tiles.clone();
+                t.swap(c, blank);
+                let key = pack(&t);
+                if let Some(&d) = seen[1 - side].get(&key) {
+                    return depth[side] + d;
+                }
+                if !seen[side].contains_key(&key) {
+                    seen[side].insert(key, depth[side]);
+                    next.push(t);
+                }
+            }
+        }
+        frontier[side] = next;
+    }
+}
+
+/// Replays a solution and checks it reaches the goal.
+fn replay(board: Board, start: &[u32], moves: &[(u32, Dir)]) -> Vec<u32> {
+    let mut tiles = start.to_vec();
+    for &(tile, dir) in moves {
+        board
+            .apply(&mut tiles, tile, dir)
+            .unwrap_or_else(|| panic!("illegal move {tile} {dir:?} in {tiles:?}"));
+    }
+    tiles
+}
+
+fn random_arrangement(board: Board, rng: &mut Rng) -> Vec<u32> {
+    let mut t: Vec<u32> = (0..board.cells() as u32).collect();
+    for i in (1..t.len()).rev() {
+        t.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    t
+}
+
+fn random_walk(board: Board, steps: usize, rng: &mut Rng) -> Vec<u32> {
+    let mut t = board.goal();
+    let mut last = usize::MAX;
+    for _ in 0..steps {
+        let blank = t.iter().position(|&x| x == 0).unwrap();
+        let options: Vec<usize> = neighbours(board, blank)
+            .into_iter()
+            .filter(|&c| c != last)
+            .collect();
+        let c = options[rng.below(options.len() as u64) as usize];
+        t.swap(c, blank);
+        last = blank;
+    }
+    t
+}
+
+fn build_patterns(dir: &Path, rows: u32, cols: u32, patterns: &[&[u32]]) {
+    for p in patterns {
+        let spec = Spec::Pdb(PdbSpec::new(rows, cols, p).unwrap());
+        gamedb::build::build(&spec, ValueKind::Distance, dir, &hidden()).unwrap();
+    }
+}
+
+fn moves_of(s: &gamedb::games::fifteen::Solution) -> Vec<(u32, Dir)> {
+    s.moves.iter().map(|m| (m.tile, m.dir)).collect()
+}
+
+#[test]
+fn eight_puzzle_lengths_equal_breadth_first_distances() {
+    let board = Board::new(3, 3).unwrap();
+    let dist = bfs_all(board);
+    assert_eq!(dist.len(), 181_440);
+    assert_eq!(dist.values().max(), Some(&31));
+    let dir = TempDir::new("pdb-3x3");
+    build_patterns(
+        dir.path(),
+        3,
+        3,
+        &[
+            &[1, 2, 3, 4],
+            &[5, 6, 7, 8],
+            &[1, 2, 3],
+            &[4, 5, 6],
+            &[7, 8],
+        ],
+    );
+    let solvers = [
+        // The best partition present (4-4), with the reflection.
+        Solver::open(3, 3, dir.path(), &Options::default()).unwrap(),
+        Solver::open(
+            3,
+            3,
+            dir.path(),
+            &Options {
+                patterns: Some(vec![vec![1, 2, 3], vec![4, 5, 6], vec![7, 8]]),
+                reflect: false,
+                verify: true,
+                copy: false,
+            },
+        )
+        .unwrap(),
+    ];
+    assert!(
+        solvers[0].describe().contains("1-4 + 5-8"),
+        "{}",
+        solvers[0].describe()
+    );
+    let mut rng = Rng(0x8_9u64 << 20 | 3);
+    let mut checked = 0;
+    let mut unsolvable = 0;
+    for _ in 0..3000 {
+        let tiles = random_arrangement(board, &mut rng);
+        let truth = dist.get(&pack(&tiles)).copied();
+        assert_eq!(board.solvable(&tiles), truth.is_some(), "{tiles:?}");
+        for solver in &solvers {
+            let s = solver.solve(&tiles).unwrap();
+            assert_eq!(s.length, truth, "{tiles:?} with {}", solver.describe());
+            if let Some(d) = truth {
+                assert_eq!(s.moves.len() as u32, d);
+                assert_eq!(replay(board, &tiles, &moves_of(&s)), board.goal());
+                assert!(s.heuristic <= d && s.heuristic >= board.manhattan(&tiles).min(d));
+            } else {
+                assert!(s.reason.as_deref().unwrap().contains("parity"));
+                assert_eq!(s.expanded, 0);
+            }
+        }
+        checked += truth.is_some() as u32;
+        unsolvable += truth.is_none() as u32;
+    }
+    assert!(
+        checked > 1300 && unsolvable > 1300,
+        "{checked} {unsolvable}"
+    );
+}
+
+#[test]
+fn fifteen_puzzle_solutions_replay_and_match_breadth_first_search() {
+    let board = Board::new(4, 4).unwrap();
+    let dir = TempDir::new("pdb-4x4");
+    let o = gamedb(&[
+        "build",
+        "fifteen",
+        "--partition",
+        "5-5-5",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 3);
+    let solver = Solver::open(4, 4, dir.path(), &Options::default()).unwrap();
+    assert!(solver.describe().contains("reflected"));
+    let mut rng = Rng(0x15_15_15);
+    // Random walks: the length equals the distance found by plain breadth-first search.
+    for steps in [0, 1, 2, 5, 10, 15, 20, 22, 24, 26, 28, 30] {
+        let tiles = random_walk(board, steps, &mut rng);
+        let s = solver.solve(&tiles).unwrap();
+        let truth = bfs_between(board, &tiles, &board.goal());
+        assert_eq!(s.length, Some(truth), "{tiles:?}");
+        assert_eq!(replay(board, &tiles, &moves_of(&s)), board.goal());
+    }
+    // Uniformly drawn positions: replayed, at least the Manhattan distance, right parity.
+    let mut solved = 0;
+    while solved < 6 {
+        let tiles = random_arrangement(board, &mut rng);
+        let s = solver.solve(&tiles).unwrap();
+        if !board.solvable(&tiles) {
+            assert_eq!(s.length, None);
+            continue;
+        }
+        let len = s.length.unwrap();
+        assert_eq!(replay(board, &tiles, &moves_of(&s)), board.goal());
+        assert!(len >= board.manhattan(&tiles), "{tiles:?}");
+        assert_eq!(len % 2, board.length_parity(&tiles), "{tiles:?}");
+        assert!(s.heuristic <= len);
+        solved += 1;
+    }
+}
+
+#[test]
+fn partitions_cover_the_board_and_name_their_tables() {
+    for p in gamedb::games::fifteen::PARTITIONS {
+        let specs = p.specs();
+        let mask = specs.iter().fold(0u64, |m, s| {
+            assert_eq!(m & s.mask(), 0);
+            m | s.mask()
+        });
+        assert_eq!(mask, 0xFFFE, "{}", p.name);
+    }
+    let names: Vec<String> = Partition::named("7-8")
+        .unwrap()
+        .specs()
+        .into_iter()
+        .map(|s| s.stem())
+        .collect();
+    assert_eq!(names, ["pdb-4x4-1-7", "pdb-4x4-8-15"]);
+    assert!(Partition::named("4-4-4-3").is_err());
+}
+
+// ---------- the CLI ----------
+
+#[test]
+fn build_all_builds_every_table_of_a_fifteen_line() {
+    let dir = TempDir::new("pdb-catalog");
+    let cat = dir.path().join("catalog.txt");
+    std::fs::write(
+        &cat,
+        "fifteen --partition 5-5-5\npdb --rows 2 --cols 3 --pattern 2,1\n",
+    )
+    .unwrap();
+    let out = dir.path().join("t");
+    let args = [
+        "build-all",
+        "--catalog",
+        cat.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ];
+    let o = gamedb(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches(" built").count(), 4, "{}", stdout(&o));
+    assert!(out.join("pdb-2x3-1-2.gtab").exists());
+    let o = gamedb(&args);
+    assert_eq!(
+        stdout(&o).matches("present, skipped").count(),
+        4,
+        "{}",
+        stdout(&o)
+    );
+    // A pattern alone is a (weak) lower bound too; the other tiles move for free.
+    let weak = Solver::open(
+        4,
+        4,
+        &out,
+        &Options {
+            patterns: Some(vec![vec![1, 2, 3, 4, 7]]),
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let s = weak
+        .solve(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14, 15])
+        .unwrap();
+    assert_eq!(s.length, Some(2));
+    let solver = Solver::open(4, 4, &out, &Options::default()).unwrap();
+    assert!(
+        solver
+            .describe()
+            .contains("1-4,7 + 5-6,9-10,13 + 8,11-12,14-15"),
+        "{}",
+        solver.describe()
+    );
+}
+
+#[test]
+fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
+    let dir = TempDir::new("pdb-cli");
+    let d = dir.path().to_str().unwrap();
+    // No tables: the message names the build command.
+    let o = gamedb(&[
+        "solve",
+        "--tables",
+        d,
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("gamedb build fifteen"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gamedb(&[
+        "solve",
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--tables",
+        d,
+        "1,2,3,4,5,6,7,0,8",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("gamedb build pdb --rows 3 --cols 3 --pattern 1,2,3,4"),
+        "{}",
+        stderr(&o)
+    );
+    build_patterns(dir.path(), 3, 3, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]);
+    let solve = |args: &[&str]| {
+        let mut all = vec!["solve", "--rows", "3", "--cols", "3", "--tables", d];
+        all.extend_from_slice(args);
+        gamedb(&all)
+    };
+    let o = solve(&["1,2,3,4,5,6,7,0,8", "8,6,7,2,5,4,3,0,1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("1,2,3,4,5,6,7,0,8: 1 move: 8 left"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("8,6,7,2,5,4,3,0,1: 31 moves: "),
+        "{out}"
+    );
+    let o = solve(&["--json", "2,1,3,4,5,6,7,8,0"]);
+    assert_eq!(
+        stdout(&o).trim(),
+        "{\"position\":\"2,1,3,4,5,6,7,8,0\",\"solvable\":false,\"distance\":null,\"moves\":[],\
+         \"nodes_expanded\":0,\"nodes_generated\":0,\"heuristic\":0,\"seconds\":0.000000,\
+         \"reason\":\"the parity of the permutation of the cells (blank included) plus the \
+         blank's distance to its goal cell is odd, and every move keeps it (THEOREMS.md §4)\"}"
+    );
+    // Bad positions: one line each on stderr, exit 2.
+    for (bad, says) in [
+        ("1,2,3", "has 3 numbers; expected 9"),
+        ("1,1,2,3,4,5,6,7,8", "appears twice"),
+        ("1,2,3,4,5,6,7,8,9", "9 is not a tile"),
+        ("1,2,3,4,5,6,7,8,x", "not a non-negative integer"),
+    ] {
+        let o = solve(&[bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains(says), "{bad}: {}", stderr(&o));
+    }
+    // Standard input: one answer per line, a bad line answered with an error.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args([
+            "solve", "--rows", "3", "--cols", "3", "--tables", d, "--json", "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"1,2,3,4,5,6,7,8,0\n\n0,1,2\n1,2,3,4,5,6,0,7,8\n")
+            .unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].contains("\"distance\":0"));
+    assert!(lines[1].contains("\"error\":"));
+    assert!(lines[2].contains("\"distance\":2") && lines[2].contains("[\"7 left\",\"8 left\"]"));
+    assert!(stderr(&o).contains("1 of 3 input lines"), "{}", stderr(&o));
+}
