@@ -1336,9 +1336,30 @@ class Table:
             return "%s: error: %s" % (line, e), True
         return (self.answer_json(a) if as_json else self.answer_text(a)), False
 
+    def distance_counts(self):
+        """Distance tables: ``(counts, unreached)``, ``counts[d]`` the entries at distance
+        ``d`` up to the largest present, ``unreached`` the entries stored as 255."""
+        hist = [0] * 256
+        for b in bytes(self.payload):
+            hist[b] += 1
+        counts = hist[:UNREACHED]
+        while counts and counts[-1] == 0:
+            counts.pop()
+        return counts, hist[UNREACHED]
+
     def info(self):
-        """Header fields and counts, with the keys of ``gamedb info --json``."""
-        p = self.count_p()
+        """Header fields and counts, with the keys of ``gamedb info --json`` (distance tables:
+        ``distance_counts``, ``max_distance`` and ``unreached`` instead of P/N counts)."""
+        out = self._header_info()
+        if self.value_kind == "distance":
+            counts, unreached = self.distance_counts()
+            out.update(distance_counts=counts, max_distance=len(counts) - 1 if counts else None, unreached=unreached)
+        else:
+            p = self.count_p()
+            out.update(p_positions=p, n_positions=self.entry_count - p)
+        return out
+
+    def _header_info(self):
         return {
             "file": self.path,
             "game": self.game.NAME,
@@ -1354,8 +1375,6 @@ class Table:
             "checksum": "ok" if self.payload_checksum.startswith("ok") else "not checked",
             "checksum_detail": self.payload_checksum,
             "crate_version": self.crate_version,
-            "p_positions": p,
-            "n_positions": self.entry_count - p,
         }
 
     # -- lifetime ------------------------------------------------------------------------
