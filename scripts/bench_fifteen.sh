@@ -9,7 +9,7 @@
 # 3. 3x4 board: builds the 1-5 / 6-11 tables and the complete table (all 11 tiles: a pattern
 #    database of every tile is the exact distance of every arrangement), and checks that the
 #    solver's lengths equal the complete table's distances for CHECKS (default 3000) random
-#    positions, reading the table with the documented index (docs/pdb-format.md).
+#    positions, reading the table with the documented index (tables/README.md, "Game 5").
 # Usage: scripts/bench_fifteen.sh [OUT_DIR]   (default: a temporary folder, removed at the end)
 # Needs about 5 GB of memory free while the largest tables build.
 set -euo pipefail
@@ -135,7 +135,7 @@ assert data[:8] == b"GAMEDB\r\n" and struct.unpack_from("<I", data, 12)[0] == 5
 rows, cols, mask = struct.unpack_from("<3Q", data, 16)
 pattern = [t for t in range(64) if mask >> t & 1]
 n = rows * cols
-def index(cells):  # docs/pdb-format.md
+def index(cells):  # tables/README.md, "Game 5"
     r, used = 0, []
     for i, c in enumerate(cells):
         r = r * (n - i) + c - sum(u < c for u in used)

@@ -10,6 +10,11 @@ game's ranking function) independently of the Rust code, and answers the same qu
         t.query("1,2,4")      # {'position': '1,2,4', 'outcome': 'N', 'winning_moves': [...]}
         t.outcome_of((1, 2, 3))   # 'P'
         t.numpy()             # the payload as a numpy.memmap (needs numpy; no copy)
+    with gamedb.open_table("tables/slide-3x3.gtab") as t:
+        t.distance_of((8, 6, 7, 2, 5, 4, 3, 0, 1))   # 31 (None for an unsolvable arrangement)
+
+Every game of gamedb is known: candy (1), Nim (2), Chomp (3), sliding puzzles (4) and pattern
+databases (5); outcome, Grundy and distance tables answer as ``gamedb query`` does.
 
 Command line (mirrors ``gamedb query`` and ``gamedb info``)::
 
@@ -105,6 +110,8 @@ VALUE_KINDS = {1: "outcome", 2: "grundy", 3: "distance"}
 ENCODINGS = {1: "bits", 2: "u8", 3: "u16"}
 MAX_POSITIONS = 1 << 37
 PURE_PYTHON_VERIFY_LIMIT = 16 << 20
+# The byte a distance table stores for a position it could not reach (pattern databases).
+UNREACHED = 255
 
 U32_MAX = 0xFFFFFFFF
 M64 = 0xFFFFFFFFFFFFFFFF
@@ -414,6 +421,11 @@ class Game:
         game's order."""
         raise NotImplementedError
 
+    def outside(self, pos):
+        """Why a checked position has no entry in the table (a sliding puzzle's unsolvable
+        arrangement), or None (the Rust ``Rules::outside``)."""
+        return None
+
     def parse(self, text):
         """A position written as ``gamedb query`` reads it, checked."""
         pos = parse_numbers(text, self.position_form())
@@ -642,8 +654,403 @@ class Nim(Game):
         return out
 
 
-# Chomp (game 3) and sliding puzzles (game 4) slot in here: one @register class each,
-# following src/games/chomp.rs and src/games/slide.rs and their sections of tables/README.md.
+@register
+class Chomp(Game):
+    """Chomp (src/games/chomp.rs): Young diagrams ``λ1 ≥ λ2 ≥ ... ≥ 0`` in an R×C box with
+    ``λ1 ≥ 1``; ``index(λ) = Σ_{k=0..R-1} C(λ[k] + R-1-k, R-k) - 1`` (k from 0)."""
+
+    ID = 3
+    NAME = "chomp"
+    MAX_ROWS = 64
+    MAX_COLS = 65535
+
+    def __init__(self, params):
+        if any(params[2:]) or params[0] > self.MAX_ROWS or params[1] > self.MAX_COLS:
+            raise ValueError("chomp parameters out of range")
+        r, c = params[0], params[1]
+        if not 1 <= r <= self.MAX_ROWS:
+            raise ValueError("--rows %d: expected 1..=%d" % (r, self.MAX_ROWS))
+        if not 1 <= c <= self.MAX_COLS:
+            raise ValueError("--cols %d: expected 1..=%d" % (c, self.MAX_COLS))
+        if _binomial(r + c, r) - 1 > MAX_POSITIONS:
+            raise ValueError(
+                "the %d×%d Chomp box has more than %d positions; use a smaller box" % (r, c, MAX_POSITIONS)
+            )
+        self.r, self.c = r, c
+        # _t[k][v] = C(v + r-1-k, r-k): row k's term for length v.
+        self._t = [[_binomial(v + r - 1 - k, r - k) for v in range(c + 1)] for k in range(r)]
+
+    def value_kinds(self):
+        return ("outcome", "grundy")
+
+    def positions(self):
+        return _binomial(self.r + self.c, self.r) - 1
+
+    def describe(self):
+        return "Chomp: every position of the %d×%d box (Young diagrams holding the poisoned cell)" % (
+            self.r,
+            self.c,
+        )
+
+    def position_form(self):
+        return (
+            "row lengths top row first, e.g. 4,3,1: non-increasing, the first row 1..=%d (it holds "
+            "the poisoned cell), at most %d rows (missing rows are empty)" % (self.c, self.r)
+        )
+
+    def check(self, pos):
+        self._check_ints(pos)
+        shown = format_numbers(pos)
+
+        def bad(what):
+            raise BadInput("position '%s': %s; expected %s" % (shown, what, self.position_form()))
+
+        if not pos or pos[0] == 0:
+            bad("the top row is empty, so the poisoned cell (1,1) has been eaten")
+        for k in range(1, len(pos)):
+            if pos[k] > pos[k - 1]:
+                bad(
+                    "row %d (length %d) is longer than row %d (length %d); rows may not grow downwards"
+                    % (k + 1, pos[k], k, pos[k - 1])
+                )
+        if pos[0] > self.c:
+            bad(
+                "the top row has %d cells but this table's box is %d×%d (at most %d columns)"
+                % (pos[0], self.r, self.c, self.c)
+            )
+        height = sum(1 for v in pos if v > 0)
+        if height > self.r:
+            bad("it has %d rows but this table's box is %d×%d (at most %d rows)" % (height, self.r, self.c, self.r))
+
+    def rank(self, pos):
+        t = self._t
+        return sum(t[k][v] for k, v in enumerate(pos[: self.r])) - 1
+
+    def unrank(self, index):
+        rem, top, rows = index + 1, self.c, []
+        for k in range(self.r):
+            terms = self._t[k]
+            v = top
+            while terms[v] > rem:  # the largest v <= top with t(k, v) <= rem
+                v -= 1
+            rem -= terms[v]
+            rows.append(v)
+            top = v
+        while rows and rows[-1] == 0:
+            rows.pop()
+        return rows
+
+    @staticmethod
+    def bite(rows, row, col):
+        """The diagram left by the bite at (row, col) (0-based), trailing empty rows dropped."""
+        out = [min(v, col) if k >= row else v for k, v in enumerate(rows)]
+        while out and out[-1] == 0:
+            out.pop()
+        return out
+
+    def moves(self, pos):
+        out = []
+        for i, length in enumerate(pos):
+            for j in range(length):
+                if i == 0 and j == 0:
+                    continue  # the poisoned cell: never listed
+                out.append(("(%d,%d)" % (i + 1, j + 1), self.bite(pos, i, j)))
+        return out
+
+    def format(self, pos):
+        rows = list(pos)
+        while rows and rows[-1] == 0:
+            rows.pop()
+        return format_numbers(rows)
+
+
+def _lex_rank(seq):
+    """Lexicographic rank of a permutation of 0..len(seq) (Lehmer code)."""
+    n, rank, rest = len(seq), 0, list(range(len(seq)))
+    for i, v in enumerate(seq):
+        d = rest.index(v)  # entries right of i smaller than v
+        del rest[d]
+        rank += d * _FACTORIAL[n - 1 - i]
+    return rank
+
+
+def _lex_unrank(rank, n):
+    rest, out = list(range(n)), []
+    for i in range(n):
+        d, rank = divmod(rank, _FACTORIAL[n - 1 - i])
+        out.append(rest.pop(d))
+    return out
+
+
+def _inversions(seq):
+    return sum(1 for i in range(len(seq)) for j in range(i + 1, len(seq)) if seq[i] > seq[j])
+
+
+_FACTORIAL = [1]
+for _k in range(1, 21):
+    _FACTORIAL.append(_FACTORIAL[-1] * _k)
+
+
+@register
+class Slide(Game):
+    """Sliding puzzles (src/games/slide.rs, src/games/grid.rs): distance to the goal of every
+    solvable arrangement; ``index = (lex_rank(tile sequence) // 2) * R*C + blank cell``."""
+
+    ID = 4
+    NAME = "slide"
+    MAX_TABLE_CELLS = 12
+
+    def __init__(self, params):
+        if any(params[2:]) or params[0] > 16 or params[1] > 16:
+            raise ValueError("slide parameters out of range")
+        r, c = params[0], params[1]
+        if r < 2 or c < 2 or r * c > self.MAX_TABLE_CELLS:
+            raise ValueError(
+                "--rows %d --cols %d: expected at least 2 rows and 2 columns and at most %d cells "
+                "in all (2×2 up to 3×4, 4×3, 2×6, 6×2)" % (r, c, self.MAX_TABLE_CELLS)
+            )
+        self.rows, self.cols, self.cells = r, c, r * c
+
+    def value_kinds(self):
+        return ("distance",)
+
+    def positions(self):
+        return _FACTORIAL[self.cells] // 2
+
+    def describe(self):
+        return (
+            "sliding puzzle: %d×%d board (%d rows, %d columns, tiles 1..=%d), distance to the goal "
+            "of every solvable arrangement" % (self.rows, self.cols, self.rows, self.cols, self.cells - 1)
+        )
+
+    def goal(self):
+        return list(range(1, self.cells)) + [0]
+
+    def swapped_goal(self):
+        g = self.goal()
+        g[-3], g[-2] = g[-2], g[-3]
+        return g
+
+    def position_form(self):
+        return (
+            "the %d cells of the %d×%d board in reading order, tiles 1..=%d once each and 0 for the "
+            "blank (the goal is %s)" % (self.cells, self.rows, self.cols, self.cells - 1, format_numbers(self.goal()))
+        )
+
+    def check(self, pos):
+        self._check_ints(pos)
+        n, text = self.cells, format_numbers(pos)
+        if len(pos) != n:
+            raise BadInput(
+                "position '%s' has %d numbers, a %d×%d board has %d cells; expected %s"
+                % (text, len(pos), self.rows, self.cols, n, self.position_form())
+            )
+        seen = set()
+        for v in pos:
+            if v >= n:
+                raise BadInput(
+                    "position '%s': %d is not a tile of a %d×%d board; expected %s"
+                    % (text, v, self.rows, self.cols, self.position_form())
+                )
+            if v in seen:
+                what = "the blank 0" if v == 0 else "tile %d" % v
+                raise BadInput("position '%s': %s appears twice; expected %s" % (text, what, self.position_form()))
+            seen.add(v)
+
+    def _required_parity(self, cell):
+        return 0 if self.cols % 2 else (self.rows - 1 - cell // self.cols) % 2
+
+    def outside(self, pos):
+        """Why a checked arrangement cannot reach the goal (the parity rule), or None."""
+        inv = _inversions([v for v in pos if v])
+        blank = pos.index(0)
+        if inv % 2 == self._required_parity(blank):
+            return None
+        inversions = "1 inversion" if inv == 1 else "%d inversions" % inv
+        swapped = format_numbers(self.swapped_goal())
+        if self.cols % 2:
+            return (
+                "the tiles read row by row (blank skipped) have %s, an odd number; with an odd number "
+                "of columns every move keeps the parity of that count, which is even at the goal, so "
+                "this arrangement reaches %s (the last two tiles swapped) instead" % (inversions, swapped)
+            )
+        row = self.rows - 1 - blank // self.cols
+        return (
+            "%s of the tiles read row by row (blank skipped) plus the blank's row %d (counted from the "
+            "bottom, from 0) make %d, an odd number; with an even number of columns every move keeps "
+            "the parity of that sum, which is even at the goal, so this arrangement reaches %s (the "
+            "last two tiles swapped) instead" % (inversions, row, inv + row, swapped)
+        )
+
+    def rank(self, pos):
+        seq = [v - 1 for v in pos if v]
+        return (_lex_rank(seq) >> 1) * self.cells + pos.index(0)
+
+    def unrank(self, index):
+        block, b = divmod(index, self.cells)
+        want = self._required_parity(b)
+        for r in (2 * block, 2 * block + 1):
+            seq = _lex_unrank(r, self.cells - 1)
+            if _inversions(seq) % 2 == want:
+                break
+        tiles = [v + 1 for v in seq]
+        return tiles[:b] + [0] + tiles[b:]
+
+    def moves(self, pos):
+        b, cols, out = pos.index(0), self.cols, []
+
+        def push(frm, direction):
+            leaves = list(pos)
+            leaves[frm], leaves[b] = leaves[b], leaves[frm]
+            out.append(("slide %d %s" % (pos[frm], direction), leaves))
+
+        if b + cols < self.cells:
+            push(b + cols, "up")
+        if b >= cols:
+            push(b - cols, "down")
+        if b % cols + 1 < cols:
+            push(b + 1, "left")
+        if b % cols > 0:
+            push(b - 1, "right")
+        return out
+
+
+@register
+class PatternDatabase(Game):
+    """Pattern databases (src/games/pdb.rs): for every placement of the pattern tiles, the
+    fewest pattern-tile moves home (255 = cannot reach the goal). Index: mixed radix
+    ``N, N-1, ..., N-k+1`` over ``d_i = c_i - |{j < i: c_j < c_i}|``, pattern tiles in
+    increasing order, ``c_i`` the cell of tile ``t_i``."""
+
+    ID = 5
+    NAME = "pdb"
+    MAX_CELLS = 16
+    MAX_PLACEMENTS = 1 << 32
+    UNREACHABLE = 255
+
+    def __init__(self, params):
+        if any(params[3:]) or params[0] > 64 or params[1] > 64:
+            raise ValueError("pattern database parameters out of range")
+        r, c = params[0], params[1]
+        tiles = [t for t in range(64) if params[2] >> t & 1]
+        if r < 2 or c < 2 or r * c > self.MAX_CELLS:
+            raise ValueError(
+                "board %dx%d: expected --rows and --cols of at least 2 with at most %d cells in all"
+                % (r, c, self.MAX_CELLS)
+            )
+        self.rows, self.cols, self.cells = r, c, r * c
+        n = self.cells
+        form = "a comma-separated list of distinct tiles 1..=%d of the %s board" % (n - 1, self.board_name())
+        if not tiles:
+            raise ValueError("--pattern is empty; expected %s" % form)
+        for t in tiles:
+            if t == 0 or t >= n:
+                raise ValueError(
+                    "--pattern: %d is not a tile of the %s board (the blank is not a pattern tile); "
+                    "expected %s" % (t, self.board_name(), form)
+                )
+        self.pattern = tiles
+        self._slot = {t: i for i, t in enumerate(tiles)}
+        self.k = len(tiles)
+        if self.positions() > self.MAX_PLACEMENTS:
+            raise ValueError(
+                "a pattern of %d tiles on the %s board has more than %d placements; use fewer tiles"
+                % (self.k, self.board_name(), self.MAX_PLACEMENTS)
+            )
+
+    def board_name(self):
+        return "%dx%d" % (self.rows, self.cols)
+
+    def pattern_name(self):
+        out, i, t = [], 0, self.pattern
+        while i < len(t):
+            j = i
+            while j + 1 < len(t) and t[j + 1] == t[j] + 1:
+                j += 1
+            out.append(str(t[i]) if i == j else "%d-%d" % (t[i], t[j]))
+            i = j + 1
+        return ",".join(out)
+
+    def value_kinds(self):
+        return ("distance",)
+
+    def positions(self):
+        acc = 1
+        for i in range(self.k):
+            acc *= self.cells - i
+        return acc
+
+    def describe(self):
+        return "pattern database: tiles %s of the %s sliding puzzle" % (self.pattern_name(), self.board_name())
+
+    def position_form(self):
+        n = self.cells
+        return (
+            "%d numbers t1,t2,... (the tiles of the %s board in reading order, 0 for the blank): "
+            "a permutation of 0..=%d" % (n, self.board_name(), n - 1)
+        )
+
+    def check(self, pos):
+        self._check_ints(pos)
+        n, text = self.cells, format_numbers(pos)
+        if len(pos) != n:
+            raise BadInput("position '%s' has %d numbers; expected %s" % (text, len(pos), self.position_form()))
+        seen = set()
+        for t in pos:
+            if t >= n:
+                raise BadInput(
+                    "position '%s': %d is not a tile of the %s board; expected %s"
+                    % (text, t, self.board_name(), self.position_form())
+                )
+            if t in seen:
+                raise BadInput("position '%s': %d appears twice; expected %s" % (text, t, self.position_form()))
+            seen.add(t)
+
+    def rank(self, pos):
+        cells = [0] * self.k
+        slot = self._slot
+        for cell, t in enumerate(pos):
+            i = slot.get(t)
+            if i is not None:
+                cells[i] = cell
+        r = 0
+        for i, c in enumerate(cells):
+            r = r * (self.cells - i) + c - sum(1 for j in range(i) if cells[j] < c)
+        return r
+
+    def unrank(self, index):
+        n, k = self.cells, self.k
+        digits = [0] * k
+        for i in reversed(range(k)):
+            index, digits[i] = divmod(index, n - i)
+        free = list(range(n))
+        tiles = [None] * n
+        for i in range(k):
+            tiles[free.pop(digits[i])] = self.pattern[i]
+        others = iter(t for t in range(1, n) if t not in self._slot)
+        last_free = max(c for c in range(n) if tiles[c] is None)
+        for c in range(n):
+            if tiles[c] is None:
+                tiles[c] = 0 if c == last_free else next(others)
+        return tiles
+
+    def moves(self, pos):
+        b, cols, out = pos.index(0), self.cols, []
+        r, c = divmod(b, cols)
+        near = []
+        if r > 0:
+            near.append((b - cols, "down"))
+        if c > 0:
+            near.append((b - 1, "right"))
+        if c + 1 < cols:
+            near.append((b + 1, "left"))
+        if r + 1 < self.rows:
+            near.append((b + cols, "up"))
+        for frm, direction in near:
+            leaves = list(pos)
+            leaves[frm], leaves[b] = leaves[b], leaves[frm]
+            out.append(("%d %s" % (pos[frm], direction), leaves))
+        return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -727,7 +1134,9 @@ class Table:
             )
         if self.value_kind not in self.game.value_kinds():
             raise self._damaged("%s tables do not hold %s values" % (self.game.NAME, self.value_kind))
-        if (self.value_kind == "outcome") != (self.encoding == "bits"):
+        if (self.value_kind == "outcome") != (self.encoding == "bits") or (
+            self.value_kind == "distance" and self.encoding != "u8"
+        ):
             raise self._damaged("%s values cannot be encoded as %s" % (self.value_kind, self.encoding))
         self.game_id = game
         self.params = params
@@ -816,9 +1225,39 @@ class Table:
     # -- queries -------------------------------------------------------------------------
 
     def answer(self, pos):
-        """The answer to a checked position: a dict with the keys of ``gamedb query --json``
-        (``position``, ``outcome``, ``grundy`` when stored, ``winning_moves``)."""
+        """The answer to a checked position: a dict with the keys of ``gamedb query --json``.
+        Outcome and Grundy tables: ``position``, ``outcome``, ``grundy`` when stored,
+        ``winning_moves``. Distance tables: ``position``, ``solvable``, ``distance`` (None when
+        unsolvable), ``reason`` (when unsolvable), ``optimal_moves``. Each move is a dict
+        ``{"move": label, "leaves": position}``."""
         g = self.game
+        outside = g.outside(pos)
+        if self.value_kind == "distance":
+            out = {"position": g.format(pos), "solvable": outside is None, "distance": None}
+            if outside is not None:
+                out["reason"] = outside
+                out["optimal_moves"] = []
+                return out
+            i = g.rank(pos)
+            here = self.raw(i)
+            if here == UNREACHED:
+                raise self._damaged(
+                    "entry %d is marked unreachable, but the rules say the goal can be reached" % i
+                )
+            nearer = []
+            for label, leaves in g.moves(pos):
+                if g.outside(leaves) is None and self.raw(g.rank(leaves)) + 1 == here:
+                    nearer.append({"move": label, "leaves": g.format(leaves)})
+            if here > 0 and not nearer:
+                raise self._damaged(
+                    "position %s is stored at distance %d but has no move to distance %d"
+                    % (g.format(pos), here, here - 1)
+                )
+            out["distance"] = here
+            out["optimal_moves"] = nearer
+            return out
+        if outside is not None:
+            raise BadInput("position '%s' is not in this table: %s" % (g.format(pos), outside))
         i = g.rank(pos)
         winning = []
         for label, leaves in g.moves(pos):
@@ -830,29 +1269,60 @@ class Table:
         out["winning_moves"] = winning
         return out
 
+    def distance_of(self, pos):
+        """Moves to the goal of a position of a distance table given as a sequence of ints
+        (checked); None when the goal cannot be reached from it."""
+        self.game.check(pos)
+        if self.game.outside(pos) is not None:
+            return None
+        v = self.raw(self.game.rank(pos))
+        return None if v == UNREACHED else v
+
     def query(self, text):
         """Answers a position written as ``gamedb query`` reads it (BadInput if it is not a
         position of this table)."""
         return self.answer(self.game.parse(text))
 
+    @staticmethod
+    def _moves_json(moves):
+        return _Raw("[" + ",".join(json_object([("move", m["move"]), ("leaves", m["leaves"])]) for m in moves) + "]")
+
+    @staticmethod
+    def _moves_text(moves):
+        return "; ".join("%s -> %s" % (m["move"], m["leaves"]) for m in moves)
+
     def answer_json(self, answer):
         """One answer as the JSON line ``gamedb query --json`` prints, byte for byte."""
-        moves = "[" + ",".join(
-            json_object([("move", m["move"]), ("leaves", m["leaves"])]) for m in answer["winning_moves"]
-        ) + "]"
+        if "solvable" in answer:
+            pairs = [
+                ("position", answer["position"]),
+                ("solvable", _Raw("true" if answer["solvable"] else "false")),
+                ("distance", _Raw("null") if answer["distance"] is None else answer["distance"]),
+            ]
+            if "reason" in answer:
+                pairs.append(("reason", answer["reason"]))
+            pairs.append(("optimal_moves", self._moves_json(answer["optimal_moves"])))
+            return json_object(pairs)
         pairs = [("position", answer["position"]), ("outcome", answer["outcome"])]
         if "grundy" in answer:
             pairs.append(("grundy", answer["grundy"]))
-        pairs.append(("winning_moves", _Raw(moves)))
+        pairs.append(("winning_moves", self._moves_json(answer["winning_moves"])))
         return json_object(pairs)
 
     def answer_text(self, answer):
         """One answer as the text line ``gamedb query`` prints."""
+        if "solvable" in answer:
+            d = answer["distance"]
+            if d is None:
+                return "%s: unsolvable: %s" % (answer["position"], answer["reason"])
+            if d == 0:
+                return "%s: distance 0 (the goal)" % answer["position"]
+            return "%s: distance %d  optimal: %s" % (answer["position"], d, self._moves_text(answer["optimal_moves"]))
         s = "%s: %s" % (answer["position"], answer["outcome"])
         if "grundy" in answer:
             s += "  grundy %d" % answer["grundy"]
         if answer["winning_moves"]:
-            s += "  winning: " + "; ".join("%s -> %s" % (m["move"], m["leaves"]) for m in answer["winning_moves"])
+            s += "  winning: " + self._moves_text(answer["winning_moves"])
         return s
 
     def reply(self, line, as_json):
@@ -860,15 +1330,36 @@ class Table:
         not empty), and whether it was an error."""
         try:
             a = self.query(line)
-        except BadInput as e:
+        except (BadInput, DamagedTable) as e:
             if as_json:
                 return json_object([("position", line), ("error", str(e))]), True
             return "%s: error: %s" % (line, e), True
         return (self.answer_json(a) if as_json else self.answer_text(a)), False
 
+    def distance_counts(self):
+        """Distance tables: ``(counts, unreached)``, ``counts[d]`` the entries at distance
+        ``d`` up to the largest present, ``unreached`` the entries stored as 255."""
+        hist = [0] * 256
+        for b in bytes(self.payload):
+            hist[b] += 1
+        counts = hist[:UNREACHED]
+        while counts and counts[-1] == 0:
+            counts.pop()
+        return counts, hist[UNREACHED]
+
     def info(self):
-        """Header fields and counts, with the keys of ``gamedb info --json``."""
-        p = self.count_p()
+        """Header fields and counts, with the keys of ``gamedb info --json`` (distance tables:
+        ``distance_counts``, ``max_distance`` and ``unreached`` instead of P/N counts)."""
+        out = self._header_info()
+        if self.value_kind == "distance":
+            counts, unreached = self.distance_counts()
+            out.update(distance_counts=counts, max_distance=len(counts) - 1 if counts else None, unreached=unreached)
+        else:
+            p = self.count_p()
+            out.update(p_positions=p, n_positions=self.entry_count - p)
+        return out
+
+    def _header_info(self):
         return {
             "file": self.path,
             "game": self.game.NAME,
@@ -884,8 +1375,6 @@ class Table:
             "checksum": "ok" if self.payload_checksum.startswith("ok") else "not checked",
             "checksum_detail": self.payload_checksum,
             "crate_version": self.crate_version,
-            "p_positions": p,
-            "n_positions": self.entry_count - p,
         }
 
     # -- lifetime ------------------------------------------------------------------------
@@ -1001,7 +1490,7 @@ def main(argv=None):
             for text in args[2:]:
                 try:
                     a = t.query(text)
-                except BadInput as e:
+                except (BadInput, DamagedTable) as e:
                     out.flush()
                     sys.stderr.write("gamedb.py: %s\n" % e)
                     failed = True

@@ -154,7 +154,7 @@ fn pdb_values_equal_brute_force_on_small_boards() {
 
 #[test]
 fn rank_follows_the_documented_worked_example() {
-    // docs/pdb-format.md: tiles 1,2,3 of the 4x4 board on cells 5, 0, 9.
+    // tables/README.md, "Game 5": tiles 1,2,3 of the 4x4 board on cells 5, 0, 9.
     let p = PdbSpec::new(4, 4, &[1, 2, 3]).unwrap().placements();
     assert_eq!(p.rank(&[5, 0, 9]), 1057);
     let mut cells = [0u8; 3];

@@ -14,7 +14,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gamedb::games::candy::{CandySpec, WinRule};
+use gamedb::games::chomp::ChompSpec;
 use gamedb::games::nim::NimSpec;
+use gamedb::games::pdb::PdbSpec;
+use gamedb::games::slide::SlideSpec;
 use gamedb::games::Spec;
 use gamedb::ValueKind;
 
@@ -25,8 +28,12 @@ use common::{build, program, scratch, shared_library, ROOT};
 fn tables(dir: &Path) -> Vec<PathBuf> {
     let candy = |n, k, win| Spec::Candy(CandySpec::new(n, k, win).unwrap());
     let nim = |s, h, k, misere| Spec::Nim(NimSpec::new(s, h, k, misere).unwrap());
+    let chomp = |r, c| Spec::Chomp(ChompSpec::new(r, c).unwrap());
+    let slide = |r, c| Spec::Slide(SlideSpec::new(r, c).unwrap());
+    let pdb = |r, c, tiles: &[u32]| Spec::Pdb(PdbSpec::new(r, c, tiles).unwrap());
     let outcome = ValueKind::Outcome;
     let grundy = ValueKind::Grundy;
+    let distance = ValueKind::Distance;
     [
         (candy(2001, 3, WinRule::Even), outcome),
         (candy(2001, 3, WinRule::Odd), outcome),
@@ -40,6 +47,15 @@ fn tables(dir: &Path) -> Vec<PathBuf> {
         (nim(4, 31, None, false), grundy),
         (nim(4, 31, Some(3), false), grundy),
         (nim(2, 255, None, false), grundy),
+        (chomp(6, 7), outcome),
+        (chomp(6, 7), grundy),
+        (chomp(4, 9), outcome),
+        (chomp(4, 9), grundy),
+        (slide(2, 3), distance),
+        (slide(3, 3), distance),
+        (pdb(3, 3, &[1, 2, 3]), distance),
+        // Every placement of the 2x2 board's three tiles: half of them are stored as 255.
+        (pdb(2, 2, &[1, 2, 3]), distance),
     ]
     .into_iter()
     .map(|(spec, kind)| build(spec, kind, dir))

@@ -328,7 +328,7 @@ fn ranking_is_a_bijection_onto_the_solvable_half() {
             (1..=g.cells() as u64).product::<u64>()
         );
     }
-    // The documented worked example (docs/slide-format.md).
+    // The documented worked example (tables/README.md, "Game 4").
     let g = Grid::new(3, 3).unwrap();
     let ix = SlideIndex::dense(g);
     assert_eq!(ix.index_of(&[8, 6, 7, 2, 5, 4, 3, 0, 1]), 177_874);

@@ -19,8 +19,8 @@
 //!
 //! The empty diagram has rank 0 and is not stored, so the table has C(R+C, R) − 1 entries.
 //! The rank orders diagrams lexicographically by `(λ1, λ2, ...)` and is monotone under
-//! inclusion: a bite always leads to a smaller index. `docs/chomp-format.md` has a worked
-//! example and the unranking.
+//! inclusion: a bite always leads to a smaller index. The "Game 3" section of
+//! `tables/README.md` has a worked example and the unranking.
 //!
 //! # Solving
 //!
