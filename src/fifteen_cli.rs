@@ -1,7 +1,6 @@
 //! The sliding-puzzle words of the CLI: `gamedb build pdb`, `gamedb build fifteen` and
 //! `gamedb solve`.
 
-use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
@@ -12,7 +11,7 @@ use gamedb::games::fifteen::{
 };
 use gamedb::games::pdb::PdbSpec;
 use gamedb::games::Spec;
-use gamedb::{json, Error, ValueKind};
+use gamedb::{Error, ValueKind};
 
 use crate::Failure;
 
@@ -150,78 +149,7 @@ pub(crate) fn solve(a: SolveArgs) -> Result<(), Failure> {
         }
         Ok(solver.as_ref().expect("opened just above").solve(&tiles))
     };
-    let render = |s: &Solution| {
-        if a.json {
-            s.to_json()
-        } else {
-            s.to_text()
-        }
-    };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let io_err = |e: std::io::Error| Error::Io {
-        path: PathBuf::from("<stdout>"),
-        source: e,
-    };
-    if a.positions != ["-"] {
-        let mut bad = false;
-        for p in &a.positions {
-            match answer(p)? {
-                Ok(s) => writeln!(out, "{}", render(&s)).map_err(io_err)?,
-                Err(e) => {
-                    out.flush().map_err(io_err)?;
-                    eprintln!("gamedb: {e}");
-                    bad = true;
-                }
-            }
-            out.flush().map_err(io_err)?;
-        }
-        return if bad { Err(Failure::Reported) } else { Ok(()) };
-    }
-    let mut input = std::io::BufReader::new(std::io::stdin().lock());
-    let mut line = String::new();
-    let (mut lines, mut bad) = (0u64, 0u64);
-    loop {
-        line.clear();
-        let n = input.read_line(&mut line).map_err(|e| Error::Io {
-            path: PathBuf::from("<stdin>"),
-            source: e,
-        })?;
-        if n == 0 {
-            break;
-        }
-        let text = line.trim();
-        if text.is_empty() {
-            continue;
-        }
-        lines += 1;
-        let reply = match answer(text)? {
-            Ok(s) => render(&s),
-            Err(e) => {
-                bad += 1;
-                if a.json {
-                    json::Object::new()
-                        .str("position", text)
-                        .str("error", &e.to_string())
-                        .finish()
-                } else {
-                    format!("{text}: error: {e}")
-                }
-            }
-        };
-        let written = writeln!(out, "{reply}").and_then(|_| out.flush());
-        if let Err(e) = written {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                return Ok(());
-            }
-            return Err(io_err(e).into());
-        }
-    }
-    if bad > 0 {
-        return Err(Error::BadInput(format!(
-            "{bad} of {lines} input lines could not be answered (answered with an error)"
-        ))
-        .into());
-    }
-    Ok(())
+    crate::answer_all(&a.positions, a.json, |text| {
+        Ok(answer(text)?.map(|s| if a.json { s.to_json() } else { s.to_text() }))
+    })
 }

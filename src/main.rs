@@ -254,7 +254,7 @@ struct VerifyArgs {
 }
 
 /// How a command ended.
-enum Failure {
+pub(crate) enum Failure {
     /// Bad input, damaged table, I/O error: exit 2.
     Error(Error),
     /// A checked statement failed: exit 1 (already reported).
@@ -359,33 +359,45 @@ fn open_checked(path: &Path, verify: bool) -> Result<Table, Error> {
 
 fn query(a: QueryArgs) -> Result<(), Failure> {
     let table = open_checked(&a.table, !a.no_verify)?;
+    answer_all(&a.positions, a.json, |text| {
+        Ok(table
+            .query_with(text, a.path)
+            .map(|ans| render(&table, &ans, a.json)))
+    })
+}
+
+/// Answers positions given on the command line, or one per line of stdin when they are `-`.
+///
+/// Command-line positions: each answer a line on stdout, each bad position a line on stderr
+/// (exit 2 at the end). A stream: one answer line per input line, a bad line answered with an
+/// error (`{"position":..,"error":..}` with `json`) and the conversation carried on; answers
+/// are flushed as soon as no more input is queued. `answer` gives the reply line of one
+/// position, an error for that position, or a failure that ends the command.
+pub(crate) fn answer_all<F>(positions: &[String], json: bool, mut answer: F) -> Result<(), Failure>
+where
+    F: FnMut(&str) -> Result<Result<String, Error>, Failure>,
+{
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let io_err = |e: std::io::Error| Error::Io {
         path: PathBuf::from("<stdout>"),
         source: e,
     };
-    if a.positions != ["-"] {
-        // Positions on the command line: answers on stdout, each bad one a line on stderr.
-        let mut bad = None;
-        for p in &a.positions {
-            match table.query_with(p, a.path) {
-                Ok(ans) => writeln!(out, "{}", render(&table, &ans, a.json)).map_err(io_err)?,
+    if positions != ["-"] {
+        let mut bad = false;
+        for p in positions {
+            match answer(p)? {
+                Ok(reply) => writeln!(out, "{reply}").map_err(io_err)?,
                 Err(e) => {
                     out.flush().map_err(io_err)?;
                     eprintln!("gamedb: {e}");
-                    bad = Some(e);
+                    bad = true;
                 }
             }
         }
         out.flush().map_err(io_err)?;
-        return match bad {
-            Some(_) => Err(Failure::Reported),
-            None => Ok(()),
-        };
+        return if bad { Err(Failure::Reported) } else { Ok(()) };
     }
-    // A stream: one answer line per input line, a bad line answered with an error and the
-    // conversation carried on.
     let mut input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
     let mut line = String::new();
     let (mut lines, mut bad) = (0u64, 0u64);
@@ -403,11 +415,11 @@ fn query(a: QueryArgs) -> Result<(), Failure> {
             continue;
         }
         lines += 1;
-        let reply = match table.query_with(text, a.path) {
-            Ok(ans) => render(&table, &ans, a.json),
+        let reply = match answer(text)? {
+            Ok(reply) => reply,
             Err(e) => {
                 bad += 1;
-                if a.json {
+                if json {
                     json::Object::new()
                         .str("position", text)
                         .str("error", &e.to_string())
@@ -432,7 +444,10 @@ fn query(a: QueryArgs) -> Result<(), Failure> {
             }
         }
     }
-    out.flush().map_err(io_err)?;
+    match out.flush() {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        r => r.map_err(io_err)?,
+    }
     if bad > 0 {
         return Err(Error::BadInput(format!(
             "{bad} of {lines} input lines could not be answered (answered with an error)"

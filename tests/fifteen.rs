@@ -608,7 +608,7 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
-        lines[0].starts_with("1,2,3,4,5,6,7,0,8: 1 move: 8 left"),
+        lines[0].starts_with("1,2,3,4,5,6,7,0,8: 1 move: slide 8 left"),
         "{out}"
     );
     assert!(
@@ -625,7 +625,7 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
     );
     // Bad positions: one line each on stderr, exit 2.
     for (bad, says) in [
-        ("1,2,3", "has 3 numbers; expected 9"),
+        ("1,2,3", "has 3 numbers, a 3×3 board has 9 cells"),
         ("1,1,2,3,4,5,6,7,8", "appears twice"),
         ("1,2,3,4,5,6,7,8,9", "9 is not a tile"),
         ("1,2,3,4,5,6,7,8,x", "not a non-negative integer"),
@@ -658,6 +658,9 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[0].contains("\"distance\":0"));
     assert!(lines[1].contains("\"error\":"));
-    assert!(lines[2].contains("\"distance\":2") && lines[2].contains("[\"7 left\",\"8 left\"]"));
+    assert!(
+        lines[2].contains("\"distance\":2")
+            && lines[2].contains("[\"slide 7 left\",\"slide 8 left\"]")
+    );
     assert!(stderr(&o).contains("1 of 3 input lines"), "{}", stderr(&o));
 }

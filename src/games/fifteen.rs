@@ -127,9 +127,9 @@ pub struct Slide {
 }
 
 impl Slide {
-    /// `12 up`.
+    /// `slide 12 up`, as in queries.
     pub fn label(&self) -> String {
-        format!("{} {}", self.tile, self.dir.name())
+        super::board::move_label(self.tile, self.dir)
     }
 }
 
@@ -157,7 +157,7 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// One line: `POS: 52 moves: 12 up, 5 left, ...  (N nodes expanded, M generated,
+    /// One line: `POS: 52 moves: slide 12 up, slide 5 left, ...  (N nodes expanded, M generated,
     /// heuristic H, T ms)`.
     pub fn to_text(&self) -> String {
         let pos = crate::game::format_numbers(&self.position);
@@ -184,7 +184,7 @@ impl Solution {
     }
 
     /// One JSON object: `position`, `solvable`, `distance` (null when unsolvable), `moves`
-    /// (labels such as `12 up`), `nodes_expanded`, `nodes_generated`, `heuristic`,
+    /// (labels such as `slide 12 up`), `nodes_expanded`, `nodes_generated`, `heuristic`,
     /// `seconds`, and `reason` when unsolvable.
     pub fn to_json(&self) -> String {
         let mut o = json::Object::new()
