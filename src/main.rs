@@ -194,21 +194,32 @@ impl GameArgs {
 }
 
 #[derive(Args)]
-struct QueryArgs {
-    /// The table file.
-    table: PathBuf,
-    /// Positions, e.g. `1,2,3`; `-` reads one per line from stdin.
-    #[arg(required = true)]
-    positions: Vec<String>,
+pub(crate) struct QueryArgs {
+    /// The table file, then positions, e.g. `1,2,3`; `-` reads one per line from stdin. With
+    /// --rows and --cols every argument is a position, answered from the complete table of
+    /// that board in --tables when there is one and through the solver on the pattern tables
+    /// there otherwise (the 4x4 board); a folder in place of the table file is such a
+    /// --tables folder (board 4x4 unless --rows/--cols say otherwise).
+    #[arg(required = true, value_name = "TABLE POSITION")]
+    args: Vec<String>,
+    /// Sliding puzzles: rows of the board (positions only, no table file).
+    #[arg(long, requires = "cols")]
+    pub(crate) rows: Option<u32>,
+    /// Sliding puzzles: columns of the board (positions only, no table file).
+    #[arg(long, requires = "rows")]
+    pub(crate) cols: Option<u32>,
+    /// Sliding puzzles: the folder of the tables (complete or pattern tables).
+    #[arg(long)]
+    tables: Option<PathBuf>,
     /// One JSON object per answer.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Distance tables: include a whole optimal solution in each answer.
     #[arg(long)]
-    path: bool,
+    pub(crate) path: bool,
     /// Skip the payload checksum when opening (faster on very large tables).
     #[arg(long)]
-    no_verify: bool,
+    pub(crate) no_verify: bool,
 }
 
 #[derive(Args)]
@@ -358,8 +369,55 @@ fn open_checked(path: &Path, verify: bool) -> Result<Table, Error> {
 }
 
 fn query(a: QueryArgs) -> Result<(), Failure> {
-    let table = open_checked(&a.table, !a.no_verify)?;
-    answer_all(&a.positions, a.json, |text| {
+    // Where the answers come from: a table file, or a board and a folder of tables.
+    let (table, positions, board) = match (a.rows, a.cols) {
+        (Some(rows), Some(cols)) => {
+            let dir = a.tables.clone().unwrap_or_else(|| PathBuf::from("tables"));
+            (None, &a.args[..], Some((rows, cols, dir)))
+        }
+        _ => {
+            let first = PathBuf::from(&a.args[0]);
+            if a.args.len() < 2 {
+                return Err(Error::BadInput(format!(
+                    "query {}: no position given; expected TABLE POSITION... (or - to read \
+                     positions from stdin), or --rows R --cols C [--tables DIR] POSITION...",
+                    a.args[0]
+                ))
+                .into());
+            }
+            if a.tables.is_some() {
+                return Err(Error::BadInput(
+                    "query: --tables goes with --rows and --cols (positions only, no table \
+                     file); expected TABLE POSITION... or --rows R --cols C --tables DIR \
+                     POSITION..."
+                        .to_string(),
+                )
+                .into());
+            }
+            if first.is_dir() {
+                (None, &a.args[1..], Some((4, 4, first)))
+            } else {
+                (Some(first), &a.args[1..], None)
+            }
+        }
+    };
+    let table = match (table, board) {
+        (Some(file), _) => file,
+        (None, Some((rows, cols, dir))) => {
+            // A complete table of the board, when there is one, answers directly.
+            let complete = SlideSpec::new(rows, cols)
+                .ok()
+                .map(|s| dir.join(Spec::Slide(s).file_name(ValueKind::Distance)))
+                .filter(|f| f.is_file());
+            match complete {
+                Some(file) => file,
+                None => return fifteen_cli::query(&a, rows, cols, &dir, positions),
+            }
+        }
+        (None, None) => unreachable!("a table file or a board"),
+    };
+    let table = open_checked(&table, !a.no_verify)?;
+    answer_all(positions, a.json, |text| {
         Ok(table
             .query_with(text, a.path)
             .map(|ans| render(&table, &ans, a.json)))
@@ -509,6 +567,9 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
                     );
                 }
                 o = o.num("unreached", d.unreached);
+                if let Some(what) = rules.distance_bound() {
+                    o = o.str("lower_bounds_of", &what);
+                }
             }
             None => {
                 let p = table.count_p();
@@ -539,12 +600,22 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
         println!("written by:      gamedb {}", h.crate_version);
         match &distances {
             Some(d) => {
-                println!("positions at each distance:");
+                if let Some(what) = rules.distance_bound() {
+                    // A pattern database: entries are placements and their values lower bounds.
+                    println!("values:          {what}");
+                    println!("placements at each value:");
+                } else {
+                    println!("positions at each distance:");
+                }
                 for (dist, count) in d.counts.iter().enumerate() {
                     println!("  {dist:>4} {count:>14}");
                 }
                 if d.unreached > 0 {
-                    println!("unreached:       {}", d.unreached);
+                    println!(
+                        "unreached:       {} (value {})",
+                        d.unreached,
+                        gamedb::lookup::UNREACHED
+                    );
                 }
                 if let Some(m) = d.max_distance() {
                     println!("max distance:    {m}");
