@@ -372,8 +372,14 @@ fn query(a: QueryArgs) -> Result<(), Failure> {
     // Where the answers come from: a table file, or a board and a folder of tables.
     let (table, positions, board) = match (a.rows, a.cols) {
         (Some(rows), Some(cols)) => {
-            let dir = a.tables.clone().unwrap_or_else(|| PathBuf::from("tables"));
-            (None, &a.args[..], Some((rows, cols, dir)))
+            // `gamedb query DIR --rows R --cols C POS...`: the folder in place of --tables.
+            let first = Path::new(&a.args[0]);
+            if a.tables.is_none() && a.args.len() > 1 && first.is_dir() {
+                (None, &a.args[1..], Some((rows, cols, first.to_path_buf())))
+            } else {
+                let dir = a.tables.clone().unwrap_or_else(|| PathBuf::from("tables"));
+                (None, &a.args[..], Some((rows, cols, dir)))
+            }
         }
         _ => {
             let first = PathBuf::from(&a.args[0]);

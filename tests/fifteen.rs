@@ -886,6 +886,19 @@ fn query_by_solver_equals_the_complete_table_on_3x3() {
         ]);
         assert_eq!(stdout(&o), table, "{pos}");
     }
+    // The folder in place of the table file, with the board named.
+    let pos = "8,6,7,2,5,4,3,0,1";
+    let o = gamedb(&["query", p, "--rows", "3", "--cols", "3", pos]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(
+            &stdout(&gamedb(&["query", file, pos]))
+                .trim_end()
+                .to_string()
+        ),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
