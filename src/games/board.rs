@@ -51,7 +51,23 @@ pub fn move_label(tile: u32, dir: Dir) -> String {
     format!("slide {tile} {}", dir.name())
 }
 
-/// One move of an arrangement.
+/// One move of a solution: a tile and the way it slides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The tile that slides.
+    pub tile: u32,
+    /// The way it slides.
+    pub dir: Dir,
+}
+
+impl Step {
+    /// `slide 12 up`: [`move_label`].
+    pub fn label(&self) -> String {
+        move_label(self.tile, self.dir)
+    }
+}
+
+/// One move of an arrangement, with the arrangement it leaves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slide {
     /// The tile that slides.

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::board::{Board, Dir};
+use super::board::{Board, Step};
 use super::pdb::PdbSpec;
 use super::{GameSpec, Spec};
 use crate::format::ValueKind;
@@ -117,22 +117,6 @@ impl Default for Options {
     }
 }
 
-/// One move of a solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slide {
-    /// The tile that slides.
-    pub tile: u32,
-    /// Where it goes.
-    pub dir: Dir,
-}
-
-impl Slide {
-    /// `slide 12 up`, as in queries.
-    pub fn label(&self) -> String {
-        super::board::move_label(self.tile, self.dir)
-    }
-}
-
 /// The answer for one position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
@@ -145,7 +129,7 @@ pub struct Solution {
     /// Optimal length (`None` when unsolvable).
     pub length: Option<u32>,
     /// An optimal solution.
-    pub moves: Vec<Slide>,
+    pub moves: Vec<Step>,
     /// States whose moves were generated.
     pub expanded: u64,
     /// States whose heuristic was evaluated.
@@ -168,7 +152,7 @@ impl Solution {
                 if self.moves.is_empty() { "" } else { ": " },
                 self.moves
                     .iter()
-                    .map(Slide::label)
+                    .map(Step::label)
                     .collect::<Vec<_>>()
                     .join(", "),
                 self.expanded,
@@ -396,7 +380,7 @@ impl Solver {
         let mut board_tiles = tiles.to_vec();
         for m in &path {
             let tile = board_tiles[m.from as usize];
-            solution.moves.push(Slide {
+            solution.moves.push(Step {
                 tile,
                 dir: self.board.direction(m.from as usize, m.to as usize),
             });
