@@ -1,20 +1,22 @@
 //! The sliding-puzzle words of the CLI: `gamedb build pdb`, `gamedb build fifteen` and
 //! `gamedb solve`.
 
-use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use gamedb::game::Rules;
 use gamedb::games::board::Board;
 use gamedb::games::fifteen::{
     parity_answer, Options, Partition, Solution, Solver, DEFAULT_PARTITION,
 };
 use gamedb::games::pdb::PdbSpec;
+use gamedb::games::slide::SlideRules;
 use gamedb::games::Spec;
-use gamedb::{json, Error, ValueKind};
+use gamedb::lookup::{Answer, DistanceAnswer};
+use gamedb::{Error, ValueKind};
 
-use crate::Failure;
+use crate::{Failure, QueryArgs};
 
 #[derive(Subcommand, Clone)]
 pub(crate) enum PuzzleArgs {
@@ -150,78 +152,111 @@ pub(crate) fn solve(a: SolveArgs) -> Result<(), Failure> {
         }
         Ok(solver.as_ref().expect("opened just above").solve(&tiles))
     };
-    let render = |s: &Solution| {
-        if a.json {
-            s.to_json()
+    crate::answer_all(&a.positions, a.json, |text| {
+        Ok(answer(text)?.map(|s| if a.json { s.to_json() } else { s.to_text() }))
+    })
+}
+
+/// `gamedb query --rows R --cols C [--tables DIR] POSITION...` on a board without a complete
+/// table: answered through the solver with the pattern tables of `dir`, in the words and JSON
+/// keys of a complete table's answers (`position`, `solvable`, `distance`, `reason`,
+/// `optimal_moves`, `path` with --path), plus `nodes`: the nodes the searches expanded.
+/// `optimal_moves` lists every move one step nearer the goal, as a table would: the first
+/// move of the solution found, and each other move whose position the solver finds one move
+/// nearer (one more search per move). Unsolvable positions are answered by the parity rule
+/// without tables.
+pub(crate) fn query(
+    a: &QueryArgs,
+    rows: u32,
+    cols: u32,
+    dir: &std::path::Path,
+    positions: &[String],
+) -> Result<(), Failure> {
+    let board = Board::new(rows, cols)?;
+    let rules = SlideRules::new(board);
+    let options = Options {
+        verify: !a.no_verify,
+        ..Options::default()
+    };
+    let mut solver: Option<Solver> = None;
+    let mut answer = |text: &str| -> Result<Result<String, Error>, Failure> {
+        let tiles = match board.parse(text) {
+            Ok(t) => t,
+            Err(e) => return Ok(Err(e)),
+        };
+        let mut nodes = 0u64;
+        let distance = if let Some(reason) = board.why_unsolvable(&tiles) {
+            DistanceAnswer {
+                distance: None,
+                reason: Some(reason),
+                optimal_moves: Vec::new(),
+                path: None,
+                bound: None,
+            }
         } else {
-            s.to_text()
-        }
-    };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let io_err = |e: std::io::Error| Error::Io {
-        path: PathBuf::from("<stdout>"),
-        source: e,
-    };
-    if a.positions != ["-"] {
-        let mut bad = false;
-        for p in &a.positions {
-            match answer(p)? {
-                Ok(s) => writeln!(out, "{}", render(&s)).map_err(io_err)?,
-                Err(e) => {
-                    out.flush().map_err(io_err)?;
-                    eprintln!("gamedb: {e}");
-                    bad = true;
+            if solver.is_none() {
+                solver = Some(Solver::open(rows, cols, dir, &options)?);
+            }
+            let solver = solver.as_ref().expect("opened just above");
+            let s = match solver.solve(&tiles) {
+                Ok(s) => s,
+                Err(e) => return Ok(Err(e)),
+            };
+            nodes += s.expanded;
+            let d = s.length.expect("a solvable position has a length");
+            // The solution's moves as a table would list them: label and position left.
+            let mut path = Vec::with_capacity(s.moves.len());
+            let mut at = tiles.clone();
+            for m in &s.moves {
+                board
+                    .apply(&mut at, m.tile, m.dir)
+                    .expect("the solver's moves are legal");
+                path.push(gamedb::game::Move {
+                    label: m.label(),
+                    leaves: at.clone(),
+                });
+            }
+            let mut optimal_moves = Vec::new();
+            if d > 0 {
+                for m in rules.moves(&tiles) {
+                    let nearer = if m.leaves == path[0].leaves {
+                        true
+                    } else {
+                        match solver.solve(&m.leaves) {
+                            Ok(c) => {
+                                nodes += c.expanded;
+                                c.length == Some(d - 1)
+                            }
+                            Err(e) => return Ok(Err(e)),
+                        }
+                    };
+                    if nearer {
+                        optimal_moves.push(m);
+                    }
                 }
             }
-            out.flush().map_err(io_err)?;
-        }
-        return if bad { Err(Failure::Reported) } else { Ok(()) };
-    }
-    let mut input = std::io::BufReader::new(std::io::stdin().lock());
-    let mut line = String::new();
-    let (mut lines, mut bad) = (0u64, 0u64);
-    loop {
-        line.clear();
-        let n = input.read_line(&mut line).map_err(|e| Error::Io {
-            path: PathBuf::from("<stdin>"),
-            source: e,
-        })?;
-        if n == 0 {
-            break;
-        }
-        let text = line.trim();
-        if text.is_empty() {
-            continue;
-        }
-        lines += 1;
-        let reply = match answer(text)? {
-            Ok(s) => render(&s),
-            Err(e) => {
-                bad += 1;
-                if a.json {
-                    json::Object::new()
-                        .str("position", text)
-                        .str("error", &e.to_string())
-                        .finish()
-                } else {
-                    format!("{text}: error: {e}")
-                }
+            DistanceAnswer {
+                distance: Some(d),
+                reason: None,
+                optimal_moves,
+                path: a.path.then_some(path),
+                bound: None,
             }
         };
-        let written = writeln!(out, "{reply}").and_then(|_| out.flush());
-        if let Err(e) = written {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                return Ok(());
-            }
-            return Err(io_err(e).into());
-        }
-    }
-    if bad > 0 {
-        return Err(Error::BadInput(format!(
-            "{bad} of {lines} input lines could not be answered (answered with an error)"
-        ))
-        .into());
-    }
-    Ok(())
+        let ans = Answer {
+            position: tiles,
+            index: None,
+            outcome: None,
+            grundy: None,
+            winning_moves: Vec::new(),
+            distance: Some(distance),
+        };
+        Ok(Ok(if a.json {
+            let j = ans.to_json(&rules);
+            format!("{},\"nodes\":{nodes}}}", &j[..j.len() - 1])
+        } else {
+            format!("{}  ({nodes} nodes expanded)", ans.to_text(&rules))
+        }))
+    };
+    crate::answer_all(positions, a.json, |text| answer(text))
 }

@@ -107,6 +107,14 @@ pub trait Rules: Send + Sync {
         None
     }
 
+    /// For a distance table whose entries are only a lower bound on the moves to the goal (a
+    /// pattern database), what an entry counts, e.g. `moves of tiles 1-4,7 ...`; `None` (the
+    /// default) for a table of exact distances. Lookups answer such a table with the bound
+    /// alone: no optimal moves, no path.
+    fn distance_bound(&self) -> Option<String> {
+        None
+    }
+
     /// The index of a checked position that is not [`outside`](Rules::outside) the table.
     fn rank(&self, pos: &[u32]) -> u64;
 

@@ -50,6 +50,10 @@ pub struct DistanceAnswer {
     pub optimal_moves: Vec<Move>,
     /// A whole optimal solution, when asked for: `distance` moves ending at the goal.
     pub path: Option<Vec<Move>>,
+    /// When the table stores only a lower bound (a pattern database): what it counts
+    /// ([`Rules::distance_bound`]). `distance` is then that bound (`None`: the stored value is
+    /// 255, unreachable), and there are no optimal moves and no path.
+    pub bound: Option<String>,
 }
 
 impl DistanceAnswer {
@@ -256,7 +260,7 @@ impl Table {
         let mut answer = self.answer(pos)?;
         if path {
             if let Some(d) = &mut answer.distance {
-                if d.solvable() {
+                if d.solvable() && d.bound.is_none() {
                     d.path = Some(self.path(&answer.position)?);
                 }
             }
@@ -277,11 +281,27 @@ impl Table {
             position,
         };
         if self.value_kind() == ValueKind::Distance {
+            if let (Some(what), None) = (self.rules.distance_bound(), &outside) {
+                let index = self.rules.rank(&answer.position);
+                let v = self.raw(index);
+                answer.distance = Some(DistanceAnswer {
+                    distance: (v != UNREACHED).then_some(v),
+                    reason: (v == UNREACHED).then(|| {
+                        format!("the entry is {UNREACHED}: those tiles cannot be brought home")
+                    }),
+                    optimal_moves: Vec::new(),
+                    path: None,
+                    bound: Some(what),
+                });
+                answer.index = Some(index);
+                return Ok(answer);
+            }
             let mut d = DistanceAnswer {
                 distance: None,
                 reason: outside,
                 optimal_moves: Vec::new(),
                 path: None,
+                bound: None,
             };
             if d.reason.is_none() {
                 let index = self.rules.rank(&answer.position);
@@ -495,6 +515,15 @@ impl Answer {
     pub fn to_text(&self, rules: &dyn Rules) -> String {
         let position = rules.format(&self.position);
         if let Some(d) = &self.distance {
+            if let Some(what) = &d.bound {
+                return match d.distance {
+                    Some(n) => format!("{position}: lower bound {n}: {n} {what}"),
+                    None => format!(
+                        "{position}: unreachable: {}",
+                        d.reason.as_deref().unwrap_or("")
+                    ),
+                };
+            }
             return match d.distance {
                 None => format!(
                     "{position}: unsolvable: {}",
@@ -527,10 +556,24 @@ impl Answer {
     /// One JSON object. Outcome and Grundy tables: keys `position`, `outcome`, `winning_moves`
     /// and, when stored, `grundy`. Distance tables: `position`, `solvable`, `distance` (null
     /// when unsolvable), `reason` (when unsolvable), `optimal_moves` and, when asked for,
-    /// `path`; each move is `{"move": label, "leaves": position}`.
+    /// `path`; each move is `{"move": label, "leaves": position}`. Tables of lower bounds
+    /// (pattern databases): `position`, `lower_bound` (null when the entry is 255,
+    /// unreachable), `counts` (what the bound counts) and `reason` when unreachable.
     pub fn to_json(&self, rules: &dyn Rules) -> String {
         let position = rules.format(&self.position);
         if let Some(d) = &self.distance {
+            if let Some(what) = &d.bound {
+                let mut o = json::Object::new().str("position", &position);
+                o = match d.distance {
+                    Some(n) => o.num("lower_bound", n),
+                    None => o.null("lower_bound"),
+                };
+                o = o.str("counts", what);
+                if let Some(r) = &d.reason {
+                    o = o.str("reason", r);
+                }
+                return o.finish();
+            }
             let mut o = json::Object::new()
                 .str("position", &position)
                 .bool("solvable", d.solvable());

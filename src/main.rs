@@ -194,21 +194,32 @@ impl GameArgs {
 }
 
 #[derive(Args)]
-struct QueryArgs {
-    /// The table file.
-    table: PathBuf,
-    /// Positions, e.g. `1,2,3`; `-` reads one per line from stdin.
-    #[arg(required = true)]
-    positions: Vec<String>,
+pub(crate) struct QueryArgs {
+    /// The table file, then positions, e.g. `1,2,3`; `-` reads one per line from stdin. With
+    /// --rows and --cols every argument is a position, answered from the complete table of
+    /// that board in --tables when there is one and through the solver on the pattern tables
+    /// there otherwise (the 4x4 board); a folder in place of the table file is such a
+    /// --tables folder (board 4x4 unless --rows/--cols say otherwise).
+    #[arg(required = true, value_name = "TABLE POSITION")]
+    args: Vec<String>,
+    /// Sliding puzzles: rows of the board (positions only, no table file).
+    #[arg(long, requires = "cols")]
+    pub(crate) rows: Option<u32>,
+    /// Sliding puzzles: columns of the board (positions only, no table file).
+    #[arg(long, requires = "rows")]
+    pub(crate) cols: Option<u32>,
+    /// Sliding puzzles: the folder of the tables (complete or pattern tables).
+    #[arg(long)]
+    tables: Option<PathBuf>,
     /// One JSON object per answer.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Distance tables: include a whole optimal solution in each answer.
     #[arg(long)]
-    path: bool,
+    pub(crate) path: bool,
     /// Skip the payload checksum when opening (faster on very large tables).
     #[arg(long)]
-    no_verify: bool,
+    pub(crate) no_verify: bool,
 }
 
 #[derive(Args)]
@@ -254,7 +265,7 @@ struct VerifyArgs {
 }
 
 /// How a command ended.
-enum Failure {
+pub(crate) enum Failure {
     /// Bad input, damaged table, I/O error: exit 2.
     Error(Error),
     /// A checked statement failed: exit 1 (already reported).
@@ -358,34 +369,99 @@ fn open_checked(path: &Path, verify: bool) -> Result<Table, Error> {
 }
 
 fn query(a: QueryArgs) -> Result<(), Failure> {
-    let table = open_checked(&a.table, !a.no_verify)?;
+    // Where the answers come from: a table file, or a board and a folder of tables.
+    let (table, positions, board) = match (a.rows, a.cols) {
+        (Some(rows), Some(cols)) => {
+            // `gamedb query DIR --rows R --cols C POS...`: the folder in place of --tables.
+            let first = Path::new(&a.args[0]);
+            if a.tables.is_none() && a.args.len() > 1 && first.is_dir() {
+                (None, &a.args[1..], Some((rows, cols, first.to_path_buf())))
+            } else {
+                let dir = a.tables.clone().unwrap_or_else(|| PathBuf::from("tables"));
+                (None, &a.args[..], Some((rows, cols, dir)))
+            }
+        }
+        _ => {
+            let first = PathBuf::from(&a.args[0]);
+            if a.args.len() < 2 {
+                return Err(Error::BadInput(format!(
+                    "query {}: no position given; expected TABLE POSITION... (or - to read \
+                     positions from stdin), or --rows R --cols C [--tables DIR] POSITION...",
+                    a.args[0]
+                ))
+                .into());
+            }
+            if a.tables.is_some() {
+                return Err(Error::BadInput(
+                    "query: --tables goes with --rows and --cols (positions only, no table \
+                     file); expected TABLE POSITION... or --rows R --cols C --tables DIR \
+                     POSITION..."
+                        .to_string(),
+                )
+                .into());
+            }
+            if first.is_dir() {
+                (None, &a.args[1..], Some((4, 4, first)))
+            } else {
+                (Some(first), &a.args[1..], None)
+            }
+        }
+    };
+    let table = match (table, board) {
+        (Some(file), _) => file,
+        (None, Some((rows, cols, dir))) => {
+            // A complete table of the board, when there is one, answers directly.
+            let complete = SlideSpec::new(rows, cols)
+                .ok()
+                .map(|s| dir.join(Spec::Slide(s).file_name(ValueKind::Distance)))
+                .filter(|f| f.is_file());
+            match complete {
+                Some(file) => file,
+                None => return fifteen_cli::query(&a, rows, cols, &dir, positions),
+            }
+        }
+        (None, None) => unreachable!("a table file or a board"),
+    };
+    let table = open_checked(&table, !a.no_verify)?;
+    answer_all(positions, a.json, |text| {
+        Ok(table
+            .query_with(text, a.path)
+            .map(|ans| render(&table, &ans, a.json)))
+    })
+}
+
+/// Answers positions given on the command line, or one per line of stdin when they are `-`.
+///
+/// Command-line positions: each answer a line on stdout, each bad position a line on stderr
+/// (exit 2 at the end). A stream: one answer line per input line, a bad line answered with an
+/// error (`{"position":..,"error":..}` with `json`) and the conversation carried on; answers
+/// are flushed as soon as no more input is queued. `answer` gives the reply line of one
+/// position, an error for that position, or a failure that ends the command.
+pub(crate) fn answer_all<F>(positions: &[String], json: bool, mut answer: F) -> Result<(), Failure>
+where
+    F: FnMut(&str) -> Result<Result<String, Error>, Failure>,
+{
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let io_err = |e: std::io::Error| Error::Io {
         path: PathBuf::from("<stdout>"),
         source: e,
     };
-    if a.positions != ["-"] {
-        // Positions on the command line: answers on stdout, each bad one a line on stderr.
-        let mut bad = None;
-        for p in &a.positions {
-            match table.query_with(p, a.path) {
-                Ok(ans) => writeln!(out, "{}", render(&table, &ans, a.json)).map_err(io_err)?,
+    if positions != ["-"] {
+        let mut bad = false;
+        for p in positions {
+            match answer(p)? {
+                Ok(reply) => writeln!(out, "{reply}").map_err(io_err)?,
                 Err(e) => {
                     out.flush().map_err(io_err)?;
                     eprintln!("gamedb: {e}");
-                    bad = Some(e);
+                    bad = true;
                 }
             }
         }
         out.flush().map_err(io_err)?;
-        return match bad {
-            Some(_) => Err(Failure::Reported),
-            None => Ok(()),
-        };
+        return if bad { Err(Failure::Reported) } else { Ok(()) };
     }
-    // A stream: one answer line per input line, a bad line answered with an error and the
-    // conversation carried on.
     let mut input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
     let mut line = String::new();
     let (mut lines, mut bad) = (0u64, 0u64);
@@ -403,11 +479,11 @@ fn query(a: QueryArgs) -> Result<(), Failure> {
             continue;
         }
         lines += 1;
-        let reply = match table.query_with(text, a.path) {
-            Ok(ans) => render(&table, &ans, a.json),
+        let reply = match answer(text)? {
+            Ok(reply) => reply,
             Err(e) => {
                 bad += 1;
-                if a.json {
+                if json {
                     json::Object::new()
                         .str("position", text)
                         .str("error", &e.to_string())
@@ -432,7 +508,10 @@ fn query(a: QueryArgs) -> Result<(), Failure> {
             }
         }
     }
-    out.flush().map_err(io_err)?;
+    match out.flush() {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        r => r.map_err(io_err)?,
+    }
     if bad > 0 {
         return Err(Error::BadInput(format!(
             "{bad} of {lines} input lines could not be answered (answered with an error)"
@@ -494,6 +573,9 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
                     );
                 }
                 o = o.num("unreached", d.unreached);
+                if let Some(what) = rules.distance_bound() {
+                    o = o.str("lower_bounds_of", &what);
+                }
             }
             None => {
                 let p = table.count_p();
@@ -524,12 +606,22 @@ fn info(a: InfoArgs) -> Result<(), Failure> {
         println!("written by:      gamedb {}", h.crate_version);
         match &distances {
             Some(d) => {
-                println!("positions at each distance:");
+                if let Some(what) = rules.distance_bound() {
+                    // A pattern database: entries are placements and their values lower bounds.
+                    println!("values:          {what}");
+                    println!("placements at each value:");
+                } else {
+                    println!("positions at each distance:");
+                }
                 for (dist, count) in d.counts.iter().enumerate() {
                     println!("  {dist:>4} {count:>14}");
                 }
                 if d.unreached > 0 {
-                    println!("unreached:       {}", d.unreached);
+                    println!(
+                        "unreached:       {} (value {})",
+                        d.unreached,
+                        gamedb::lookup::UNREACHED
+                    );
                 }
                 if let Some(m) = d.max_distance() {
                     println!("max distance:    {m}");

@@ -608,7 +608,7 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
-        lines[0].starts_with("1,2,3,4,5,6,7,0,8: 1 move: 8 left"),
+        lines[0].starts_with("1,2,3,4,5,6,7,0,8: 1 move: slide 8 left"),
         "{out}"
     );
     assert!(
@@ -625,7 +625,7 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
     );
     // Bad positions: one line each on stderr, exit 2.
     for (bad, says) in [
-        ("1,2,3", "has 3 numbers; expected 9"),
+        ("1,2,3", "has 3 numbers, a 3×3 board has 9 cells"),
         ("1,1,2,3,4,5,6,7,8", "appears twice"),
         ("1,2,3,4,5,6,7,8,9", "9 is not a tile"),
         ("1,2,3,4,5,6,7,8,x", "not a non-negative integer"),
@@ -658,6 +658,310 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[0].contains("\"distance\":0"));
     assert!(lines[1].contains("\"error\":"));
-    assert!(lines[2].contains("\"distance\":2") && lines[2].contains("[\"7 left\",\"8 left\"]"));
+    assert!(
+        lines[2].contains("\"distance\":2")
+            && lines[2].contains("[\"slide 7 left\",\"slide 8 left\"]")
+    );
     assert!(stderr(&o).contains("1 of 3 input lines"), "{}", stderr(&o));
+}
+
+// ---------- one query interface for the 8-puzzle and the 15-puzzle ----------
+
+/// The raw value of `"key":...` up to the next `,` or `}` (numbers, null, booleans).
+fn json_raw<'a>(json: &'a str, key: &str) -> Option<&'a str> {
+    let at = json.find(&format!("\"{key}\":"))? + key.len() + 3;
+    let end = at + json[at..].find([',', '}'])?;
+    Some(&json[at..end])
+}
+
+/// The `(move, leaves)` pairs of the array under `key`.
+fn json_moves(json: &str, key: &str) -> Vec<(String, Vec<u32>)> {
+    let Some(at) = json.find(&format!("\"{key}\":[")) else {
+        return Vec::new();
+    };
+    let body = &json[at + key.len() + 4..];
+    let body = &body[..body.find(']').unwrap()];
+    body.split("},")
+        .filter(|o| !o.is_empty())
+        .map(|o| {
+            let field = |k: &str| {
+                let at = o.find(&format!("\"{k}\":\"")).unwrap() + k.len() + 4;
+                o[at..at + o[at..].find('"').unwrap()].to_string()
+            };
+            let leaves = field("leaves")
+                .split(',')
+                .map(|t| t.parse().unwrap())
+                .collect();
+            (field("move"), leaves)
+        })
+        .collect()
+}
+
+fn text_of(tiles: &[u32]) -> String {
+    gamedb::game::format_numbers(tiles)
+}
+
+#[test]
+fn query_answers_4x4_positions_through_the_solver() {
+    let dir = TempDir::new("query-4x4");
+    let d = dir.path().to_str().unwrap();
+    let board = Board::new(4, 4).unwrap();
+    let goal = board.goal();
+    let query = |args: &[&str]| {
+        let mut all = vec![
+            "query", "--rows", "4", "--cols", "4", "--tables", d, "--json",
+        ];
+        all.extend_from_slice(args);
+        gamedb(&all)
+    };
+    // No tables: a solvable position names the build command; an unsolvable one is answered
+    // by the parity rule all the same.
+    let one_move = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15";
+    let o = query(&[one_move]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("gamedb build fifteen"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    let o = query(&["2,1,3,4,5,6,7,8,9,10,11,12,13,14,15,0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(json_raw(&out, "solvable"), Some("false"), "{out}");
+    assert_eq!(json_raw(&out, "distance"), Some("null"), "{out}");
+    assert_eq!(json_raw(&out, "nodes"), Some("0"), "{out}");
+    assert!(out.contains("an odd number") && out.contains("\"optimal_moves\":[]"));
+
+    let o = gamedb(&["build", "fifteen", "--partition", "5-5-5", "--out", d, "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Near the goal, with known distances and moves.
+    let o = query(&[&text_of(&goal), one_move, "--path"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(json_raw(lines[0], "distance"), Some("0"), "{out}");
+    assert!(
+        lines[0].contains("\"optimal_moves\":[],\"path\":[]"),
+        "{out}"
+    );
+    assert_eq!(
+        lines[1].split(",\"nodes\"").next().unwrap(),
+        "{\"position\":\"1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\",\"solvable\":true,\
+         \"distance\":1,\"optimal_moves\":[{\"move\":\"slide 15 left\",\
+         \"leaves\":\"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0\"}],\"path\":[{\"move\":\
+         \"slide 15 left\",\"leaves\":\"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0\"}]"
+    );
+    let o = query(&["5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12"]);
+    assert_eq!(
+        json_raw(&stdout(&o), "distance"),
+        Some("9"),
+        "{}",
+        stdout(&o)
+    );
+    // Random walks: distance, every optimal move, and the path against plain BFS.
+    let mut rng = Rng(0x15_9e27);
+    for steps in [6, 10, 14, 16] {
+        let start = random_walk(board, steps, &mut rng);
+        let o = query(&[&text_of(&start), "--path"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let dist = bfs_between(board, &start, &goal);
+        assert_eq!(json_raw(&out, "distance"), Some(dist.to_string().as_str()));
+        let optimal: Vec<Vec<u32>> = json_moves(&out, "optimal_moves")
+            .into_iter()
+            .map(|(_, leaves)| leaves)
+            .collect();
+        let expected: Vec<Vec<u32>> = board
+            .slides(&start)
+            .into_iter()
+            .map(|s| s.leaves)
+            .filter(|l| bfs_between(board, l, &goal) + 1 == dist)
+            .collect();
+        let (mut got, mut want) = (optimal.clone(), expected);
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "optimal moves of {start:?}: {out}");
+        let path = json_moves(&out, "path");
+        assert_eq!(path.len() as u32, dist, "{out}");
+        let mut at = start.clone();
+        for (label, leaves) in &path {
+            let s = board
+                .slides(&at)
+                .into_iter()
+                .find(|s| &s.leaves == leaves)
+                .unwrap_or_else(|| panic!("{label} is not a move of {at:?}"));
+            assert_eq!(label, &gamedb::games::board::move_label(s.tile, s.dir));
+            at = s.leaves;
+        }
+        assert_eq!(at, goal);
+        assert!(json_raw(&out, "nodes").unwrap().parse::<u64>().unwrap() > 0);
+    }
+    // A folder in place of the table file is the same interface (4x4 by default).
+    let o1 = query(&["5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12"]);
+    let o2 = gamedb(&[
+        "query",
+        d,
+        "5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12",
+        "--json",
+    ]);
+    assert!(o2.status.success(), "{}", stderr(&o2));
+    assert_eq!(stdout(&o1), stdout(&o2));
+    // Text answers in the words of a complete table, plus the nodes.
+    let o = gamedb(&["query", d, one_move]);
+    assert_eq!(
+        stdout(&o).trim_end(),
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15: distance 1  optimal: slide 15 left -> \
+         1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0  (5 nodes expanded)"
+    );
+    // Bad input: one line naming the accepted form, exit 2.
+    let o = query(&["1,2,3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("has 3 numbers, a 4×4 board has 16 cells"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gamedb(&["query", d]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no position given"), "{}", stderr(&o));
+    // Standard input: one answer per line, a bad line answered with an error.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args([
+            "query", "--rows", "4", "--cols", "4", "--tables", d, "--json", "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n1,2\n")
+            .unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(json_raw(lines[0], "distance"), Some("1"));
+    assert!(lines[1].contains("\"error\":"), "{out}");
+}
+
+#[test]
+fn query_by_solver_equals_the_complete_table_on_3x3() {
+    let full = TempDir::new("query-3x3-full");
+    let pdbs = TempDir::new("query-3x3-pdb");
+    let (f, p) = (full.path().to_str().unwrap(), pdbs.path().to_str().unwrap());
+    let o = gamedb(&[
+        "build", "slide", "--rows", "3", "--cols", "3", "--out", f, "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    build_patterns(pdbs.path(), 3, 3, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]);
+    let file = full.path().join("slide-3x3.gtab");
+    let file = file.to_str().unwrap();
+    let board = Board::new(3, 3).unwrap();
+    let mut rng = Rng(0x3_3e27);
+    for _ in 0..40 {
+        let pos = text_of(&random_arrangement(board, &mut rng));
+        let table = stdout(&gamedb(&["query", file, &pos, "--json"]));
+        let solver = gamedb(&[
+            "query", "--rows", "3", "--cols", "3", "--tables", p, &pos, "--json",
+        ]);
+        assert!(solver.status.success(), "{}", stderr(&solver));
+        let solver = stdout(&solver);
+        let (answer, nodes) = solver.trim_end().rsplit_once(",\"nodes\":").unwrap();
+        assert!(
+            nodes.trim_end_matches('}').parse::<u64>().is_ok(),
+            "{solver}"
+        );
+        assert_eq!(format!("{answer}}}"), table.trim_end(), "{pos}");
+        // With a complete table in --tables, the same interface reads it.
+        let o = gamedb(&[
+            "query", "--rows", "3", "--cols", "3", "--tables", f, &pos, "--json",
+        ]);
+        assert_eq!(stdout(&o), table, "{pos}");
+    }
+    // The folder in place of the table file, with the board named.
+    let pos = "8,6,7,2,5,4,3,0,1";
+    let o = gamedb(&["query", p, "--rows", "3", "--cols", "3", pos]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(
+            &stdout(&gamedb(&["query", file, pos]))
+                .trim_end()
+                .to_string()
+        ),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn pattern_tables_answer_query_and_info_with_lower_bounds() {
+    let dir = TempDir::new("pdb-query");
+    let full = TempDir::new("pdb-query-full");
+    build_patterns(dir.path(), 3, 3, &[&[1, 2, 3, 4]]);
+    let spec = PdbSpec::new(3, 3, &[1, 2, 3, 4]).unwrap();
+    let file = dir
+        .path()
+        .join(Spec::Pdb(spec.clone()).file_name(ValueKind::Distance));
+    let file = file.to_str().unwrap();
+    let o = gamedb(&[
+        "build",
+        "slide",
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--out",
+        full.path().to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success());
+    let exact = Table::open(full.path().join("slide-3x3.gtab")).unwrap();
+    let table = Table::open(file).unwrap();
+    let board = Board::new(3, 3).unwrap();
+    let mut rng = Rng(0x9d8);
+    for _ in 0..30 {
+        let pos = random_arrangement(board, &mut rng);
+        let o = gamedb(&["query", file, &text_of(&pos), "--json", "--path"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let stored = table.raw(table.rules().rank(&pos));
+        assert_eq!(
+            json_raw(&out, "lower_bound"),
+            Some(stored.to_string().as_str()),
+            "{out}"
+        );
+        assert!(out.contains("\"counts\":\"moves of tiles 1-4 of the 3x3 board"));
+        assert!(
+            !out.contains("optimal_moves") && !out.contains("path"),
+            "{out}"
+        );
+        // A lower bound indeed: never above the exact distance.
+        if board.solvable(&pos) {
+            let a = exact.query(&text_of(&pos)).unwrap();
+            let d = a.distance.unwrap().distance.unwrap();
+            assert!(stored <= d, "{pos:?}: bound {stored} > distance {d}");
+        }
+        let o = gamedb(&["query", file, &text_of(&pos)]);
+        assert!(stdout(&o).contains(&format!(": lower bound {stored}: ")));
+    }
+    let o = gamedb(&["query", file, "1,2,3,4,5,6,7,8,0"]);
+    assert!(stdout(&o).starts_with("1,2,3,4,5,6,7,8,0: lower bound 0: "));
+    let o = gamedb(&["info", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("placements at each value:"), "{out}");
+    assert!(out.contains("values:          moves of tiles 1-4"), "{out}");
+    let o = gamedb(&["info", file, "--json"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("\"values\":\"distance\"") && out.contains("\"lower_bounds_of\":"));
+    assert_eq!(json_raw(&out, "unreached"), Some("0"), "{out}");
 }

@@ -6,7 +6,7 @@ use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use gamedb::games::grid::Grid;
+use gamedb::games::board::Board;
 use gamedb::games::slide::{SlideIndex, SlideSpec};
 use gamedb::games::Spec;
 use gamedb::solve::Puzzle;
@@ -85,7 +85,7 @@ fn table(rows: u32, cols: u32) -> Table {
 }
 
 /// A uniformly random solvable arrangement.
-fn random_solvable(g: &Grid, rng: &mut Rng) -> Vec<u32> {
+fn random_solvable(g: &Board, rng: &mut Rng) -> Vec<u32> {
     let n = g.cells();
     let mut pos: Vec<u32> = (0..n as u32).collect();
     for i in (1..n).rev() {
@@ -139,13 +139,13 @@ fn json_moves(json: &str, key: &str) -> Vec<(String, String)> {
 }
 
 /// Applies a move label (`slide 7 down`) to an arrangement, checking it is legal.
-fn apply(g: &Grid, pos: &[u32], label: &str) -> Vec<u32> {
+fn apply(g: &Board, pos: &[u32], label: &str) -> Vec<u32> {
     let words: Vec<&str> = label.split(' ').collect();
     assert_eq!(words.len(), 3, "{label}");
     assert_eq!(words[0], "slide");
     let tile: u32 = words[1].parse().unwrap();
     let t = pos.iter().position(|&v| v == tile).unwrap();
-    let b = Grid::blank(pos);
+    let b = Board::blank(pos);
     let cols = g.cols();
     let ok = match words[2] {
         "down" => b >= cols && t == b - cols,
@@ -161,7 +161,7 @@ fn apply(g: &Grid, pos: &[u32], label: &str) -> Vec<u32> {
 }
 
 /// Distances by a plain breadth-first search over arrangements (no ranking, no parity rule).
-fn brute_force(g: &Grid) -> HashMap<Vec<u32>, u32> {
+fn brute_force(g: &Board) -> HashMap<Vec<u32>, u32> {
     let mut dist = HashMap::new();
     let mut queue = VecDeque::new();
     dist.insert(g.goal(), 0);
@@ -233,8 +233,8 @@ fn distributions_equal_the_published_counts() {
 #[test]
 fn every_distance_equals_an_independent_search() {
     for (r, c) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
-        let g = Grid::new(r, c).unwrap();
-        let t = table(r as u32, c as u32);
+        let g = Board::new(r, c).unwrap();
+        let t = table(r, c);
         let brute = brute_force(&g);
         assert_eq!(
             brute.len() as u64,
@@ -255,7 +255,7 @@ fn paths_replay_to_the_goal_in_distance_moves() {
     let out = dir.path().to_str().unwrap();
     let mut rng = Rng(0x5eed_0004);
     for (r, c) in [(3, 3), (2, 4), (4, 2), (2, 5)] {
-        let g = Grid::new(r, c).unwrap();
+        let g = Board::new(r, c).unwrap();
         let o = gamedb(&[
             "build",
             "slide",
@@ -312,8 +312,8 @@ fn paths_replay_to_the_goal_in_distance_moves() {
 #[test]
 fn ranking_is_a_bijection_onto_the_solvable_half() {
     for (r, c) in [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4)] {
-        let g = Grid::new(r, c).unwrap();
-        let t = table(r as u32, c as u32);
+        let g = Board::new(r, c).unwrap();
+        let t = table(r, c);
         let rules = t.rules();
         let mut seen = std::collections::HashSet::new();
         for i in 0..t.len() {
@@ -329,7 +329,7 @@ fn ranking_is_a_bijection_onto_the_solvable_half() {
         );
     }
     // The documented worked example (tables/README.md, "Game 4").
-    let g = Grid::new(3, 3).unwrap();
+    let g = Board::new(3, 3).unwrap();
     let ix = SlideIndex::dense(g);
     assert_eq!(ix.index_of(&[8, 6, 7, 2, 5, 4, 3, 0, 1]), 177_874);
     assert_eq!(ix.index_of(&g.goal()), 8);

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::board::{Board, Dir};
+use super::board::{Board, Step};
 use super::pdb::PdbSpec;
 use super::{GameSpec, Spec};
 use crate::format::ValueKind;
@@ -117,22 +117,6 @@ impl Default for Options {
     }
 }
 
-/// One move of a solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slide {
-    /// The tile that slides.
-    pub tile: u32,
-    /// Where it goes.
-    pub dir: Dir,
-}
-
-impl Slide {
-    /// `12 up`.
-    pub fn label(&self) -> String {
-        format!("{} {}", self.tile, self.dir.name())
-    }
-}
-
 /// The answer for one position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
@@ -145,7 +129,7 @@ pub struct Solution {
     /// Optimal length (`None` when unsolvable).
     pub length: Option<u32>,
     /// An optimal solution.
-    pub moves: Vec<Slide>,
+    pub moves: Vec<Step>,
     /// States whose moves were generated.
     pub expanded: u64,
     /// States whose heuristic was evaluated.
@@ -157,7 +141,7 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// One line: `POS: 52 moves: 12 up, 5 left, ...  (N nodes expanded, M generated,
+    /// One line: `POS: 52 moves: slide 12 up, slide 5 left, ...  (N nodes expanded, M generated,
     /// heuristic H, T ms)`.
     pub fn to_text(&self) -> String {
         let pos = crate::game::format_numbers(&self.position);
@@ -168,7 +152,7 @@ impl Solution {
                 if self.moves.is_empty() { "" } else { ": " },
                 self.moves
                     .iter()
-                    .map(Slide::label)
+                    .map(Step::label)
                     .collect::<Vec<_>>()
                     .join(", "),
                 self.expanded,
@@ -184,7 +168,7 @@ impl Solution {
     }
 
     /// One JSON object: `position`, `solvable`, `distance` (null when unsolvable), `moves`
-    /// (labels such as `12 up`), `nodes_expanded`, `nodes_generated`, `heuristic`,
+    /// (labels such as `slide 12 up`), `nodes_expanded`, `nodes_generated`, `heuristic`,
     /// `seconds`, and `reason` when unsolvable.
     pub fn to_json(&self) -> String {
         let mut o = json::Object::new()
@@ -396,7 +380,7 @@ impl Solver {
         let mut board_tiles = tiles.to_vec();
         for m in &path {
             let tile = board_tiles[m.from as usize];
-            solution.moves.push(Slide {
+            solution.moves.push(Step {
                 tile,
                 dir: self.board.direction(m.from as usize, m.to as usize),
             });

@@ -14,7 +14,6 @@ pub mod board;
 pub mod candy;
 pub mod chomp;
 pub mod fifteen;
-pub mod grid;
 pub mod nim;
 pub mod pdb;
 pub mod slide;

@@ -19,7 +19,7 @@
 //! ```
 //!
 //! which numbers the `N·(N−1)···(N−k+1)` placements densely, in lexicographic order of
-//! `(c_0, …, c_{k−1})`. `docs/pdb-format.md` works an example through.
+//! `(c_0, …, c_{k−1})`. The "Game 5" section of `tables/README.md` works an example through.
 //!
 //! # Header parameters
 //! `[rows, cols, pattern mask (bit t set for each pattern tile t), 0, 0, 0, 0, 0]`.
@@ -355,6 +355,16 @@ impl Rules for PdbRules {
         tiles
     }
 
+    fn distance_bound(&self) -> Option<String> {
+        Some(format!(
+            "moves of tiles {} of the {} board: the fewest moves of those tiles that bring them \
+             home, the other tiles moving free (a pattern database; a lower bound on the \
+             distance to the goal)",
+            self.spec.pattern_name(),
+            self.spec.board.name()
+        ))
+    }
+
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
         let board = self.spec.board;
         let blank = pos.iter().position(|&t| t == 0).expect("checked");
@@ -366,7 +376,7 @@ impl Rules for PdbRules {
             let mut leaves = pos.to_vec();
             board.slide(&mut leaves, from, blank);
             out.push(Move {
-                label: format!("{} {}", pos[from], board.direction(from, blank).name()),
+                label: super::board::move_label(pos[from], board.direction(from, blank)),
                 leaves,
             });
         }

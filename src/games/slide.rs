@@ -32,7 +32,7 @@ use std::ops::Range;
 
 use indicatif::ProgressBar;
 
-use super::grid::{lex_rank, select_bit, Grid, FACTORIAL, MAX_CELLS};
+use super::board::{lex_rank, move_label, select_bit, Board, FACTORIAL, SEQ_CELLS as MAX_CELLS};
 use super::{GameSpec, Payload};
 use crate::format::{Encoding, ValueKind};
 use crate::game::{format_numbers, Fact, Move, Rules, Values};
@@ -65,8 +65,8 @@ impl SlideSpec {
     }
 
     /// The board.
-    pub fn grid(&self) -> Grid {
-        Grid::new(self.rows as usize, self.cols as usize).expect("checked in SlideSpec::new")
+    pub fn grid(&self) -> Board {
+        Board::new(self.rows, self.cols).expect("checked in SlideSpec::new")
     }
 }
 
@@ -133,13 +133,13 @@ impl GameSpec for SlideSpec {
 
 /// The lookup rules of a board: arrangements, the parity rule, moves.
 pub struct SlideRules {
-    grid: Grid,
+    grid: Board,
     index: SlideIndex,
 }
 
 impl SlideRules {
     /// The rules of `grid`.
-    pub fn new(grid: Grid) -> SlideRules {
+    pub fn new(grid: Board) -> SlideRules {
         SlideRules {
             grid,
             index: SlideIndex::dense(grid),
@@ -149,7 +149,7 @@ impl SlideRules {
 
 impl Rules for SlideRules {
     fn position_form(&self) -> String {
-        self.grid.form()
+        self.grid.position_form()
     }
 
     fn check(&self, pos: &[u32]) -> Result<()> {
@@ -208,7 +208,7 @@ impl Rules for SlideRules {
             .slides(pos)
             .into_iter()
             .map(|s| Move {
-                label: format!("slide {} {}", s.tile, s.dir.name()),
+                label: move_label(s.tile, s.dir),
                 leaves: s.leaves,
             })
             .collect()
@@ -220,7 +220,7 @@ impl Rules for SlideRules {
 /// module docs.
 #[derive(Clone, Debug)]
 pub struct SlideIndex {
-    grid: Grid,
+    grid: Board,
     /// Cells, N.
     cells: usize,
     /// Tiles, N − 1.
@@ -261,16 +261,16 @@ struct Cursor {
 
 impl SlideIndex {
     /// The tables' index: the N!/2 arrangements that can reach the goal.
-    pub fn dense(grid: Grid) -> SlideIndex {
+    pub fn dense(grid: Board) -> SlideIndex {
         SlideIndex::new(grid, true)
     }
 
     /// Every arrangement, N! of them.
-    pub fn full(grid: Grid) -> SlideIndex {
+    pub fn full(grid: Board) -> SlideIndex {
         SlideIndex::new(grid, false)
     }
 
-    fn new(grid: Grid, dense: bool) -> SlideIndex {
+    fn new(grid: Board, dense: bool) -> SlideIndex {
         let cells = grid.cells();
         let n = cells - 1;
         let mut w = [0i64; MAX_CELLS];
@@ -298,7 +298,7 @@ impl SlideIndex {
     }
 
     /// The board.
-    pub fn grid(&self) -> Grid {
+    pub fn grid(&self) -> Board {
         self.grid
     }
 
@@ -310,10 +310,10 @@ impl SlideIndex {
     /// The index of a checked arrangement (for the dense index it must be solvable).
     pub fn index_of(&self, pos: &[u32]) -> u64 {
         let mut seq = [0u8; MAX_CELLS];
-        let n = Grid::tile_sequence(pos, &mut seq);
+        let n = Board::tile_sequence(pos, &mut seq);
         let r = lex_rank(&seq[..n]);
         let block = if self.dense { r >> 1 } else { r };
-        block * self.cells as u64 + Grid::blank(pos) as u64
+        block * self.cells as u64 + Board::blank(pos) as u64
     }
 
     /// The arrangement at an index.
@@ -620,10 +620,10 @@ impl Puzzle for SlideIndex {
 mod tests {
     use super::*;
 
-    fn boards() -> Vec<Grid> {
+    fn boards() -> Vec<Board> {
         [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]
             .iter()
-            .map(|&(r, c)| Grid::new(r, c).unwrap())
+            .map(|&(r, c)| Board::new(r as u32, c as u32).unwrap())
             .collect()
     }
 
@@ -693,8 +693,8 @@ mod tests {
                         let pos = ix.arrangement(v.index);
                         let want: Vec<u8> = pos.iter().map(|&x| x as u8).collect();
                         assert_eq!(v.cells, &want[..]);
-                        assert_eq!(v.blank, Grid::blank(&pos));
-                        assert_eq!(v.tile_inversions, Grid::tile_inversions(&pos));
+                        assert_eq!(v.blank, Board::blank(&pos));
+                        assert_eq!(v.tile_inversions, Board::tile_inversions(&pos));
                     });
                     assert_eq!(next, range.end);
                 }
@@ -705,7 +705,7 @@ mod tests {
     #[test]
     fn expanding_runs_matches_single_positions() {
         // Runs starting and ending mid-block, gaps longer than the step limit, going back.
-        let g = Grid::new(3, 3).unwrap();
+        let g = Board::new(3, 3).unwrap();
         let ix = SlideIndex::dense(g);
         let n = ix.positions();
         let runs: Vec<Vec<u64>> = vec![

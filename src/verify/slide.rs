@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::{Env, Finding, Statement};
 use crate::format::ValueKind;
 use crate::game::format_numbers;
-use crate::games::grid::{Grid, FACTORIAL};
+use crate::games::board::{Board, FACTORIAL};
 use crate::games::slide::{SlideIndex, SlideSpec};
 use crate::games::Spec;
 use crate::solve::bfs::{self, Bitmap, Puzzle, CHUNK};
@@ -128,7 +128,7 @@ const RULES: [Rule; 4] = [
 
 /// What the searches and the sweep found on one board.
 pub(crate) struct Census {
-    grid: Grid,
+    grid: Board,
     /// (RC)!.
     arrangements: u64,
     /// Arrangements reached from the goal.
@@ -149,7 +149,7 @@ pub(crate) struct Census {
 
 /// Whether `rule` says the arrangement `cells` (inversions `inv` with the blank as 0, blank
 /// in `b`) is solvable.
-fn says(rule: Rule, g: &Grid, inv: u32, b: usize) -> bool {
+fn says(rule: Rule, g: &Board, inv: u32, b: usize) -> bool {
     // The blank, as 0, stands after b larger numbers: the tile inversions are the rest.
     let tiles = inv as usize - b;
     let (row, col) = (g.row(b), g.col(b));
@@ -169,11 +169,11 @@ fn says(rule: Rule, g: &Grid, inv: u32, b: usize) -> bool {
 }
 
 /// Taxicab distance of a cell to the blank's goal cell (bottom right).
-fn taxicab(g: &Grid, cell: usize) -> usize {
+fn taxicab(g: &Board, cell: usize) -> usize {
     (g.rows() - 1 - g.row(cell)) + (g.cols() - 1 - g.col(cell))
 }
 
-fn board(g: &Grid) -> String {
+fn board(g: &Board) -> String {
     format!("{}×{}", g.rows(), g.cols())
 }
 
@@ -240,7 +240,7 @@ struct Cells {
 }
 
 impl Cells {
-    fn new(g: &Grid) -> Cells {
+    fn new(g: &Board) -> Cells {
         let n = g.cells();
         let next_to = (0..n)
             .map(|b| {
@@ -335,7 +335,7 @@ fn sweep(
 }
 
 /// The census of one board: both searches over all (RC)! arrangements, then the sweep.
-pub(crate) fn census(g: Grid, progress: &ProgressBar) -> Result<Census> {
+pub(crate) fn census(g: Board, progress: &ProgressBar) -> Result<Census> {
     let ix = SlideIndex::full(g);
     let n = ix.positions();
     // Each search reaches half the arrangements; the sweep visits them all.
@@ -374,7 +374,7 @@ fn censuses(env: &mut Env, boards: &[(usize, usize)]) -> Result<Vec<std::sync::A
     boards
         .iter()
         .map(|&(r, c)| {
-            let g = Grid::new(r, c)?;
+            let g = Board::new(r as u32, c as u32)?;
             let key = format!("{} census", board(&g));
             env.memo(&key, |pb| census(g, pb))
         })
@@ -565,7 +565,7 @@ mod tests {
 
     #[test]
     fn inversions_match_the_definition() {
-        let g = Grid::new(3, 3).unwrap();
+        let g = Board::new(3, 3).unwrap();
         let ix = SlideIndex::full(g);
         let at = Cells::new(&g);
         let literal = |cells: &[u8]| {
@@ -636,7 +636,7 @@ mod tests {
     #[test]
     fn small_boards_census() {
         for (r, c) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
-            let g = Grid::new(r, c).unwrap();
+            let g = Board::new(r as u32, c as u32).unwrap();
             let census = census(g, &ProgressBar::hidden()).unwrap();
             let n = FACTORIAL[g.cells()];
             assert_eq!(census.from_goal, n / 2);
