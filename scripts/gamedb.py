@@ -426,6 +426,11 @@ class Game:
         arrangement), or None (the Rust ``Rules::outside``)."""
         return None
 
+    def distance_bound(self):
+        """For a table of lower bounds (a pattern database), what an entry counts; None for
+        exact tables (the Rust ``Rules::distance_bound``)."""
+        return None
+
     def parse(self, text):
         """A position written as ``gamedb query`` reads it, checked."""
         pos = parse_numbers(text, self.position_form())
@@ -961,6 +966,13 @@ class PatternDatabase(Game):
     def board_name(self):
         return "%dx%d" % (self.rows, self.cols)
 
+    def distance_bound(self):
+        return (
+            "moves of tiles %s of the %s board: the fewest moves of those tiles that bring them "
+            "home, the other tiles moving free (a pattern database; a lower bound on the "
+            "distance to the goal)" % (self.pattern_name(), self.board_name())
+        )
+
     def pattern_name(self):
         out, i, t = [], 0, self.pattern
         while i < len(t):
@@ -983,28 +995,11 @@ class PatternDatabase(Game):
     def describe(self):
         return "pattern database: tiles %s of the %s sliding puzzle" % (self.pattern_name(), self.board_name())
 
-    def position_form(self):
-        n = self.cells
-        return (
-            "%d numbers t1,t2,... (the tiles of the %s board in reading order, 0 for the blank): "
-            "a permutation of 0..=%d" % (n, self.board_name(), n - 1)
-        )
-
-    def check(self, pos):
-        self._check_ints(pos)
-        n, text = self.cells, format_numbers(pos)
-        if len(pos) != n:
-            raise BadInput("position '%s' has %d numbers; expected %s" % (text, len(pos), self.position_form()))
-        seen = set()
-        for t in pos:
-            if t >= n:
-                raise BadInput(
-                    "position '%s': %d is not a tile of the %s board; expected %s"
-                    % (text, t, self.board_name(), self.position_form())
-                )
-            if t in seen:
-                raise BadInput("position '%s': %d appears twice; expected %s" % (text, t, self.position_form()))
-            seen.add(t)
+    # Positions are whole boards, read and checked exactly as sliding-puzzle positions
+    # (src/games/board.rs serves both games).
+    goal = Slide.goal
+    position_form = Slide.position_form
+    check = Slide.check
 
     def rank(self, pos):
         cells = [0] * self.k
@@ -1232,6 +1227,14 @@ class Table:
         ``{"move": label, "leaves": position}``."""
         g = self.game
         outside = g.outside(pos)
+        bound = g.distance_bound()
+        if self.value_kind == "distance" and bound is not None and outside is None:
+            # A table of lower bounds (pattern database): the entry itself, no moves.
+            v = self.raw(g.rank(pos))
+            out = {"position": g.format(pos), "lower_bound": None if v == UNREACHED else v, "counts": bound}
+            if v == UNREACHED:
+                out["reason"] = "the entry is %d: those tiles cannot be brought home" % UNREACHED
+            return out
         if self.value_kind == "distance":
             out = {"position": g.format(pos), "solvable": outside is None, "distance": None}
             if outside is not None:
@@ -1293,6 +1296,16 @@ class Table:
 
     def answer_json(self, answer):
         """One answer as the JSON line ``gamedb query --json`` prints, byte for byte."""
+        if "lower_bound" in answer:
+            lb = answer["lower_bound"]
+            pairs = [
+                ("position", answer["position"]),
+                ("lower_bound", _Raw("null") if lb is None else lb),
+                ("counts", answer["counts"]),
+            ]
+            if "reason" in answer:
+                pairs.append(("reason", answer["reason"]))
+            return json_object(pairs)
         if "solvable" in answer:
             pairs = [
                 ("position", answer["position"]),
@@ -1311,6 +1324,11 @@ class Table:
 
     def answer_text(self, answer):
         """One answer as the text line ``gamedb query`` prints."""
+        if "lower_bound" in answer:
+            n = answer["lower_bound"]
+            if n is None:
+                return "%s: unreachable: %s" % (answer["position"], answer["reason"])
+            return "%s: lower bound %d: %d %s" % (answer["position"], n, n, answer["counts"])
         if "solvable" in answer:
             d = answer["distance"]
             if d is None:
