@@ -237,10 +237,12 @@ impl Board {
     /// Checks that `pos` is an arrangement of this board: a permutation of `0..R·C`.
     pub fn check(&self, pos: &[u32]) -> Result<()> {
         let n = self.cells();
-        let text = crate::game::format_numbers(pos);
+        // Formatted only on failure: checks sit on the lookup hot path.
+        let text = || crate::game::format_numbers(pos);
         if pos.len() != n {
             return Err(Error::bad(format!(
-                "position '{text}' has {} numbers, a {}×{} board has {n} cells; expected {}",
+                "position '{}' has {} numbers, a {}×{} board has {n} cells; expected {}",
+                text(),
                 pos.len(),
                 self.rows,
                 self.cols,
@@ -251,7 +253,8 @@ impl Board {
         for &v in pos {
             if v as usize >= n {
                 return Err(Error::bad(format!(
-                    "position '{text}': {v} is not a tile of a {}×{} board; expected {}",
+                    "position '{}': {v} is not a tile of a {}×{} board; expected {}",
+                    text(),
                     self.rows,
                     self.cols,
                     self.position_form()
@@ -264,7 +267,8 @@ impl Board {
                     format!("tile {v}")
                 };
                 return Err(Error::bad(format!(
-                    "position '{text}': {what} appears twice; expected {}",
+                    "position '{}': {what} appears twice; expected {}",
+                    text(),
                     self.position_form()
                 )));
             }

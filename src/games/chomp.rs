@@ -430,10 +430,11 @@ impl Rules for Chomp {
     }
 
     fn check(&self, pos: &[u32]) -> Result<()> {
-        let shown = crate::game::format_numbers(pos);
+        // The message is built only on failure: checks sit on the lookup hot path.
         let bad = |what: String| {
             Err(Error::bad(format!(
-                "position '{shown}': {what}; expected {}",
+                "position '{}': {what}; expected {}",
+                crate::game::format_numbers(pos),
                 self.position_form()
             )))
         };
