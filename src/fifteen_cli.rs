@@ -2,6 +2,7 @@
 //! `gamedb solve`.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use clap::{Args, Subcommand};
 
@@ -133,13 +134,26 @@ fn options(a: &SolveArgs) -> gamedb::Result<Options> {
     })
 }
 
+/// The solver, opened by the first position that needs it (answers may run on several
+/// threads: a second opening racing the first is harmless, one of the two is kept).
+fn opened(
+    cell: &OnceLock<Solver>,
+    open: impl FnOnce() -> gamedb::Result<Solver>,
+) -> Result<&Solver, Failure> {
+    if let Some(s) = cell.get() {
+        return Ok(s);
+    }
+    let s = open()?;
+    Ok(cell.get_or_init(|| s))
+}
+
 pub(crate) fn solve(a: SolveArgs) -> Result<(), Failure> {
     let board = Board::new(a.rows, a.cols)?;
     let options = options(&a)?;
     // Unsolvable positions are answered by the parity rule even without tables; the first
     // solvable one needs them, and their absence ends the command.
-    let mut solver: Option<Solver> = None;
-    let mut answer = |text: &str| -> Result<Result<Solution, Error>, Failure> {
+    let solver: OnceLock<Solver> = OnceLock::new();
+    let answer = |text: &str| -> Result<Result<Solution, Error>, Failure> {
         let tiles = match board.parse(text) {
             Ok(t) => t,
             Err(e) => return Ok(Err(e)),
@@ -147,10 +161,10 @@ pub(crate) fn solve(a: SolveArgs) -> Result<(), Failure> {
         if let Some(s) = parity_answer(board, &tiles) {
             return Ok(Ok(s));
         }
-        if solver.is_none() {
-            solver = Some(Solver::open(a.rows, a.cols, &a.tables, &options)?);
-        }
-        Ok(solver.as_ref().expect("opened just above").solve(&tiles))
+        let solver = opened(&solver, || {
+            Solver::open(a.rows, a.cols, &a.tables, &options)
+        })?;
+        Ok(solver.solve(&tiles))
     };
     crate::answer_all(&a.positions, a.json, |text| {
         Ok(answer(text)?.map(|s| if a.json { s.to_json() } else { s.to_text() }))
@@ -178,8 +192,8 @@ pub(crate) fn query(
         verify: !a.no_verify,
         ..Options::default()
     };
-    let mut solver: Option<Solver> = None;
-    let mut answer = |text: &str| -> Result<Result<String, Error>, Failure> {
+    let solver: OnceLock<Solver> = OnceLock::new();
+    let answer = |text: &str| -> Result<Result<String, Error>, Failure> {
         let tiles = match board.parse(text) {
             Ok(t) => t,
             Err(e) => return Ok(Err(e)),
@@ -194,10 +208,7 @@ pub(crate) fn query(
                 bound: None,
             }
         } else {
-            if solver.is_none() {
-                solver = Some(Solver::open(rows, cols, dir, &options)?);
-            }
-            let solver = solver.as_ref().expect("opened just above");
+            let solver = opened(&solver, || Solver::open(rows, cols, dir, &options))?;
             let s = match solver.solve(&tiles) {
                 Ok(s) => s,
                 Err(e) => return Ok(Err(e)),

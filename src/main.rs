@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
 
 use gamedb::games::candy::{CandySpec, WinRule};
 use gamedb::games::chomp::{self, ChompSpec};
@@ -437,9 +438,9 @@ fn query(a: QueryArgs) -> Result<(), Failure> {
 /// error (`{"position":..,"error":..}` with `json`) and the conversation carried on; answers
 /// are flushed as soon as no more input is queued. `answer` gives the reply line of one
 /// position, an error for that position, or a failure that ends the command.
-pub(crate) fn answer_all<F>(positions: &[String], json: bool, mut answer: F) -> Result<(), Failure>
+pub(crate) fn answer_all<F>(positions: &[String], json: bool, answer: F) -> Result<(), Failure>
 where
-    F: FnMut(&str) -> Result<Result<String, Error>, Failure>,
+    F: Fn(&str) -> Result<Result<String, Error>, Failure> + Sync,
 {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -465,40 +466,59 @@ where
     let mut input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
     let mut line = String::new();
     let (mut lines, mut bad) = (0u64, 0u64);
-    loop {
-        line.clear();
-        let n = input.read_line(&mut line).map_err(|e| Error::Io {
-            path: PathBuf::from("<stdin>"),
-            source: e,
-        })?;
-        if n == 0 {
-            break;
-        }
-        let text = line.trim();
-        if text.is_empty() {
-            continue;
-        }
-        lines += 1;
-        let reply = match answer(text)? {
-            Ok(reply) => reply,
-            Err(e) => {
-                bad += 1;
-                if json {
-                    json::Object::new()
-                        .str("position", text)
-                        .str("error", &e.to_string())
-                        .finish()
-                } else {
-                    format!("{text}: error: {e}")
-                }
+    let mut batch: Vec<String> = Vec::new();
+    let mut eof = false;
+    while !eof {
+        // Take the lines already queued (at least one, waiting for it if need be): a caller
+        // talking line by line gets each answer at once, a long pipe gets batches that are
+        // answered in parallel and written in input order.
+        batch.clear();
+        loop {
+            line.clear();
+            let n = input.read_line(&mut line).map_err(|e| Error::Io {
+                path: PathBuf::from("<stdin>"),
+                source: e,
+            })?;
+            if n == 0 {
+                eof = true;
+                break;
             }
+            let text = line.trim();
+            if !text.is_empty() {
+                batch.push(text.to_string());
+            }
+            if input.buffer().is_empty() || batch.len() >= STREAM_BATCH {
+                break;
+            }
+        }
+        let replies: Vec<Result<Result<String, Error>, Failure>> = if batch.len() >= 64 {
+            batch.par_iter().map(|text| answer(text)).collect()
+        } else {
+            batch.iter().map(|text| answer(text)).collect()
         };
-        if let Err(e) = writeln!(out, "{reply}") {
-            // A reader that went away ends the conversation; it is not an error.
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                return Ok(());
+        for (text, reply) in batch.iter().zip(replies) {
+            lines += 1;
+            let reply = match reply? {
+                Ok(reply) => reply,
+                Err(e) => {
+                    bad += 1;
+                    if json {
+                        json::Object::new()
+                            .str("position", text)
+                            .str("error", &e.to_string())
+                            .finish()
+                    } else {
+                        format!("{text}: error: {e}")
+                    }
+                }
+            };
+            if let Err(e) = writeln!(out, "{reply}") {
+                // A reader that went away ends the conversation; it is not an error.
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    return Ok(());
+                }
+                return Err(io_err(e).into());
             }
-            return Err(io_err(e).into());
         }
         // Answer as soon as the caller waits for us: flush when no more input is queued.
         if input.buffer().is_empty() {
@@ -520,6 +540,9 @@ where
     }
     Ok(())
 }
+
+/// Most queued input lines answered together in a stream.
+const STREAM_BATCH: usize = 4096;
 
 fn render(table: &Table, ans: &gamedb::Answer, json: bool) -> String {
     if json {
