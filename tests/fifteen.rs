@@ -635,23 +635,12 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
         assert!(stderr(&o).contains(says), "{bad}: {}", stderr(&o));
     }
     // Standard input: one answer per line, a bad line answered with an error.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args([
+    let o = gamedb_stdin(
+        &[
             "solve", "--rows", "3", "--cols", "3", "--tables", d, "--json", "-",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(b"1,2,3,4,5,6,7,8,0\n\n0,1,2\n1,2,3,4,5,6,0,7,8\n")
-            .unwrap();
-    }
-    let o = child.wait_with_output().unwrap();
+        ],
+        b"1,2,3,4,5,6,7,8,0\n\n0,1,2\n1,2,3,4,5,6,0,7,8\n",
+    );
     assert_eq!(o.status.code(), Some(2));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
@@ -827,23 +816,12 @@ fn query_answers_4x4_positions_through_the_solver() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no position given"), "{}", stderr(&o));
     // Standard input: one answer per line, a bad line answered with an error.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args([
+    let o = gamedb_stdin(
+        &[
             "query", "--rows", "4", "--cols", "4", "--tables", d, "--json", "-",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(b"1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n1,2\n")
-            .unwrap();
-    }
-    let o = child.wait_with_output().unwrap();
+        ],
+        b"1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n1,2\n",
+    );
     assert_eq!(o.status.code(), Some(2));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();

@@ -261,8 +261,6 @@ fn grundy_table_round_trip() {
 
 #[test]
 fn streaming_queries_answer_every_line() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let dir = TempDir::new("stream");
     let out = dir.path().to_str().unwrap();
     assert!(gamedb(&[
@@ -279,20 +277,10 @@ fn streaming_queries_answer_every_line() {
     .status
     .success());
     let path = dir.path().join("candy-n99-k3-even.gtab");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args(["query", path.to_str().unwrap(), "-", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"13,0,0\n4,2,2\nnonsense\n\n9,0,0\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = gamedb_stdin(
+        &["query", path.to_str().unwrap(), "-", "--json"],
+        b"13,0,0\n4,2,2\nnonsense\n\n9,0,0\n",
+    );
     let s = stdout(&o);
     let lines: Vec<&str> = s.lines().collect();
     assert_eq!(lines.len(), 4, "{s}");

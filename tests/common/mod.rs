@@ -39,6 +39,26 @@ pub fn gamedb(args: &[&str]) -> Output {
         .expect("gamedb runs")
 }
 
+/// Runs the gamedb binary with `input` on its standard input (written whole, then closed).
+pub fn gamedb_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gamedb runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(input)
+        .expect("gamedb reads its input");
+    child.wait_with_output().expect("gamedb ends")
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
