@@ -84,7 +84,7 @@ N, C = 16, 4
 for p, s in zip(pos, sol):
     t = p[:]
     for m in s["moves"]:
-        tile, d = m.split()
+        tile, d = m.split()[-2:]  # labels read "slide 12 up"
         a, b = t.index(int(tile)), t.index(0)
         assert b - a == {"up": -C, "down": C, "left": -1, "right": 1}[d] and \
             (d in ("up", "down") or a // C == b // C), (p, m)

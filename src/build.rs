@@ -1,13 +1,34 @@
-//! Building a table: solve, then write atomically.
+//! Building tables: what `gamedb build` can build, and solving then writing atomically.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use indicatif::ProgressBar;
-
-use crate::format::{self, ValueKind};
-use crate::games::Spec;
+use crate::fifteen::FifteenArgs;
+use crate::format::{self, payload};
+use crate::game::{Progress, ValueKind};
+use crate::games::{BuildGame, Spec};
 use crate::Result;
+
+/// What `gamedb build` (and a catalog line) names: one registered game with its arguments, or
+/// a set of tables (the pattern databases of a 15-puzzle partition).
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum BuildTarget {
+    /// One table of a registered game.
+    #[command(flatten)]
+    Game(BuildGame),
+    /// The pattern databases of a standard partition of the 15-puzzle (4x4 board).
+    Fifteen(FifteenArgs),
+}
+
+impl BuildTarget {
+    /// The checked specs and value kinds of the tables these arguments ask for.
+    pub fn specs(&self) -> Result<Vec<(Spec, ValueKind)>> {
+        match self {
+            BuildTarget::Game(g) => Ok(vec![g.spec()?]),
+            BuildTarget::Fifteen(f) => f.specs(),
+        }
+    }
+}
 
 /// What a build did.
 #[derive(Clone, Debug)]
@@ -16,8 +37,8 @@ pub struct Built {
     pub path: PathBuf,
     /// Positions solved.
     pub positions: u64,
-    /// Payload bytes.
-    pub payload_bytes: u64,
+    /// Bytes of the file.
+    pub file_bytes: u64,
     /// Wall time of the solve alone.
     pub solve_time: Duration,
     /// Wall time including writing.
@@ -30,19 +51,20 @@ pub fn build(
     spec: &Spec,
     kind: ValueKind,
     out_dir: &Path,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<Built> {
     let path = out_dir.join(spec.file_name(kind));
     format::remove_stale_temporaries(out_dir);
-    progress.set_length(spec.positions());
+    progress.restart(spec.positions(), &spec.file_name(kind));
     let started = Instant::now();
-    let payload = spec.solve(kind, progress)?;
+    let solved = spec.solve(kind, progress)?;
     let solve_time = started.elapsed();
-    format::write_table(&path, &spec.meta(&payload), &payload.bytes)?;
+    let encoded = payload::encode(solved);
+    format::write_table(&path, &spec.meta(&encoded), &encoded.bytes)?;
     Ok(Built {
         path,
-        positions: payload.entries,
-        payload_bytes: payload.bytes.len() as u64,
+        positions: encoded.entries,
+        file_bytes: format::PAYLOAD_OFFSET + encoded.bytes.len() as u64,
         solve_time,
         total_time: started.elapsed(),
     })

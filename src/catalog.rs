@@ -1,37 +1,26 @@
-//! `gamedb build-all`: build every table of a catalog, skipping intact ones.
+//! Catalogs: lists of tables to build, one per line in the words of `gamedb build` (`#`
+//! starts a comment). `tables/catalog.txt` is the standard one; `gamedb build-all` builds a
+//! catalog and `gamedb verify` reuses its tables.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
+use clap::Parser;
 
-use clap::{Args, Parser};
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget};
-
-use gamedb::{Error, Table, ValueKind};
-
-use crate::{progress_bar, set_threads, Failure, GameArgs};
+use crate::build::BuildTarget;
+use crate::game::ValueKind;
+use crate::games::Spec;
+use crate::{Error, Result};
 
 /// The standard catalog, also documented in `tables/README.md`.
-pub(crate) const STANDARD: &str = include_str!("../tables/catalog.txt");
+pub const STANDARD: &str = include_str!("../tables/catalog.txt");
 
-#[derive(Args)]
-pub(crate) struct BuildAllArgs {
-    /// Folder for the tables.
-    #[arg(long, default_value = "tables")]
-    out: PathBuf,
-    /// A catalog file: one build per line in the words of `gamedb build`, `#` comments.
-    #[arg(long)]
-    catalog: Option<PathBuf>,
-    /// Tables built at the same time (they share the worker threads).
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// No progress bars.
-    #[arg(long, short)]
-    quiet: bool,
+/// One table of a catalog.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The line it was read from (1-based).
+    pub line: usize,
+    /// The game and parameters.
+    pub spec: Spec,
+    /// The value kind.
+    pub kind: ValueKind,
 }
 
 /// One catalog line read as `gamedb build` arguments.
@@ -39,17 +28,12 @@ pub(crate) struct BuildAllArgs {
 #[command(name = "build", no_binary_name = false)]
 struct Line {
     #[command(subcommand)]
-    game: GameArgs,
+    target: BuildTarget,
 }
 
-struct Entry {
-    line: usize,
-    spec: gamedb::Spec,
-    kind: ValueKind,
-}
-
-/// Parses a catalog; every bad line is reported with its number.
-fn parse(text: &str, origin: &str) -> Result<Vec<Entry>, Error> {
+/// Parses a catalog; the first bad line is reported with its number and text (`origin` names
+/// the catalog in messages).
+pub fn parse(text: &str, origin: &str) -> Result<Vec<Entry>> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let words: Vec<&str> = raw
@@ -65,16 +49,16 @@ fn parse(text: &str, origin: &str) -> Result<Vec<Entry>, Error> {
             .map_err(|e| {
                 let msg = e.to_string();
                 let first = msg.lines().next().unwrap_or("").trim_start_matches("error: ");
-                Error::BadInput(format!(
+                Error::bad(format!(
                     "{origin} line {}: '{}': {first}; expected the words of `gamedb build`, e.g. `nim --heaps 3 --max-heap 15`",
                     i + 1,
-                    raw.trim()
+                    crate::answer::echo(raw.trim())
                 ))
             })?;
         let specs = line
-            .game
+            .target
             .specs()
-            .map_err(|e| Error::BadInput(format!("{origin} line {}: {e}", i + 1)))?;
+            .map_err(|e| Error::bad(format!("{origin} line {}: {e}", i + 1)))?;
         for (spec, kind) in specs {
             out.push(Entry {
                 line: i + 1,
@@ -86,141 +70,31 @@ fn parse(text: &str, origin: &str) -> Result<Vec<Entry>, Error> {
     Ok(out)
 }
 
-#[derive(Clone)]
-struct Row {
-    name: String,
-    positions: u64,
-    bytes: u64,
-    seconds: f64,
-    status: String,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Why an existing file is not reused, or `None` if it is intact.
-fn damage(path: &Path, e: &Entry) -> Option<String> {
-    if !path.exists() {
-        return Some(String::new());
-    }
-    let t = match Table::open(path) {
-        Ok(t) => t,
-        Err(err) => return Some(err.to_string()),
-    };
-    if t.spec() != &e.spec || t.value_kind() != e.kind {
-        return Some("holds another table".into());
-    }
-    t.verify().err().map(|err| err.to_string())
-}
-
-pub(crate) fn build_all(a: BuildAllArgs) -> Result<(), Failure> {
-    set_threads(a.threads)?;
-    if a.jobs == 0 {
-        return Err(Error::BadInput("--jobs 0: expected at least 1".into()).into());
-    }
-    let (text, origin) = match &a.catalog {
-        Some(p) => (
-            std::fs::read_to_string(p).map_err(|e| Error::Io {
-                path: p.clone(),
-                source: e,
-            })?,
-            p.display().to_string(),
-        ),
-        None => (STANDARD.to_string(), "standard catalog".to_string()),
-    };
-    let entries = parse(&text, &origin)?;
-    std::fs::create_dir_all(&a.out).map_err(|e| Error::Io {
-        path: a.out.clone(),
-        source: e,
-    })?;
-    let removed = gamedb::format::remove_stale_temporaries(&a.out);
-    if removed > 0 {
-        eprintln!("removed {removed} temporary file(s) left by an interrupted build");
+    #[test]
+    fn the_standard_catalog_parses() {
+        let entries = parse(STANDARD, "standard catalog").unwrap();
+        assert!(entries.len() > 20);
+        assert!(entries
+            .iter()
+            .any(|e| e.spec.name() == "chomp" && e.kind == ValueKind::Grundy));
     }
 
-    let multi = MultiProgress::with_draw_target(if a.quiet {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    });
-    let overall = multi.add(progress_bar(
-        a.quiet,
-        entries.len() as u64,
-        "all tables".into(),
-    ));
-    let rows: Mutex<Vec<(usize, Row)>> = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
-    let failures = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..a.jobs.min(entries.len().max(1)) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(e) = entries.get(i) else { break };
-                let name = e.spec.file_name(e.kind);
-                let path = a.out.join(&name);
-                let mut row = Row {
-                    name: name.clone(),
-                    positions: e.spec.positions(),
-                    bytes: 0,
-                    seconds: 0.0,
-                    status: String::new(),
-                };
-                match damage(&path, e) {
-                    None => {
-                        row.bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-                        row.status = "present, skipped".into();
-                        multi.suspend(|| eprintln!("{name}: present and intact, skipped"));
-                    }
-                    Some(why) => {
-                        let pb = multi.add(ProgressBar::hidden());
-                        if !a.quiet {
-                            pb.set_draw_target(ProgressDrawTarget::stderr());
-                        }
-                        pb.set_style(progress_bar(true, 0, String::new()).style());
-                        pb.set_message(name.clone());
-                        let started = Instant::now();
-                        let result = gamedb::build::build(&e.spec, e.kind, &a.out, &pb);
-                        pb.finish_and_clear();
-                        multi.remove(&pb);
-                        row.seconds = started.elapsed().as_secs_f64();
-                        match result {
-                            Ok(b) => {
-                                row.bytes = b.payload_bytes + gamedb::format::PAYLOAD_OFFSET;
-                                row.status = if why.is_empty() {
-                                    "built".into()
-                                } else {
-                                    multi.suspend(|| eprintln!("{name}: rebuilding: {why}"));
-                                    "rebuilt (was damaged)".into()
-                                };
-                            }
-                            Err(err) => {
-                                failures.fetch_add(1, Ordering::SeqCst);
-                                row.status = format!("FAILED: {err}");
-                                multi.suspend(|| {
-                                    eprintln!("gamedb: catalog line {}: {err}", e.line)
-                                });
-                            }
-                        }
-                    }
-                }
-                rows.lock().unwrap().push((i, row));
-                overall.inc(1);
-            });
+    #[test]
+    fn bad_lines_are_named() {
+        for (text, want) in [
+            (
+                "nim --heaps 3 --max-heap 15\nnim --heaps 0 --max-heap 3\n",
+                "line 2",
+            ),
+            ("chess --rows 8\n", "line 1: 'chess --rows 8'"),
+            ("nim --heaps 3\n", "--max-heap"),
+        ] {
+            let err = parse(text, "cat").unwrap_err().to_string();
+            assert!(err.contains(want), "{err}");
         }
-    });
-    overall.finish_and_clear();
-    let mut rows = rows.into_inner().unwrap();
-    rows.sort_by_key(|(i, _)| *i);
-    println!(
-        "{:<40} {:>14} {:>14} {:>9}  status",
-        "table", "positions", "bytes", "seconds"
-    );
-    for (_, r) in &rows {
-        println!(
-            "{:<40} {:>14} {:>14} {:>9.2}  {}",
-            r.name, r.positions, r.bytes, r.seconds, r.status
-        );
     }
-    let failed = failures.load(Ordering::SeqCst);
-    if failed > 0 {
-        return Err(Error::Unsupported(format!("{failed} table(s) failed to build")).into());
-    }
-    Ok(())
 }

@@ -24,10 +24,13 @@ use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-use crate::format::ValueKind;
+use std::sync::Arc;
+
+use crate::fifteen::{BoardQuery, Options};
 use crate::game::Outcome;
-use crate::json;
+use crate::game::ValueKind;
 use crate::lookup::Table;
+use crate::tables::TableDir;
 
 /// A required pointer argument was NULL.
 pub const GAMEDB_ERR_NULL: i64 = -1;
@@ -423,7 +426,7 @@ pub unsafe extern "C" fn gamedb_query_json(
         };
         match t.query(text) {
             // SAFETY: forwarded from this function's contract.
-            Ok(answer) => unsafe { write_out(&answer.to_json(t.rules()), buf, cap) },
+            Ok(answer) => unsafe { write_out(&answer.to_json(), buf, cap) },
             Err(e) => fail(GAMEDB_ERR_POSITION, &e.to_string()),
         }
     })
@@ -458,21 +461,133 @@ pub unsafe extern "C" fn gamedb_moves_json(
             Err(code) => return code,
         };
         let kind = t.value_kind();
-        let moves = json::array(t.rules().moves(&pos).into_iter().map(|m| {
-            let i = t.rules().rank(&m.leaves);
-            let mut o = json::Object::new()
-                .str("move", &m.label)
-                .str("leaves", &t.rules().format(&m.leaves));
-            if kind != ValueKind::Distance {
-                o = o.str("outcome", t.outcome(i).as_str());
-            }
-            if kind != ValueKind::Outcome {
-                o = o.num(kind.name(), t.raw(i));
-            }
-            o.finish()
-        }));
+        let moves: Vec<serde_json::Value> = t
+            .rules()
+            .moves(&pos)
+            .into_iter()
+            .map(|m| {
+                let i = t.rules().rank(&m.leaves);
+                let mut o = serde_json::Map::new();
+                o.insert("move".into(), m.label.into());
+                o.insert("leaves".into(), t.rules().format(&m.leaves).into());
+                if kind != ValueKind::Distance {
+                    o.insert("outcome".into(), t.outcome(i).as_str().into());
+                }
+                if kind != ValueKind::Outcome {
+                    o.insert(kind.name().into(), t.raw(i).into());
+                }
+                serde_json::Value::Object(o)
+            })
+            .collect();
+        let text = serde_json::to_string(&moves).unwrap_or_default();
         // SAFETY: forwarded from this function's contract.
-        unsafe { write_out(&moves, buf, cap) }
+        unsafe { write_out(&text, buf, cap) }
+    })
+}
+
+/// Flag of [`gamedb_board_query_json`]: include a whole optimal solution (`path`).
+pub const GAMEDB_QUERY_PATH: u32 = 1;
+
+/// The positions of one sliding-puzzle board answered from a folder of tables: by the board's
+/// complete table when the folder holds one, else by the pattern-database solver (the 4×4
+/// board). An opaque handle from [`gamedb_open_board`], freed by [`gamedb_close_board`].
+pub struct Board(BoardQuery);
+
+/// Opens the tables of the `rows × cols` board in the folder `dir`. Returns a handle, or NULL
+/// with a message for [`gamedb_last_error`]. `flags`: 0, or [`GAMEDB_OPEN_NO_VERIFY`]. The
+/// pattern tables are opened when the first position that needs them is asked.
+///
+/// # Safety
+/// `dir` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_open_board(
+    dir: *const c_char,
+    rows: u32,
+    cols: u32,
+    flags: u32,
+) -> *mut Board {
+    guard(std::ptr::null_mut(), || {
+        // SAFETY: forwarded from this function's contract.
+        let Ok(dir) = (unsafe { text_arg(dir, "dir") }) else {
+            return std::ptr::null_mut();
+        };
+        if flags & !GAMEDB_OPEN_NO_VERIFY != 0 {
+            set_error(&format!(
+                "unknown flags {flags:#x}; accepted: 0 or GAMEDB_OPEN_NO_VERIFY (1)"
+            ));
+            return std::ptr::null_mut();
+        }
+        let options = Options {
+            verify: flags & GAMEDB_OPEN_NO_VERIFY == 0,
+            ..Options::default()
+        };
+        match BoardQuery::open(rows, cols, Arc::new(TableDir::new(dir)), options) {
+            Ok(b) => Box::into_raw(Box::new(Board(b))),
+            Err(e) => {
+                set_error(&e.to_string());
+                std::ptr::null_mut()
+            }
+        }
+    })
+}
+
+/// Closes a board handle. NULL is accepted and ignored.
+///
+/// # Safety
+/// `board` is NULL or a handle from [`gamedb_open_board`] not yet closed; no other thread may
+/// be using it, and it must not be used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_close_board(board: *mut Board) {
+    guard((), || {
+        if !board.is_null() {
+            // SAFETY: the handle came from `Box::into_raw` and is freed once, by contract.
+            drop(unsafe { Box::from_raw(board) });
+        }
+    })
+}
+
+/// Writes the answer to a position of the board as one JSON object, exactly the line
+/// `gamedb query --rows R --cols C --tables DIR POSITION --json` prints (with
+/// [`GAMEDB_QUERY_PATH`] in `flags`: `--path` too): `position`, `solvable`, `distance`,
+/// `reason` when unsolvable, `optimal_moves`, `path`, and `nodes` for the solver's answers.
+/// `snprintf` contract as [`gamedb_position_at`]; negative: an error code
+/// (`GAMEDB_ERR_POSITION` for text that is not an arrangement of the board, `GAMEDB_ERR_KIND`
+/// when the folder has no tables to answer it).
+///
+/// # Safety
+/// `board` is NULL or an open handle; `position` is NULL or a NUL-terminated string; `buf` is
+/// NULL or points to `cap` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_board_query_json(
+    board: *const Board,
+    position: *const c_char,
+    flags: u32,
+    buf: *mut c_char,
+    cap: usize,
+) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: a non-NULL handle came from `Box::into_raw` in `gamedb_open_board` and has
+        // not been freed (this function's contract); it is only read.
+        let Some(b) = (unsafe { board.as_ref() }) else {
+            return fail(GAMEDB_ERR_NULL, "board handle is NULL");
+        };
+        // SAFETY: forwarded from this function's contract.
+        let text = match unsafe { text_arg(position, "position") } {
+            Ok(t) => t,
+            Err(code) => return code,
+        };
+        if flags & !GAMEDB_QUERY_PATH != 0 {
+            return fail(
+                GAMEDB_ERR_POSITION,
+                &format!("unknown flags {flags:#x}; accepted: 0 or GAMEDB_QUERY_PATH (1)"),
+            );
+        }
+        match b.0.query(text, flags & GAMEDB_QUERY_PATH != 0) {
+            // SAFETY: forwarded from this function's contract.
+            Ok(answer) => unsafe { write_out(&answer.to_json(), buf, cap) },
+            Err(e @ crate::Error::BadInput(_)) => fail(GAMEDB_ERR_POSITION, &e.to_string()),
+            Err(e) => fail(GAMEDB_ERR_KIND, &e.to_string()),
+        }
     })
 }
 
@@ -523,10 +638,8 @@ mod tests {
         use crate::games::slide::SlideSpec;
         use crate::games::Spec;
         let spec = Spec::Slide(SlideSpec::new(3, 3).unwrap());
-        let payload = spec
-            .solve(ValueKind::Distance, &indicatif::ProgressBar::hidden())
-            .unwrap();
-        let table = Table::from_payload(&spec, payload).unwrap();
+        let solved = spec.solve(ValueKind::Distance, &()).unwrap();
+        let table = Table::from_solved(&spec, solved).unwrap();
         let t: *const Table = &table;
         let mut buf = [0 as c_char; 4096];
         // SAFETY: `t` points to a live table; the strings are NUL-terminated literals; `buf`

@@ -4,44 +4,63 @@
 //! kept as memory-mapped, checksummed table files.
 //!
 //! ```
-//! use gamedb::{games::nim::NimSpec, games::Spec, Table, ValueKind};
-//! use indicatif::ProgressBar;
+//! use gamedb::games::nim::NimSpec;
+//! use gamedb::{Outcome, Spec, Table, ValueKind};
 //!
 //! // Solve 3 heaps of 0..=7 in memory and ask about (1,2,4).
 //! let spec = Spec::Nim(NimSpec::new(3, 7, None, false).unwrap());
-//! let payload = spec.solve(ValueKind::Outcome, &ProgressBar::hidden()).unwrap();
-//! let table = Table::from_payload(&spec, payload).unwrap();
+//! let solved = spec.solve(ValueKind::Outcome, &()).unwrap();
+//! let table = Table::from_solved(&spec, solved).unwrap();
 //! let answer = table.query("1,2,4").unwrap();
-//! assert_eq!(answer.outcome, Some(gamedb::Outcome::N));
-//! assert_eq!(answer.winning_moves[0].leaves, vec![1, 2, 3]);
+//! assert_eq!(answer.outcome(), Some(Outcome::N));
+//! assert_eq!(answer.winning_moves()[0].leaves, "1,2,3");
+//! assert_eq!(
+//!     answer.to_json(),
+//!     r#"{"position":"1,2,4","outcome":"N","winning_moves":[{"move":"take 1 from heap 3","leaves":"1,2,3"}]}"#
+//! );
 //! ```
 //!
-//! Map of the crate:
-//! * [`game`]: the traits every game implements (solver view and lookup view);
-//! * [`games`]: the registry and one module per game;
-//! * [`solve`]: solvers that know nothing about particular games (backward induction for
-//!   games, breadth-first search for puzzles);
-//! * [`format`]: the table file format (write, open, validate);
-//! * [`lookup`]: answers from an open table;
-//! * [`build`]: solve and write;
-//! * [`verify`]: the theorems of `THEOREMS.md`, checked against every position;
+//! Map of the crate, lowest layer first (each module uses only those above it):
+//! * [`game`]: the traits every game implements (solver view, lookup view, registration) and
+//!   the value model ([`game::Solved`]); [`game::conformance`] checks a game's contracts;
+//! * [`solve`]: solvers that know nothing about particular games (backward induction, waves,
+//!   breadth-first search, token distances, IDA*);
+//! * [`games`]: one file per game, and the registry (one line per game);
+//! * [`format`]: the table file format and the payload encodings ([`format::payload`]);
+//! * [`lookup`]: answers from an open table, in the answer model of [`answer`];
+//! * [`tables`]: a folder of tables, found and checked by their headers;
+//! * [`fifteen`]: the sliding-puzzle service (the 15-puzzle solver, board queries);
+//! * [`build`], [`catalog`]: building tables; [`stream`]: answering lines of input;
+//! * [`report`]: `info` and the Chomp rectangles; [`verify`]: the statements checked against
+//!   every position, with their sources;
 //! * [`ffi`]: the C ABI of the shared library (`src/gamedb.h`).
+//!
+//! Leaves used everywhere: [`Error`], [`progress`], [`resources`].
 
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod build;
+pub mod catalog;
 mod error;
 pub mod ffi;
+pub mod fifteen;
 pub mod format;
 pub mod game;
 pub mod games;
-pub mod json;
 pub mod lookup;
+pub mod progress;
+pub mod report;
+pub mod resources;
 pub mod solve;
+pub mod stream;
+pub mod tables;
 pub mod verify;
 
+pub use answer::Answer;
 pub use error::{Error, Result};
-pub use format::{Encoding, ValueKind};
-pub use game::{Move, Outcome, Rules};
+pub use format::Encoding;
+pub use game::{Move, Outcome, Rules, ValueKind};
 pub use games::Spec;
-pub use lookup::{Answer, DistanceAnswer, Table};
+pub use lookup::Table;
+pub use tables::TableDir;

@@ -1,66 +1,22 @@
-//! Answers queries from an open table. What an answer holds follows the table's value kind:
-//! outcome and Grundy tables give the outcome, the Grundy value and the winning moves; distance
-//! tables (puzzles) give the distance to the goal, the optimal moves and, on request, a whole
-//! optimal solution.
+//! Answers queries from an open table. What an answer holds follows the table's value kind
+//! (see [`crate::answer`]): outcome and Grundy tables give the outcome, the Grundy value and the
+//! winning moves; distance tables (puzzles) give the distance to the goal, the optimal moves
+//! and, on request, a whole optimal solution; tables of lower bounds give the bound.
 
 use std::path::Path;
 
-use crate::format::{Encoding, TableFile, TableMeta, ValueKind};
-use crate::game::{Fact, Move, Outcome, Rules, Values};
-use crate::games::{Payload, Spec};
-use crate::json;
+use crate::answer::{Answer, AnswerMove, BoundValue, DistanceValue, GameValue, Value};
+use crate::format::payload::{self, Entries, UNREACHED};
+use crate::format::TableFile;
+use crate::game::{Fact, Move, Outcome, Rules, Solved, ValueKind, Values};
+use crate::games::Spec;
 use crate::{Error, Result};
 
-/// An open table: the file, its game, and the rules to read positions.
+/// An open table: the file, its game (read from the header), and the rules to read positions.
 pub struct Table {
     file: TableFile,
     spec: Spec,
     rules: Box<dyn Rules>,
-}
-
-/// The answer to one query.
-///
-/// Outcome and Grundy tables fill `outcome`, `grundy` and `winning_moves`; distance tables fill
-/// `distance` instead.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Answer {
-    /// The position as read.
-    pub position: Vec<u32>,
-    /// Its index in the table; `None` for a position outside the table (see
-    /// [`Rules::outside`]).
-    pub index: Option<u64>,
-    /// P or N (outcome and Grundy tables).
-    pub outcome: Option<Outcome>,
-    /// The Grundy value, when the table stores them.
-    pub grundy: Option<u32>,
-    /// Every move to a P-position, with the position it leaves (outcome and Grundy tables).
-    pub winning_moves: Vec<Move>,
-    /// What a distance table says.
-    pub distance: Option<DistanceAnswer>,
-}
-
-/// The answer of a distance table (a puzzle): how far the position is from the goal.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DistanceAnswer {
-    /// Moves to the goal; `None` when the goal cannot be reached.
-    pub distance: Option<u32>,
-    /// Why the goal cannot be reached (the rules' reason), when it cannot.
-    pub reason: Option<String>,
-    /// Every move to a position one move nearer the goal.
-    pub optimal_moves: Vec<Move>,
-    /// A whole optimal solution, when asked for: `distance` moves ending at the goal.
-    pub path: Option<Vec<Move>>,
-    /// When the table stores only a lower bound (a pattern database): what it counts
-    /// ([`Rules::distance_bound`]). `distance` is then that bound (`None`: the stored value is
-    /// 255, unreachable), and there are no optimal moves and no path.
-    pub bound: Option<String>,
-}
-
-impl DistanceAnswer {
-    /// Whether the goal can be reached.
-    pub fn solvable(&self) -> bool {
-        self.distance.is_some()
-    }
 }
 
 /// Distances found in a distance table, for `gamedb info`.
@@ -83,9 +39,6 @@ impl DistanceCensus {
     }
 }
 
-/// The byte a distance table stores for a position it could not reach.
-pub const UNREACHED: u32 = crate::solve::bfs::UNSEEN as u32;
-
 impl Table {
     /// Opens a table file, checking its structure and that its header describes a known game
     /// whose size matches the file. The payload checksum is checked by [`Table::verify`].
@@ -94,13 +47,17 @@ impl Table {
     }
 
     /// Wraps values solved in memory as a table (no file is written).
-    pub fn from_payload(spec: &Spec, payload: Payload) -> Result<Table> {
-        let meta: TableMeta = spec.meta(&payload);
-        let name = format!("(in memory) {}", spec.file_name(payload.kind));
-        Table::from_file(TableFile::from_payload(&name, &meta, payload.bytes)?)
+    pub fn from_solved(spec: &Spec, solved: Solved) -> Result<Table> {
+        let name = format!("(in memory) {}", spec.file_name(solved.kind()));
+        let encoded = payload::encode(solved);
+        let meta = spec.meta(&encoded);
+        Table::from_file(TableFile::from_payload(&name, &meta, encoded.bytes)?)
     }
 
-    fn from_file(file: TableFile) -> Result<Table> {
+    /// Wraps a checked table file: its header must name a registered game with valid
+    /// parameters, as many entries as that game has positions, and a value kind and encoding
+    /// the game can hold.
+    pub fn from_file(file: TableFile) -> Result<Table> {
         let h = file.header();
         let spec = Spec::from_header(h.game, h.params)
             .map_err(|what| Error::corrupt(file.path(), what))?;
@@ -125,9 +82,7 @@ impl Table {
                 ),
             ));
         }
-        let bits_ok = (h.value_kind == ValueKind::Outcome) == (h.encoding == Encoding::Bits);
-        let bytes_ok = h.value_kind != ValueKind::Distance || h.encoding == Encoding::U8;
-        if !bits_ok || !bytes_ok {
+        if Entries::new(file.payload(), h.value_kind, h.encoding, h.entry_count).is_none() {
             return Err(Error::corrupt(
                 file.path(),
                 format!(
@@ -166,6 +121,11 @@ impl Table {
         self.file.header().value_kind
     }
 
+    /// What the table holds, for messages: `Nim: 3 heaps of 0..=7, ... (outcome values)`.
+    pub fn describe(&self) -> String {
+        self.spec.describe_table(self.value_kind())
+    }
+
     /// Number of positions.
     pub fn len(&self) -> u64 {
         self.file.header().entry_count
@@ -176,47 +136,29 @@ impl Table {
         self.len() == 0
     }
 
+    /// The entries (their encoding and length were checked against the header on opening).
+    #[inline]
+    pub fn entries(&self) -> Entries<'_> {
+        let h = self.file.header();
+        Entries::checked(self.file.payload(), h.value_kind, h.encoding, h.entry_count)
+    }
+
     /// The stored value of entry `index`: the bit (1 = N), the byte or the u16.
     #[inline]
     pub fn raw(&self, index: u64) -> u32 {
-        let p = self.file.payload();
-        let i = index as usize;
-        match self.file.header().encoding {
-            Encoding::Bits => (p[i / 8] >> (i % 8) & 1) as u32,
-            Encoding::U8 => p[i] as u32,
-            Encoding::U16 => u16::from_le_bytes([p[2 * i], p[2 * i + 1]]) as u32,
-        }
+        self.entries().raw(index)
     }
 
     /// P or N of entry `index` (outcome and Grundy tables).
     #[inline]
     pub fn outcome(&self, index: u64) -> Outcome {
-        match self.value_kind() {
-            ValueKind::Outcome => Outcome::from_win(self.raw(index) == 1),
-            _ => Outcome::from_win(self.raw(index) != 0),
-        }
+        self.entries().outcome(index)
     }
 
     /// Appends the outcomes of entries `indices` to `out`. Every index must be below
     /// [`len`](Table::len) (it panics otherwise, like slice indexing).
-    ///
-    /// Faster than calling [`outcome`](Table::outcome) in a loop on large tables: the loop
-    /// does nothing but read, so the processor overlaps the reads' cache misses.
     pub fn outcomes_at(&self, indices: &[u64], out: &mut Vec<Outcome>) {
-        let p = self.file.payload();
-        let outcome_bits = self.value_kind() == ValueKind::Outcome;
-        match self.file.header().encoding {
-            Encoding::Bits if outcome_bits => out.extend(indices.iter().map(|&i| {
-                let i = i as usize;
-                Outcome::from_win(p[i / 8] >> (i % 8) & 1 == 1)
-            })),
-            Encoding::U8 => out.extend(
-                indices
-                    .iter()
-                    .map(|&i| Outcome::from_win(p[i as usize] != 0)),
-            ),
-            _ => out.extend(indices.iter().map(|&i| self.outcome(i))),
-        }
+        self.entries().outcomes_at(indices, out)
     }
 
     /// Appends the outcomes of many positions to `out`, checked against the table's bounds.
@@ -224,21 +166,22 @@ impl Table {
     /// holds the outcomes of whole batches before it only).
     ///
     /// Ranks a batch of positions, then reads their entries together (see
-    /// [`outcomes_at`](Table::outcomes_at)): the fastest way to look up many positions.
+    /// [`Entries::outcomes_at`]): the fastest way to look up many positions.
     pub fn outcomes_of<'a, I>(&self, positions: I, out: &mut Vec<Outcome>) -> Result<()>
     where
         I: IntoIterator<Item = &'a [u32]>,
     {
         const BATCH: usize = 256;
+        let entries = self.entries();
         let mut indices = Vec::with_capacity(BATCH);
         let mut positions = positions.into_iter().peekable();
         while positions.peek().is_some() {
             indices.clear();
             for pos in positions.by_ref().take(BATCH) {
-                self.rules.check(pos)?;
+                self.check_inside(pos)?;
                 indices.push(self.rules.rank(pos));
             }
-            self.outcomes_at(&indices, out);
+            entries.outcomes_at(&indices, out);
         }
         Ok(())
     }
@@ -259,9 +202,9 @@ impl Table {
         let pos = self.rules.parse(text)?;
         let mut answer = self.answer(pos)?;
         if path {
-            if let Some(d) = &mut answer.distance {
-                if d.solvable() && d.bound.is_none() {
-                    d.path = Some(self.path(&answer.position)?);
+            if let Value::Distance(d) = &mut answer.value {
+                if d.solvable {
+                    d.path = Some(AnswerMove::all(self.rules(), self.path(&answer.numbers)?));
                 }
             }
         }
@@ -272,77 +215,76 @@ impl Table {
     /// answered from the rules' reason (distance tables) or refused with it (other tables).
     pub fn answer(&self, position: Vec<u32>) -> Result<Answer> {
         let outside = self.rules.outside(&position);
-        let mut answer = Answer {
-            index: None,
-            outcome: None,
-            grundy: None,
-            winning_moves: Vec::new(),
-            distance: None,
-            position,
-        };
-        if self.value_kind() == ValueKind::Distance {
-            if let (Some(what), None) = (self.rules.distance_bound(), &outside) {
-                let index = self.rules.rank(&answer.position);
-                let v = self.raw(index);
-                answer.distance = Some(DistanceAnswer {
-                    distance: (v != UNREACHED).then_some(v),
-                    reason: (v == UNREACHED).then(|| {
-                        format!("the entry is {UNREACHED}: those tiles cannot be brought home")
-                    }),
-                    optimal_moves: Vec::new(),
-                    path: None,
-                    bound: Some(what),
-                });
-                answer.index = Some(index);
-                return Ok(answer);
+        let mut index = None;
+        let value = if self.value_kind() == ValueKind::Distance {
+            match (self.rules.distance_bound(), outside) {
+                (Some(counts), None) => {
+                    let i = self.rules.rank(&position);
+                    index = Some(i);
+                    let v = self.raw(i);
+                    Value::Bound(BoundValue {
+                        lower_bound: (v != UNREACHED as u32).then_some(v),
+                        reason: (v == UNREACHED as u32).then(|| {
+                            format!("the entry is {UNREACHED}: those tiles cannot be brought home")
+                        }),
+                        counts,
+                    })
+                }
+                (_, Some(why)) => Value::Distance(DistanceValue::unsolvable(why)),
+                (None, None) => {
+                    let i = self.rules.rank(&position);
+                    index = Some(i);
+                    let here = self.stored_distance(i)?;
+                    let nearer = self.nearer(&position, here)?;
+                    Value::Distance(DistanceValue::at(
+                        here,
+                        AnswerMove::all(self.rules(), nearer),
+                    ))
+                }
             }
-            let mut d = DistanceAnswer {
-                distance: None,
-                reason: outside,
-                optimal_moves: Vec::new(),
-                path: None,
-                bound: None,
+        } else {
+            if let Some(why) = outside {
+                return Err(Error::bad(format!(
+                    "position '{}' is not in this table: {why}",
+                    self.rules.format(&position)
+                )));
+            }
+            let i = self.rules.rank(&position);
+            index = Some(i);
+            let entries = self.entries();
+            // Rank every child first, then read their entries in one tight loop, so the reads
+            // (random places of a large table) overlap instead of waiting for each other.
+            let mut children = Vec::new();
+            self.rules.move_indices(&position, &mut children);
+            let mut outcomes = Vec::with_capacity(children.len());
+            entries.outcomes_at(&children, &mut outcomes);
+            let winning: Vec<usize> = (0..outcomes.len())
+                .filter(|&k| outcomes[k] == Outcome::P)
+                .collect();
+            let winning_moves = if winning.is_empty() {
+                Vec::new()
+            } else {
+                AnswerMove::all(self.rules(), self.rules.moves_at(&position, &winning))
             };
-            if d.reason.is_none() {
-                let index = self.rules.rank(&answer.position);
-                let here = self.stored_distance(index)?;
-                d.distance = Some(here);
-                d.optimal_moves = self.nearer(&answer.position, here)?;
-                answer.index = Some(index);
-            }
-            answer.distance = Some(d);
-            return Ok(answer);
-        }
-        if let Some(why) = outside {
-            return Err(Error::bad(format!(
-                "position '{}' is not in this table: {why}",
-                self.rules.format(&answer.position)
-            )));
-        }
-        let index = self.rules.rank(&answer.position);
-        // Rank every child first, then read their entries in one tight loop, so the reads
-        // (random places of a large table) overlap instead of waiting for each other.
-        let mut children = Vec::new();
-        self.rules.move_indices(&answer.position, &mut children);
-        let mut outcomes = Vec::with_capacity(children.len());
-        self.outcomes_at(&children, &mut outcomes);
-        let winning: Vec<usize> = (0..outcomes.len())
-            .filter(|&k| outcomes[k] == Outcome::P)
-            .collect();
-        if !winning.is_empty() {
-            answer.winning_moves = self.rules.moves_at(&answer.position, &winning);
-        }
-        answer.outcome = Some(self.outcome(index));
-        answer.grundy = self.grundy(index);
-        answer.index = Some(index);
-        Ok(answer)
+            Value::Game(GameValue {
+                outcome: entries.outcome(i),
+                grundy: self.grundy(i),
+                winning_moves,
+            })
+        };
+        Ok(Answer {
+            position: self.rules.format(&position),
+            numbers: position,
+            index,
+            value,
+        })
     }
 
     /// The distance stored for an index of a distance table; a damaged table (an unreachable
     /// mark, or neighbours' distances that do not fit) is reported as such.
     fn stored_distance(&self, index: u64) -> Result<u32> {
         let v = self.raw(index);
-        if v == UNREACHED {
+        if v == UNREACHED as u32 {
             return Err(Error::corrupt(
                 self.file.path(),
                 format!("entry {index} is marked unreachable, but the rules say the goal can be reached"),
@@ -378,11 +320,11 @@ impl Table {
     /// A whole optimal solution of a position of a distance table: at each step the first
     /// move (in the rules' order) that leads one move nearer the goal.
     pub fn path(&self, position: &[u32]) -> Result<Vec<Move>> {
-        if self.value_kind() != ValueKind::Distance {
+        if self.value_kind() != ValueKind::Distance || self.rules.distance_bound().is_some() {
             return Err(Error::bad(format!(
-                "{} tables hold {} values, not distances: there is no path to show",
-                self.spec.name(),
-                self.value_kind().name()
+                "{} holds {}, not exact distances: there is no path to show",
+                self.file.path().display(),
+                self.describe()
             )));
         }
         if let Some(why) = self.rules.outside(position) {
@@ -403,40 +345,15 @@ impl Table {
     /// Counts the entries of a distance table at each distance and collects the first
     /// `list` indices at the largest distance.
     pub fn distance_census(&self, list: usize) -> DistanceCensus {
-        use rayon::prelude::*;
-        // Distance tables are one byte per entry (checked on opening).
-        let p = self.file.payload();
-        let hist = p
-            .par_chunks(1 << 20)
-            .map(|c| {
-                let mut h = [0u64; 256];
-                for &b in c {
-                    h[b as usize] += 1;
-                }
-                h
-            })
-            .reduce(
-                || [0u64; 256],
-                |mut a, b| {
-                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                    a
-                },
-            );
-        let unreached = hist[UNREACHED as usize];
-        let mut counts: Vec<u64> = hist[..UNREACHED as usize].to_vec();
+        let entries = self.entries();
+        let mut counts = entries.histogram();
+        let unreached = counts.get(UNREACHED as usize).copied().unwrap_or(0);
+        counts.truncate(UNREACHED as usize);
         while counts.last() == Some(&0) {
             counts.pop();
         }
         let (antipode_count, antipodes) = match counts.len().checked_sub(1) {
-            Some(max) => (
-                counts[max],
-                p.iter()
-                    .enumerate()
-                    .filter(|&(_, &b)| b as usize == max)
-                    .map(|(i, _)| i as u64)
-                    .take(list)
-                    .collect(),
-            ),
+            Some(max) => (counts[max], entries.find(max as u32, list)),
             None => (0, Vec::new()),
         };
         DistanceCensus {
@@ -447,13 +364,25 @@ impl Table {
         }
     }
 
+    /// Refuses a position the table does not store, with the rules' reason.
+    fn check_inside(&self, position: &[u32]) -> Result<()> {
+        self.rules.check(position)?;
+        match self.rules.outside(position) {
+            Some(why) => Err(Error::bad(why)),
+            None => Ok(()),
+        }
+    }
+
     /// P/N of a position written as numbers, checked against the table's bounds.
     pub fn outcome_of(&self, position: &[u32]) -> Result<Outcome> {
-        self.rules.check(position)?;
-        if let Some(why) = self.rules.outside(position) {
-            return Err(Error::bad(why));
-        }
+        self.check_inside(position)?;
         Ok(self.outcome(self.rules.rank(position)))
+    }
+
+    /// The index of a position written as numbers, checked against the table's bounds.
+    pub fn index_of(&self, position: &[u32]) -> Result<u64> {
+        self.check_inside(position)?;
+        Ok(self.rules.rank(position))
     }
 
     /// The game-specific facts of [`Rules::facts`] for this table.
@@ -463,14 +392,7 @@ impl Table {
 
     /// Number of P-positions (entries with outcome P).
     pub fn count_p(&self) -> u64 {
-        let p = self.file.payload();
-        match self.file.header().encoding {
-            Encoding::Bits => {
-                let ones: u64 = p.iter().map(|b| b.count_ones() as u64).sum();
-                self.len() - ones
-            }
-            _ => (0..self.len()).filter(|&i| self.raw(i) == 0).count() as u64,
-        }
+        self.entries().count_p()
     }
 }
 
@@ -484,138 +406,8 @@ impl Values for Table {
     }
 
     fn for_each_p(&self, f: &mut dyn FnMut(u64)) {
-        if self.file.header().encoding != Encoding::Bits {
-            for i in 0..Table::len(self) {
-                if self.raw(i) == 0 {
-                    f(i)
-                }
-            }
-            return;
-        }
-        // Bit tables: skip whole bytes of N-positions.
-        let len = Table::len(self);
-        for (b, &byte) in self.file.payload().iter().enumerate() {
-            let mut zeros = !byte;
-            while zeros != 0 {
-                let i = b as u64 * 8 + zeros.trailing_zeros() as u64;
-                if i >= len {
-                    return;
-                }
-                f(i);
-                zeros &= zeros - 1;
-            }
-        }
+        self.entries().for_each_p(f)
     }
-}
-
-impl Answer {
-    /// One line of text: `1,2,4: N  winning: take 1 from heap 3 -> 1,2,3`, or for a distance
-    /// table `8,6,7,2,5,4,3,0,1: distance 31  optimal: slide 3 right -> ...` (and `path: ...`
-    /// when a solution was asked for).
-    pub fn to_text(&self, rules: &dyn Rules) -> String {
-        let position = rules.format(&self.position);
-        if let Some(d) = &self.distance {
-            if let Some(what) = &d.bound {
-                return match d.distance {
-                    Some(n) => format!("{position}: lower bound {n}: {n} {what}"),
-                    None => format!(
-                        "{position}: unreachable: {}",
-                        d.reason.as_deref().unwrap_or("")
-                    ),
-                };
-            }
-            return match d.distance {
-                None => format!(
-                    "{position}: unsolvable: {}",
-                    d.reason.as_deref().unwrap_or("the goal cannot be reached")
-                ),
-                Some(0) => format!("{position}: distance 0 (the goal)"),
-                Some(n) => {
-                    let mut s = format!(
-                        "{position}: distance {n}  optimal: {}",
-                        moves_text(rules, &d.optimal_moves)
-                    );
-                    if let Some(path) = &d.path {
-                        let steps: Vec<&str> = path.iter().map(|m| m.label.as_str()).collect();
-                        s += &format!("  path: {}", steps.join(", "));
-                    }
-                    s
-                }
-            };
-        }
-        let mut s = format!("{}: {}", position, self.outcome.map_or("?", |o| o.as_str()));
-        if let Some(g) = self.grundy {
-            s += &format!("  grundy {g}");
-        }
-        if !self.winning_moves.is_empty() {
-            s += &format!("  winning: {}", moves_text(rules, &self.winning_moves));
-        }
-        s
-    }
-
-    /// One JSON object. Outcome and Grundy tables: keys `position`, `outcome`, `winning_moves`
-    /// and, when stored, `grundy`. Distance tables: `position`, `solvable`, `distance` (null
-    /// when unsolvable), `reason` (when unsolvable), `optimal_moves` and, when asked for,
-    /// `path`; each move is `{"move": label, "leaves": position}`. Tables of lower bounds
-    /// (pattern databases): `position`, `lower_bound` (null when the entry is 255,
-    /// unreachable), `counts` (what the bound counts) and `reason` when unreachable.
-    pub fn to_json(&self, rules: &dyn Rules) -> String {
-        let position = rules.format(&self.position);
-        if let Some(d) = &self.distance {
-            if let Some(what) = &d.bound {
-                let mut o = json::Object::new().str("position", &position);
-                o = match d.distance {
-                    Some(n) => o.num("lower_bound", n),
-                    None => o.null("lower_bound"),
-                };
-                o = o.str("counts", what);
-                if let Some(r) = &d.reason {
-                    o = o.str("reason", r);
-                }
-                return o.finish();
-            }
-            let mut o = json::Object::new()
-                .str("position", &position)
-                .bool("solvable", d.solvable());
-            o = match d.distance {
-                Some(n) => o.num("distance", n),
-                None => o.null("distance"),
-            };
-            if let Some(r) = &d.reason {
-                o = o.str("reason", r);
-            }
-            o = o.raw("optimal_moves", &moves_json(rules, &d.optimal_moves));
-            if let Some(path) = &d.path {
-                o = o.raw("path", &moves_json(rules, path));
-            }
-            return o.finish();
-        }
-        let mut o = json::Object::new()
-            .str("position", &position)
-            .str("outcome", self.outcome.map_or("?", |o| o.as_str()));
-        if let Some(g) = self.grundy {
-            o = o.num("grundy", g);
-        }
-        o.raw("winning_moves", &moves_json(rules, &self.winning_moves))
-            .finish()
-    }
-}
-
-fn moves_text(rules: &dyn Rules, moves: &[Move]) -> String {
-    let moves: Vec<String> = moves
-        .iter()
-        .map(|m| format!("{} -> {}", m.label, rules.format(&m.leaves)))
-        .collect();
-    moves.join("; ")
-}
-
-fn moves_json(rules: &dyn Rules, moves: &[Move]) -> String {
-    json::array(moves.iter().map(|m| {
-        json::Object::new()
-            .str("move", &m.label)
-            .str("leaves", &rules.format(&m.leaves))
-            .finish()
-    }))
 }
 
 #[cfg(test)]
@@ -623,11 +415,10 @@ mod tests {
     use super::*;
     use crate::games::candy::{CandySpec, WinRule};
     use crate::games::nim::NimSpec;
-    use indicatif::ProgressBar;
 
     fn table(spec: Spec, kind: ValueKind) -> Table {
-        let payload = spec.solve(kind, &ProgressBar::hidden()).unwrap();
-        Table::from_payload(&spec, payload).unwrap()
+        let solved = spec.solve(kind, &()).unwrap();
+        Table::from_solved(&spec, solved).unwrap()
     }
 
     /// `answer` (children ranked in one batch, labels built for the kept moves only) and
@@ -655,17 +446,18 @@ mod tests {
                 .unwrap();
             for (pos, &o) in positions.iter().zip(&batched) {
                 assert_eq!(t.outcome_of(pos).unwrap(), o, "{pos:?}");
-                let plain: Vec<Move> = rules
+                let plain: Vec<AnswerMove> = rules
                     .moves(pos)
                     .into_iter()
                     .filter(|m| t.outcome(rules.rank(&m.leaves)) == Outcome::P)
+                    .map(|m| AnswerMove::new(rules, m))
                     .collect();
                 let answer = t.answer(pos.clone()).unwrap();
-                assert_eq!(answer.winning_moves, plain, "{pos:?}");
+                assert_eq!(answer.winning_moves(), plain.as_slice(), "{pos:?}");
                 if !rules.moves(pos).is_empty() {
                     // Terminal positions get their value from the rules (misère, candy).
                     assert_eq!(
-                        answer.outcome == Some(Outcome::N),
+                        answer.outcome() == Some(Outcome::N),
                         !plain.is_empty(),
                         "{pos:?}"
                     );

@@ -12,6 +12,7 @@
 //! lowered by one (values `0..R·C−1`). Permutations are ranked in lexicographic order through
 //! their Lehmer code ([`lex_rank`], [`lex_unrank`]); see the "Game 4" section of `tables/README.md`.
 
+use crate::solve::Grid;
 use crate::{Error, Result};
 
 /// Most cells a board may have (cell sets are `u64` masks).
@@ -323,7 +324,8 @@ impl Board {
     }
 
     /// The parity the tile inversion count must have, with the blank at `cell`, for the
-    /// arrangement to reach the goal (THEOREMS.md §4, general form of seed 000): even with an
+    /// arrangement to reach the goal (the parity rule of Johnson & Story 1879, in the general
+    /// form of Chen Jingrun's note on the 15-puzzle): even with an
     /// odd number of columns; the parity of the blank's row from the bottom with an even one.
     pub fn required_parity(&self, cell: usize) -> u32 {
         if self.cols % 2 == 1 {
@@ -462,6 +464,22 @@ impl Board {
             out[self.reflect_cell(cell)] = self.reflect_tile(t);
         }
         out
+    }
+}
+
+/// The board as the token search of pattern databases sees it.
+impl Grid for Board {
+    fn cells(&self) -> usize {
+        Board::cells(self)
+    }
+
+    fn neighbours(&self, cell: usize) -> u64 {
+        Board::neighbours(self, cell)
+    }
+
+    #[inline]
+    fn flood(&self, seed: u64, free: u64) -> u64 {
+        Board::flood(self, seed, free)
     }
 }
 

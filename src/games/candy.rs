@@ -1,4 +1,4 @@
-//! The candy game (seed 001, part I): n candies, n odd; players alternately take 1..=k;
+//! The candy game (Xiao Renwu, "过年玩几个数学游戏", part I): n candies, n odd; players alternately take 1..=k;
 //! when none are left, the player whose total is even (or odd, by the rule) wins.
 //!
 //! Only the candies left and the parities of the two totals matter, and since the grand total
@@ -8,16 +8,14 @@
 
 use std::ops::{ControlFlow, Range};
 
-use indicatif::ProgressBar;
-
-use super::{GameSpec, Payload};
-use crate::format::ValueKind;
-use crate::game::{Game, Move, Outcome, Rules};
+use crate::game::{
+    conformance, Game, GameSpec, Move, Outcome, Progress, Rules, Solved, ValueKind,
+};
 use crate::solve::solve_outcomes;
 use crate::{Error, Result};
 
 /// Which total wins when the candies run out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum WinRule {
     /// The player whose total is even wins.
     Even,
@@ -35,23 +33,39 @@ impl WinRule {
     }
 }
 
-/// Parameters of a candy table: every game with an odd total `n <= max_candies`.
+/// Parameters of a candy table, checked: every game with an odd total `n ≤ max_candies`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CandySpec {
-    /// Largest total number of candies.
+    max_candies: u32,
+    max_take: u32,
+    win: WinRule,
+}
+
+/// `gamedb build candy`: the arguments as typed.
+#[derive(clap::Args, Clone, Debug)]
+pub struct CandyArgs {
+    /// Largest (odd) total of candies; every odd total up to it is covered.
+    #[arg(long)]
     pub max_candies: u32,
-    /// Most candies one turn may take (at least 1).
+    /// Most candies one turn may take.
+    #[arg(long)]
     pub max_take: u32,
-    /// The winning parity.
+    /// Which total wins.
+    #[arg(long, value_enum, default_value = "even")]
     pub win: WinRule,
 }
 
+/// Largest total of candies a table may cover.
+pub const MAX_CANDIES: u32 = (1 << 30) - 1;
+
 impl CandySpec {
-    /// Checks the parameters.
+    /// Checks the parameters: an odd `max_candies` in `1..=2^30 − 1`, `max_take` in
+    /// `1..=max_candies`.
     pub fn new(max_candies: u32, max_take: u32, win: WinRule) -> Result<CandySpec> {
-        if max_candies == 0 || max_candies > 1 << 30 {
+        if max_candies == 0 || max_candies > MAX_CANDIES || max_candies % 2 == 0 {
             return Err(Error::bad(format!(
-                "--max-candies {max_candies}: expected 1..=1073741824"
+                "--max-candies {max_candies}: expected an odd number in 1..={MAX_CANDIES} (the \
+                 game is played with an odd total, and the table covers every odd total up to it)"
             )));
         }
         if max_take == 0 || max_take > max_candies {
@@ -65,11 +79,36 @@ impl CandySpec {
             win,
         })
     }
+
+    /// Largest total of candies.
+    pub fn max_candies(&self) -> u32 {
+        self.max_candies
+    }
+
+    /// Most candies one turn may take.
+    pub fn max_take(&self) -> u32 {
+        self.max_take
+    }
+
+    /// The winning parity.
+    pub fn win(&self) -> WinRule {
+        self.win
+    }
 }
 
 impl GameSpec for CandySpec {
     const ID: u32 = 1;
     const NAME: &'static str = "candy";
+    const ABOUT: &'static str =
+        "The candy game: n candies (n odd), take 1..k, even (or odd) total wins";
+    type Args = CandyArgs;
+
+    fn from_args(a: &CandyArgs) -> Result<(Self, ValueKind)> {
+        Ok((
+            CandySpec::new(a.max_candies, a.max_take, a.win)?,
+            ValueKind::Outcome,
+        ))
+    }
 
     fn params(&self) -> [u64; 8] {
         let win = match self.win {
@@ -130,11 +169,23 @@ impl GameSpec for CandySpec {
         Ok(Box::new(Candy::new(self.clone())))
     }
 
-    fn solve(&self, _kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
-        Ok(Payload::outcomes(solve_outcomes(
-            &Candy::new(self.clone()),
-            progress,
-        )?))
+    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        Ok(solve_outcomes(&Candy::new(self.clone()), progress)?.into_solved())
+    }
+
+    fn samples() -> Vec<Self> {
+        [(1, 1, WinRule::Even), (21, 3, WinRule::Even), (25, 4, WinRule::Odd), (15, 15, WinRule::Odd)]
+            .into_iter()
+            .filter_map(|(n, k, w)| CandySpec::new(n, k, w).ok())
+            .collect()
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        let game = Candy::new(self.clone());
+        let children = conformance::game(&game)?;
+        // The last index, N candies left and the mover's total odd, is a state no game of odd
+        // total up to N reaches (the totals would add up to N + 2): no position names it.
+        conformance::rules(&game, game.positions() - 1, Some(&children))
     }
 }
 

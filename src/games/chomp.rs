@@ -1,4 +1,4 @@
-//! Chomp (seed 003): an R×C chocolate bar whose top-left cell (1,1) is poisoned. A bite at
+//! Chomp (Gale 1974; Zeilberger 2001): an R×C chocolate bar whose top-left cell (1,1) is poisoned. A bite at
 //! (i, j) (1-based row, column) eats every remaining cell (i', j') with i' ≥ i and j' ≥ j;
 //! whoever has to eat the poison loses.
 //!
@@ -41,14 +41,12 @@
 
 use std::ops::ControlFlow;
 
-use indicatif::ProgressBar;
-
-use super::{binomial, GameSpec, Payload, MAX_POSITIONS};
-use crate::format::ValueKind;
-use crate::game::{Fact, Move, Outcome, Rules, Values};
-use crate::lookup::Table;
+use crate::game::{
+    binomial, conformance, format_numbers, Fact, GameSpec, Move, Outcome, Progress, Rules,
+    Solved, ValueKind, Values, MAX_POSITIONS,
+};
 use crate::solve::{solve_grundy_waves, solve_outcomes_waves, Mirror, Waves};
-use crate::{json, Error, Result, Spec};
+use crate::{Error, Result};
 
 /// Most rows a box may have.
 pub const MAX_ROWS: u32 = 64;
@@ -59,17 +57,29 @@ pub const MAX_GRUNDY_POSITIONS: u64 = 1 << 32;
 /// Rows fixed by one piece of a wave (the unit of parallel work).
 const PIECE_ROWS: usize = 4;
 
-/// Parameters of a Chomp table: every position of the `rows`×`cols` box.
+/// Parameters of a Chomp table, checked: every position of the `rows`×`cols` box.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChompSpec {
+    rows: u32,
+    cols: u32,
+}
+
+/// `gamedb build chomp`: the arguments as typed.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ChompArgs {
     /// Rows of the box.
+    #[arg(long)]
     pub rows: u32,
     /// Columns of the box.
+    #[arg(long)]
     pub cols: u32,
+    /// Store Grundy values instead of P/N bits.
+    #[arg(long)]
+    pub grundy: bool,
 }
 
 impl ChompSpec {
-    /// Checks the parameters.
+    /// Checks the parameters: 1..=64 rows, 1..=65535 columns, at most 2^37 positions.
     pub fn new(rows: u32, cols: u32) -> Result<ChompSpec> {
         if rows == 0 || rows > MAX_ROWS {
             return Err(Error::bad(format!(
@@ -88,11 +98,33 @@ impl ChompSpec {
             ))),
         }
     }
+
+    /// Rows of the box.
+    pub fn rows(&self) -> u32 {
+        self.rows
+    }
+
+    /// Columns of the box.
+    pub fn cols(&self) -> u32 {
+        self.cols
+    }
 }
 
 impl GameSpec for ChompSpec {
     const ID: u32 = 3;
     const NAME: &'static str = "chomp";
+    const ABOUT: &'static str =
+        "Chomp: every position of the R×C box (Young diagrams holding the poisoned cell)";
+    type Args = ChompArgs;
+
+    fn from_args(a: &ChompArgs) -> Result<(Self, ValueKind)> {
+        let kind = if a.grundy {
+            ValueKind::Grundy
+        } else {
+            ValueKind::Outcome
+        };
+        Ok((ChompSpec::new(a.rows, a.cols)?, kind))
+    }
 
     fn params(&self) -> [u64; 8] {
         [self.rows as u64, self.cols as u64, 0, 0, 0, 0, 0, 0]
@@ -106,9 +138,8 @@ impl GameSpec for ChompSpec {
     }
 
     fn positions(&self) -> u64 {
-        binomial(self.rows as u64 + self.cols as u64, self.rows as u64)
-            .expect("checked in ChompSpec::new")
-            - 1
+        // Checked in `ChompSpec::new`: the binomial fits.
+        binomial(self.rows as u64 + self.cols as u64, self.rows as u64).unwrap_or(1) - 1
     }
 
     fn stem(&self) -> String {
@@ -130,7 +161,7 @@ impl GameSpec for ChompSpec {
         Ok(Box::new(Chomp::new(self.clone())))
     }
 
-    fn solve(&self, kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
         let game = Chomp::new(self.clone());
         Ok(match kind {
             ValueKind::Grundy => {
@@ -142,10 +173,23 @@ impl GameSpec for ChompSpec {
                         self.positions()
                     )));
                 }
-                Payload::numbers(kind, solve_grundy_waves(&game, progress)?)
+                Solved::Grundy(solve_grundy_waves(&game, progress)?)
             }
-            _ => Payload::outcomes(solve_outcomes_waves(&game, progress)?),
+            _ => solve_outcomes_waves(&game, progress)?.into_solved(),
         })
+    }
+
+    fn samples() -> Vec<Self> {
+        [(1, 1), (1, 5), (4, 1), (2, 2), (3, 5), (5, 3), (4, 4), (6, 2), (6, 6)]
+            .into_iter()
+            .filter_map(|(r, c)| ChompSpec::new(r, c).ok())
+            .collect()
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        let game = Chomp::new(self.clone());
+        let children = conformance::waves(&game)?;
+        conformance::rules(&game, self.positions(), Some(&children))
     }
 }
 
@@ -434,7 +478,7 @@ impl Rules for Chomp {
         let bad = |what: String| {
             Err(Error::bad(format!(
                 "position '{}': {what}; expected {}",
-                crate::game::format_numbers(pos),
+                format_numbers(pos),
                 self.position_form()
             )))
         };
@@ -507,7 +551,7 @@ impl Rules for Chomp {
     fn format(&self, pos: &[u32]) -> String {
         let mut rows = pos.to_vec();
         trim(&mut rows);
-        crate::game::format_numbers(&rows)
+        format_numbers(&rows)
     }
 
     /// The census: P-positions in every sub-box a×b (a ≤ R rows, b ≤ C columns).
@@ -549,137 +593,14 @@ fn census_fact(census: &[Vec<u64>], r: usize, c: usize) -> Fact {
             text += &format!("{v:>width$}");
         }
     }
-    let json = json::Object::new()
-        .num("rows", r)
-        .num("cols", c)
-        .raw(
-            "counts",
-            &json::array(census.iter().skip(1).map(|row| json::numbers(&row[1..]))),
-        )
-        .finish();
+    let counts: Vec<&[u64]> = census.iter().skip(1).map(|row| &row[1..]).collect();
+    let json = serde_json::json!({"rows": r, "cols": c, "counts": counts});
     Fact {
         key: "p_census".into(),
         label: "P-positions in each sub-box of a rows and b columns".into(),
         text,
         json,
     }
-}
-
-/// The answer for one rectangle of `chomp-rectangles`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rectangle {
-    /// Rows of the rectangle.
-    pub rows: u32,
-    /// Columns of the rectangle.
-    pub cols: u32,
-    /// P (only 1×1) or N.
-    pub outcome: Outcome,
-    /// Every winning bite `(row, col)` (1-based) with the position it leaves.
-    pub winning: Vec<(u32, u32, Vec<u32>)>,
-}
-
-/// The winning bites of every rectangle a×b inside a Chomp table's box, a-major.
-pub fn rectangles(table: &Table) -> Result<Vec<Rectangle>> {
-    let Spec::Chomp(spec) = table.spec() else {
-        return Err(Error::bad(format!(
-            "{} holds a {} table; chomp-rectangles needs a Chomp table (gamedb build chomp --rows R --cols C)",
-            table.file().path().display(),
-            table.spec().name()
-        )));
-    };
-    let mut out = Vec::new();
-    for a in 1..=spec.rows {
-        for b in 1..=spec.cols {
-            let rect = vec![b; a as usize];
-            let mut winning = Vec::new();
-            for i in 0..a as usize {
-                for j in 0..b {
-                    if i == 0 && j == 0 {
-                        continue;
-                    }
-                    let leaves = bite(&rect, i, j);
-                    if table.outcome_of(&leaves)? == Outcome::P {
-                        winning.push((i as u32 + 1, j + 1, leaves));
-                    }
-                }
-            }
-            out.push(Rectangle {
-                rows: a,
-                cols: b,
-                outcome: table.outcome_of(&rect)?,
-                winning,
-            });
-        }
-    }
-    Ok(out)
-}
-
-/// `chomp-rectangles` as text: one line per rectangle, `*` marks more than one winning bite.
-pub fn rectangles_text(rects: &[Rectangle]) -> String {
-    let mut s = String::from(
-        "  rectangle  outcome  winning bites (row,col) -> position left; * = more than one\n",
-    );
-    for r in rects {
-        let bites: Vec<String> = r
-            .winning
-            .iter()
-            .map(|(i, j, left)| format!("({i},{j}) -> {}", crate::game::format_numbers(left)))
-            .collect();
-        s += &format!(
-            "{} {:>9}  {:<7}  {}\n",
-            if r.winning.len() > 1 { "*" } else { " " },
-            format!("{}x{}", r.rows, r.cols),
-            r.outcome.as_str(),
-            if bites.is_empty() {
-                "-".to_string()
-            } else {
-                bites.join("; ")
-            }
-        );
-    }
-    let many: Vec<String> = rects
-        .iter()
-        .filter(|r| r.winning.len() > 1)
-        .map(|r| format!("{}x{}", r.rows, r.cols))
-        .collect();
-    s += &format!(
-        "{} rectangles; {} with more than one winning bite{}{}",
-        rects.len(),
-        many.len(),
-        if many.is_empty() { "" } else { ": " },
-        many.join(", ")
-    );
-    s
-}
-
-/// `chomp-rectangles --json`: one object with every rectangle.
-pub fn rectangles_json(rects: &[Rectangle]) -> String {
-    let items = rects.iter().map(|r| {
-        json::Object::new()
-            .num("rows", r.rows)
-            .num("cols", r.cols)
-            .str("outcome", r.outcome.as_str())
-            .raw(
-                "winning_bites",
-                &json::array(r.winning.iter().map(|(i, j, left)| {
-                    json::Object::new()
-                        .num("row", i)
-                        .num("col", j)
-                        .str("leaves", &crate::game::format_numbers(left))
-                        .finish()
-                })),
-            )
-            .bool("more_than_one", r.winning.len() > 1)
-            .finish()
-    });
-    json::Object::new()
-        .num("rectangles", rects.len())
-        .num(
-            "with_more_than_one",
-            rects.iter().filter(|r| r.winning.len() > 1).count(),
-        )
-        .raw("answers", &json::array(items))
-        .finish()
 }
 
 #[cfg(test)]
@@ -749,78 +670,6 @@ mod tests {
             for m in g.moves(&d) {
                 assert!(g.rank(&m.leaves) < g.rank(&d));
             }
-        }
-    }
-
-    /// Waves: every index once, in increasing order within a piece, children are the
-    /// bites, mirror images pair up.
-    fn conformance(r: u32, c: u32) {
-        let g = chomp(r, c);
-        let n = g.spec.positions();
-        let mut seen = vec![0u8; n as usize];
-        let mut images = vec![0u8; n as usize];
-        let mut originals = Vec::new();
-        for wave in 0..g.waves() {
-            for piece in g.pieces(wave) {
-                let mut last = None;
-                g.walk(&piece, |at| {
-                    let i = g.index(at);
-                    assert!(last.is_none_or(|l| l < i));
-                    last = Some(i);
-                    seen[i as usize] += 1;
-                    let rows = g.unrank(i);
-                    assert_eq!(rows.iter().sum::<u32>() as usize, wave + 1);
-                    let mut kids = Vec::new();
-                    let _ = g.children(at, |k| {
-                        kids.push(k);
-                        ControlFlow::Continue(())
-                    });
-                    let mut want: Vec<u64> =
-                        g.moves(&rows).iter().map(|m| g.rank(&m.leaves)).collect();
-                    kids.sort_unstable();
-                    want.sort_unstable();
-                    assert_eq!(kids, want, "{rows:?}");
-                    assert_eq!(g.terminal(at).is_some(), want.is_empty());
-                    match g.mirror(at) {
-                        Mirror::Image => images[i as usize] += 1,
-                        Mirror::Solve(Some(j)) => {
-                            assert_eq!(g.rank(&transpose(&rows)), j);
-                            assert!(j > i);
-                            originals.push(j);
-                        }
-                        Mirror::Solve(None) => {
-                            assert!(r != c || transpose(&rows) == rows);
-                        }
-                    }
-                });
-            }
-        }
-        assert!(seen.iter().all(|&s| s == 1));
-        for j in originals {
-            assert_eq!(images[j as usize], 1);
-            images[j as usize] = 2;
-        }
-        assert!(
-            images.iter().all(|&x| x != 1),
-            "an image without its original"
-        );
-    }
-
-    #[test]
-    fn waves_conform() {
-        for (r, c) in [
-            (1, 1),
-            (1, 5),
-            (4, 1),
-            (2, 2),
-            (3, 5),
-            (5, 3),
-            (4, 4),
-            (5, 5),
-            (6, 2),
-            (7, 7),
-        ] {
-            conformance(r, c);
         }
     }
 

@@ -1,115 +1,88 @@
-//! The registry of games. Each game lives in its own file and exports one spec type (its
-//! parameters, plain data) implementing [`GameSpec`]; registering it is one line in the
-//! `games!` list below. Nothing else in the crate names a particular game, apart from the
-//! CLI's argument parsing and the theorem checks.
+//! The registry of games. Each game lives in its own file and exports one spec type (its checked
+//! parameters) implementing [`GameSpec`]; registering it is one line in the `games!` list at
+//! the bottom, which declares the module and generates:
+//! * [`Spec`], the game and parameters of a table, with the calls every other module makes
+//!   (`describe`, `rules`, `solve`, ... dispatched to the game);
+//! * [`BuildGame`], the `gamedb build GAME` subcommands, one per game, with the game's own
+//!   arguments ([`GameSpec::Args`]);
+//! * [`Spec::from_header`], which reads a table's header back into a spec;
+//! * [`GAMES`] (numbers and names, checked against `src/gamedb.h` by the tests) and
+//!   [`Spec::samples`], the small instances the conformance tests run on.
+//!
+//! Nothing else in the crate needs to change when a game is added; the modules that name a
+//! particular game are reports about it (the theorems of `verify`, the Chomp rectangles, the
+//! 15-puzzle solver).
 
-use indicatif::ProgressBar;
-
-use crate::format::{Encoding, TableMeta, ValueKind};
-use crate::game::Rules;
-use crate::solve::Bits;
+use crate::format::payload::Encoded;
+use crate::format::TableMeta;
+use crate::game::{GameSpec, Progress, Rules, Solved, ValueKind, MAX_POSITIONS};
 use crate::{Error, Result};
 
 pub mod board;
-pub mod candy;
-pub mod chomp;
-pub mod fifteen;
-pub mod nim;
-pub mod pdb;
-pub mod slide;
-
-/// Most positions a table may have (2^37: a 16 GiB bit table).
-pub const MAX_POSITIONS: u64 = 1 << 37;
-
-/// What a game contributes to the registry: its number in table headers, its parameters,
-/// its rules for lookups, and how to solve it.
-pub trait GameSpec: Sized + Clone + std::fmt::Debug + PartialEq {
-    /// The game number stored in table headers.
-    const ID: u32;
-    /// The word used in `gamedb build NAME` and in file names.
-    const NAME: &'static str;
-
-    /// Parameters as stored in the header (unused slots 0).
-    fn params(&self) -> [u64; 8];
-    /// Parameters read back from a header; the error says what is wrong with them.
-    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String>;
-    /// Number of positions in the table.
-    fn positions(&self) -> u64;
-    /// File name stem (without the value kind and extension), e.g. `nim-6x63`.
-    fn stem(&self) -> String;
-    /// One line for people, e.g. `Nim: 6 heaps of 0..=63, take any number, normal play`.
-    fn describe(&self) -> String;
-    /// The value kinds this game can be solved for; the first is the default.
-    fn value_kinds(&self) -> &'static [ValueKind];
-    /// The rules used by lookups.
-    fn rules(&self) -> Result<Box<dyn Rules>>;
-    /// Solves every position.
-    fn solve(&self, kind: ValueKind, progress: &ProgressBar) -> Result<Payload>;
-}
-
-/// Solved values ready to be written.
-pub struct Payload {
-    /// Meaning of the values.
-    pub kind: ValueKind,
-    /// How they are stored.
-    pub encoding: Encoding,
-    /// Number of entries.
-    pub entries: u64,
-    /// The encoded bytes.
-    pub bytes: Vec<u8>,
-}
-
-impl Payload {
-    /// P/N bits.
-    pub fn outcomes(bits: Bits) -> Payload {
-        Payload {
-            kind: ValueKind::Outcome,
-            encoding: Encoding::Bits,
-            entries: bits.len(),
-            bytes: bits.into_bytes(),
-        }
-    }
-
-    /// Small numbers (Grundy values, distances): one byte each when they all fit, else u16.
-    pub fn numbers(kind: ValueKind, values: Vec<u16>) -> Payload {
-        let entries = values.len() as u64;
-        if values.iter().all(|&v| v <= u8::MAX as u16) {
-            Payload {
-                kind,
-                encoding: Encoding::U8,
-                entries,
-                bytes: values.into_iter().map(|v| v as u8).collect(),
-            }
-        } else {
-            Payload {
-                kind,
-                encoding: Encoding::U16,
-                entries,
-                bytes: values.into_iter().flat_map(|v| v.to_le_bytes()).collect(),
-            }
-        }
-    }
-}
 
 macro_rules! games {
-    ($($variant:ident($ty:ty)),* $(,)?) => {
+    ($($variant:ident($module:ident::$ty:ident)),* $(,)?) => {
+        $(pub mod $module;)*
+
         /// A table's game and parameters: one variant per registered game.
         #[derive(Clone, Debug, PartialEq)]
         pub enum Spec { $(
             #[allow(missing_docs)]
-            $variant($ty),
+            $variant($module::$ty),
         )* }
 
-        impl Spec {
-            /// Every registered game's build name.
-            pub const NAMES: &'static [&'static str] = &[$(<$ty>::NAME),*];
+        /// `gamedb build GAME ...`: one subcommand per registered game, each with its own
+        /// arguments.
+        #[derive(clap::Subcommand, Clone, Debug)]
+        pub enum BuildGame { $(
+            #[allow(missing_docs)]
+            #[command(
+                name = <$module::$ty as GameSpec>::NAME,
+                about = <$module::$ty as GameSpec>::ABOUT
+            )]
+            $variant(<$module::$ty as GameSpec>::Args),
+        )* }
 
+        impl BuildGame {
+            /// The checked spec and value kind these arguments ask for.
+            pub fn spec(&self) -> Result<(Spec, ValueKind)> {
+                match self { $(
+                    BuildGame::$variant(args) => {
+                        let (spec, kind) = <$module::$ty as GameSpec>::from_args(args)?;
+                        Ok((Spec::$variant(spec), kind))
+                    }
+                )* }
+            }
+        }
+
+        /// Every registered game: its number in table headers and its build name.
+        pub const GAMES: &[(u32, &str)] = &[$(
+            (<$module::$ty as GameSpec>::ID, <$module::$ty as GameSpec>::NAME),
+        )*];
+
+        impl Spec {
             /// Reads a spec back from a header's game number and parameters.
             pub fn from_header(game: u32, params: [u64; 8]) -> std::result::Result<Spec, String> {
                 match game {
-                    $(<$ty>::ID => <$ty>::from_params(params).map(Spec::$variant),)*
-                    other => Err(format!("unknown game number {other}")),
+                    $(<$module::$ty as GameSpec>::ID => {
+                        <$module::$ty as GameSpec>::from_params(params).map(Spec::$variant)
+                    })*
+                    other => Err(format!(
+                        "unknown game number {other} (this gamedb knows {})",
+                        GAMES
+                            .iter()
+                            .map(|(id, name)| format!("{id} {name}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
                 }
+            }
+
+            /// Small instances of every game, for the conformance tests.
+            pub fn samples() -> Vec<Spec> {
+                let mut all = Vec::new();
+                $(all.extend(<$module::$ty as GameSpec>::samples().into_iter().map(Spec::$variant));)*
+                all
             }
         }
 
@@ -121,7 +94,7 @@ macro_rules! games {
 
         macro_rules! dispatch_ty {
             ($self:expr, $t:ident => $e:expr) => {
-                match $self { $(Spec::$variant(_) => { type $t = $ty; $e })* }
+                match $self { $(Spec::$variant(_) => { type $t = $module::$ty; $e })* }
             };
         }
     };
@@ -131,8 +104,8 @@ games! {
     Candy(candy::CandySpec),
     Nim(nim::NimSpec),
     Chomp(chomp::ChompSpec),
-    Pdb(pdb::PdbSpec),
     Slide(slide::SlideSpec),
+    Pdb(pdb::PdbSpec),
 }
 
 impl Spec {
@@ -164,6 +137,10 @@ impl Spec {
     pub fn rules(&self) -> Result<Box<dyn Rules>> {
         dispatch!(self, g => g.rules())
     }
+    /// Checks the game's contracts on this instance (see [`crate::game::conformance`]).
+    pub fn conformance(&self) -> std::result::Result<u64, String> {
+        dispatch!(self, g => g.conformance())
+    }
 
     /// The default value kind of this game's tables.
     pub fn default_kind(&self) -> ValueKind {
@@ -180,20 +157,43 @@ impl Spec {
         }
     }
 
-    /// Solves every position; refuses value kinds the game does not support.
-    pub fn solve(&self, kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
-        if !self.value_kinds().contains(&kind) {
-            return Err(Error::bad(format!(
-                "{} tables hold {}; {} values are not available for this game",
-                self.name(),
-                self.value_kinds()
-                    .iter()
-                    .map(|k| k.name())
-                    .collect::<Vec<_>>()
-                    .join(" or "),
-                kind.name()
-            )));
+    /// What a table of these parameters holding `kind` values is, for messages:
+    /// `Nim: 3 heaps of 0..=7, ... (grundy values)`.
+    pub fn describe_table(&self, kind: ValueKind) -> String {
+        format!("{} ({} values)", self.describe(), kind.name())
+    }
+
+    /// Refuses value kinds the game does not support, with the ones it does.
+    pub fn check_kind(&self, kind: ValueKind) -> Result<()> {
+        if self.value_kinds().contains(&kind) {
+            return Ok(());
         }
+        Err(Error::bad(format!(
+            "{} tables hold {}; {} values are not available for this game",
+            self.name(),
+            self.value_kinds()
+                .iter()
+                .map(|k| k.name())
+                .collect::<Vec<_>>()
+                .join(" or "),
+            kind.name()
+        )))
+    }
+
+    /// The header fields of this spec's table of `encoded` values.
+    pub fn meta(&self, encoded: &Encoded) -> TableMeta {
+        TableMeta {
+            game: self.game_id(),
+            params: self.params(),
+            value_kind: encoded.kind,
+            encoding: encoded.encoding,
+            entry_count: encoded.entries,
+        }
+    }
+
+    /// Solves every position; refuses value kinds the game does not support.
+    pub fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        self.check_kind(kind)?;
         let positions = self.positions();
         if positions > MAX_POSITIONS {
             return Err(Error::Unsupported(format!(
@@ -201,35 +201,16 @@ impl Spec {
                 self.describe()
             )));
         }
-        let payload = dispatch!(self, g => g.solve(kind, progress))?;
-        debug_assert_eq!(payload.entries, positions);
-        Ok(payload)
-    }
-
-    /// The header fields of this spec's table.
-    pub fn meta(&self, payload: &Payload) -> TableMeta {
-        TableMeta {
-            game: self.game_id(),
-            params: self.params(),
-            value_kind: payload.kind,
-            encoding: payload.encoding,
-            entry_count: payload.entries,
+        let solved = dispatch!(self, g => g.solve(kind, progress))?;
+        if solved.len() != positions || solved.kind() != kind {
+            return Err(Error::Unsupported(format!(
+                "internal error: solving {} gave {} {} values, expected {positions} {} values",
+                self.describe(),
+                solved.len(),
+                solved.kind().name(),
+                kind.name()
+            )));
         }
+        Ok(solved)
     }
-}
-
-/// Binomial coefficient C(n, k), `None` on overflow.
-pub fn binomial(n: u64, k: u64) -> Option<u64> {
-    if k > n {
-        return Some(0);
-    }
-    let k = k.min(n - k);
-    let mut acc: u128 = 1;
-    for i in 0..k {
-        acc = acc * (n - i) as u128 / (i + 1) as u128;
-        if acc > u64::MAX as u128 {
-            return None;
-        }
-    }
-    Some(acc as u64)
 }

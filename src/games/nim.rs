@@ -1,4 +1,4 @@
-//! Bounded Nim (seed 001 part II, seed 002): `s` heaps of `0..=H` counters; a move takes
+//! Bounded Nim (Bouton 1901; Xiao Renwu, "过年玩几个数学游戏", part II): `s` heaps of `0..=H` counters; a move takes
 //! `1..=K` counters from one heap (no K: any number); normal play (taking the last counter
 //! wins) or misère (it loses).
 //!
@@ -17,11 +17,10 @@
 
 use std::ops::{ControlFlow, Range};
 
-use indicatif::ProgressBar;
-
-use super::{binomial, GameSpec, Payload, MAX_POSITIONS};
-use crate::format::ValueKind;
-use crate::game::{Game, Move, Outcome, Retro, Rules};
+use crate::game::{
+    binomial, conformance, Game, GameSpec, Move, Outcome, Progress, Retro, Rules, Solved,
+    ValueKind, MAX_POSITIONS,
+};
 use crate::solve::{solve_grundy, solve_outcomes_retro};
 use crate::{Error, Result};
 
@@ -32,21 +31,38 @@ pub const MAX_HEAP: u32 = 255;
 /// Most entries of the ranking table `cnt` (keeps it within 64 MiB).
 const MAX_COUNT_TABLE: u64 = 1 << 23;
 
-/// Parameters of a Nim table.
+/// Parameters of a Nim table, checked: build one with [`NimSpec::new`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct NimSpec {
+    heaps: u32,
+    max_heap: u32,
+    max_take: Option<u32>,
+    misere: bool,
+}
+
+/// `gamedb build nim`: the arguments as typed.
+#[derive(clap::Args, Clone, Debug)]
+pub struct NimArgs {
     /// Number of heaps.
+    #[arg(long)]
     pub heaps: u32,
     /// Largest heap size.
+    #[arg(long)]
     pub max_heap: u32,
-    /// Most counters a move may take; `None` for any number.
+    /// Most counters a move may take (default: any number).
+    #[arg(long)]
     pub max_take: Option<u32>,
-    /// Misère play: taking the last counter loses.
+    /// Misère play: whoever takes the last counter loses.
+    #[arg(long)]
     pub misere: bool,
+    /// Store Grundy values instead of P/N bits (normal play only).
+    #[arg(long)]
+    pub grundy: bool,
 }
 
 impl NimSpec {
-    /// Checks the parameters.
+    /// Checks the parameters: 1..=32 heaps of 0..=`max_heap` (1..=255) counters, a move taking
+    /// 1..=`max_take` counters (`None`: any number), normal or misère play.
     pub fn new(heaps: u32, max_heap: u32, max_take: Option<u32>, misere: bool) -> Result<NimSpec> {
         if heaps == 0 || heaps > MAX_HEAPS {
             return Err(Error::bad(format!(
@@ -87,6 +103,26 @@ impl NimSpec {
         }
     }
 
+    /// Number of heaps.
+    pub fn heaps(&self) -> u32 {
+        self.heaps
+    }
+
+    /// Largest heap size.
+    pub fn max_heap(&self) -> u32 {
+        self.max_heap
+    }
+
+    /// Most counters a move may take; `None` for any number.
+    pub fn max_take(&self) -> Option<u32> {
+        self.max_take
+    }
+
+    /// Misère play: taking the last counter loses.
+    pub fn misere(&self) -> bool {
+        self.misere
+    }
+
     fn take(&self) -> u32 {
         self.max_take.unwrap_or(self.max_heap)
     }
@@ -95,6 +131,22 @@ impl NimSpec {
 impl GameSpec for NimSpec {
     const ID: u32 = 2;
     const NAME: &'static str = "nim";
+    const ABOUT: &'static str = "Bounded Nim: S heaps of 0..H, a move takes 1..K from one heap";
+    type Args = NimArgs;
+
+    fn from_args(a: &NimArgs) -> Result<(Self, ValueKind)> {
+        if a.grundy && a.misere {
+            return Err(Error::bad(
+                "--grundy needs normal play: Grundy values are not defined for misère Nim",
+            ));
+        }
+        let kind = if a.grundy {
+            ValueKind::Grundy
+        } else {
+            ValueKind::Outcome
+        };
+        Ok((NimSpec::new(a.heaps, a.max_heap, a.max_take, a.misere)?, kind))
+    }
 
     fn params(&self) -> [u64; 8] {
         [
@@ -118,8 +170,8 @@ impl GameSpec for NimSpec {
     }
 
     fn positions(&self) -> u64 {
-        binomial(self.max_heap as u64 + self.heaps as u64, self.heaps as u64)
-            .expect("checked in NimSpec::new")
+        // Checked in `NimSpec::new`: the binomial fits.
+        binomial(self.max_heap as u64 + self.heaps as u64, self.heaps as u64).unwrap_or(0)
     }
 
     fn stem(&self) -> String {
@@ -158,12 +210,26 @@ impl GameSpec for NimSpec {
         Ok(Box::new(Nim::new(self.clone())))
     }
 
-    fn solve(&self, kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
         let game = Nim::new(self.clone());
         Ok(match kind {
-            ValueKind::Grundy => Payload::numbers(kind, solve_grundy(&game, progress)?),
-            _ => Payload::outcomes(solve_outcomes_retro(&game, progress)?),
+            ValueKind::Grundy => Solved::Grundy(solve_grundy(&game, progress)?),
+            _ => solve_outcomes_retro(&game, progress)?.into_solved(),
         })
+    }
+
+    fn samples() -> Vec<Self> {
+        [(1, 6, None, false), (3, 4, None, false), (3, 5, Some(2), true), (4, 3, None, true), (2, 7, Some(3), false)]
+            .into_iter()
+            .filter_map(|(s, h, k, m)| NimSpec::new(s, h, k, m).ok())
+            .collect()
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        let game = Nim::new(self.clone());
+        let children = conformance::game(&game)?;
+        conformance::retro(&game, &children)?;
+        conformance::rules(&game, game.positions(), Some(&children))
     }
 }
 

@@ -24,25 +24,17 @@
 //! # Header parameters
 //! `[rows, cols, pattern mask (bit t set for each pattern tile t), 0, 0, 0, 0, 0]`.
 
-use indicatif::ProgressBar;
-
 use super::board::Board;
-use super::{GameSpec, Payload};
-use crate::format::{Encoding, ValueKind};
-use crate::game::{Move, Rules};
+use crate::game::{
+    conformance, parse_numbers, GameSpec, Move, Progress, Rules, Solved, ValueKind,
+};
+use crate::solve::{token_distances, Placements};
 use crate::{Error, Result};
-
-mod bfs;
-
-pub use bfs::{build_values, copy_to_huge_pages};
-
-/// The value stored for a placement that cannot reach the goal.
-pub const UNREACHABLE: u8 = 255;
 
 /// Most placements a pattern database may have (indices fit in `u32`).
 pub const MAX_PLACEMENTS: u64 = 1 << 32;
 
-/// Parameters of a pattern database: the board and the pattern tiles.
+/// Parameters of a pattern database, checked: the board and the pattern tiles.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PdbSpec {
     board: Board,
@@ -100,7 +92,7 @@ impl PdbSpec {
 
     /// Parses `1,2,3` into a spec.
     pub fn parse(rows: u32, cols: u32, pattern: &str) -> Result<PdbSpec> {
-        let tiles = crate::game::parse_numbers(
+        let tiles = parse_numbers(
             pattern,
             "a comma-separated list of distinct tiles, e.g. 1,2,3,4,5,6,7".into(),
         )
@@ -130,7 +122,9 @@ impl PdbSpec {
 
     /// The index of placements.
     pub fn placements(&self) -> Placements {
+        // Checked in `PdbSpec::new`: 1 ≤ k < n ≤ 64.
         Placements::new(self.board.cells(), self.pattern.len())
+            .unwrap_or_else(|| unreachable!("checked pattern"))
     }
 
     /// The pattern written compactly with ranges: `1-7`, `1,5-6,9-10,13`.
@@ -157,9 +151,31 @@ fn ranges(tiles: &[u32]) -> Vec<String> {
     out
 }
 
+/// `gamedb build pdb`: the arguments as typed.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PdbArgs {
+    /// Rows of the board.
+    #[arg(long)]
+    pub rows: u32,
+    /// Columns of the board.
+    #[arg(long)]
+    pub cols: u32,
+    /// The pattern tiles, e.g. `1,2,3,4,5,6,7`.
+    #[arg(long)]
+    pub pattern: String,
+}
+
 impl GameSpec for PdbSpec {
     const ID: u32 = 5;
     const NAME: &'static str = "pdb";
+    const ABOUT: &'static str = "A pattern database of a sliding puzzle: for every placement of \
+                                 the pattern tiles, the fewest moves of pattern tiles that bring \
+                                 them home";
+    type Args = PdbArgs;
+
+    fn from_args(a: &PdbArgs) -> Result<(Self, ValueKind)> {
+        Ok((PdbSpec::parse(a.rows, a.cols, &a.pattern)?, ValueKind::Distance))
+    }
 
     fn params(&self) -> [u64; 8] {
         [
@@ -183,7 +199,8 @@ impl GameSpec for PdbSpec {
     }
 
     fn positions(&self) -> u64 {
-        self.placements_checked().expect("checked in PdbSpec::new")
+        // Checked in `PdbSpec::new`: the count fits.
+        self.placements_checked().unwrap_or(0)
     }
 
     fn stem(&self) -> String {
@@ -213,90 +230,30 @@ impl GameSpec for PdbSpec {
         }))
     }
 
-    fn solve(&self, _kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
-        let bytes = build_values(self, progress)?;
-        Ok(Payload {
-            kind: ValueKind::Distance,
-            encoding: Encoding::U8,
-            entries: bytes.len() as u64,
-            bytes,
-        })
-    }
-}
-
-/// The dense index of the placements of `k` distinct tiles on `n` cells (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placements {
-    n: usize,
-    k: usize,
-}
-
-impl Placements {
-    /// Placements of `k ≤ n ≤ 64` tiles on `n` cells.
-    pub fn new(n: usize, k: usize) -> Placements {
-        assert!(k <= n && n <= 64);
-        Placements { n, k }
+    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        let board = self.board;
+        let goal: Vec<u8> = self.pattern.iter().map(|&t| board.home(t) as u8).collect();
+        let values = token_distances(board, &goal, board.cells() - 1, progress)
+            .map_err(|e| Error::Unsupported(format!("{}: {e}", self.describe())))?;
+        Ok(Solved::Distances(values))
     }
 
-    /// Number of cells.
-    pub fn cells(&self) -> usize {
-        self.n
+    fn samples() -> Vec<Self> {
+        [(2, 2, vec![1, 2]), (2, 3, vec![1, 2, 3]), (3, 2, vec![2, 5]), (3, 3, vec![1, 5, 8])]
+            .into_iter()
+            .filter_map(|(r, c, p)| PdbSpec::new(r, c, &p).ok())
+            .collect()
     }
 
-    /// Number of tiles.
-    pub fn tiles(&self) -> usize {
-        self.k
-    }
-
-    /// `n·(n−1)···(n−k+1)` (may overflow for shapes [`PdbSpec::new`] refuses).
-    pub fn count(&self) -> u64 {
-        (0..self.k).map(|i| (self.n - i) as u64).product()
-    }
-
-    /// The index of distinct cells `cells` (length `k`, each `< n`).
-    #[inline]
-    pub fn rank(&self, cells: &[u8]) -> u64 {
-        debug_assert_eq!(cells.len(), self.k);
-        let mut used = 0u64;
-        let mut r = 0u64;
-        for (i, &c) in cells.iter().enumerate() {
-            let below = (1u64 << c) - 1;
-            let digit = c as u64 - (used & below).count_ones() as u64;
-            r = r * (self.n - i) as u64 + digit;
-            used |= 1 << c;
-        }
-        r
-    }
-
-    /// The cells of placement `index` (`< count()`), written into `cells[..k]`.
-    #[inline]
-    pub fn unrank(&self, mut index: u64, cells: &mut [u8]) {
-        let mut digits = [0u8; 64];
-        for i in (0..self.k).rev() {
-            let radix = (self.n - i) as u64;
-            digits[i] = (index % radix) as u8;
-            index /= radix;
-        }
-        let mut free = if self.n == 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.n) - 1
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        // Placements have no solver view with children (the search works on placements and
+        // blank components): the rules' ranking and moves are what can be checked.
+        let rules = PdbRules {
+            spec: self.clone(),
+            index: self.placements(),
         };
-        for i in 0..self.k {
-            let c = select(free, digits[i] as u32);
-            cells[i] = c as u8;
-            free &= !(1u64 << c);
-        }
+        conformance::rules(&rules, self.positions(), None)
     }
-}
-
-/// The position of the `d`-th set bit of `x` (counting from 0 at the lowest).
-#[inline]
-fn select(mut x: u64, d: u32) -> u32 {
-    for _ in 0..d {
-        x &= x - 1;
-    }
-    x.trailing_zeros()
 }
 
 /// Lookups on a pattern database: positions are whole arrangements of the board (the tiles
@@ -387,28 +344,6 @@ impl Rules for PdbRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rank_is_a_lexicographic_bijection() {
-        for (n, k) in [(4, 1), (4, 3), (6, 2), (6, 5), (9, 4), (12, 3), (16, 2)] {
-            let p = Placements::new(n, k);
-            let mut cells = vec![0u8; k];
-            let mut last: Option<Vec<u8>> = None;
-            for i in 0..p.count() {
-                p.unrank(i, &mut cells);
-                let mut seen = 0u64;
-                for &c in &cells {
-                    assert!((c as usize) < n && seen >> c & 1 == 0);
-                    seen |= 1 << c;
-                }
-                assert_eq!(p.rank(&cells), i);
-                if let Some(prev) = &last {
-                    assert!(prev < &cells, "lexicographic order");
-                }
-                last = Some(cells.clone());
-            }
-        }
-    }
 
     #[test]
     fn spec_names_and_params() {

@@ -1,4 +1,4 @@
-//! Sliding puzzles (THEOREMS.md §4, seeds 000 and 004): R×C boards with tiles `1..R·C−1` and
+//! Sliding puzzles (Johnson & Story 1879; Chen Jingrun, "關于十五子的游戲"): R×C boards with tiles `1..R·C−1` and
 //! one blank; a move slides a tile next to the blank into it. The goal holds the tiles in
 //! reading order with the blank last. The table stores, for every arrangement that can reach
 //! the goal, its distance in moves, one byte each, found by a breadth-first search from the
@@ -30,24 +30,31 @@
 
 use std::ops::Range;
 
-use indicatif::ProgressBar;
-
 use super::board::{lex_rank, move_label, select_bit, Board, FACTORIAL, SEQ_CELLS as MAX_CELLS};
-use super::{GameSpec, Payload};
-use crate::format::{Encoding, ValueKind};
-use crate::game::{format_numbers, Fact, Move, Rules, Values};
+use crate::game::{
+    conformance, format_numbers, Fact, GameSpec, Move, Progress, Rules, Solved, ValueKind, Values,
+};
 use crate::solve::bfs::{self, Puzzle};
 use crate::{Error, Result};
 
 /// Most cells of a board with a complete table (12! / 2 = 239,500,800 positions).
 pub const MAX_TABLE_CELLS: usize = 12;
 
-/// Parameters of a sliding-puzzle table: the board's shape.
+/// Parameters of a sliding-puzzle table, checked: the board's shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SlideSpec {
-    /// Rows.
+    rows: u32,
+    cols: u32,
+}
+
+/// `gamedb build slide`: the arguments as typed.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SlideArgs {
+    /// Rows of the board.
+    #[arg(long)]
     pub rows: u32,
-    /// Columns.
+    /// Columns of the board.
+    #[arg(long)]
     pub cols: u32,
 }
 
@@ -64,15 +71,33 @@ impl SlideSpec {
         Ok(SlideSpec { rows, cols })
     }
 
+    /// Rows of the board.
+    pub fn rows(&self) -> u32 {
+        self.rows
+    }
+
+    /// Columns of the board.
+    pub fn cols(&self) -> u32 {
+        self.cols
+    }
+
     /// The board.
     pub fn grid(&self) -> Board {
-        Board::new(self.rows, self.cols).expect("checked in SlideSpec::new")
+        // Checked in `SlideSpec::new`: every table board is a board.
+        Board::new(self.rows, self.cols).unwrap_or_else(|_| unreachable!("checked board"))
     }
 }
 
 impl GameSpec for SlideSpec {
     const ID: u32 = 4;
     const NAME: &'static str = "slide";
+    const ABOUT: &'static str = "Sliding puzzle on an R×C board (2 ≤ R, C; R·C ≤ 12): distance to \
+                                 the goal of every solvable arrangement";
+    type Args = SlideArgs;
+
+    fn from_args(a: &SlideArgs) -> Result<(Self, ValueKind)> {
+        Ok((SlideSpec::new(a.rows, a.cols)?, ValueKind::Distance))
+    }
 
     fn params(&self) -> [u64; 8] {
         [self.rows as u64, self.cols as u64, 0, 0, 0, 0, 0, 0]
@@ -112,7 +137,7 @@ impl GameSpec for SlideSpec {
         Ok(Box::new(SlideRules::new(self.grid())))
     }
 
-    fn solve(&self, _kind: ValueKind, progress: &ProgressBar) -> Result<Payload> {
+    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
         let index = SlideIndex::dense(self.grid());
         let d = bfs::distances(&index, progress)?;
         if d.reached() != index.positions() {
@@ -122,12 +147,20 @@ impl GameSpec for SlideSpec {
                 index.positions()
             )));
         }
-        Ok(Payload {
-            kind: ValueKind::Distance,
-            encoding: Encoding::U8,
-            entries: d.values.len() as u64,
-            bytes: d.values,
-        })
+        Ok(Solved::Distances(d.values))
+    }
+
+    fn samples() -> Vec<Self> {
+        [(2, 2), (2, 3), (3, 2)]
+            .into_iter()
+            .filter_map(|(r, c)| SlideSpec::new(r, c).ok())
+            .collect()
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        let index = SlideIndex::dense(self.grid());
+        let children = conformance::puzzle(&index)?;
+        conformance::rules(&SlideRules::new(self.grid()), index.positions(), Some(&children))
     }
 }
 
@@ -181,11 +214,7 @@ impl Rules for SlideRules {
                     g.rows(),
                     g.cols()
                 ),
-                json: crate::json::Object::new()
-                    .str("position", &goal)
-                    .num("rows", g.rows())
-                    .num("cols", g.cols())
-                    .finish(),
+                json: serde_json::json!({"position": goal, "rows": g.rows(), "cols": g.cols()}),
             },
             Fact {
                 key: "unsolvable".into(),
@@ -195,10 +224,7 @@ impl Rules for SlideRules {
                      with its last two tiles swapped) instead",
                     values.len()
                 ),
-                json: crate::json::Object::new()
-                    .num("count", values.len())
-                    .str("reach", &swapped)
-                    .finish(),
+                json: serde_json::json!({"count": values.len(), "reach": swapped}),
             },
         ]
     }

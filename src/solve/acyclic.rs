@@ -9,10 +9,10 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 use rayon::prelude::*;
 
-use crate::game::{Game, Outcome, Retro};
+use crate::game::{Game, Outcome, Retro, Solved};
 use crate::{Error, Result};
 
 /// Below this many positions a level is solved on the calling thread: splitting costs more.
@@ -111,6 +111,15 @@ impl Bits {
         self.bytes.into_iter().map(AtomicU8::into_inner).collect()
     }
 
+    /// The solved values these bits are (1 = N).
+    pub fn into_solved(self) -> Solved {
+        let len = self.len;
+        Solved::Outcomes {
+            bits: self.into_bytes(),
+            len,
+        }
+    }
+
     /// Number of set bits (N-positions).
     pub fn count_ones(&self) -> u64 {
         self.bytes
@@ -169,7 +178,7 @@ fn check_levels<G: Game>(game: &G) -> Result<Vec<std::ops::Range<u64>>> {
 
 /// Solves levels in order into a fresh bit table: `decide(bits, pos)` says whether `pos` is N,
 /// reading only lower levels (and, for the push solver, marking higher ones).
-fn solve_bits<G, D>(game: &G, progress: &ProgressBar, decide: D) -> Result<Bits>
+fn solve_bits<G, D>(game: &G, progress: &dyn Progress, decide: D) -> Result<Bits>
 where
     G: Game,
     D: Fn(&Bits, u64) -> bool + Sync,
@@ -194,7 +203,7 @@ where
 
 /// P/N of every position by scanning children, stopping at the first P child.
 /// Works for any [`Game`].
-pub fn solve_outcomes<G: Game>(game: &G, progress: &ProgressBar) -> Result<Bits> {
+pub fn solve_outcomes<G: Game>(game: &G, progress: &dyn Progress) -> Result<Bits> {
     solve_bits(game, progress, |bits, pos| match game.terminal(pos) {
         Some(o) => o == Outcome::N,
         None => game
@@ -212,7 +221,7 @@ pub fn solve_outcomes<G: Game>(game: &G, progress: &ProgressBar) -> Result<Bits>
 /// P/N of every position by retrograde pushing: a position still unmarked when its level comes
 /// up is P (or terminal), and marks all its parents N. The work is proportional to the number
 /// of (parent, P-child) pairs, far below the number of moves in most games.
-pub fn solve_outcomes_retro<G: Retro>(game: &G, progress: &ProgressBar) -> Result<Bits> {
+pub fn solve_outcomes_retro<G: Retro>(game: &G, progress: &dyn Progress) -> Result<Bits> {
     solve_bits(game, progress, |bits, pos| {
         let wins = match game.terminal(pos) {
             Some(o) => o == Outcome::N,
@@ -230,7 +239,7 @@ pub fn solve_outcomes_retro<G: Retro>(game: &G, progress: &ProgressBar) -> Resul
 pub const MAX_GRUNDY: u32 = u16::MAX as u32;
 
 /// Grundy value of every position of a normal-play game (terminal positions are P, value 0).
-pub fn solve_grundy<G: Game>(game: &G, progress: &ProgressBar) -> Result<Vec<u16>> {
+pub fn solve_grundy<G: Game>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {
     let levels = check_levels(game)?;
     let n = usize::try_from(game.positions())
         .map_err(|_| Error::Unsupported("too many positions for a Grundy table".into()))?;

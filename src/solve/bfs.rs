@@ -24,7 +24,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 use rayon::prelude::*;
 
 use crate::{Error, Result};
@@ -64,7 +64,7 @@ pub trait Puzzle: Sync {
 }
 
 /// The value of a position not (yet) reached in a distance table.
-pub const UNSEEN: u8 = u8::MAX;
+pub const UNSEEN: u8 = crate::game::UNREACHED;
 
 /// Largest distance a byte table can hold (`UNSEEN` is reserved).
 pub const MAX_DISTANCE: u32 = UNSEEN as u32 - 1;
@@ -93,7 +93,7 @@ impl Distances {
 /// `d` and marks them in a frontier bitmap (plain byte compares, vectorized); the second expands
 /// the marked positions, writing `d + 1` into their unseen neighbours. Chunks that received no
 /// position of the current layer are skipped. Peak memory: one byte plus one bit per position.
-pub fn distances<P: Puzzle>(puzzle: &P, progress: &ProgressBar) -> Result<Distances> {
+pub fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Distances> {
     let n = puzzle.positions();
     let len = usize::try_from(n).map_err(|_| {
         Error::Unsupported(format!(
@@ -258,7 +258,7 @@ pub struct Reach {
 /// Each layer takes two passes: the frontier is computed, while nobody writes, as the positions
 /// seen now but not at the end of the previous layer; then it is expanded, marking unseen
 /// neighbours seen. Memory: three bits per position (seen, seen before, frontier).
-pub fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &ProgressBar) -> Result<Reach> {
+pub fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> Result<Reach> {
     let n = puzzle.positions();
     let words = usize::try_from(n.div_ceil(64)).map_err(|_| {
         Error::Unsupported(format!(
@@ -541,13 +541,13 @@ mod tests {
     #[test]
     fn ring_distances_and_reach() {
         for n in [1u64, 2, 3, 10, 201, 509] {
-            let d = distances(&Ring(n), &ProgressBar::hidden()).unwrap();
+            let d = distances(&Ring(n), &()).unwrap();
             for (i, &v) in d.values.iter().enumerate() {
                 let i = i as u64;
                 assert_eq!(v as u64, i.min(n - i), "n={n} i={i}");
             }
             assert_eq!(d.reached(), n);
-            let r = reach(&Ring(n), &[0], &ProgressBar::hidden()).unwrap();
+            let r = reach(&Ring(n), &[0], &()).unwrap();
             assert_eq!(r.layers, d.layers);
             assert_eq!(r.seen.count_ones(), n);
         }
@@ -561,7 +561,7 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| distances(&Torus(k), &ProgressBar::hidden()).unwrap())
+                .install(|| distances(&Torus(k), &()).unwrap())
         };
         let (one, two) = (run(1), run(2));
         assert_eq!(one.values, two.values);
@@ -571,7 +571,7 @@ mod tests {
             let i = i as u64;
             assert_eq!(v as u64, ring(i % k) + ring(i / k % k) + ring(i / k / k));
         }
-        let r = reach(&Torus(k), &[0], &ProgressBar::hidden()).unwrap();
+        let r = reach(&Torus(k), &[0], &()).unwrap();
         assert_eq!(r.layers, one.layers);
     }
 
@@ -605,7 +605,7 @@ mod tests {
 
     #[test]
     fn too_deep_is_an_error() {
-        let err = distances(&Ring(600), &ProgressBar::hidden()).err().unwrap();
+        let err = distances(&Ring(600), &()).err().unwrap();
         assert!(err.to_string().contains("more than 254 moves"), "{err}");
     }
 }

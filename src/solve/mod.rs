@@ -1,13 +1,18 @@
-//! Solvers. They see games only through the traits of [`crate::game`] and [`waves::Waves`]
-//! (the exhaustive solvers), puzzles through [`bfs::Puzzle`] (breadth-first search), and
-//! [`ida::IdaProblem`] (the heuristic search).
+//! Solvers. They know nothing about particular games: they see games only through the traits
+//! of [`crate::game`] and [`waves::Waves`] (the exhaustive solvers of acyclic games), puzzles
+//! through [`bfs::Puzzle`] (breadth-first search), tokens on a grid through [`tokens::Grid`]
+//! (the pattern-database search), and search problems through [`ida::IdaProblem`] (the
+//! heuristic search). What they produce is [`crate::game::Solved`] data, which the format
+//! module encodes.
 
 pub mod acyclic;
 pub mod bfs;
 pub mod ida;
+pub mod tokens;
 pub mod waves;
 
 pub use acyclic::{solve_grundy, solve_outcomes, solve_outcomes_retro, Bits};
 pub use bfs::Puzzle;
 pub use ida::{ida_star, IdaOutcome, IdaProblem};
+pub use tokens::{token_distances, Grid, Placements};
 pub use waves::{solve_grundy_waves, solve_outcomes_waves, Mirror, Waves};

@@ -27,7 +27,7 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
 
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 use rayon::prelude::*;
 
 use super::acyclic::{Bits, Mex};
@@ -130,7 +130,7 @@ impl<'a> ByteWriter<'a> {
 }
 
 /// P/N of every position, searching children until the first P child.
-pub fn solve_outcomes_waves<G: Waves>(game: &G, progress: &ProgressBar) -> Result<Bits> {
+pub fn solve_outcomes_waves<G: Waves>(game: &G, progress: &dyn Progress) -> Result<Bits> {
     let bits = Bits::try_new(game.positions())?;
     for wave in 0..game.waves() {
         let pieces = game.pieces(wave);
@@ -180,7 +180,7 @@ pub fn solve_outcomes_waves<G: Waves>(game: &G, progress: &ProgressBar) -> Resul
 }
 
 /// Grundy value of every position of a normal-play game (terminal positions are P, value 0).
-pub fn solve_grundy_waves<G: Waves>(game: &G, progress: &ProgressBar) -> Result<Vec<u16>> {
+pub fn solve_grundy_waves<G: Waves>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {
     let n = usize::try_from(game.positions())
         .map_err(|_| Error::Unsupported("too many positions for a Grundy table".into()))?;
     let mut values: Vec<AtomicU16> = Vec::new();
@@ -374,7 +374,7 @@ mod tests {
 
     #[test]
     fn agrees_with_the_level_solver_and_the_formula() {
-        let pb = ProgressBar::hidden();
+        let pb = ();
         let levels = solve_outcomes(&Levels, &pb).unwrap();
         let level_grundy = solve_grundy(&Levels, &pb).unwrap();
         for mirror in [false, true] {
@@ -399,7 +399,7 @@ mod tests {
 
     #[test]
     fn bytes_do_not_depend_on_threads() {
-        let pb = ProgressBar::hidden();
+        let pb = ();
         let game = Heaps { mirror: true };
         let one = in_pool(1, || solve_outcomes_waves(&game, &pb).unwrap().into_bytes());
         let two = in_pool(2, || solve_outcomes_waves(&game, &pb).unwrap().into_bytes());

@@ -1,7 +1,7 @@
-//! THEOREMS.md section 1: the candy game.
+//! The candy game: Xiao Renwu, “过年玩几个数学游戏”, part I.
 
 use super::{Env, Finding, Statement};
-use crate::format::ValueKind;
+use crate::game::ValueKind;
 use crate::games::candy::{CandySpec, WinRule};
 use crate::games::Spec;
 use crate::lookup::Table;
@@ -16,31 +16,31 @@ pub(super) fn statements() -> Vec<Statement> {
     vec![
         Statement {
             name: "candy-lemma-1.1",
-            source: "THEOREMS.md §1, seed 001 Lemma I.1",
+            source: "Xiao Renwu, “过年玩几个数学游戏” (New Year maths games), part I, Lemma I.1",
             claim: "even rule, k=3: mover wins iff m≡2,3,6,7 (mod 8), or m≡1,4 and a odd, or m≡0,5 and a even",
             run: |env| lemma(env, WinRule::Even),
         },
         Statement {
             name: "candy-theorem-1.1",
-            source: "THEOREMS.md §1, seed 001 Theorem I.1",
+            source: "Xiao Renwu, “过年玩几个数学游戏” (New Year maths games), part I, Theorem I.1",
             claim: "even rule, k=3, a=b=0: first player wins iff n≡3,5,7 (mod 8); n≡1: second player (n=13: first)",
             run: |env| theorem(env, WinRule::Even),
         },
         Statement {
             name: "candy-lemma-1.2",
-            source: "THEOREMS.md §1, seed 001 Lemma I.2",
+            source: "Xiao Renwu, “过年玩几个数学游戏” (New Year maths games), part I, Lemma I.2",
             claim: "odd rule, k=3: mover wins iff m≡2,3,6,7 (mod 8), or m≡1,4 and a even, or m≡0,5 and a odd",
             run: |env| lemma(env, WinRule::Odd),
         },
         Statement {
             name: "candy-theorem-1.2",
-            source: "THEOREMS.md §1, seed 001 Theorem I.2",
+            source: "Xiao Renwu, “过年玩几个数学游戏” (New Year maths games), part I, Theorem I.2",
             claim: "odd rule, k=3, a=b=0: first player wins iff n≡1,3,7 (mod 8); n≡5: second player",
             run: |env| theorem(env, WinRule::Odd),
         },
         Statement {
             name: "candy-periods",
-            source: "THEOREMS.md §1, beyond the seed",
+            source: "beyond Xiao Renwu, “过年玩几个数学游戏” (New Year maths games): measured, no claim attached",
             claim: "for each k the outcome of (m, a mod 2) is eventually periodic in m (period reported)",
             run: periods,
         },

@@ -1,4 +1,5 @@
-//! THEOREMS.md section 3: Chomp (seed 003, Zeilberger 2001, Brouwer).
+//! Chomp: Gale (1974), Zeilberger (2001), Brouwer's Chomp page, and the problem note on
+//! poisoned chocolate that cites Zeilberger.
 //!
 //! Boxes: the general statements read the 14×14 box (40,116,599 positions); the two- and
 //! three-row statements the 3×200 box (every (p, q, r) with 200 ≥ p ≥ q ≥ r). Square boxes are
@@ -9,8 +10,8 @@
 use std::sync::Arc;
 
 use super::{Env, Finding, Statement};
-use crate::format::ValueKind;
 use crate::game::format_numbers;
+use crate::game::ValueKind;
 use crate::games::chomp::{bite, transpose, ChompSpec};
 use crate::games::Spec;
 use crate::lookup::Table;
@@ -27,97 +28,97 @@ pub(super) fn statements() -> Vec<Statement> {
     vec![
         Statement {
             name: "chomp-single-cell",
-            source: "THEOREMS.md §3 (rules)",
+            source: "the rules of Chomp (Gale 1974)",
             claim: "the single cell (1) is P: its only move eats the poison",
             run: single_cell,
         },
         Statement {
             name: "chomp-rectangles-n",
-            source: "THEOREMS.md §3, strategy stealing",
+            source: "Gale 1974 (strategy stealing)",
             claim: "every rectangle except 1×1 is N",
             run: rectangles_n,
         },
         Statement {
             name: "chomp-one-row-or-column",
-            source: "THEOREMS.md §3, seed 003",
+            source: "the problem note on poisoned chocolate (Chomp) citing Zeilberger",
             claim: "one row or one column of length ≥ 2: the bite that leaves the poison alone wins",
             run: one_row_or_column,
         },
         Statement {
             name: "chomp-square",
-            source: "THEOREMS.md §3, seed 003",
+            source: "the problem note on poisoned chocolate (Chomp) citing Zeilberger",
             claim: "square n×n, n ≥ 2: the bite (2,2) wins; it leaves a symmetric L, which is P",
             run: square,
         },
         Statement {
             name: "chomp-two-rows",
-            source: "THEOREMS.md §3, seed 003",
+            source: "the problem note on poisoned chocolate (Chomp) citing Zeilberger",
             claim: "two rows (a, b): P iff a = b + 1; the winning bite on 2×n is (2, n)",
             run: two_rows,
         },
         Statement {
             name: "chomp-three-rows-r0",
-            source: "THEOREMS.md §3, Zeilberger 2001",
+            source: "Zeilberger 2001, Three-rowed Chomp; Brouwer's Chomp page",
             claim: "three rows (p, q, 0): P iff p = q + 1",
             run: |env| three_rows(env, 0),
         },
         Statement {
             name: "chomp-three-rows-r1",
-            source: "THEOREMS.md §3, seed 003, Zeilberger 2001",
+            source: "Zeilberger 2001; the problem note on poisoned chocolate (Chomp) citing Zeilberger",
             claim: "three rows (p, q, 1): the only P-positions are (3,1,1) and (2,2,1)",
             run: |env| three_rows(env, 1),
         },
         Statement {
             name: "chomp-three-rows-r2",
-            source: "THEOREMS.md §3, seed 003 (\"(a,b,2) is P iff a − b = 2\")",
+            source: "the problem note on poisoned chocolate (Chomp) citing Zeilberger: (a,b,2) is P iff a − b = 2",
             claim: "three rows (p, q, 2): P iff p = q + 2",
             run: |env| three_rows(env, 2),
         },
         Statement {
             name: "chomp-three-rows-r3",
-            source: "THEOREMS.md §3, Zeilberger 2001",
+            source: "Zeilberger 2001, Three-rowed Chomp; Brouwer's Chomp page",
             claim: "three rows (p, q, 3): P exactly (6,3,3), (7,4,3), (5,5,3)",
             run: |env| three_rows(env, 3),
         },
         Statement {
             name: "chomp-three-rows-r4",
-            source: "THEOREMS.md §3, Zeilberger 2001",
+            source: "Zeilberger 2001, Three-rowed Chomp; Brouwer's Chomp page",
             claim: "three rows (p, q, 4): P exactly (8,4,4), (9,5,4), (10,6,4), (7,7,4)",
             run: |env| three_rows(env, 4),
         },
         Statement {
             name: "chomp-three-rows-r5",
-            source: "THEOREMS.md §3, Zeilberger 2001",
+            source: "Zeilberger 2001, Three-rowed Chomp; Brouwer's Chomp page",
             claim: "three rows (p, q, 5): P exactly (10,5,5), (9,6,5) and (a+11, a+7, 5) for a ≥ 0",
             run: |env| three_rows(env, 5),
         },
         Statement {
             name: "chomp-seed-003-n-list",
-            source: "THEOREMS.md §3, seed 003's tables",
-            claim: "N: (1,1,1), (a,0,0) a ≥ 2, (a,a,0), (a,b,0) a − b ≥ 2, (b+1,b,1), (3,2,1), (3,3,1), (4+p,1,1), (2+p,2+q,1) p ≥ q ≥ 0",
+            source: "the problem note on poisoned chocolate (Chomp) citing Zeilberger: its tables",
+            claim: "N: (1,1,1), (a,0,0) a ≥ 2, (a,a,0), (a,b,0) a − b ≥ 2, (b+1,b,1); of third row 1 and at least 6 cells, N exactly (3,2,1), (3,3,1), (4+p,1,1), (2+p,2+q,1) p ≥ q ≥ 0",
             run: seed_n_list,
         },
         Statement {
             name: "chomp-seed-003-small",
-            source: "THEOREMS.md §3, seed 003's tables",
+            source: "the problem note on poisoned chocolate (Chomp) citing Zeilberger: its tables",
             claim: "of 4 or 5 cells: P (2,2,1), (3,1,1); N (5,0,0), (4,1,0), (4,0,0), (3,1,0), (2,2,0), (2,1,1)",
             run: seed_small,
         },
         Statement {
             name: "chomp-transpose",
-            source: "THEOREMS.md §3",
+            source: "Brouwer's Chomp page (A. E. Brouwer, The game of Chomp)",
             claim: "transposing a position changes neither its outcome nor its Grundy value",
             run: transposition,
         },
         Statement {
             name: "chomp-last-row",
-            source: "THEOREMS.md §3",
+            source: "Brouwer's Chomp page (A. E. Brouwer, The game of Chomp)",
             claim: "with every row but the last fixed, at most one length of the last row gives a P-position",
             run: last_row,
         },
         Statement {
             name: "chomp-l-shapes",
-            source: "THEOREMS.md §3",
+            source: "Brouwer's Chomp page (A. E. Brouwer, The game of Chomp)",
             claim: "L-shapes (λ2 ≤ 1): Grundy value = (λ1 − 1) xor (λ'1 − 1), λ'1 the number of rows",
             run: l_shapes,
         },
@@ -150,8 +151,8 @@ fn single_cell(env: &mut Env) -> Result<Finding> {
     let t = chomp(env, GENERAL, ValueKind::Outcome)?;
     let mut f = Finding::default();
     let a = t.query("1")?;
-    f.case(a.outcome == Some(Outcome::P), || {
-        format!("(1) is {}", a.outcome.map_or("?", |o| o.as_str()))
+    f.case(a.outcome() == Some(Outcome::P), || {
+        format!("(1) is {}", a.outcome().map_or("?", |o| o.as_str()))
     });
     let moves = t.rules().moves(&[1]);
     f.case(moves.is_empty(), || {
@@ -317,18 +318,25 @@ fn three_rows(env: &mut Env, r: u32) -> Result<Finding> {
     Ok(f)
 }
 
-/// Seed 003's N families, with their parameters, for the positions of the 3×200 box.
-fn seed_n_families(p: u32, q: u32, r: u32) -> Option<&'static str> {
+/// The note\'s first N families (no condition on the number of cells), by name.
+fn n_families(p: u32, q: u32, r: u32) -> Option<&'static str> {
     Some(match (p, q, r) {
         (1, 1, 1) => "(1,1,1)",
         (a, 0, 0) if a >= 2 => "(a,0,0), a ≥ 2",
         (a, b, 0) if a == b => "(a,a,0)",
         (a, b, 0) if a >= b + 2 => "(a,b,0), a − b ≥ 2",
         (a, b, 1) if b >= 1 && a == b + 1 => "(b+1,b,1)",
-        (3, 2, 1) => "(3,2,1)",
-        (3, 3, 1) => "(3,3,1)",
-        (a, 1, 1) if a >= 4 => "(4+p,1,1)",
-        (a, b, 1) if a >= 2 && b >= 2 && a - 2 >= b - 2 => "(2+p,2+q,1), p ≥ q ≥ 0",
+        _ => return None,
+    })
+}
+
+/// The note\'s families of N-positions with third row 1, stated for at least 6 cells.
+fn n_families_third_row_1(p: u32, q: u32) -> Option<&'static str> {
+    Some(match (p, q) {
+        (3, 2) => "(3,2,1)",
+        (3, 3) => "(3,3,1)",
+        (a, 1) if a >= 4 => "(4+p,1,1)",
+        (a, b) if b >= 2 && a >= b => "(2+p,2+q,1), p ≥ q ≥ 0",
         _ => return None,
     })
 }
@@ -336,8 +344,6 @@ fn seed_n_families(p: u32, q: u32, r: u32) -> Option<&'static str> {
 fn seed_n_list(env: &mut Env) -> Result<Finding> {
     let t = chomp(env, THREE_ROWS, ValueKind::Outcome)?;
     let mut f = Finding::default();
-    let mut under_six = Vec::new();
-    let mut from_six = (0u64, 0u64);
     // Smallest positions first: by number of cells.
     let mut all = Vec::new();
     for p in 1..=THREE_ROWS.1 {
@@ -348,26 +354,26 @@ fn seed_n_list(env: &mut Env) -> Result<Finding> {
         }
     }
     all.sort_unstable();
+    let mut six = 0u64;
     for (cells, p, q, r) in all {
-        let Some(family) = seed_n_families(p, q, r) else {
-            continue;
-        };
         let got = t.outcome_of(&[p, q, r])?;
-        f.case(got == Outcome::N, || {
-            format!("({p},{q},{r}) of family {family} is {}", got.as_str())
-        });
+        if let Some(family) = n_families(p, q, r) {
+            f.case(got == Outcome::N, || {
+                format!("({p},{q},{r}) of family {family} is {}", got.as_str())
+            });
+        }
         if r == 1 && cells >= 6 {
-            from_six.0 += 1;
-            from_six.1 += (got == Outcome::N) as u64;
-        } else if got != Outcome::N {
-            under_six.push(format!("({p},{q},{r})"));
+            six += 1;
+            let family = n_families_third_row_1(p, q);
+            f.case((got == Outcome::N) == family.is_some(), || match family {
+                Some(family) => format!("({p},{q},1) of family {family} is {}", got.as_str()),
+                None => format!("({p},{q},1) is N but in none of the families"),
+            });
         }
     }
     f.note = Some(format!(
-        "positions of fewer than 6 cells that are not N: {}; seed 003 states the families with third row 1 for positions of at least 6 cells, and {} of those {} positions are N",
-        if under_six.is_empty() { "none".to_string() } else { under_six.join(" ") },
-        from_six.1,
-        from_six.0
+        "{six} positions (p,q,1) of at least 6 cells in the {}×{} box, each N exactly when in a family",
+        THREE_ROWS.0, THREE_ROWS.1
     ));
     Ok(f)
 }
@@ -389,7 +395,7 @@ fn seed_small(env: &mut Env) -> Result<Finding> {
         let got = t.outcome_of(rows)?;
         f.case(got == claim, || {
             format!(
-                "{}: table says {}, seed says {}",
+                "{}: table says {}, the note says {}",
                 show(rows),
                 got.as_str(),
                 claim.as_str()

@@ -1,19 +1,24 @@
-//! `gamedb verify`: the statements of `THEOREMS.md`, each checked against every position of
-//! the tables it needs (reused from the tables folder when present and intact, else solved in
-//! memory). A failing statement is a finding: it is reported with its smallest counterexample
-//! and never tuned to pass.
+//! `gamedb verify`: statements from the literature and from the source texts, each checked
+//! against every position of the tables it needs (reused from the tables folder when a file
+//! there holds the table by its header and is intact, else solved in memory). A failing
+//! statement is a finding: it is reported with its smallest counterexample and never tuned to
+//! pass.
+//!
+//! `src/verify/STATEMENTS.md` is the catalog of every statement with its sources, generated
+//! from [`statements`] and [`REFERENCES`] by [`catalog_markdown`] (`gamedb verify --list
+//! --markdown`); a test keeps the two equal.
 
 use std::any::Any;
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use indicatif::ProgressBar;
+use serde::Serialize;
 
-use crate::format::ValueKind;
+use crate::game::{Progress, ValueKind};
 use crate::games::Spec;
 use crate::lookup::Table;
-use crate::{json, Result};
+use crate::tables::TableDir;
+use crate::Result;
 
 mod candy;
 mod chomp;
@@ -24,7 +29,8 @@ mod slide;
 pub struct Statement {
     /// Short unique name, used on the command line.
     pub name: &'static str,
-    /// Where it comes from (section, seed, paper).
+    /// Where it comes from, in words a reader can follow (author, title, part); the full
+    /// references are in [`REFERENCES`].
     pub source: &'static str,
     /// The statement in one line.
     pub claim: &'static str,
@@ -59,19 +65,20 @@ impl Finding {
 }
 
 /// Tables shared by the checks of one run.
-pub struct Env {
-    tables_dir: Option<PathBuf>,
+pub struct Env<'p> {
+    tables: Option<TableDir>,
     cache: HashMap<String, Arc<Table>>,
     memo: HashMap<String, Arc<dyn Any + Send + Sync>>,
     used: Vec<String>,
-    progress: ProgressBar,
+    progress: &'p dyn Progress,
 }
 
-impl Env {
-    /// Reuses intact tables from `tables_dir` when given; solves the others in memory.
-    pub fn new(tables_dir: Option<PathBuf>, progress: ProgressBar) -> Env {
+impl<'p> Env<'p> {
+    /// Reuses intact tables from the folder `tables` when given (found by their headers);
+    /// solves the others in memory.
+    pub fn new(tables: Option<TableDir>, progress: &'p dyn Progress) -> Env<'p> {
         Env {
-            tables_dir,
+            tables,
             cache: HashMap::new(),
             memo: HashMap::new(),
             used: Vec::new(),
@@ -86,24 +93,32 @@ impl Env {
             self.used.push(format!("{name} (again)"));
             return Ok(t.clone());
         }
-        let reused = self.tables_dir.as_ref().and_then(|dir| {
-            let path = dir.join(&name);
-            let t = Table::open(&path).ok()?;
-            t.verify().ok()?;
-            Some(t)
-        });
-        let (table, how) = match reused {
-            Some(t) => (t, "reused"),
-            None => {
-                self.progress.set_length(spec.positions());
-                self.progress.set_position(0);
-                self.progress.set_message(name.clone());
-                let payload = spec.solve(kind, &self.progress)?;
-                (Table::from_payload(spec, payload)?, "solved")
+        // A file of the folder is reused only when its header says it holds this table and
+        // its payload checksum holds; anything else is named in the report and solved anew.
+        let reused = match &self.tables {
+            None => Err(None),
+            Some(dir) => match dir.table(spec, kind, true) {
+                Ok(Some(t)) => Ok(t),
+                Ok(None) => Err(None),
+                Err(e) => Err(Some(e.to_string())),
+            },
+        };
+        let table = match reused {
+            Ok(t) => {
+                self.used
+                    .push(format!("{} (reused)", t.file().path().display()));
+                t
+            }
+            Err(why) => {
+                self.progress.restart(spec.positions(), &name);
+                let solved = spec.solve(kind, self.progress)?;
+                self.used.push(match why {
+                    None => format!("{name} (solved)"),
+                    Some(why) => format!("{name} (solved; not reused: {why})"),
+                });
+                Arc::new(Table::from_solved(spec, solved)?)
             }
         };
-        self.used.push(format!("{name} ({how})"));
-        let table = Arc::new(table);
         self.cache.insert(name, table.clone());
         Ok(table)
     }
@@ -114,7 +129,7 @@ impl Env {
     pub fn memo<T: Any + Send + Sync>(
         &mut self,
         key: &str,
-        make: impl FnOnce(&ProgressBar) -> Result<T>,
+        make: impl FnOnce(&dyn Progress) -> Result<T>,
     ) -> Result<Arc<T>> {
         if let Some(v) = self.memo.get(key) {
             if let Ok(v) = v.clone().downcast::<T>() {
@@ -125,9 +140,8 @@ impl Env {
                 return Ok(v);
             }
         }
-        self.progress.set_position(0);
-        self.progress.set_message(key.to_string());
-        let v = Arc::new(make(&self.progress)?);
+        self.progress.restart(0, key);
+        let v = Arc::new(make(self.progress)?);
         self.memo.insert(key.to_string(), v.clone());
         self.used.push(format!("{key} (computed)"));
         Ok(v)
@@ -138,7 +152,7 @@ impl Env {
     }
 }
 
-/// Every statement, in the order of `THEOREMS.md`.
+/// Every statement: candy game, Nim, Chomp, sliding puzzles, then the other games.
 pub fn statements() -> Vec<Statement> {
     let mut all = Vec::new();
     all.extend(candy::statements());
@@ -148,8 +162,10 @@ pub fn statements() -> Vec<Statement> {
     all
 }
 
-/// The outcome of one statement's check.
-#[derive(Clone, Debug)]
+/// The outcome of one statement's check. JSON keys: `name`, `source`, `claim`, `checked`,
+/// `status` (`PASS`/`FAIL`), `counterexample` (null when it passes), `note` (when there is one),
+/// `tables` (what the check read, and whether it was reused or solved).
+#[derive(Clone, Debug, Serialize)]
 pub struct Report {
     /// Statement name.
     pub name: &'static str,
@@ -157,68 +173,64 @@ pub struct Report {
     pub source: &'static str,
     /// The claim.
     pub claim: &'static str,
-    /// What was found.
-    pub finding: Finding,
+    /// Positions (or cases) checked.
+    pub checked: u64,
+    /// `PASS` or `FAIL`.
+    pub status: &'static str,
+    /// The smallest counterexample, when the statement fails.
+    pub counterexample: Option<String>,
+    /// Measured facts reported beside the verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// Tables the check read, and whether they were reused or solved.
     pub tables: Vec<String>,
 }
 
 impl Report {
-    /// PASS or FAIL.
-    pub fn status(&self) -> &'static str {
-        if self.finding.passed() {
-            "PASS"
-        } else {
-            "FAIL"
-        }
+    /// True when no counterexample was found.
+    pub fn passed(&self) -> bool {
+        self.counterexample.is_none()
     }
 
     /// A text block for the terminal.
     pub fn to_text(&self) -> String {
         let mut s = format!(
             "{}  {}  ({})\n      {}\n      checked {} cases",
-            self.status(),
-            self.name,
-            self.source,
-            self.claim,
-            self.finding.checked
+            self.status, self.name, self.source, self.claim, self.checked
         );
         if !self.tables.is_empty() {
             s += &format!(" in {}", self.tables.join(", "));
         }
-        if let Some(c) = &self.finding.counterexample {
+        if let Some(c) = &self.counterexample {
             s += &format!("\n      smallest counterexample: {c}");
         }
-        if let Some(n) = &self.finding.note {
+        if let Some(n) = &self.note {
             s += &format!("\n      found: {n}");
         }
         s
     }
+}
 
-    /// A JSON object.
-    pub fn to_json(&self) -> String {
-        let mut o = json::Object::new()
-            .str("name", self.name)
-            .str("source", self.source)
-            .str("claim", self.claim)
-            .num("checked", self.finding.checked)
-            .str("status", self.status());
-        o = match &self.finding.counterexample {
-            Some(c) => o.str("counterexample", c),
-            None => o.null("counterexample"),
-        };
-        if let Some(n) = &self.finding.note {
-            o = o.str("note", n);
+/// What `gamedb verify --json` prints: the counts and every report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Statements that passed.
+    pub passed: usize,
+    /// Statements that failed.
+    pub failed: usize,
+    /// Every report, in order.
+    pub statements: Vec<Report>,
+}
+
+impl Summary {
+    /// The summary of `reports`.
+    pub fn of(reports: Vec<Report>) -> Summary {
+        let failed = reports.iter().filter(|r| !r.passed()).count();
+        Summary {
+            passed: reports.len() - failed,
+            failed,
+            statements: reports,
         }
-        o.raw(
-            "tables",
-            &json::array(self.tables.iter().map(|t| {
-                let mut s = String::new();
-                json::string(&mut s, t);
-                s
-            })),
-        )
-        .finish()
     }
 }
 
@@ -229,7 +241,54 @@ pub fn run(statement: &Statement, env: &mut Env) -> Result<Report> {
         name: statement.name,
         source: statement.source,
         claim: statement.claim,
-        finding,
+        checked: finding.checked,
+        status: if finding.passed() { "PASS" } else { "FAIL" },
+        counterexample: finding.counterexample,
+        note: finding.note,
         tables: env.take_used(),
     })
+}
+
+/// The works the statements come from, by the short name their sources use.
+pub const REFERENCES: &[(&str, &str)] = &[
+    ("Bouton 1901", "C. L. Bouton, \"Nim, a game with a complete mathematical theory\", Annals of Mathematics (2) 3 (1901–1902), 35–39. Normal and misère Nim."),
+    ("Brouwer's Chomp page", "A. E. Brouwer, \"The game of Chomp\", https://www.win.tue.nl/~aeb/games/chomp.html. Three-rowed P-positions by third row, the transposition symmetry, the unique last row."),
+    ("Chen Jingrun", "陳景潤 (Chen Jingrun), \"關于十五子的游戲\" (On the game of fifteen). The inversion count and the blank's row decide whether a 15-puzzle arrangement can be solved; the others reach the goal with two tiles swapped."),
+    ("Gale 1974", "D. Gale, \"A curious Nim-type game\", American Mathematical Monthly 81 (1974), 876–879. The rules of Chomp; every rectangle but 1×1 is won by the first player (strategy stealing)."),
+    ("Grundy 1939", "P. M. Grundy, \"Mathematics and games\", Eureka 2 (1939), 6–8. With Sprague 1935: the Sprague–Grundy values of impartial games."),
+    ("Johnson & Story 1879", "W. W. Johnson and W. E. Story, \"Notes on the '15' puzzle\", American Journal of Mathematics 2 (1879), 397–404. Half of the arrangements are solvable; the parity invariant."),
+    ("Little Match Girl story", "\"第九夜 · 卖火柴的小女孩的游戏\" (The ninth night: the Little Match Girl's game), a story with a Nim program: its check of every 2- and 3-heap position up to 15, and its story positions."),
+    ("OEIS", "The On-Line Encyclopedia of Integer Sequences: A089473 (3×3 sliding puzzle, positions at each distance), A090034 (3×2), A089484 (4×4)."),
+    ("Solvable N×N note", "The blog note \"如何判断数字华容道中随机排列的数字阵列是否有解\" (How to tell whether a random N×N number-slide arrangement is solvable): inversions with the blank as 0 plus the blank's row and column."),
+    ("Sprague 1935", "R. Sprague, \"Über mathematische Kampfspiele\", Tôhoku Mathematical Journal 41 (1935), 438–444."),
+    ("Chomp problem note", "The problem note on poisoned chocolate (有毒的巧克力 / Chomp) that cites Zeilberger 2001: one row, squares, two rows, its tables of three-rowed positions with third row 0, 1 and 2 (its N-families with third row 1 are stated for positions of at least 6 cells)."),
+    ("Wythoff 1907", "W. A. Wythoff, \"A modification of the game of Nim\", Nieuw Archief voor Wiskunde 7 (1907), 199–202. The P-positions of two heaps when a move may also take the same number from both."),
+    ("Xiao Renwu", "肖韧吾 (Xiao Renwu), \"过年玩几个数学游戏\" (A few maths games for the New Year). Part I: the candy game (Lemmas I.1, I.2, Theorems I.1, I.2); part II: Nim, bounded Nim and misère play (Lemma II.2, Corollary II.1), the single-row board."),
+    ("Zeilberger 2001", "D. Zeilberger, \"Three-rowed CHOMP\", Advances in Applied Mathematics 26 (2001), 168–179. The P-positions of three-rowed Chomp for small third rows."),
+];
+
+/// `src/verify/STATEMENTS.md`: every statement with its claim and source, then the
+/// references.
+pub fn catalog_markdown() -> String {
+    let mut s = String::from(
+        "# The statements `gamedb verify` checks\n\n\
+         Generated by `gamedb verify --list --markdown` (a test keeps this file equal to it).\n\
+         Each statement is checked against every position of the tables named in its report;\n\
+         a statement that fails is reported with its smallest counterexample, never tuned to\n\
+         pass. P = the player to move loses with best play; N = the player to move wins.\n\n\
+         | name | claim | source |\n|---|---|---|\n",
+    );
+    for st in statements() {
+        s += &format!(
+            "| `{}` | {} | {} |\n",
+            st.name,
+            st.claim.replace('|', "\\|"),
+            st.source.replace('|', "\\|")
+        );
+    }
+    s += "\n## References\n\n";
+    for (key, full) in REFERENCES {
+        s += &format!("- **{key}**: {full}\n");
+    }
+    s
 }

@@ -1,8 +1,9 @@
-//! THEOREMS.md section 2: Nim and bounded Nim.
+//! Nim and bounded Nim: Bouton (1901); Xiao Renwu, “过年玩几个数学游戏”, part II; the Little
+//! Match Girl story "第九夜".
 
 use super::{Env, Finding, Statement};
-use crate::format::ValueKind;
 use crate::game::format_numbers;
+use crate::game::ValueKind;
 use crate::games::nim::NimSpec;
 use crate::games::Spec;
 use crate::lookup::Table;
@@ -18,49 +19,49 @@ pub(super) fn statements() -> Vec<Statement> {
     vec![
         Statement {
             name: "nim-bouton",
-            source: "THEOREMS.md §2, seed 001 part II game B, seed 002 (Bouton 1901)",
+            source: "Bouton 1901; Xiao Renwu, “过年玩几个数学游戏” (New Year maths games), part II, game B; “第九夜 · 卖火柴的小女孩的游戏” (the Little Match Girl story, ninth night)",
             claim: "normal play, take any: P iff h1 xor ... xor hs = 0",
             run: |env| rule(env, GENERAL, None, false),
         },
         Statement {
             name: "nim-misere",
-            source: "THEOREMS.md §2, seed 001 part II game A",
+            source: "Bouton 1901 (misère); Xiao Renwu, “过年玩几个数学游戏” (New Year maths games), part II, game A",
             claim: "misère, take any: P iff (some heap >= 2 and xor = 0) or (all heaps <= 1 and an odd number of 1s)",
             run: |env| rule(env, GENERAL, None, true),
         },
         Statement {
             name: "nim-bounded-normal",
-            source: "THEOREMS.md §2, seed 001 Lemma II.2",
+            source: "Xiao Renwu, “过年玩几个数学游戏” (New Year maths games), part II, Lemma II.2",
             claim: "normal play, take 1..K: P iff (h1 mod (K+1)) xor ... xor (hs mod (K+1)) = 0",
             run: |env| bounded(env, false),
         },
         Statement {
             name: "nim-bounded-misere",
-            source: "THEOREMS.md §2, seed 001 Corollary II.1 (endgame part reconstructed)",
+            source: "Xiao Renwu, “过年玩几个数学游戏” (New Year maths games), part II, Corollary II.1 (its endgame part reconstructed)",
             claim: "misère, take 1..K: if some h mod (K+1) >= 2, P iff the xor of remainders is 0; else P iff an odd number of remainders are 1",
             run: |env| bounded(env, true),
         },
         Statement {
             name: "nim-seed-002-xor",
-            source: "THEOREMS.md §2, seed 002's check",
+            source: "“第九夜 · 卖火柴的小女孩的游戏” (the Little Match Girl story, ninth night): the program's check",
             claim: "all 4,352 positions of 2 and of 3 heaps (ordered, each 0..=15) agree with the xor rule",
             run: seed_002_xor,
         },
         Statement {
             name: "nim-seed-002-stories",
-            source: "THEOREMS.md §2, seed 002's story positions",
+            source: "“第九夜 · 卖火柴的小女孩的游戏” (the Little Match Girl story, ninth night): the story's positions",
             claim: "(1,2,3) is P; (1,2,4) is N and its winning move leaves (1,2,3); (a,b,a xor b) is P; (1,2,4,7) is P",
             run: seed_002_stories,
         },
         Statement {
             name: "nim-seed-001-board",
-            source: "THEOREMS.md §2, seed 001's single-row board",
+            source: "Xiao Renwu, “过年玩几个数学游戏” (New Year maths games), part II: the single-row board",
             claim: "8 cells, coins on cells 1,3,5 from the left = heaps (7,5,3), misère: N (first player wins)",
             run: seed_001_board,
         },
         Statement {
             name: "nim-grundy",
-            source: "Sprague–Grundy theory, beyond the seeds",
+            source: "Sprague 1935, Grundy 1939 (Sprague–Grundy theory)",
             claim: "normal play, take 1..K (or any): the Grundy value is the xor of h mod (K+1) (of h)",
             run: grundy,
         },
@@ -77,7 +78,7 @@ fn nim(
     env.table(&Spec::Nim(NimSpec::new(s, h, take, misere)?), kind)
 }
 
-/// The P-rule of THEOREMS.md for take bound `take` (None: any) and play `misere`.
+/// The P-rule of the statements for take bound `take` (None: any) and play `misere`.
 fn claimed_p(heaps: &[u32], take: Option<u32>, misere: bool) -> bool {
     let r: Vec<u32> = heaps
         .iter()
@@ -162,21 +163,24 @@ fn seed_002_stories(env: &mut Env) -> Result<Finding> {
     });
     let a = three.query("1,2,4")?;
     let leaves: Vec<String> = a
-        .winning_moves
+        .winning_moves()
         .iter()
         .map(|m| {
-            let mut l = m.leaves.clone();
+            let mut l = m.numbers.clone();
             l.sort_unstable();
             format_numbers(&l)
         })
         .collect();
-    f.case(a.outcome == Some(Outcome::N) && leaves == ["1,2,3"], || {
-        format!(
-            "(1,2,4) is {} with winning moves leaving {:?}",
-            a.outcome.map_or("?", |o| o.as_str()),
-            leaves
-        )
-    });
+    f.case(
+        a.outcome() == Some(Outcome::N) && leaves == ["1,2,3"],
+        || {
+            format!(
+                "(1,2,4) is {} with winning moves leaving {:?}",
+                a.outcome().map_or("?", |o| o.as_str()),
+                leaves
+            )
+        },
+    );
     for x in 0..16 {
         for y in 0..16 {
             let got = three.outcome_of(&[x, y, x ^ y])?;

@@ -1,4 +1,5 @@
-//! THEOREMS.md section 4: sliding puzzles (seeds 000 and 004), on every board up to 12 cells.
+//! Sliding puzzles, on every board up to 12 cells: Johnson & Story (1879), Chen Jingrun's "關于十五子
+//! 的游戲", and the blog note on solvable N×N arrangements.
 //!
 //! Every statement reads one *census* per board (named `R×C census` in reports), computed once
 //! per run: two breadth-first searches over the full index of all (RC)! arrangements (visited
@@ -10,12 +11,11 @@
 
 use std::ops::Range;
 
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::{Env, Finding, Statement};
-use crate::format::ValueKind;
-use crate::game::format_numbers;
+use crate::game::ValueKind;
+use crate::game::{format_numbers, Progress};
 use crate::games::board::{Board, FACTORIAL};
 use crate::games::slide::{SlideIndex, SlideSpec};
 use crate::games::Spec;
@@ -63,43 +63,43 @@ pub(super) fn statements() -> Vec<Statement> {
     vec![
         Statement {
             name: "slide-half",
-            source: "THEOREMS.md §4",
+            source: "Johnson & Story 1879, Notes on the 15 puzzle",
             claim: "of the (mn)! arrangements of every board up to 12 cells exactly half reach the goal",
             run: half,
         },
         Statement {
             name: "slide-seed-000",
-            source: "THEOREMS.md §4, seed 000 (Chen Jingrun), general form",
+            source: "Chen Jingrun, “關于十五子的游戲” (On the game of fifteen), in the general form for every board (Johnson & Story 1879)",
             claim: "odd columns: solvable iff the tile inversions are even; even columns: iff inversions + blank row from the bottom (from 0) is even",
             run: seed_000,
         },
         Statement {
             name: "slide-seed-000-abnormal",
-            source: "THEOREMS.md §4, seed 000",
+            source: "Chen Jingrun, “關于十五子的游戲” (On the game of fifteen): abnormal arrangements",
             claim: "every arrangement that cannot reach the goal reaches the goal with its last two tiles swapped (and none reaches both)",
             run: abnormal,
         },
         Statement {
             name: "slide-seed-004",
-            source: "THEOREMS.md §4, seed 004, on N×N boards (2×2, 3×3)",
+            source: "the blog note “如何判断数字华容道中随机排列的数字阵列是否有解” (solvable N×N arrangements), on N×N boards (2×2, 3×3)",
             claim: "inversions with the blank as 0 + blank row + blank column (from 0): solvable iff the total is even (N odd) or odd (N even)",
             run: seed_004,
         },
         Statement {
             name: "slide-seed-004-nonsquare",
-            source: "THEOREMS.md §4, seed 004 beyond N×N",
-            claim: "seed 004's rule on non-square boards, N read as the columns and as the rows: reported as found, no claim attached",
+            source: "the blog note “如何判断数字华容道中随机排列的数字阵列是否有解” (solvable N×N arrangements), beyond N×N: measured, no claim attached",
+            claim: "the blog note's rule on non-square boards, N read as the columns and as the rows: reported as found, no claim attached",
             run: seed_004_nonsquare,
         },
         Statement {
             name: "slide-invariant",
-            source: "THEOREMS.md §4",
+            source: "Johnson & Story 1879, Notes on the 15 puzzle",
             claim: "every move flips the parity of the cells' permutation (blank included) and changes the blank's taxicab distance to its goal cell by one",
             run: invariant,
         },
         Statement {
             name: "slide-distances",
-            source: "OEIS A089473, A090034; beyond the seeds",
+            source: "OEIS A089473 (3×3), A090034 (3×2); the other boards measured",
             claim: "each table's distance counts equal the layers of the search over all (mn)! arrangements, and the published counts (2×2, 2×3, 3×2, 3×3)",
             run: distances,
         },
@@ -109,7 +109,7 @@ pub(super) fn statements() -> Vec<Statement> {
 /// The criteria compared with the searches, for each arrangement.
 #[derive(Clone, Copy)]
 enum Rule {
-    /// THEOREMS.md's general form of seed 000.
+    /// The general form of Chen Jingrun's rule.
     Seed000,
     /// Seed 000 read literally: inversions + blank row from the top, from 1, even.
     Seed000Literal,
@@ -335,7 +335,7 @@ fn sweep(
 }
 
 /// The census of one board: both searches over all (RC)! arrangements, then the sweep.
-pub(crate) fn census(g: Board, progress: &ProgressBar) -> Result<Census> {
+pub(crate) fn census(g: Board, progress: &dyn Progress) -> Result<Census> {
     let ix = SlideIndex::full(g);
     let n = ix.positions();
     // Each search reaches half the arrangements; the sweep visits them all.
@@ -637,7 +637,7 @@ mod tests {
     fn small_boards_census() {
         for (r, c) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
             let g = Board::new(r as u32, c as u32).unwrap();
-            let census = census(g, &ProgressBar::hidden()).unwrap();
+            let census = census(g, &()).unwrap();
             let n = FACTORIAL[g.cells()];
             assert_eq!(census.from_goal, n / 2);
             assert_eq!(census.from_swapped, n / 2);

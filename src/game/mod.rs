@@ -1,19 +1,30 @@
 //! The trait family every game implements.
 //!
-//! A game is seen twice:
-//! * by the **solvers** ([`Game`], optionally [`Retro`]), as a dense index `0..positions()` cut
-//!   into levels, with moves between indices and a value for positions without moves;
+//! A game is seen three times:
+//! * by the **solvers** ([`Game`], optionally [`Retro`], or the solver traits of
+//!   [`crate::solve`]), as a dense index `0..positions()` with moves between indices;
 //! * by **lookups** ([`Rules`]), as positions people and programs write down: parse one,
-//!   rank it into the index, list its moves with readable labels.
+//!   rank it into the index, list its moves with readable labels;
+//! * by the **registry** ([`GameSpec`]), as checked parameters: what a table header stores,
+//!   what the command line accepts, how to solve and how to check the game's own contracts
+//!   ([`conformance`]).
 //!
-//! Neither solver nor lookup knows which game it serves.
+//! Neither solver nor lookup knows which game it serves; a game knows neither the file format
+//! nor the lookups nor the command line beyond its own arguments.
 
+use std::fmt;
 use std::ops::{ControlFlow, Range};
+
+use serde::Serialize;
 
 use crate::Result;
 
+pub mod conformance;
+
+pub use crate::progress::Progress;
+
 /// The outcome of a position for the player about to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Outcome {
     /// The player to move loses with best play (previous player wins).
     P,
@@ -38,6 +49,129 @@ impl Outcome {
             Outcome::P
         }
     }
+}
+
+/// What the values of a table mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueKind {
+    /// P/N for the player to move.
+    Outcome = 1,
+    /// Sprague–Grundy value (0 means P).
+    Grundy = 2,
+    /// Distance in moves to the goal.
+    Distance = 3,
+}
+
+impl ValueKind {
+    /// Every kind, in the order of their codes.
+    pub const ALL: [ValueKind; 3] = [ValueKind::Outcome, ValueKind::Grundy, ValueKind::Distance];
+
+    /// The kind stored as `code` in table headers.
+    pub fn from_code(code: u32) -> Option<ValueKind> {
+        ValueKind::ALL.into_iter().find(|k| *k as u32 == code)
+    }
+
+    /// Lower-case name used in `info` and file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueKind::Outcome => "outcome",
+            ValueKind::Grundy => "grundy",
+            ValueKind::Distance => "distance",
+        }
+    }
+}
+
+/// A distance entry that was never reached (no path to the goal). Distances are one byte
+/// each, so the largest distance a table holds is 254. The format module stores it as is.
+pub const UNREACHED: u8 = u8::MAX;
+
+/// The values a solver produced for every position of a game, in index order: what
+/// [`GameSpec::solve`] returns and the format module encodes into a table's payload.
+#[derive(Debug)]
+pub enum Solved {
+    /// P/N bits, 1 = N: position `i` is bit `i % 8` of byte `i / 8`.
+    Outcomes {
+        /// `len.div_ceil(8)` bytes.
+        bits: Vec<u8>,
+        /// Number of positions.
+        len: u64,
+    },
+    /// Sprague–Grundy values.
+    Grundy(Vec<u16>),
+    /// Distances to the goal, [`UNREACHED`] where the goal cannot be reached.
+    Distances(Vec<u8>),
+}
+
+impl Solved {
+    /// What the values mean.
+    pub fn kind(&self) -> ValueKind {
+        match self {
+            Solved::Outcomes { .. } => ValueKind::Outcome,
+            Solved::Grundy(_) => ValueKind::Grundy,
+            Solved::Distances(_) => ValueKind::Distance,
+        }
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> u64 {
+        match self {
+            Solved::Outcomes { len, .. } => *len,
+            Solved::Grundy(v) => v.len() as u64,
+            Solved::Distances(v) => v.len() as u64,
+        }
+    }
+
+    /// True when there are no positions.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Most positions a table may have (2^37: a 16 GiB bit table).
+pub const MAX_POSITIONS: u64 = 1 << 37;
+
+/// What a game contributes to the registry: its number in table headers, its checked
+/// parameters (raw command-line arguments go in, a checked spec comes out; the fields stay
+/// private, so no unchecked spec exists), its rules for lookups, and how to solve it.
+///
+/// Registering a game is one line in `src/games/mod.rs`; the registry generates the `gamedb
+/// build` subcommand from [`GameSpec::Args`], reads headers back with
+/// [`GameSpec::from_params`], and runs [`GameSpec::conformance`] on [`GameSpec::samples`] in
+/// the tests.
+pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
+    /// The game number stored in table headers (never reused).
+    const ID: u32;
+    /// The word used in `gamedb build NAME` and in file names.
+    const NAME: &'static str;
+    /// One line for `gamedb build --help`.
+    const ABOUT: &'static str;
+    /// The arguments of `gamedb build NAME` (raw, unchecked input).
+    type Args: clap::Args + Clone + fmt::Debug + Send + Sync;
+
+    /// Checks raw arguments: the spec and the value kind they ask for, or an error naming the
+    /// bad argument and what is accepted.
+    fn from_args(args: &Self::Args) -> Result<(Self, ValueKind)>;
+    /// Parameters as stored in the header (unused slots 0).
+    fn params(&self) -> [u64; 8];
+    /// Parameters read back from a header; the error says what is wrong with them.
+    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String>;
+    /// Number of positions in the table.
+    fn positions(&self) -> u64;
+    /// File name stem (without the value kind and extension), e.g. `nim-6x63`.
+    fn stem(&self) -> String;
+    /// One line for people, e.g. `Nim: 6 heaps of 0..=63, take any number, normal play`.
+    fn describe(&self) -> String;
+    /// The value kinds this game can be solved for; the first is the default.
+    fn value_kinds(&self) -> &'static [ValueKind];
+    /// The rules used by lookups.
+    fn rules(&self) -> Result<Box<dyn Rules>>;
+    /// Solves every position for `kind` values (one of [`value_kinds`](GameSpec::value_kinds)).
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved>;
+    /// Small instances, each solved in well under a second, for the conformance tests.
+    fn samples() -> Vec<Self>;
+    /// Checks the game's contracts on this instance (see [`conformance`]): returns the number
+    /// of positions checked, or what is broken.
+    fn conformance(&self) -> std::result::Result<u64, String>;
 }
 
 /// A finite acyclic game over a dense index, as the solvers need it.
@@ -179,7 +313,7 @@ pub trait Values {
 }
 
 /// One game-specific fact about a table, as `gamedb info` shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Fact {
     /// Key in `info --json` (lower case, underscores).
     pub key: String,
@@ -187,8 +321,24 @@ pub struct Fact {
     pub label: String,
     /// The value for people; may span several lines.
     pub text: String,
-    /// The value as JSON text.
-    pub json: String,
+    /// The value in `info --json`.
+    pub json: serde_json::Value,
+}
+
+/// Binomial coefficient C(n, k), `None` on overflow.
+pub fn binomial(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut acc: u128 = 1;
+    for i in 0..k {
+        acc = acc * (n - i) as u128 / (i + 1) as u128;
+        if acc > u64::MAX as u128 {
+            return None;
+        }
+    }
+    Some(acc as u64)
 }
 
 /// Parses `a,b,c` (spaces allowed) into numbers; `form` names the accepted form in errors.

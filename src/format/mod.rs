@@ -1,11 +1,12 @@
 //! The table file format: writing, opening and validating. `tables/README.md` is its
-//! specification; this module is the only code that knows the byte layout.
+//! specification; this module (with [`payload`], the encodings of the values) is the only code
+//! that knows the byte layout.
 //!
 //! ```text
 //! offset size field
 //!      0    8 magic            "GAMEDB\r\n"
 //!      8    4 format_version   u32 = 1
-//!     12    4 game             u32 (1 candy, 2 nim, 3 chomp, 4 slide, 5 pattern database)
+//!     12    4 game             u32, the registry's game number (1 candy, 2 nim, 3 chomp, ...)
 //!     16   64 params           [u64; 8], meaning per game, unused ones 0
 //!     80    4 value_kind       u32 (1 outcome, 2 Grundy value, 3 distance)
 //!     84    4 encoding         u32 (1 one bit per entry, 2 one byte, 3 u16 little-endian)
@@ -31,7 +32,12 @@ use bincode::{Decode, Encode};
 use memmap2::Mmap;
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::game::ValueKind;
 use crate::{Error, Result};
+
+pub mod payload;
+
+pub use payload::Encoding;
 
 /// First eight bytes of every table. The CR LF catches files mangled by text-mode transfers.
 pub const MAGIC: [u8; 8] = *b"GAMEDB\r\n";
@@ -43,77 +49,6 @@ pub const HEADER_LEN: usize = 144;
 pub const PAYLOAD_OFFSET: u64 = 4096;
 /// Suffix of table files.
 pub const EXTENSION: &str = "gtab";
-
-/// What the stored values mean.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ValueKind {
-    /// P/N for the player to move.
-    Outcome = 1,
-    /// Sprague–Grundy value (0 means P).
-    Grundy = 2,
-    /// Distance in moves to the goal.
-    Distance = 3,
-}
-
-impl ValueKind {
-    fn from_u32(v: u32) -> Option<ValueKind> {
-        match v {
-            1 => Some(ValueKind::Outcome),
-            2 => Some(ValueKind::Grundy),
-            3 => Some(ValueKind::Distance),
-            _ => None,
-        }
-    }
-
-    /// Lower-case name used in `info`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ValueKind::Outcome => "outcome",
-            ValueKind::Grundy => "grundy",
-            ValueKind::Distance => "distance",
-        }
-    }
-}
-
-/// How each entry is stored in the payload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Encoding {
-    /// One bit per entry, entry `i` in bit `i % 8` of byte `i / 8`.
-    Bits = 1,
-    /// One byte per entry.
-    U8 = 2,
-    /// Two bytes per entry, little-endian.
-    U16 = 3,
-}
-
-impl Encoding {
-    fn from_u32(v: u32) -> Option<Encoding> {
-        match v {
-            1 => Some(Encoding::Bits),
-            2 => Some(Encoding::U8),
-            3 => Some(Encoding::U16),
-            _ => None,
-        }
-    }
-
-    /// Payload length in bytes for `entries` entries.
-    pub fn payload_len(self, entries: u64) -> Option<u64> {
-        match self {
-            Encoding::Bits => Some(entries.div_ceil(8)),
-            Encoding::U8 => Some(entries),
-            Encoding::U16 => entries.checked_mul(2),
-        }
-    }
-
-    /// Lower-case name used in `info`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Encoding::Bits => "bits",
-            Encoding::U8 => "u8",
-            Encoding::U16 => "u16",
-        }
-    }
-}
 
 /// The header as bincode sees it: exactly the on-disk fields, in order.
 #[derive(Encode, Decode)]
@@ -186,7 +121,7 @@ fn encode_header(meta: &TableMeta, payload: &[u8]) -> Vec<u8> {
         game: meta.game,
         params: meta.params,
         value_kind: meta.value_kind as u32,
-        encoding: meta.encoding as u32,
+        encoding: meta.encoding.code(),
         entry_count: meta.entry_count,
         payload_offset: PAYLOAD_OFFSET,
         payload_len: payload.len() as u64,
@@ -272,10 +207,12 @@ pub fn remove_stale_temporaries(dir: &Path) -> usize {
     removed
 }
 
-/// The bytes of a table file: memory-mapped from disk, or owned (tables solved in memory).
+/// The bytes of a table: a memory-mapped file, a whole file in memory, or only the payload
+/// (tables solved in memory).
 enum Bytes {
     Mapped(Mmap),
-    Owned(Vec<u8>),
+    Whole(Vec<u8>),
+    Payload(Vec<u8>),
 }
 
 /// An open table whose structure (magic, version, header checksum, sizes) has been checked.
@@ -292,7 +229,14 @@ impl TableFile {
     /// The file must not be modified while it is open: see [`map_file`].
     pub fn open(path: &Path) -> Result<TableFile> {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+        if !meta.is_file() {
+            return Err(Error::bad(format!(
+                "{}: not a table file (it is a folder or a device)",
+                path.display()
+            )));
+        }
+        let len = meta.len();
         if len < HEADER_LEN as u64 {
             return Err(Error::corrupt(
                 path,
@@ -310,20 +254,38 @@ impl TableFile {
         })
     }
 
+    /// A whole table file held in memory (read by other means, or made up by a fuzzer): the
+    /// same checks as [`TableFile::open`]; `name` stands for the path in messages.
+    pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<TableFile> {
+        let path = PathBuf::from(name);
+        if bytes.len() < HEADER_LEN {
+            return Err(Error::corrupt(
+                &path,
+                format!(
+                    "file is {} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)",
+                    bytes.len()
+                ),
+            ));
+        }
+        let header = parse_header(&path, &bytes)?;
+        Ok(TableFile {
+            path,
+            header,
+            bytes: Bytes::Whole(bytes),
+        })
+    }
+
     /// A table held in memory, as [`write_table`] would have written it (used by `verify`
-    /// for tables it solves without writing).
+    /// for tables it solves without writing). The payload is kept, not copied.
     pub fn from_payload(name: &str, meta: &TableMeta, payload: Vec<u8>) -> Result<TableFile> {
         let header_bytes = encode_header(meta, &payload);
         let path = PathBuf::from(name);
         let header =
             parse_header_bytes(&path, &header_bytes, PAYLOAD_OFFSET + payload.len() as u64)?;
-        let mut bytes = vec![0u8; PAYLOAD_OFFSET as usize];
-        bytes[..HEADER_LEN].copy_from_slice(&header_bytes);
-        bytes.extend_from_slice(&payload);
         Ok(TableFile {
             path,
             header,
-            bytes: Bytes::Owned(bytes),
+            bytes: Bytes::Payload(payload),
         })
     }
 
@@ -337,17 +299,15 @@ impl TableFile {
         &self.header
     }
 
-    fn all(&self) -> &[u8] {
-        match &self.bytes {
-            Bytes::Mapped(m) => m,
-            Bytes::Owned(v) => v,
-        }
-    }
-
     /// The payload bytes.
     pub fn payload(&self) -> &[u8] {
         let start = self.header.payload_offset as usize;
-        &self.all()[start..start + self.header.payload_len as usize]
+        let end = start + self.header.payload_len as usize;
+        match &self.bytes {
+            Bytes::Mapped(m) => &m[start..end],
+            Bytes::Whole(v) => &v[start..end],
+            Bytes::Payload(v) => v,
+        }
     }
 
     /// Reads the whole payload and compares its checksum with the header's.
@@ -378,6 +338,36 @@ fn map_file(file: &File) -> std::io::Result<Mmap> {
     // SAFETY: see the contract above: gamedb never writes to a file it or anyone maps; it
     // only renames new files over old ones, which leaves existing maps intact.
     unsafe { Mmap::map(file) }
+}
+
+/// Reads and checks the header of the table file at `path` without mapping the file: the
+/// cheap way to learn what a file holds (its game, parameters and value kind) and whether its
+/// size fits. The payload is not read.
+pub fn read_header(path: &Path) -> Result<Header> {
+    use std::io::Read;
+    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(Error::bad(format!(
+            "{}: not a table file (it is a folder or a device)",
+            path.display()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() < HEADER_LEN {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "file is {} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)",
+                meta.len()
+            ),
+        ));
+    }
+    parse_header_bytes(path, &bytes, meta.len())
 }
 
 fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {
@@ -415,9 +405,9 @@ fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header
             ),
         ));
     }
-    let value_kind = ValueKind::from_u32(raw.value_kind)
+    let value_kind = ValueKind::from_code(raw.value_kind)
         .ok_or_else(|| Error::corrupt(path, format!("unknown value kind {}", raw.value_kind)))?;
-    let encoding = Encoding::from_u32(raw.encoding)
+    let encoding = Encoding::from_code(raw.encoding)
         .ok_or_else(|| Error::corrupt(path, format!("unknown encoding {}", raw.encoding)))?;
     if raw.payload_offset != PAYLOAD_OFFSET {
         return Err(Error::corrupt(

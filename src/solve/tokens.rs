@@ -1,5 +1,10 @@
-//! Building a pattern database: a layered 0-1 breadth-first search over the abstract states
-//! (placement of the pattern tiles, cell of the blank), run backwards from the goal.
+//! Token distances on a grid (the search behind pattern databases): `k` labelled tokens and
+//! one blank on the cells of a [`Grid`]; a token next to the blank may slide into it at cost 1,
+//! and the blank also moves freely (cost 0) through the cells no token holds. For every
+//! *placement* of the tokens (indexed by [`Placements`]), the fewest token moves that bring
+//! them and the blank to their goal cells: a layered 0-1 breadth-first search over the states
+//! (placement, cell of the blank), run backwards from the goal. Nothing here knows about
+//! puzzles: a sliding-puzzle pattern database is the pattern tiles as tokens on the board.
 //!
 //! In the abstraction the blank moves freely (cost 0) through the cells free of pattern tiles,
 //! so the states of one placement that matter are the connected *components* of its free
@@ -29,24 +34,118 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 
-use super::{PdbSpec, Placements, UNREACHABLE};
-use crate::games::board::Board;
-use crate::games::GameSpec;
+use crate::game::UNREACHED as UNREACHABLE;
+use crate::progress::Progress;
+use crate::resources::{advise_huge_pages, available_memory};
 use crate::{Error, Result};
+
+/// The cells the tokens move on: at most 64, adjacency symmetric.
+pub trait Grid: Copy + Sync {
+    /// Number of cells (at most 64).
+    fn cells(&self) -> usize;
+    /// The cells adjacent to `cell`, as a mask.
+    fn neighbours(&self, cell: usize) -> u64;
+    /// The cells of `free` connected to `seed` through cells of `free` (`seed ⊆ free`).
+    fn flood(&self, seed: u64, free: u64) -> u64;
+}
+
+/// The dense index of the placements of `k` distinct tokens on `n` cells: digit `d_i` of token
+/// `i` on cell `c_i` is `c_i − |{ j < i : c_j < c_i }|` (`0 ≤ d_i < n − i`), and the index is the
+/// mixed-radix number of the digits with radices `n, n−1, …, n−k+1`, most significant first;
+/// it numbers the `n·(n−1)···(n−k+1)` placements in lexicographic order of `(c_0, …, c_{k−1})`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placements {
+    n: usize,
+    k: usize,
+}
+
+impl Placements {
+    /// Placements of `k ≤ n ≤ 64` tokens on `n` cells; `None` for other shapes.
+    pub fn new(n: usize, k: usize) -> Option<Placements> {
+        (k <= n && n <= 64).then_some(Placements { n, k })
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.n
+    }
+
+    /// Number of tokens.
+    pub fn tokens(&self) -> usize {
+        self.k
+    }
+
+    /// `n·(n−1)···(n−k+1)`, `None` when it overflows.
+    pub fn count(&self) -> Option<u64> {
+        (0..self.k).try_fold(1u64, |acc, i| acc.checked_mul((self.n - i) as u64))
+    }
+
+    /// The index of distinct cells `cells` (length `k`, each `< n`).
+    #[inline]
+    pub fn rank(&self, cells: &[u8]) -> u64 {
+        debug_assert_eq!(cells.len(), self.k);
+        let mut used = 0u64;
+        let mut r = 0u64;
+        for (i, &c) in cells.iter().enumerate() {
+            let below = (1u64 << c) - 1;
+            let digit = c as u64 - (used & below).count_ones() as u64;
+            r = r * (self.n - i) as u64 + digit;
+            used |= 1 << c;
+        }
+        r
+    }
+
+    /// The cells of placement `index` (below [`count`](Placements::count)), written into
+    /// `cells[..k]`.
+    #[inline]
+    pub fn unrank(&self, mut index: u64, cells: &mut [u8]) {
+        let mut digits = [0u8; 64];
+        for i in (0..self.k).rev() {
+            let radix = (self.n - i) as u64;
+            digits[i] = (index % radix) as u8;
+            index /= radix;
+        }
+        let mut free = if self.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        };
+        for i in 0..self.k {
+            let c = select::<false>(free, digits[i] as u64);
+            cells[i] = c as u8;
+            free &= !(1u64 << c);
+        }
+    }
+}
 
 /// Placements per bit of the page bitmaps.
 const PAGE_SHIFT: u32 = 9;
 
-/// The values of every placement of `spec`, in index order (see the module docs of
-/// [`super`]). Parallel on rayon's current pool; the bytes do not depend on its size.
-pub fn build_values(spec: &PdbSpec, progress: &ProgressBar) -> Result<Vec<u8>> {
-    if spec.board().cells() <= 16 {
-        Search::<Packed>::new(spec)?.run(progress)
+/// Bytes of memory per placement the search needs (its state plus the values at the end).
+pub fn bytes_per_placement(cells: usize) -> u64 {
+    if cells <= 16 {
+        Packed::BYTES as u64 + 1
     } else {
-        Search::<Split>::new(spec)?.run(progress)
+        Split::BYTES as u64 + 1
+    }
+}
+
+/// The distance of every placement of the tokens to the goal (`goal[i]`: token `i`'s goal
+/// cell; `blank`: the blank's), one byte each in the order of [`Placements`],
+/// [`UNREACHED`](crate::game::UNREACHED) where the goal cannot be reached. Parallel on rayon's
+/// current pool; the bytes do not depend on its size.
+pub fn token_distances<G: Grid>(
+    grid: G,
+    goal: &[u8],
+    blank: usize,
+    progress: &dyn Progress,
+) -> Result<Vec<u8>> {
+    if grid.cells() <= 16 {
+        Search::<Packed, G>::new(grid, goal, blank)?.run(progress)
+    } else {
+        Search::<Split, G>::new(grid, goal, blank)?.run(progress)
     }
 }
 
@@ -90,33 +189,6 @@ unsafe fn zeroed_vec<T>(n: usize) -> Option<Vec<T>> {
     // SAFETY: `p` was allocated by the global allocator with the layout of `n` `T`s, and the
     // caller guarantees that zeroed memory is `n` valid `T`s.
     Some(unsafe { Vec::from_raw_parts(p, n, n) })
-}
-
-/// A copy of `bytes` in memory the OS is asked to back with huge pages: random lookups in
-/// tables of hundreds of megabytes then miss the TLB far less than in a mapped file.
-pub fn copy_to_huge_pages(bytes: &[u8]) -> Vec<u8> {
-    let mut v: Vec<u8> = Vec::with_capacity(bytes.len());
-    advise_huge_pages(v.as_mut_ptr(), v.capacity());
-    v.extend_from_slice(bytes);
-    v
-}
-
-fn advise_huge_pages(p: *mut u8, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = (p as usize).next_multiple_of(HUGE);
-        let end = (p as usize + len) & !(HUGE - 1);
-        if end > start {
-            // SAFETY: advice on whole pages inside our own allocation; it cannot change the
-            // contents, and a refusal is harmless.
-            unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (p, len);
 }
 
 /// Boards of at most 16 cells: bits 0..16 visited, 16..32 `next[0]`, 32..48 `next[1]`,
@@ -256,8 +328,8 @@ struct Ring {
     next: usize,
 }
 
-struct Search<S: Store> {
-    board: Board,
+struct Search<S: Store, G: Grid> {
+    grid: G,
     index: Placements,
     n: usize,
     k: usize,
@@ -272,19 +344,24 @@ struct Search<S: Store> {
     /// One bit per page of placements whose `next[parity]` may be non-empty.
     pages: [Vec<AtomicU64>; 2],
     goal: Vec<u8>,
+    blank: usize,
 }
 
-impl<S: Store> Search<S> {
-    fn new(spec: &PdbSpec) -> Result<Self> {
-        let board = spec.board();
-        let index = spec.placements();
-        let len = index.count() as usize;
+impl<S: Store, G: Grid> Search<S, G> {
+    fn new(grid: G, goal: &[u8], blank: usize) -> Result<Self> {
+        let n = grid.cells();
+        let k = goal.len();
+        let index = Placements::new(n, k)
+            .filter(|p| p.count().is_some_and(|c| usize::try_from(c).is_ok()) && blank < n)
+            .ok_or_else(|| {
+                Error::Unsupported(format!("{k} tokens on {n} cells: no such placements"))
+            })?;
+        let len = index.count().unwrap_or(0) as usize;
         // The search state plus the values at the end.
         let needed = len as u64 * (S::BYTES as u64 + 1);
         let short = |available: Option<u64>| {
             Error::Unsupported(format!(
-                "not enough memory for the search of {}: it needs {} MiB{}",
-                spec.describe(),
+                "not enough memory for the search over {len} placements of {k} tokens: it needs {} MiB{}",
                 needed >> 20,
                 available.map_or(String::new(), |a| format!(
                     ", {} MiB are available",
@@ -305,31 +382,27 @@ impl<S: Store> Search<S> {
             (0..words).map(|_| AtomicU64::new(0)).collect(),
         ];
         let mut neighbours = [0u64; 64];
-        for (c, m) in neighbours.iter_mut().enumerate().take(board.cells()) {
-            *m = board.neighbours(c);
+        for (c, m) in neighbours.iter_mut().enumerate().take(n) {
+            *m = grid.neighbours(c);
         }
-        let (n, k) = (board.cells(), spec.pattern().len());
         let mut radix = [(1, 0); 64];
         for (i, r) in radix.iter_mut().enumerate().take(k) {
             let d = (n - i) as u64;
             *r = (d, u64::MAX / d + 1);
         }
         Ok(Search {
-            board,
+            grid,
             index,
             n,
             k,
-            all: board.all(),
+            all: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
             neighbours,
             radix,
             fast: cpu_is_fast(),
             store,
             pages,
-            goal: spec
-                .pattern()
-                .iter()
-                .map(|&t| board.home(t) as u8)
-                .collect(),
+            goal: goal.to_vec(),
+            blank,
         })
     }
 
@@ -342,10 +415,10 @@ impl<S: Store> Search<S> {
         }
     }
 
-    fn run(self, progress: &ProgressBar) -> Result<Vec<u8>> {
-        // Layer 0: the goal placement with the blank on the last cell.
+    fn run(self, progress: &dyn Progress) -> Result<Vec<u8>> {
+        // Layer 0: the goal placement with the blank on its goal cell.
         let goal = self.index.rank(&self.goal) as usize;
-        self.store.add(goal, 0, 1u64 << (self.n - 1));
+        self.store.add(goal, 0, 1u64 << self.blank);
         self.mark(0, goal);
         let mut layer: u32 = 0;
         loop {
@@ -409,7 +482,7 @@ impl<S: Store> Search<S> {
         layer: u8,
     ) -> u64 {
         let parity = (layer & 1) as usize;
-        let len = self.index.count() as usize;
+        let len = self.index.count().unwrap_or(0) as usize;
         let mut fresh = 0u64;
         let mut cells = [0u8; 64];
         let mut ring = Ring {
@@ -434,7 +507,7 @@ impl<S: Store> Search<S> {
                 }
                 let occupied = self.unrank::<FAST, K>(i, &mut cells);
                 // Visited states are whole components, so the seeds' components are new.
-                let cur = self.board.flood(seeds, self.all & !occupied);
+                let cur = self.grid.flood(seeds, self.all & !occupied);
                 self.store
                     .commit(i, parity, next, cur, (!valued).then_some(layer));
                 fresh += !valued as u64;
@@ -546,14 +619,6 @@ fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
-/// Memory the OS says is available (Linux: `MemAvailable` of `/proc/meminfo`).
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 fn cpu_is_fast() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -563,4 +628,31 @@ fn cpu_is_fast() -> bool {
     }
     #[cfg(not(target_arch = "x86_64"))]
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_is_a_lexicographic_bijection() {
+        for (n, k) in [(4, 1), (4, 3), (6, 2), (6, 5), (9, 4), (12, 3), (16, 2)] {
+            let p = Placements::new(n, k).unwrap();
+            let mut cells = vec![0u8; k];
+            let mut last: Option<Vec<u8>> = None;
+            for i in 0..p.count().unwrap() {
+                p.unrank(i, &mut cells);
+                let mut seen = 0u64;
+                for &c in &cells {
+                    assert!((c as usize) < n && seen >> c & 1 == 0);
+                    seen |= 1 << c;
+                }
+                assert_eq!(p.rank(&cells), i);
+                if let Some(prev) = &last {
+                    assert!(prev < &cells, "lexicographic order");
+                }
+                last = Some(cells.clone());
+            }
+        }
+    }
 }

@@ -1,0 +1,371 @@
+//! The one answer model: what a query says about a position, whatever asked (the command line,
+//! a stream, the C ABI, a library call) and whichever source answered (a table, or the
+//! 15-puzzle solver). Answers are plain data: positions and moves are already written as
+//! `query` reads them, so an answer prints itself as text ([`Answer::to_text`]) or JSON
+//! (`serde_json::to_string`) without the table at hand.
+//!
+//! JSON keys, by what the table holds:
+//! * outcome and Grundy tables: `position`, `outcome` (`"P"`/`"N"`), `grundy` (Grundy tables
+//!   only), `winning_moves`;
+//! * distance tables and the solver: `position`, `solvable`, `distance` (null when
+//!   unsolvable), `reason` (when unsolvable), `optimal_moves`, `path` (when asked for), and
+//!   `nodes` (the solver's expanded nodes, solver answers only);
+//! * tables of lower bounds (pattern databases): `position`, `lower_bound` (null when the
+//!   entry is 255, unreachable), `counts` (what the bound counts), `reason` (when unreachable).
+//!
+//! Each move is `{"move": label, "leaves": position}`. A position that cannot be answered is
+//! an [`ErrorLine`]: `{"position": text, "error": message}`.
+
+use serde::Serialize;
+
+use crate::game::{Move, Outcome, Rules};
+
+/// A move as answers show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AnswerMove {
+    /// How a person would say the move, e.g. `take 1 from heap 3`.
+    #[serde(rename = "move")]
+    pub label: String,
+    /// The position it leaves, written as queries read it.
+    pub leaves: String,
+    /// The same position as numbers.
+    #[serde(skip)]
+    pub numbers: Vec<u32>,
+}
+
+impl AnswerMove {
+    /// A game's move, its position written by the game's rules.
+    pub fn new(rules: &dyn Rules, m: Move) -> AnswerMove {
+        AnswerMove {
+            label: m.label,
+            leaves: rules.format(&m.leaves),
+            numbers: m.leaves,
+        }
+    }
+
+    /// Many moves.
+    pub fn all(rules: &dyn Rules, moves: Vec<Move>) -> Vec<AnswerMove> {
+        moves
+            .into_iter()
+            .map(|m| AnswerMove::new(rules, m))
+            .collect()
+    }
+}
+
+/// The answer to one query.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Answer {
+    /// The position as queries write it.
+    pub position: String,
+    /// The same position as numbers.
+    #[serde(skip)]
+    pub numbers: Vec<u32>,
+    /// Its index in the table; `None` for a position the table does not store (an
+    /// unsolvable arrangement) or an answer of the solver.
+    #[serde(skip)]
+    pub index: Option<u64>,
+    /// What the source says.
+    #[serde(flatten)]
+    pub value: Value,
+}
+
+/// What an answer says, by the kind of source.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// An outcome or Grundy table.
+    Game(GameValue),
+    /// A table of exact distances, or the solver.
+    Distance(DistanceValue),
+    /// A table of lower bounds (a pattern database).
+    Bound(BoundValue),
+}
+
+/// The answer of an outcome or Grundy table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameValue {
+    /// P or N.
+    pub outcome: Outcome,
+    /// The Grundy value, when the table stores them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grundy: Option<u32>,
+    /// Every move to a P-position.
+    pub winning_moves: Vec<AnswerMove>,
+}
+
+/// The answer of a distance table or the solver: how far the position is from the goal.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DistanceValue {
+    /// Whether the goal can be reached.
+    pub solvable: bool,
+    /// Moves to the goal; `None` when the goal cannot be reached.
+    pub distance: Option<u32>,
+    /// Why the goal cannot be reached, when it cannot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Every move to a position one move nearer the goal.
+    pub optimal_moves: Vec<AnswerMove>,
+    /// A whole optimal solution, when asked for: `distance` moves ending at the goal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<AnswerMove>>,
+    /// Nodes the solver expanded to find the answer (solver answers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+}
+
+/// The answer of a table of lower bounds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoundValue {
+    /// The bound; `None` when the entry says the pattern cannot be brought home.
+    pub lower_bound: Option<u32>,
+    /// What the bound counts.
+    pub counts: String,
+    /// Why there is no bound, when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl DistanceValue {
+    /// The goal cannot be reached, for `reason`.
+    pub fn unsolvable(reason: String) -> DistanceValue {
+        DistanceValue {
+            solvable: false,
+            distance: None,
+            reason: Some(reason),
+            optimal_moves: Vec::new(),
+            path: None,
+            nodes: None,
+        }
+    }
+
+    /// `distance` moves from the goal, with the moves one step nearer it.
+    pub fn at(distance: u32, optimal_moves: Vec<AnswerMove>) -> DistanceValue {
+        DistanceValue {
+            solvable: true,
+            distance: Some(distance),
+            reason: None,
+            optimal_moves,
+            path: None,
+            nodes: None,
+        }
+    }
+}
+
+impl Answer {
+    /// P or N, for answers of outcome and Grundy tables.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match &self.value {
+            Value::Game(g) => Some(g.outcome),
+            _ => None,
+        }
+    }
+
+    /// The Grundy value, for answers of Grundy tables.
+    pub fn grundy(&self) -> Option<u32> {
+        match &self.value {
+            Value::Game(g) => g.grundy,
+            _ => None,
+        }
+    }
+
+    /// The winning moves (empty for other answers).
+    pub fn winning_moves(&self) -> &[AnswerMove] {
+        match &self.value {
+            Value::Game(g) => &g.winning_moves,
+            _ => &[],
+        }
+    }
+
+    /// The distance part, for answers of distance tables and the solver.
+    pub fn distance(&self) -> Option<&DistanceValue> {
+        match &self.value {
+            Value::Distance(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// One JSON object on one line.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            // Serializing plain strings and numbers cannot fail; say so if it ever does.
+            format!("{{\"error\":\"internal error: {e}\"}}")
+        })
+    }
+
+    /// One line of text: `1,2,4: N  winning: take 1 from heap 3 -> 1,2,3`, or for a distance
+    /// table `8,6,7,2,5,4,3,0,1: distance 31  optimal: slide 3 right -> ...` (and `path: ...`
+    /// when a solution was asked for, `(N nodes expanded)` for the solver's answers).
+    pub fn to_text(&self) -> String {
+        let position = &self.position;
+        match &self.value {
+            Value::Bound(b) => match b.lower_bound {
+                Some(n) => format!("{position}: lower bound {n}: {n} {}", b.counts),
+                None => format!(
+                    "{position}: unreachable: {}",
+                    b.reason.as_deref().unwrap_or("")
+                ),
+            },
+            Value::Distance(d) => {
+                let mut s = match d.distance {
+                    None => format!(
+                        "{position}: unsolvable: {}",
+                        d.reason.as_deref().unwrap_or("the goal cannot be reached")
+                    ),
+                    Some(0) => format!("{position}: distance 0 (the goal)"),
+                    Some(n) => {
+                        let mut s = format!(
+                            "{position}: distance {n}  optimal: {}",
+                            moves_text(&d.optimal_moves)
+                        );
+                        if let Some(path) = &d.path {
+                            let steps: Vec<&str> = path.iter().map(|m| m.label.as_str()).collect();
+                            s += &format!("  path: {}", steps.join(", "));
+                        }
+                        s
+                    }
+                };
+                if let Some(nodes) = d.nodes {
+                    s += &format!("  ({nodes} nodes expanded)");
+                }
+                s
+            }
+            Value::Game(g) => {
+                let mut s = format!("{position}: {}", g.outcome.as_str());
+                if let Some(v) = g.grundy {
+                    s += &format!("  grundy {v}");
+                }
+                if !g.winning_moves.is_empty() {
+                    s += &format!("  winning: {}", moves_text(&g.winning_moves));
+                }
+                s
+            }
+        }
+    }
+}
+
+fn moves_text(moves: &[AnswerMove]) -> String {
+    let moves: Vec<String> = moves
+        .iter()
+        .map(|m| format!("{} -> {}", m.label, m.leaves))
+        .collect();
+    moves.join("; ")
+}
+
+/// The answer to a line that could not be answered: the line (its first
+/// [`ErrorLine::ECHO_LIMIT`] bytes) and what was wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorLine {
+    /// The line as given, cut to at most [`ErrorLine::ECHO_LIMIT`] bytes.
+    pub position: String,
+    /// What was wrong, and what is accepted.
+    pub error: String,
+}
+
+impl ErrorLine {
+    /// Longest echo of a bad line: a 10 MB line is named by its beginning, not repeated.
+    pub const ECHO_LIMIT: usize = 200;
+
+    /// The error answer for `line`.
+    pub fn new(line: &str, error: impl std::fmt::Display) -> ErrorLine {
+        ErrorLine {
+            position: echo(line),
+            error: error.to_string(),
+        }
+    }
+
+    /// `{"position": .., "error": ..}` on one line.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// `LINE: error: MESSAGE`.
+    pub fn to_text(&self) -> String {
+        format!("{}: error: {}", self.position, self.error)
+    }
+}
+
+/// `text` cut to at most [`ErrorLine::ECHO_LIMIT`] bytes (at a character boundary), with `…
+/// (N bytes)` when it was cut.
+pub fn echo(text: &str) -> String {
+    if text.len() <= ErrorLine::ECHO_LIMIT {
+        return text.to_string();
+    }
+    let mut end = ErrorLine::ECHO_LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &text[..end], text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(label: &str, leaves: &str) -> AnswerMove {
+        AnswerMove {
+            label: label.into(),
+            leaves: leaves.into(),
+            numbers: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn json_keys_in_their_documented_order() {
+        let game = Answer {
+            position: "1,2,4".into(),
+            numbers: vec![1, 2, 4],
+            index: Some(7),
+            value: Value::Game(GameValue {
+                outcome: Outcome::N,
+                grundy: None,
+                winning_moves: vec![mv("take 1 from heap 3", "1,2,3")],
+            }),
+        };
+        assert_eq!(
+            game.to_json(),
+            r#"{"position":"1,2,4","outcome":"N","winning_moves":[{"move":"take 1 from heap 3","leaves":"1,2,3"}]}"#
+        );
+        assert_eq!(
+            game.to_text(),
+            "1,2,4: N  winning: take 1 from heap 3 -> 1,2,3"
+        );
+        let mut far = DistanceValue::unsolvable("odd".into());
+        far.nodes = Some(0);
+        let far = Answer {
+            position: "2,1,3,0".into(),
+            numbers: Vec::new(),
+            index: None,
+            value: Value::Distance(far),
+        };
+        assert_eq!(
+            far.to_json(),
+            r#"{"position":"2,1,3,0","solvable":false,"distance":null,"reason":"odd","optimal_moves":[],"nodes":0}"#
+        );
+        let bound = Answer {
+            position: "x".into(),
+            numbers: Vec::new(),
+            index: None,
+            value: Value::Bound(BoundValue {
+                lower_bound: Some(3),
+                counts: "moves".into(),
+                reason: None,
+            }),
+        };
+        assert_eq!(
+            bound.to_json(),
+            r#"{"position":"x","lower_bound":3,"counts":"moves"}"#
+        );
+    }
+
+    #[test]
+    fn long_lines_are_echoed_by_their_beginning() {
+        let line = "é".repeat(10_000);
+        let e = ErrorLine::new(&line, "bad");
+        assert!(e.position.len() < 230, "{}", e.position.len());
+        assert!(e.position.ends_with("(20000 bytes)"));
+        assert_eq!(
+            ErrorLine::new("1,2", "bad").to_json(),
+            r#"{"position":"1,2","error":"bad"}"#
+        );
+    }
+}

@@ -1,0 +1,123 @@
+//! `gamedb solve`: optimal solutions of sliding-puzzle positions from pattern databases.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use clap::Args;
+
+use gamedb::fifteen::{parity_answer, Options, Partition, Solver};
+use gamedb::games::board::Board;
+use gamedb::{Error, TableDir};
+
+use super::{answer_all, Failure};
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// Rows of the board.
+    #[arg(long, default_value_t = 4)]
+    rows: u32,
+    /// Columns of the board.
+    #[arg(long, default_value_t = 4)]
+    cols: u32,
+    /// Positions: the tiles in reading order, 0 for the blank (`15,14,...,0`); `-` reads one
+    /// per line from stdin.
+    #[arg(required = true)]
+    positions: Vec<String>,
+    /// One JSON object per answer.
+    #[arg(long)]
+    json: bool,
+    /// Folder of the pattern tables.
+    #[arg(long, default_value = "tables")]
+    tables: PathBuf,
+    /// Use this partition of the 4x4 board (7-8, 6-6-3, 5-5-5) instead of the best present.
+    #[arg(long, conflicts_with = "patterns")]
+    partition: Option<String>,
+    /// Use these patterns, separated by `/`: `1,2,3,4/5,6,7,8`.
+    #[arg(long)]
+    patterns: Option<String>,
+    /// Do not max the heuristic with the reflected position.
+    #[arg(long)]
+    no_reflect: bool,
+    /// Skip the tables' payload checksums when opening.
+    #[arg(long)]
+    no_verify: bool,
+    /// Copy the tables into memory backed by huge pages: faster lookups for long batches,
+    /// about a second to set up for the 7-8 tables.
+    #[arg(long)]
+    huge_pages: bool,
+}
+
+fn options(a: &SolveArgs) -> gamedb::Result<Options> {
+    let patterns = match (&a.partition, &a.patterns) {
+        (Some(name), _) => {
+            if (a.rows, a.cols) != (4, 4) {
+                return Err(Error::BadInput(format!(
+                    "--partition {name} names a partition of the 4x4 board; for the {}x{} board \
+                     give --patterns, e.g. --patterns 1,2,3/4,5,6",
+                    a.rows, a.cols
+                )));
+            }
+            let p = Partition::named(name)?;
+            Some(p.patterns.iter().map(|p| p.to_vec()).collect())
+        }
+        (None, Some(text)) => {
+            let form = || {
+                "patterns separated by '/', each a comma-separated list of tiles: \
+                           1,2,3/4,5,6"
+                    .to_string()
+            };
+            let mut out = Vec::new();
+            for part in text.split('/') {
+                out.push(
+                    gamedb::game::parse_numbers(part, form())
+                        .map_err(|e| Error::BadInput(format!("--patterns: {e}")))?,
+                );
+            }
+            Some(out)
+        }
+        (None, None) => None,
+    };
+    Ok(Options {
+        patterns,
+        reflect: !a.no_reflect,
+        verify: !a.no_verify,
+        copy: a.huge_pages,
+    })
+}
+
+pub fn run(a: SolveArgs) -> Result<(), Failure> {
+    let board = Board::new(a.rows, a.cols)?;
+    let options = options(&a)?;
+    let dir = TableDir::new(&a.tables);
+    // Unsolvable positions are answered by the parity rule even without tables; the first
+    // solvable one needs them, and their absence ends the command. Answers may run on several
+    // threads: a second opening racing the first is harmless, one of the two is kept.
+    let solver: OnceLock<Solver> = OnceLock::new();
+    answer_all(&a.positions, a.json, |text| {
+        let tiles = match board.parse(text) {
+            Ok(t) => t,
+            Err(e) => return Ok(Err(e)),
+        };
+        let solution = match parity_answer(board, &tiles) {
+            Some(s) => s,
+            None => {
+                let solver = match solver.get() {
+                    Some(s) => s,
+                    None => {
+                        let s = Solver::open(a.rows, a.cols, &dir, &options)?;
+                        solver.get_or_init(|| s)
+                    }
+                };
+                match solver.solve(&tiles) {
+                    Ok(s) => s,
+                    Err(e) => return Ok(Err(e)),
+                }
+            }
+        };
+        Ok(Ok(if a.json {
+            solution.to_json()
+        } else {
+            solution.to_text()
+        }))
+    })
+}

@@ -1,0 +1,86 @@
+//! `gamedb verify [NAME...]`: check the statements against every position of the tables they
+//! read; exit 1 when one fails (a finding, reported with its smallest counterexample).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use gamedb::verify::{self, Env, Summary};
+use gamedb::{Error, TableDir};
+
+use super::{progress_bar, set_threads, Common, Failure};
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Statements to check (default: all); see --list.
+    pub names: Vec<String>,
+    /// List the statements (name, claim, source) and stop.
+    #[arg(long)]
+    pub list: bool,
+    /// With --list: the catalog in Markdown, statements and references
+    /// (`src/verify/STATEMENTS.md`).
+    #[arg(long, requires = "list")]
+    pub markdown: bool,
+    /// Print one JSON document.
+    #[arg(long)]
+    pub json: bool,
+    /// Reuse intact tables from this folder (found by their headers; others are solved in
+    /// memory).
+    #[arg(long, default_value = "tables")]
+    pub tables: PathBuf,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+pub fn run(a: VerifyArgs) -> Result<(), Failure> {
+    let all = verify::statements();
+    if a.list {
+        if a.markdown {
+            print!("{}", verify::catalog_markdown());
+            return Ok(());
+        }
+        for s in &all {
+            println!("{:24} {}\n{:24} {}", s.name, s.claim, "", s.source);
+        }
+        return Ok(());
+    }
+    for name in &a.names {
+        if !all.iter().any(|s| s.name == name) {
+            return Err(Failure::Error(Error::BadInput(format!(
+                "unknown statement '{name}'; `gamedb verify --list` names them all"
+            ))));
+        }
+    }
+    set_threads(a.common.threads)?;
+    let chosen: Vec<_> = all
+        .iter()
+        .filter(|s| a.names.is_empty() || a.names.contains(&s.name.to_string()))
+        .collect();
+    let pb = progress_bar(a.common.quiet, 0, String::new());
+    let mut env = Env::new(Some(TableDir::new(&a.tables)), &pb);
+    let mut reports = Vec::new();
+    for s in chosen {
+        let r = verify::run(s, &mut env)?;
+        pb.suspend(|| {
+            if !a.json {
+                println!("{}", r.to_text());
+            }
+        });
+        reports.push(r);
+    }
+    pb.finish_and_clear();
+    let summary = Summary::of(reports);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string(&summary).map_err(|e| Error::Unsupported(e.to_string()))?
+        );
+    } else {
+        println!("{} passed, {} failed", summary.passed, summary.failed);
+    }
+    if summary.failed > 0 {
+        Err(Failure::Findings)
+    } else {
+        Ok(())
+    }
+}

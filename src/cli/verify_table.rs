@@ -1,0 +1,36 @@
+//! `gamedb verify-table TABLE...`: check tables' structure and payload checksums.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use gamedb::Table;
+
+use super::Failure;
+
+#[derive(Args)]
+pub struct VerifyTableArgs {
+    /// Table files.
+    #[arg(required = true)]
+    pub tables: Vec<PathBuf>,
+}
+
+pub fn run(a: VerifyTableArgs) -> Result<(), Failure> {
+    let mut failed = 0;
+    for path in &a.tables {
+        let checked = Table::open(path).and_then(|t| t.verify().map(|()| t));
+        match checked {
+            Ok(t) => println!("{}: OK ({})", path.display(), t.spec().describe()),
+            Err(e) => {
+                println!("{}: FAILED", path.display());
+                eprintln!("gamedb: {e}");
+                failed += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        Err(Failure::Reported)
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,340 @@
+//! The encodings of a table's values: how a solver's [`Solved`] values become payload bytes,
+//! and how entries are read back. Encoder and decoder live side by side here; nothing else in
+//! the crate chooses an encoding or reads payload bytes.
+//!
+//! | value kind | encoding | entry `i`                                                   |
+//! |------------|----------|-------------------------------------------------------------|
+//! | outcome    | bits     | bit `i % 8` of byte `i / 8`, 1 = N                          |
+//! | Grundy     | u8       | byte `i` (every value ≤ 255)                                |
+//! | Grundy     | u16      | bytes `2i, 2i+1`, little-endian (some value > 255)          |
+//! | distance   | u8       | byte `i`; [`UNREACHED`] (255) where the goal is out of reach |
+
+use crate::game::{Outcome, Solved, ValueKind};
+
+pub use crate::game::UNREACHED;
+
+/// How each entry is stored in the payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// One bit per entry, entry `i` in bit `i % 8` of byte `i / 8`.
+    Bits = 1,
+    /// One byte per entry.
+    U8 = 2,
+    /// Two bytes per entry, little-endian.
+    U16 = 3,
+}
+
+impl Encoding {
+    /// Every encoding, in the order of their codes.
+    pub const ALL: [Encoding; 3] = [Encoding::Bits, Encoding::U8, Encoding::U16];
+
+    /// The encoding stored as `code` in table headers.
+    pub fn from_code(code: u32) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.code() == code)
+    }
+
+    /// The code stored in table headers.
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// Payload length in bytes for `entries` entries.
+    pub fn payload_len(self, entries: u64) -> Option<u64> {
+        match self {
+            Encoding::Bits => Some(entries.div_ceil(8)),
+            Encoding::U8 => Some(entries),
+            Encoding::U16 => entries.checked_mul(2),
+        }
+    }
+
+    /// Lower-case name used in `info`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Bits => "bits",
+            Encoding::U8 => "u8",
+            Encoding::U16 => "u16",
+        }
+    }
+
+    /// Whether values of `kind` may be stored this way (the table above).
+    pub fn holds(self, kind: ValueKind) -> bool {
+        matches!(
+            (kind, self),
+            (ValueKind::Outcome, Encoding::Bits)
+                | (ValueKind::Grundy, Encoding::U8 | Encoding::U16)
+                | (ValueKind::Distance, Encoding::U8)
+        )
+    }
+}
+
+/// Solved values in their stored form.
+#[derive(Debug)]
+pub struct Encoded {
+    /// What the values mean.
+    pub kind: ValueKind,
+    /// How they are stored.
+    pub encoding: Encoding,
+    /// Number of entries.
+    pub entries: u64,
+    /// The payload bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Encodes solved values: bits as they are, Grundy values in one byte each when they all fit
+/// and two otherwise, distances one byte each. Reuses the solver's storage where it can.
+pub fn encode(solved: Solved) -> Encoded {
+    let kind = solved.kind();
+    let entries = solved.len();
+    let (encoding, bytes) = match solved {
+        Solved::Outcomes { bits, .. } => (Encoding::Bits, bits),
+        Solved::Distances(bytes) => (Encoding::U8, bytes),
+        Solved::Grundy(values) => {
+            if values.iter().all(|&v| v <= u8::MAX as u16) {
+                (Encoding::U8, values.into_iter().map(|v| v as u8).collect())
+            } else {
+                let bytes = values.into_iter().flat_map(u16::to_le_bytes).collect();
+                (Encoding::U16, bytes)
+            }
+        }
+    };
+    Encoded {
+        kind,
+        encoding,
+        entries,
+        bytes,
+    }
+}
+
+/// Read access to the entries of a payload whose length was checked against its header.
+#[derive(Clone, Copy)]
+pub struct Entries<'a> {
+    bytes: &'a [u8],
+    kind: ValueKind,
+    encoding: Encoding,
+    len: u64,
+}
+
+impl<'a> Entries<'a> {
+    /// The entries of `bytes`; `None` when the encoding cannot hold `kind` values or the
+    /// length does not fit `len` entries.
+    pub fn new(bytes: &'a [u8], kind: ValueKind, encoding: Encoding, len: u64) -> Option<Self> {
+        (encoding.holds(kind) && encoding.payload_len(len) == Some(bytes.len() as u64)).then_some(
+            Entries {
+                bytes,
+                kind,
+                encoding,
+                len,
+            },
+        )
+    }
+
+    /// The entries of a payload already checked with [`Entries::new`] (by a table when it
+    /// was opened): no check again on the lookup path. Reads stay bounds-checked.
+    #[inline]
+    pub(crate) fn checked(bytes: &'a [u8], kind: ValueKind, encoding: Encoding, len: u64) -> Self {
+        Entries {
+            bytes,
+            kind,
+            encoding,
+            len,
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// True when there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// What the values mean.
+    pub fn kind(&self) -> ValueKind {
+        self.kind
+    }
+
+    /// How they are stored.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The stored value of entry `index`: the bit (1 = N), the byte or the u16. Panics when
+    /// `index` is not below [`len`](Entries::len), like slice indexing.
+    #[inline]
+    pub fn raw(&self, index: u64) -> u32 {
+        let p = self.bytes;
+        let i = index as usize;
+        match self.encoding {
+            Encoding::Bits => (p[i / 8] >> (i % 8) & 1) as u32,
+            Encoding::U8 => p[i] as u32,
+            Encoding::U16 => u16::from_le_bytes([p[2 * i], p[2 * i + 1]]) as u32,
+        }
+    }
+
+    /// P or N of entry `index` (outcome and Grundy tables: Grundy value 0 is P).
+    #[inline]
+    pub fn outcome(&self, index: u64) -> Outcome {
+        Outcome::from_win(self.raw(index) != 0)
+    }
+
+    /// Appends the outcomes of entries `indices` to `out` (each below [`len`](Entries::len)).
+    ///
+    /// Faster than calling [`outcome`](Entries::outcome) in a loop on large tables: the loop
+    /// does nothing but read, so the processor overlaps the reads' cache misses.
+    pub fn outcomes_at(&self, indices: &[u64], out: &mut Vec<Outcome>) {
+        let p = self.bytes;
+        match self.encoding {
+            Encoding::Bits => out.extend(indices.iter().map(|&i| {
+                let i = i as usize;
+                Outcome::from_win(p[i / 8] >> (i % 8) & 1 == 1)
+            })),
+            Encoding::U8 => out.extend(
+                indices
+                    .iter()
+                    .map(|&i| Outcome::from_win(p[i as usize] != 0)),
+            ),
+            Encoding::U16 => out.extend(indices.iter().map(|&i| self.outcome(i))),
+        }
+    }
+
+    /// Calls `f` with the index of every entry whose outcome is P, in increasing order.
+    pub fn for_each_p(&self, f: &mut dyn FnMut(u64)) {
+        if self.encoding != Encoding::Bits {
+            for i in 0..self.len {
+                if self.raw(i) == 0 {
+                    f(i)
+                }
+            }
+            return;
+        }
+        // Bit tables: skip whole bytes of N-positions.
+        for (b, &byte) in self.bytes.iter().enumerate() {
+            let mut zeros = !byte;
+            while zeros != 0 {
+                let i = b as u64 * 8 + zeros.trailing_zeros() as u64;
+                if i >= self.len {
+                    return;
+                }
+                f(i);
+                zeros &= zeros - 1;
+            }
+        }
+    }
+
+    /// Number of entries whose outcome is P.
+    pub fn count_p(&self) -> u64 {
+        match self.encoding {
+            Encoding::Bits => {
+                let ones: u64 = self.bytes.iter().map(|b| b.count_ones() as u64).sum();
+                self.len - ones
+            }
+            _ => (0..self.len).filter(|&i| self.raw(i) == 0).count() as u64,
+        }
+    }
+
+    /// How many entries hold each value (`counts[v]`, up to the largest value present; for
+    /// bit tables `[P, N]`). Parallel; the counts do not depend on the thread count.
+    pub fn histogram(&self) -> Vec<u64> {
+        use rayon::prelude::*;
+        if self.encoding == Encoding::Bits {
+            let p = self.count_p();
+            return vec![p, self.len - p];
+        }
+        let width = if self.encoding == Encoding::U16 { 2 } else { 1 };
+        let size = if self.encoding == Encoding::U16 {
+            1 << 16
+        } else {
+            256
+        };
+        let mut counts = self
+            .bytes
+            .par_chunks(width << 20)
+            .map(|c| {
+                let mut h = vec![0u64; size];
+                match self.encoding {
+                    Encoding::U16 => {
+                        for v in c.chunks_exact(2) {
+                            h[u16::from_le_bytes([v[0], v[1]]) as usize] += 1;
+                        }
+                    }
+                    _ => {
+                        for &b in c {
+                            h[b as usize] += 1;
+                        }
+                    }
+                }
+                h
+            })
+            .reduce(
+                || vec![0u64; size],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            );
+        while counts.last() == Some(&0) {
+            counts.pop();
+        }
+        counts
+    }
+
+    /// The index of every entry holding `value`, in increasing order, at most `limit` of them.
+    pub fn find(&self, value: u32, limit: usize) -> Vec<u64> {
+        (0..self.len)
+            .filter(|&i| self.raw(i) == value)
+            .take(limit)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grundy_values_take_one_byte_when_they_fit() {
+        let small = encode(Solved::Grundy(vec![0, 3, 255]));
+        assert_eq!(
+            (small.encoding, small.bytes),
+            (Encoding::U8, vec![0, 3, 255])
+        );
+        let large = encode(Solved::Grundy(vec![0, 256]));
+        assert_eq!(
+            (large.encoding, large.bytes),
+            (Encoding::U16, vec![0, 0, 0, 1])
+        );
+    }
+
+    #[test]
+    fn entries_read_what_was_encoded() {
+        let e = encode(Solved::Grundy(vec![0, 300, 7, 0]));
+        let entries = Entries::new(&e.bytes, e.kind, e.encoding, e.entries).unwrap();
+        assert_eq!(
+            (0..4).map(|i| entries.raw(i)).collect::<Vec<_>>(),
+            [0, 300, 7, 0]
+        );
+        assert_eq!(entries.count_p(), 2);
+        let mut p = Vec::new();
+        entries.for_each_p(&mut |i| p.push(i));
+        assert_eq!(p, [0, 3]);
+        assert_eq!(entries.histogram()[300], 1);
+        // A length that does not fit, or a kind the encoding cannot hold, is refused.
+        assert!(Entries::new(&e.bytes[1..], e.kind, e.encoding, e.entries).is_none());
+        assert!(Entries::new(&e.bytes, ValueKind::Distance, e.encoding, e.entries).is_none());
+    }
+
+    #[test]
+    fn outcome_bits_skip_n_bytes() {
+        let bits = vec![0xFF, 0b1111_0111, 0x00];
+        let entries = Entries::new(&bits, ValueKind::Outcome, Encoding::Bits, 20).unwrap();
+        let mut p = Vec::new();
+        entries.for_each_p(&mut |i| p.push(i));
+        assert_eq!(p, [11, 16, 17, 18, 19]);
+        assert_eq!(entries.count_p(), 5);
+        let mut out = Vec::new();
+        entries.outcomes_at(&[0, 11, 19], &mut out);
+        assert_eq!(out, [Outcome::N, Outcome::P, Outcome::P]);
+    }
+}

@@ -1,0 +1,310 @@
+//! Conformance checks: a game's own contracts, checked position by position on small
+//! instances. Each game's [`GameSpec::conformance`](super::GameSpec::conformance) runs the checks
+//! that fit the views it implements, and the test suite runs them on every registered game's
+//! [`samples`](super::GameSpec::samples), so a new game is checked without a line of test code.
+//!
+//! Each check returns the number of positions it looked at, or the first broken contract in
+//! words (the position, what was expected, what was found).
+
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
+
+use super::{Game, Retro, Rules};
+use crate::solve::{Mirror, Puzzle, Waves};
+
+/// What a check returns: positions checked, or what is wrong.
+pub type Checked = Result<u64, String>;
+
+/// The children of every index of a game, as a sorted set each (for comparing views).
+pub type Children = Vec<BTreeSet<u64>>;
+
+fn children_of<G: Game>(g: &G, pos: u64) -> BTreeSet<u64> {
+    let mut out = BTreeSet::new();
+    let _ = g.children(pos, |c| {
+        out.insert(c);
+        ControlFlow::Continue(())
+    });
+    out
+}
+
+/// [`Game`]: the levels cover `0..positions()` in consecutive ranges; every child lies in a
+/// lower level; a position is terminal exactly when it has no child; stopping early stops.
+/// Returns the children of every position, for [`rules`].
+pub fn game<G: Game>(g: &G) -> Result<Children, String> {
+    let n = g.positions();
+    let mut level_of = vec![usize::MAX; n as usize];
+    let mut next = 0;
+    for (l, range) in g.levels().into_iter().enumerate() {
+        if range.start != next || range.end < range.start || range.end > n {
+            return Err(format!(
+                "levels are not consecutive ranges covering 0..{n}: level {l} is {range:?}, expected to start at {next}"
+            ));
+        }
+        for i in range.clone() {
+            level_of[i as usize] = l;
+        }
+        next = range.end;
+    }
+    if next != n {
+        return Err(format!("levels cover 0..{next}, not 0..{n}"));
+    }
+    let mut all = Vec::with_capacity(n as usize);
+    for pos in 0..n {
+        let kids = children_of(g, pos);
+        if let Some(&c) = kids
+            .iter()
+            .find(|&&c| c >= n || level_of[c as usize] >= level_of[pos as usize])
+        {
+            return Err(format!(
+                "position {pos} (level {}) has a move to {c}, which is not in a lower level",
+                level_of[pos as usize]
+            ));
+        }
+        if g.terminal(pos).is_some() != kids.is_empty() {
+            return Err(format!(
+                "position {pos}: terminal is {:?} but it has {} children",
+                g.terminal(pos),
+                kids.len()
+            ));
+        }
+        if !kids.is_empty() {
+            let mut calls = 0;
+            let stopped = g.children(pos, |_| {
+                calls += 1;
+                ControlFlow::Break(())
+            });
+            if !stopped.is_break() || calls != 1 {
+                return Err(format!(
+                    "position {pos}: children() went on after the callback asked it to stop"
+                ));
+            }
+        }
+        all.push(kids);
+    }
+    Ok(all)
+}
+
+/// [`Retro`]: the parents of every position are exactly the positions that have it as a child.
+pub fn retro<G: Retro>(g: &G, children: &Children) -> Checked {
+    let n = g.positions();
+    let mut parents: Children = vec![BTreeSet::new(); n as usize];
+    for (p, kids) in children.iter().enumerate() {
+        for &c in kids {
+            parents[c as usize].insert(p as u64);
+        }
+    }
+    for pos in 0..n {
+        let mut got = BTreeSet::new();
+        g.parents(pos, |p| {
+            got.insert(p);
+        });
+        if got != parents[pos as usize] {
+            return Err(format!(
+                "position {pos}: parents() gives {got:?}, but the positions with a move to it are {:?}",
+                parents[pos as usize]
+            ));
+        }
+    }
+    Ok(n)
+}
+
+/// [`Waves`]: every index is visited exactly once, within a piece in increasing order; every
+/// child lies in an earlier wave; terminal exactly when there is no child; mirror images pair
+/// up with their originals in the same wave. Returns the children of every position.
+pub fn waves<W: Waves>(w: &W) -> Result<Children, String> {
+    let n = w.positions() as usize;
+    let mut wave_of = vec![usize::MAX; n];
+    let mut children: Children = vec![BTreeSet::new(); n];
+    let mut terminal = vec![false; n];
+    let mut images = vec![usize::MAX; n];
+    let mut originals = Vec::new();
+    let mut problem = None;
+    for wave in 0..w.waves() {
+        for piece in w.pieces(wave) {
+            let mut last = None;
+            w.walk(&piece, |at| {
+                let i = w.index(at);
+                if problem.is_some() {
+                    return;
+                }
+                if i as usize >= n || wave_of[i as usize] != usize::MAX {
+                    problem = Some(format!("index {i} visited twice or out of range"));
+                    return;
+                }
+                if last.is_some_and(|l| l >= i) {
+                    problem = Some(format!("a walk of wave {wave} visits {i} after {last:?}"));
+                    return;
+                }
+                last = Some(i);
+                wave_of[i as usize] = wave;
+                let _ = w.children(at, |c| {
+                    children[i as usize].insert(c);
+                    ControlFlow::Continue(())
+                });
+                terminal[i as usize] = w.terminal(at).is_some();
+                match w.mirror(at) {
+                    Mirror::Image => images[i as usize] = wave,
+                    Mirror::Solve(Some(j)) => originals.push((i, j, wave)),
+                    Mirror::Solve(None) => {}
+                }
+            });
+        }
+    }
+    if let Some(p) = problem {
+        return Err(p);
+    }
+    if let Some(i) = wave_of.iter().position(|&v| v == usize::MAX) {
+        return Err(format!("index {i} is in no wave"));
+    }
+    for i in 0..n {
+        if let Some(&c) = children[i]
+            .iter()
+            .find(|&&c| c as usize >= n || wave_of[c as usize] >= wave_of[i])
+        {
+            return Err(format!(
+                "position {i} (wave {}) has a move to {c}, which is not in an earlier wave",
+                wave_of[i]
+            ));
+        }
+        if terminal[i] != children[i].is_empty() {
+            return Err(format!(
+                "position {i}: terminal is {} but it has {} children",
+                terminal[i],
+                children[i].len()
+            ));
+        }
+    }
+    for (i, j, wave) in originals {
+        if j as usize >= n || images[j as usize] != wave {
+            return Err(format!(
+                "position {i} names {j} as its mirror image, which is not an image in its wave"
+            ));
+        }
+        images[j as usize] = usize::MAX - 1;
+    }
+    if let Some(j) = images.iter().position(|&v| v < usize::MAX - 1) {
+        return Err(format!(
+            "position {j} is a mirror image without an original"
+        ));
+    }
+    Ok(children)
+}
+
+/// [`Puzzle`]: moves are reversible (b is a neighbour of a exactly when a is one of b), and
+/// [`Puzzle::expand`] gives the neighbours that [`Puzzle::neighbours`] does. Returns the
+/// neighbours of every position.
+pub fn puzzle<P: Puzzle>(p: &P) -> Result<Children, String> {
+    let n = p.positions();
+    let mut all: Children = Vec::with_capacity(n as usize);
+    for pos in 0..n {
+        let mut set = BTreeSet::new();
+        p.neighbours(pos, |c| {
+            set.insert(c);
+        });
+        all.push(set);
+    }
+    for (a, set) in all.iter().enumerate() {
+        if let Some(&b) = set
+            .iter()
+            .find(|&&b| b >= n || !all[b as usize].contains(&(a as u64)))
+        {
+            return Err(format!(
+                "position {a} has a move to {b}, which has no move back"
+            ));
+        }
+    }
+    // Expand in runs of consecutive positions, as the solvers do.
+    let mut at = 0;
+    let mut run = 1;
+    while at < n {
+        let end = (at + run).min(n);
+        let mut from = Vec::new();
+        p.expand(at..end, |c| from.push(c));
+        let mut want = Vec::new();
+        for pos in at..end {
+            p.neighbours(pos, |c| want.push(c));
+        }
+        from.sort_unstable();
+        want.sort_unstable();
+        if from != want {
+            return Err(format!(
+                "expand({at}..{end}) does not give the neighbours of those positions"
+            ));
+        }
+        at = end;
+        run = run % 7 + 1;
+    }
+    for g in p.goals() {
+        if g >= n {
+            return Err(format!("goal {g} is not a position"));
+        }
+    }
+    Ok(all)
+}
+
+/// [`Rules`] over a dense index of `positions` entries: `unrank` gives a checked position of
+/// the table that `rank` maps back (a bijection); `format` and `parse` round-trip; the moves'
+/// indices are [`Rules::move_indices`], which are `children` (the solver's view) when given;
+/// [`Rules::moves_at`] picks from [`Rules::moves`].
+pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Checked {
+    for i in 0..positions {
+        let pos = r.unrank(i);
+        let text = r.format(&pos);
+        if let Err(e) = r.check(&pos) {
+            return Err(format!(
+                "index {i} unranks to {text}, which check() refuses: {e}"
+            ));
+        }
+        if let Some(why) = r.outside(&pos) {
+            return Err(format!(
+                "index {i} unranks to {text}, outside the table: {why}"
+            ));
+        }
+        if r.rank(&pos) != i {
+            return Err(format!(
+                "index {i} unranks to {text}, which ranks to {}",
+                r.rank(&pos)
+            ));
+        }
+        match r.parse(&text) {
+            Ok(back) if r.rank(&back) == i => {}
+            Ok(back) => {
+                return Err(format!("'{text}' parses to {back:?}, not index {i}"));
+            }
+            Err(e) => return Err(format!("'{text}' (index {i}) does not parse back: {e}")),
+        }
+        let moves = r.moves(&pos);
+        let mut ranked = Vec::with_capacity(moves.len());
+        for m in &moves {
+            if r.check(&m.leaves).is_err() || r.outside(&m.leaves).is_some() {
+                return Err(format!(
+                    "{text}: the move '{}' leaves {:?}, not a position of the table",
+                    m.label, m.leaves
+                ));
+            }
+            ranked.push(r.rank(&m.leaves));
+        }
+        let mut indices = Vec::new();
+        r.move_indices(&pos, &mut indices);
+        if indices != ranked {
+            return Err(format!(
+                "{text}: move_indices() gives {indices:?}, the moves rank to {ranked:?}"
+            ));
+        }
+        if let Some(children) = children {
+            let set: BTreeSet<u64> = ranked.iter().copied().collect();
+            if set != children[i as usize] {
+                return Err(format!(
+                    "{text} (index {i}): the lookup's moves lead to {set:?}, the solver's children are {:?}",
+                    children[i as usize]
+                ));
+            }
+        }
+        let which: Vec<usize> = (0..moves.len()).filter(|k| k % 3 != 1).collect();
+        let picked: Vec<_> = which.iter().map(|&k| moves[k].clone()).collect();
+        if r.moves_at(&pos, &which) != picked {
+            return Err(format!("{text}: moves_at() does not pick from moves()"));
+        }
+    }
+    Ok(positions)
+}

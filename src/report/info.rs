@@ -1,0 +1,233 @@
+//! `gamedb info`: a table's header, its checksum status, its counts (P/N positions, or
+//! positions at each distance) and the game's own facts.
+
+use serde::Serialize;
+
+use crate::format::FORMAT_VERSION;
+use crate::game::{Fact, ValueKind};
+use crate::lookup::Table;
+
+/// Positions listed as the farthest from the goal when there are at most this many.
+pub const ANTIPODES_LISTED: usize = 20;
+
+/// What `gamedb info` says about a table. JSON keys in this order: `file`, `game`,
+/// `description`, `params`, `format_version`, `values`, `encoding`, `entries`,
+/// `payload_offset`, `payload_len`, `payload_xxh3`, `checksum` (`ok`/`mismatch`),
+/// `crate_version`, the counts, then one key per game-specific fact.
+#[derive(Clone, Debug, Serialize)]
+pub struct Info {
+    /// The file as named on the command line.
+    pub file: String,
+    /// The game's build name.
+    pub game: &'static str,
+    /// The game and parameters for people.
+    pub description: String,
+    /// The header parameters.
+    pub params: [u64; 8],
+    /// The format version.
+    pub format_version: u32,
+    /// The value kind's name.
+    pub values: &'static str,
+    /// The encoding's name.
+    pub encoding: &'static str,
+    /// Number of entries.
+    pub entries: u64,
+    /// Where the payload starts.
+    pub payload_offset: u64,
+    /// Payload bytes.
+    pub payload_len: u64,
+    /// The payload checksum in the header, in hex.
+    pub payload_xxh3: String,
+    /// `ok` when the payload hashes to it, `mismatch` otherwise.
+    pub checksum: &'static str,
+    /// The gamedb that wrote the file.
+    pub crate_version: String,
+    /// The counts.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// The game's facts by key (see [`Fact`]).
+    #[serde(flatten)]
+    pub fact_values: serde_json::Map<String, serde_json::Value>,
+    /// The game's facts for people.
+    #[serde(skip)]
+    pub facts: Vec<Fact>,
+}
+
+/// The counts of a table, by value kind.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Counts {
+    /// Outcome and Grundy tables.
+    Outcomes {
+        /// P-positions.
+        p_positions: u64,
+        /// N-positions.
+        n_positions: u64,
+    },
+    /// Distance tables.
+    Distances {
+        /// `distance_counts[d]`: entries at distance `d`.
+        distance_counts: Vec<u64>,
+        /// The largest distance present.
+        max_distance: Option<u32>,
+        /// Entries at the largest distance.
+        antipode_count: u64,
+        /// Those positions, when there are at most [`ANTIPODES_LISTED`].
+        #[serde(skip_serializing_if = "Option::is_none")]
+        antipodes: Option<Vec<String>>,
+        /// Entries marked unreachable.
+        unreached: u64,
+        /// For tables of lower bounds: what an entry counts.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lower_bounds_of: Option<String>,
+    },
+}
+
+impl Info {
+    /// Reads everything `info` shows; `file` is the name to show. The payload checksum is
+    /// checked (every byte read): see [`Info::checksum`].
+    pub fn of(table: &Table, file: &str) -> Info {
+        let h = table.file().header();
+        let rules = table.rules();
+        let counts = if h.value_kind == ValueKind::Distance {
+            let d = table.distance_census(ANTIPODES_LISTED);
+            Counts::Distances {
+                max_distance: d.max_distance(),
+                antipode_count: d.antipode_count,
+                antipodes: (d.antipode_count as usize <= ANTIPODES_LISTED).then(|| {
+                    d.antipodes
+                        .iter()
+                        .map(|&i| rules.format(&rules.unrank(i)))
+                        .collect()
+                }),
+                unreached: d.unreached,
+                lower_bounds_of: rules.distance_bound(),
+                distance_counts: d.counts,
+            }
+        } else {
+            let p = table.count_p();
+            Counts::Outcomes {
+                p_positions: p,
+                n_positions: table.len() - p,
+            }
+        };
+        let facts = table.facts();
+        Info {
+            file: file.to_string(),
+            game: table.spec().name(),
+            description: table.spec().describe(),
+            params: h.params,
+            format_version: FORMAT_VERSION,
+            values: h.value_kind.name(),
+            encoding: h.encoding.name(),
+            entries: h.entry_count,
+            payload_offset: h.payload_offset,
+            payload_len: h.payload_len,
+            payload_xxh3: format!("{:016x}", h.payload_xxh3),
+            checksum: if table.verify().is_ok() {
+                "ok"
+            } else {
+                "mismatch"
+            },
+            crate_version: h.crate_version.clone(),
+            counts,
+            fact_values: facts
+                .iter()
+                .map(|f| (f.key.clone(), f.json.clone()))
+                .collect(),
+            facts,
+        }
+    }
+
+    /// Whether the payload hashes to the header's checksum.
+    pub fn checksum_ok(&self) -> bool {
+        self.checksum == "ok"
+    }
+
+    /// One JSON object on one line.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Aligned lines for people.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let mut line = |l: String| {
+            s += &l;
+            s.push('\n');
+        };
+        line(format!("file:            {}", self.file));
+        line(format!("game:            {}", self.description));
+        line(format!(
+            "format:          version {}, {} values as {}",
+            self.format_version, self.values, self.encoding
+        ));
+        line(format!("entries:         {}", self.entries));
+        line(format!(
+            "payload:         {} bytes at offset {}",
+            self.payload_len, self.payload_offset
+        ));
+        line(format!(
+            "checksum:        xxh3-64 {} {}",
+            self.payload_xxh3,
+            if self.checksum_ok() { "OK" } else { "MISMATCH" }
+        ));
+        line(format!("written by:      gamedb {}", self.crate_version));
+        match &self.counts {
+            Counts::Distances {
+                distance_counts,
+                max_distance,
+                antipode_count,
+                antipodes,
+                unreached,
+                lower_bounds_of,
+            } => {
+                if let Some(what) = lower_bounds_of {
+                    // A pattern database: entries are placements and their values lower bounds.
+                    line(format!("values:          {what}"));
+                    line("placements at each value:".into());
+                } else {
+                    line("positions at each distance:".into());
+                }
+                for (dist, count) in distance_counts.iter().enumerate() {
+                    line(format!("  {dist:>4} {count:>14}"));
+                }
+                if *unreached > 0 {
+                    line(format!(
+                        "unreached:       {unreached} (value {})",
+                        crate::game::UNREACHED
+                    ));
+                }
+                if let Some(m) = max_distance {
+                    line(format!("max distance:    {m}"));
+                    match antipodes {
+                        Some(list) => {
+                            line(format!("antipodes:       {antipode_count} at distance {m}:"));
+                            for a in list {
+                                line(format!("  {a}"));
+                            }
+                        }
+                        None => line(format!(
+                            "antipodes:       {antipode_count} at distance {m} (more than {ANTIPODES_LISTED}, not listed)"
+                        )),
+                    }
+                }
+            }
+            Counts::Outcomes {
+                p_positions,
+                n_positions,
+            } => {
+                line(format!("P-positions:     {p_positions}"));
+                line(format!("N-positions:     {n_positions}"));
+            }
+        }
+        for f in &self.facts {
+            line(format!("{}:", f.label));
+            for l in f.text.lines() {
+                line(format!("  {l}"));
+            }
+        }
+        s.pop();
+        s
+    }
+}

@@ -1,0 +1,6 @@
+//! Reports about whole tables, as data that prints itself as text or JSON: what `gamedb info`
+//! says about a table ([`info`]), and the winning bites of every Chomp rectangle
+//! ([`rectangles`]). The command line only prints them.
+
+pub mod info;
+pub mod rectangles;

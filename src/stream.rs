@@ -1,0 +1,203 @@
+//! The stream engine: one answer line per input line, in order, whatever the lines hold.
+//!
+//! `gamedb query TABLE -`, `gamedb query --rows R --cols C -` and `gamedb solve -` read
+//! positions from standard input and answer each one on its own line of standard output. A
+//! line that cannot be answered (bad text, bytes that are not UTF-8, a position outside the
+//! table) gets an error line ([`ErrorLine`]: `{"position":..,"error":..}` with JSON) and the
+//! stream goes on; only a failure of the source itself (its tables missing or damaged) ends it.
+//!
+//! A caller talking line by line gets each answer at once (output is flushed whenever no more
+//! input is queued); a long pipe gets the lines already queued answered in parallel batches of
+//! up to [`BATCH`] lines, written in input order, so the output is the same at any thread count.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use crate::answer::{echo, ErrorLine};
+use crate::{Error, Result};
+
+/// Most queued input lines answered together.
+pub const BATCH: usize = 4096;
+
+/// Batches smaller than this are answered on the calling thread (splitting costs more).
+const PARALLEL_FROM: usize = 64;
+
+/// What a stream did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Lines answered (empty lines are skipped, not counted).
+    pub lines: u64,
+    /// Lines answered with an error line.
+    pub bad: u64,
+    /// Whether the reader of the output went away before the end.
+    pub closed: bool,
+}
+
+/// One line's reply: its answer line, or the error that answers it. `Err` from the closure
+/// given to [`answer_lines`] ends the stream instead (the source itself failed).
+pub type Reply = std::result::Result<String, Error>;
+
+fn stdout_error(e: std::io::Error) -> Error {
+    Error::io(PathBuf::from("<stdout>"), e)
+}
+
+/// Answers every non-empty line of `input` with one line on `output`, in input order.
+/// `answer` gives the reply of one line (already trimmed); bad lines, including lines that are
+/// not UTF-8, are answered with an [`ErrorLine`] (JSON when `json`).
+///
+/// The input is read through a [`BufReader`] (give one with a large buffer for long pipes):
+/// what it has buffered tells, without waiting, whether more lines are queued.
+pub fn answer_lines<R, W, F>(
+    input: &mut BufReader<R>,
+    output: W,
+    json: bool,
+    answer: F,
+) -> Result<Summary>
+where
+    R: Read,
+    W: Write,
+    F: Fn(&str) -> Result<Reply> + Sync,
+{
+    let mut out = std::io::BufWriter::new(output);
+    let mut summary = Summary::default();
+    let mut raw = Vec::new();
+    let mut batch: Vec<std::result::Result<String, String>> = Vec::new();
+    let mut eof = false;
+    while !eof {
+        // Take the lines already queued (at least one, waiting for it if need be).
+        batch.clear();
+        loop {
+            raw.clear();
+            let n = input
+                .read_until(b'\n', &mut raw)
+                .map_err(|e| Error::io(PathBuf::from("<stdin>"), e))?;
+            if n == 0 {
+                eof = true;
+                break;
+            }
+            match std::str::from_utf8(&raw) {
+                Ok(text) => {
+                    let text = text.trim();
+                    if !text.is_empty() {
+                        batch.push(Ok(text.to_string()));
+                    }
+                }
+                Err(_) => {
+                    let lossy = String::from_utf8_lossy(&raw);
+                    batch.push(Err(lossy.trim().to_string()));
+                }
+            }
+            if input.buffer().is_empty() || batch.len() >= BATCH {
+                break;
+            }
+        }
+        let one = |line: &std::result::Result<String, String>| -> Result<Reply> {
+            match line {
+                Ok(text) => answer(text),
+                Err(lossy) => Ok(Err(Error::bad(format!(
+                    "line '{}' is not UTF-8 text; expected one position per line, written as \
+                     `gamedb query` reads them",
+                    echo(lossy)
+                )))),
+            }
+        };
+        let replies: Vec<Result<Reply>> = if batch.len() >= PARALLEL_FROM {
+            batch.par_iter().map(one).collect()
+        } else {
+            batch.iter().map(one).collect()
+        };
+        for (line, reply) in batch.iter().zip(replies) {
+            summary.lines += 1;
+            let text = match reply? {
+                Ok(text) => text,
+                Err(e) => {
+                    summary.bad += 1;
+                    let shown = match line {
+                        Ok(t) => t.as_str(),
+                        Err(lossy) => lossy.as_str(),
+                    };
+                    let e = ErrorLine::new(shown, e);
+                    if json {
+                        e.to_json()
+                    } else {
+                        e.to_text()
+                    }
+                }
+            };
+            if let Err(e) = writeln!(out, "{text}") {
+                // A reader that went away ends the conversation; it is not an error.
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    summary.closed = true;
+                    return Ok(summary);
+                }
+                return Err(stdout_error(e));
+            }
+        }
+        // Answer as soon as the caller waits for us: flush when no more input is queued.
+        if eof || input.buffer().is_empty() {
+            match out.flush() {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                    summary.closed = true;
+                    return Ok(summary);
+                }
+                r => r.map_err(stdout_error)?,
+            }
+        }
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(input: &[u8], json: bool) -> (String, Summary) {
+        let mut out = Vec::new();
+        let summary = answer_lines(&mut BufReader::new(input), &mut out, json, |text| {
+            Ok(match text.parse::<u32>() {
+                Ok(n) => Ok(format!("{}", n * 2)),
+                Err(_) => Err(Error::bad("not a number")),
+            })
+        })
+        .unwrap();
+        (String::from_utf8(out).unwrap(), summary)
+    }
+
+    #[test]
+    fn every_line_is_answered_in_order_even_bad_bytes() {
+        let (out, s) = run(b"1\n\xff\xfe\n\n 3 \nx\n4", true);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 5, "{out}");
+        assert_eq!(lines[0], "2");
+        assert!(lines[1].contains("not UTF-8"), "{}", lines[1]);
+        assert_eq!(lines[2], "6");
+        assert_eq!(lines[3], r#"{"position":"x","error":"not a number"}"#);
+        assert_eq!(lines[4], "8");
+        assert_eq!(s.lines, 5);
+        assert_eq!(s.bad, 2);
+        let (_, s) = run(b"4\n", false);
+        assert_eq!((s.lines, s.bad), (1, 0));
+    }
+
+    #[test]
+    fn long_batches_keep_their_order() {
+        let input: String = (0..10_000).map(|i| format!("{i}\n")).collect();
+        let (out, s) = run(input.as_bytes(), false);
+        assert_eq!(s.lines, 10_000);
+        for (i, line) in out.lines().enumerate() {
+            assert_eq!(line, (2 * i).to_string());
+        }
+    }
+
+    #[test]
+    fn a_source_failure_ends_the_stream() {
+        let mut out = Vec::new();
+        let err = answer_lines(&mut BufReader::new(&b"1\n2\n"[..]), &mut out, false, |_| {
+            Err(Error::Unsupported("no tables".into()))
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("no tables"));
+    }
+}
