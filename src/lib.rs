@@ -35,7 +35,7 @@
 //!   every position, with their sources;
 //! * [`ffi`]: the C ABI of the shared library (`src/gamedb.h`).
 //!
-//! Leaves used everywhere: [`Error`], [`progress`], [`resources`].
+//! Leaves used everywhere: [`Error`], [`progress`], [`resources`], [`lock`].
 
 #![warn(missing_docs)]
 
@@ -48,6 +48,7 @@ pub mod fifteen;
 pub mod format;
 pub mod game;
 pub mod games;
+pub mod lock;
 pub mod lookup;
 pub mod progress;
 pub mod report;

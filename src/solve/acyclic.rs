@@ -201,6 +201,17 @@ where
     Ok(bits)
 }
 
+/// Memory of [`solve_outcomes`] and [`solve_outcomes_retro`] over `positions`: one bit each
+/// (the bits become the table's payload without a copy).
+pub fn outcomes_memory(positions: u64) -> u64 {
+    positions.div_ceil(8)
+}
+
+/// Memory of [`solve_grundy`] over `positions`: two bytes each.
+pub fn grundy_memory(positions: u64) -> u64 {
+    positions.saturating_mul(2)
+}
+
 /// P/N of every position by scanning children, stopping at the first P child.
 /// Works for any [`Game`].
 pub fn solve_outcomes<G: Game>(game: &G, progress: &dyn Progress) -> Result<Bits> {
