@@ -1232,6 +1232,13 @@ class Table:
             raise self._damaged(
                 "file is %d bytes but the header says %d (truncated or extended)" % (size, offset + plen)
             )
+        nonzero = mm[HEADER_LEN:PAYLOAD_OFFSET].rstrip(b"\0")
+        if nonzero:
+            i = len(nonzero) - len(nonzero.lstrip(b"\0"))
+            raise self._damaged(
+                "byte %d (between the header and the payload) is %#04x, not 0"
+                % (HEADER_LEN + i, nonzero[i])
+            )
         if game not in GAMES:
             raise self._damaged("unknown game number %d" % game)
         try:

@@ -274,6 +274,7 @@ impl TableFile {
         }
         let map = map_file(&file).map_err(|e| Error::io(path, e))?;
         let header = parse_header(path, &map)?;
+        check_padding(path, &map)?;
         Ok(TableFile {
             path: path.to_path_buf(),
             header,
@@ -295,6 +296,7 @@ impl TableFile {
             ));
         }
         let header = parse_header(&path, &bytes)?;
+        check_padding(&path, &bytes)?;
         Ok(TableFile {
             path,
             header,
@@ -395,6 +397,23 @@ pub fn read_header(path: &Path) -> Result<Header> {
         ));
     }
     parse_header_bytes(path, &bytes, meta.len())
+}
+
+/// The bytes between the header and the payload are zero: no byte of a table file is left
+/// unchecked (the checksums cover the header and the payload).
+fn check_padding(path: &Path, bytes: &[u8]) -> Result<()> {
+    let padding = &bytes[HEADER_LEN..PAYLOAD_OFFSET as usize];
+    match padding.iter().position(|&b| b != 0) {
+        None => Ok(()),
+        Some(i) => Err(Error::corrupt(
+            path,
+            format!(
+                "byte {} (between the header and the payload) is {:#04x}, not 0",
+                HEADER_LEN + i,
+                padding[i]
+            ),
+        )),
+    }
 }
 
 fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {

@@ -45,7 +45,8 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
 }
 
-/// The specification's checks, written independently of the format module.
+/// The specification's checks (tables/README.md), written independently of the format
+/// module: magic, version, header checksum, offset, length, zero padding, payload checksum.
 fn well_formed(b: &[u8]) -> bool {
     b.len() >= 144
         && &b[..8] == b"GAMEDB\r\n"
@@ -53,6 +54,7 @@ fn well_formed(b: &[u8]) -> bool {
         && xxh3_64(&b[..136]) == u64_at(b, 136)
         && u64_at(b, 96) == 4096
         && (b.len() as u64).checked_sub(4096) == Some(u64_at(b, 104))
+        && b[144..4096].iter().all(|&x| x == 0)
         && xxh3_64(&b[4096..]) == u64_at(b, 112)
 }
 
