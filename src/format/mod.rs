@@ -178,10 +178,19 @@ pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> 
         }
         Ok(())
     })();
-    if result.is_err() {
+    if let Err(e) = result {
         let _ = fs::remove_file(&tmp);
+        // Said of the table, not of the temporary the user never asked for.
+        return Err(match e {
+            Error::Io { source, .. } => Error::Unsupported(format!(
+                "{}: writing the table failed: {source}; nothing was left under its name (the \
+                 temporary file was removed)",
+                path.display()
+            )),
+            other => other,
+        });
     }
-    result
+    Ok(())
 }
 
 /// The table name and writer's process id of a temporary file name, `.NAME.tmp-PID`.
