@@ -36,8 +36,10 @@ scenarios=("$@")
 read -r chomp_rows chomp_cols <<<"${CHOMP_BOX:-14 14}"
 
 cargo build --release -q || exit 1
-G=$PWD/target/release/gamedb
 work=$(mktemp -d /tmp/gamedb-fault.XXXXXX)
+# A copy, so that a rebuild during the run does not change the program under test.
+cp target/release/gamedb "$work/gamedb"
+G=$work/gamedb
 trap 'umount "$work"/mnt-* 2>/dev/null; rm -rf "$work"' EXIT
 echo "fault injection: N=$N, scenarios: ${scenarios[*]}, work in $work, load $(cut -d' ' -f1-3 /proc/loadavg)"
 

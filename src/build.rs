@@ -82,8 +82,15 @@ impl Plan {
 /// available.
 pub fn plan(spec: &Spec, kind: ValueKind, out_dir: &Path, options: &Options) -> Result<Plan> {
     spec.check_kind(kind)?;
+    plan_needs(spec.needs(kind), out_dir, options)
+}
+
+/// [`plan`] for any writer of tables that states its own [`Needs`] (an engine that solves
+/// outside [`crate::games::GameSpec::solve`], e.g. across processes): the output folder is
+/// (made) writable, and the needs fit in the memory and disk available. Call it before
+/// allocating, then write under a [`TableLock`].
+pub fn plan_needs(needs: Needs, out_dir: &Path, options: &Options) -> Result<Plan> {
     resources::check_output_folder(out_dir)?;
-    let needs = spec.needs(kind);
     let mut available = Available::now(out_dir, options.memory_budget);
     if let Some(given) = &options.memory_available {
         if available.memory.as_ref().is_none_or(|(m, _)| given.0 < *m) {
