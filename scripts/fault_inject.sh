@@ -25,8 +25,9 @@
 #
 # Prints one line per trial and a summary; exit status 1 if any check failed.
 set -u
-# Job control: background jobs keep the default SIGINT disposition (a non-interactive shell
-# would start them with SIGINT ignored), as a build started from a terminal has.
+# Builds run with the default SIGINT disposition, as from a terminal: a non-interactive shell
+# starts background jobs with SIGINT ignored, and so does anything started under `nohup ... &`
+# (an ignored signal is inherited), so each build is started through `env --default-signal`.
 set -m
 cd "$(dirname "$0")/.."
 N=${1:-50}
@@ -64,9 +65,9 @@ EOF
 # The command of a scenario, writing into folder $1.
 command_of() {
     case $2 in
-    chomp) echo "$G build chomp --rows $chomp_rows --cols $chomp_cols --out $1 -q" ;;
-    slide) echo "$G build slide --rows 3 --cols 4 --out $1 -q" ;;
-    build-all) echo "$G build-all --catalog $work/catalog.txt --out $1 -q" ;;
+    chomp) echo "env --default-signal=INT $G build chomp --rows $chomp_rows --cols $chomp_cols --out $1 -q" ;;
+    slide) echo "env --default-signal=INT $G build slide --rows 3 --cols 4 --out $1 -q" ;;
+    build-all) echo "env --default-signal=INT $G build-all --catalog $work/catalog.txt --out $1 -q" ;;
     esac
 }
 
