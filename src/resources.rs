@@ -169,17 +169,14 @@ pub fn check_output_folder(dir: &Path) -> Result<()> {
     })
 }
 
-/// Memory the process needs besides a build's data: its code, libraries, thread stacks and
-/// buffers (measured: about 6 MiB resident for small builds; counted generously).
-pub const PROCESS_BASE: u64 = 16 << 20;
-
 /// What one build needs, computed before it starts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Needs {
     /// What is being built, for messages (a table's file name).
     pub what: String,
-    /// Memory at the peak: the solver's (its values and working state), the encoding's and
-    /// the process's own ([`PROCESS_BASE`]).
+    /// Memory the build allocates, at its peak: the solver's (its values and working state)
+    /// and the encoding's. The process itself (code, stacks: about 6 MiB resident) is running
+    /// already, so what is available is measured without it.
     pub memory: u64,
     /// Of `memory`, the values of the table itself.
     pub table: u64,

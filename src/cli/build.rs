@@ -16,7 +16,7 @@ pub struct BuildArgs {
     /// Folder for the table.
     #[arg(long, global = true, default_value = "tables")]
     pub out: PathBuf,
-    /// Most memory the build may use (bytes, or K, M, G, T binary units: 512M, 8G); a build
+    /// Most memory the build may allocate (bytes, or K, M, G, T binary units: 512M, 8G); a build
     /// that needs more is refused before solving. Default: what the machine has available.
     #[arg(long, global = true, value_parser = gamedb::resources::parse_size)]
     pub memory: Option<u64>,

@@ -39,7 +39,7 @@ pub struct BuildAllArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Most memory the builds may use together (bytes, or K, M, G, T binary units: 512M,
+    /// Most memory the builds may allocate together (bytes, or K, M, G, T binary units: 512M,
     /// 8G); a table that needs more is refused before it is solved. Default: what the machine
     /// has available.
     #[arg(long, value_parser = resources::parse_size)]

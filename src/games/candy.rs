@@ -174,7 +174,8 @@ impl GameSpec for CandySpec {
     }
 
     fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        crate::solve::outcomes_memory(self.positions())
+        // One level per number of candies left.
+        crate::solve::outcomes_memory(self.positions(), self.max_candies as u64 + 1)
     }
 
     fn samples() -> Vec<Self> {

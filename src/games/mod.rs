@@ -194,8 +194,7 @@ impl Spec {
             what: self.file_name(kind),
             memory: self
                 .solve_memory(kind)
-                .saturating_add(payload::encode_memory(kind, n))
-                .saturating_add(crate::resources::PROCESS_BASE),
+                .saturating_add(payload::encode_memory(kind, n)),
             table: payload::max_payload_len(kind, n),
             file: crate::format::PAYLOAD_OFFSET + payload::max_payload_len(kind, n),
         }

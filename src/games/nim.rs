@@ -222,10 +222,12 @@ impl GameSpec for NimSpec {
         let (s, h) = (self.heaps as u64, self.max_heap as u64);
         // The ranking tables `cnt` and `start` (see `Nim::new`).
         let ranking = ((s + 1) * (h + 1) * (s * h + 1) + s * h + 2) * 8;
+        // One level per number of counters.
+        let levels = s * h + 1;
         ranking
             + match kind {
-                ValueKind::Grundy => crate::solve::grundy_memory(self.positions()),
-                _ => crate::solve::outcomes_memory(self.positions()),
+                ValueKind::Grundy => crate::solve::grundy_memory(self.positions(), levels),
+                _ => crate::solve::outcomes_memory(self.positions(), levels),
             }
     }
 

@@ -121,10 +121,12 @@ impl GameSpec for WythoffSpec {
     fn solve_memory(&self, kind: ValueKind) -> u64 {
         // The level starts (see `Wythoff::new`).
         let ranking = (2 * self.max_heap as u64 + 2) * 8;
+        // One level per sum of the heaps.
+        let levels = 2 * self.max_heap as u64 + 1;
         ranking
             + match kind {
-                ValueKind::Grundy => crate::solve::grundy_memory(self.positions()),
-                _ => crate::solve::outcomes_memory(self.positions()),
+                ValueKind::Grundy => crate::solve::grundy_memory(self.positions(), levels),
+                _ => crate::solve::outcomes_memory(self.positions(), levels),
             }
     }
 
