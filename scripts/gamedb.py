@@ -627,7 +627,7 @@ class Nim(Game):
         if not pos or len(pos) > self.MAX_HEAPS or heaps > self.s:
             if len(pos) > self.MAX_HEAPS:
                 what = "%d numbers (at most %d)" % (len(pos), self.MAX_HEAPS)
-            elif heaps > self.s:
+            elif heaps > self.s and heaps < len(pos):
                 what = "%d non-empty heaps" % heaps
             else:
                 what = "%d heaps" % len(pos)

@@ -263,7 +263,7 @@ pub struct ErrorLine {
 
 impl ErrorLine {
     /// Longest echo of a bad line: a 10 MB line is named by its beginning, not repeated.
-    pub const ECHO_LIMIT: usize = 200;
+    pub const ECHO_LIMIT: usize = crate::game::ECHO_LIMIT;
 
     /// The error answer for `line`.
     pub fn new(line: &str, error: impl std::fmt::Display) -> ErrorLine {
@@ -284,18 +284,7 @@ impl ErrorLine {
     }
 }
 
-/// `text` cut to at most [`ErrorLine::ECHO_LIMIT`] bytes (at a character boundary), with `…
-/// (N bytes)` when it was cut.
-pub fn echo(text: &str) -> String {
-    if text.len() <= ErrorLine::ECHO_LIMIT {
-        return text.to_string();
-    }
-    let mut end = ErrorLine::ECHO_LIMIT;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes)", &text[..end], text.len())
-}
+pub use crate::game::echo;
 
 #[cfg(test)]
 mod tests {

@@ -49,6 +49,22 @@ pub struct Built {
     pub total_time: Duration,
 }
 
+/// What building the table of `spec` with `kind` values needs: memory at the peak (the
+/// game's solver, see [`crate::game::GameSpec::solve_memory`], then the encoding) and the
+/// output file (at most: Grundy values may turn out to fit one byte each, see
+/// [`payload::max_payload_len`]). Computed without solving.
+pub fn needs(spec: &Spec, kind: ValueKind) -> Needs {
+    let n = spec.positions();
+    Needs {
+        what: spec.file_name(kind),
+        memory: spec
+            .solve_memory(kind)
+            .saturating_add(payload::encode_memory(kind, n)),
+        table: payload::max_payload_len(kind, n),
+        file: format::PAYLOAD_OFFSET + payload::max_payload_len(kind, n),
+    }
+}
+
 /// How a build checks its resources.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -82,7 +98,7 @@ impl Plan {
 /// available.
 pub fn plan(spec: &Spec, kind: ValueKind, out_dir: &Path, options: &Options) -> Result<Plan> {
     spec.check_kind(kind)?;
-    plan_needs(spec.needs(kind), out_dir, options)
+    plan_needs(needs(spec, kind), out_dir, options)
 }
 
 /// [`plan`] for any writer of tables that states its own [`Needs`] (an engine that solves

@@ -363,7 +363,7 @@ fn builds_that_do_not_fit_in_memory_are_refused_before_solving() {
         ),
     ];
     for (args, spec, kind) in specs {
-        let needs = spec.needs(kind);
+        let needs = gamedb::build::needs(&spec, kind);
         let mut all = vec!["build"];
         all.extend_from_slice(&args);
         all.extend_from_slice(&["--out", s(dir.path()), "--memory", "8M"]);
@@ -524,7 +524,7 @@ fn every_build_fits_in_the_memory_it_says_it_needs() {
             ValueKind::Distance,
         ),
     ] {
-        let needs = spec.needs(kind);
+        let needs = gamedb::build::needs(&spec, kind);
         assert_eq!(needs.what, spec.file_name(kind));
         let mut all = vec!["build"];
         all.extend_from_slice(&args);
@@ -899,7 +899,9 @@ fn small_message_problems() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "1,2,3,0: P\n0,1,2,0,3: P\n");
     let e = exit2(&gamedb(&["query", s(&t), "1,2,3,4"]), "4 heaps");
-    assert!(e.contains("4 non-empty heaps"), "{e}");
+    assert!(e.contains("'1,2,3,4' has 4 heaps"), "{e}");
+    let e = exit2(&gamedb(&["query", s(&t), "1,0,2,3,4"]), "4 of 5 heaps");
+    assert!(e.contains("'1,0,2,3,4' has 4 non-empty heaps"), "{e}");
     let many = vec!["0"; 40].join(",");
     let e = exit2(&gamedb(&["query", s(&t), &many]), "40 numbers");
     assert!(e.contains("40 numbers (at most 32)"), "{e}");

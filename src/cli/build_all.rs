@@ -158,7 +158,10 @@ pub fn run(a: BuildAllArgs) -> Result<(), Failure> {
         .collect();
     if !missing.is_empty() {
         resources::check_output_folder(&a.out)?;
-        let total: u64 = missing.iter().map(|e| e.spec.needs(e.kind).file).sum();
+        let total: u64 = missing
+            .iter()
+            .map(|e| build::needs(&e.spec, e.kind).file)
+            .sum();
         if let Some(free) = resources::free_disk(&a.out) {
             if total > free {
                 return Err(Error::Unsupported(format!(
@@ -205,7 +208,7 @@ pub fn run(a: BuildAllArgs) -> Result<(), Failure> {
         let e = &entries[i];
         let name = e.spec.file_name(e.kind);
         let path = a.out.join(&name);
-        let needs = e.spec.needs(e.kind);
+        let needs = build::needs(&e.spec, e.kind);
         let mut row = Row {
             name: name.clone(),
             positions: e.spec.positions(),

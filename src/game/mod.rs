@@ -347,8 +347,8 @@ pub fn binomial(n: u64, k: u64) -> Option<u64> {
 }
 
 /// Parses `a,b,c` (spaces allowed) into numbers; `form` names the accepted form in errors.
-/// Messages quote the input through [`crate::answer::echo`], so a 10 MB line is named by its
-/// beginning, not repeated.
+/// Messages quote the input through [`echo`], so a 10 MB line is named by its beginning, not
+/// repeated.
 pub fn parse_numbers(text: &str, form: String) -> Result<Vec<u32>> {
     let text = text.trim();
     if text.is_empty() {
@@ -367,24 +367,40 @@ pub fn parse_numbers(text: &str, form: String) -> Result<Vec<u32>> {
                 };
                 crate::Error::bad(format!(
                     "position '{}': '{}' {what}; expected {form}",
-                    crate::answer::echo(text),
-                    crate::answer::echo(part)
+                    echo(text),
+                    echo(part)
                 ))
             })
         })
         .collect()
 }
 
-/// A position as messages quote it: [`format_numbers`] cut like [`crate::answer::echo`]
-/// (at most [`crate::answer::ErrorLine::ECHO_LIMIT`] bytes, then `… (N bytes)`), without
-/// writing out the whole of a huge one first.
+/// Longest quotation of input in a message or an error line: a 10 MB line is named by its
+/// beginning, not repeated.
+pub const ECHO_LIMIT: usize = 200;
+
+/// `text` cut to at most [`ECHO_LIMIT`] bytes (at a character boundary), with `… (N bytes)`
+/// when it was cut.
+pub fn echo(text: &str) -> String {
+    if text.len() <= ECHO_LIMIT {
+        return text.to_string();
+    }
+    let mut end = ECHO_LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &text[..end], text.len())
+}
+
+/// A position as messages quote it: [`format_numbers`] cut like [`echo`], without writing out
+/// the whole of a huge one first.
 pub fn quote(pos: &[u32]) -> String {
-    let limit = crate::answer::ErrorLine::ECHO_LIMIT;
+    let limit = ECHO_LIMIT;
     // Each number takes at most 11 bytes with its comma: the prefix that can be shown.
     let shown = &pos[..pos.len().min(limit / 2 + 1)];
     let text = format_numbers(shown);
     if shown.len() == pos.len() {
-        return crate::answer::echo(&text);
+        return echo(&text);
     }
     let total: usize = pos.iter().map(|v| decimal_len(*v)).sum::<usize>() + pos.len() - 1;
     format!("{}… ({total} bytes)", &text[..limit.min(text.len())])

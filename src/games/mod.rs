@@ -13,10 +13,9 @@
 //! particular game are reports about it (the theorems of `verify`, the Chomp rectangles, the
 //! 15-puzzle solver).
 
-use crate::format::payload::{self, Encoded};
+use crate::format::payload::Encoded;
 use crate::format::TableMeta;
 use crate::game::{GameSpec, Progress, Rules, Solved, ValueKind, MAX_POSITIONS};
-use crate::resources::Needs;
 use crate::{Error, Result};
 
 pub mod board;
@@ -184,20 +183,6 @@ impl Spec {
                 .join(" or "),
             kind.name()
         )))
-    }
-
-    /// What building this table needs: memory at the peak (solving, then encoding) and the
-    /// output file (at most; see [`payload::max_payload_len`]). Computed without solving.
-    pub fn needs(&self, kind: ValueKind) -> Needs {
-        let n = self.positions();
-        Needs {
-            what: self.file_name(kind),
-            memory: self
-                .solve_memory(kind)
-                .saturating_add(payload::encode_memory(kind, n)),
-            table: payload::max_payload_len(kind, n),
-            file: crate::format::PAYLOAD_OFFSET + payload::max_payload_len(kind, n),
-        }
     }
 
     /// The header fields of this spec's table of `encoded` values.

@@ -448,7 +448,7 @@ impl Rules for Nim {
         if pos.is_empty() || pos.len() > MAX_HEAPS as usize || heaps > self.s {
             let what = if pos.len() > MAX_HEAPS as usize {
                 format!("{} numbers (at most {MAX_HEAPS})", pos.len())
-            } else if heaps > self.s {
+            } else if heaps > self.s && heaps < pos.len() {
                 format!("{heaps} non-empty heaps")
             } else {
                 format!("{} heaps", pos.len())

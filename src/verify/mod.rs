@@ -114,7 +114,7 @@ impl<'p> Env<'p> {
                 // Solved in memory: refuse before allocating when it will not fit.
                 let needs = crate::resources::Needs {
                     file: 0,
-                    ..spec.needs(kind)
+                    ..crate::build::needs(spec, kind)
                 };
                 let here = crate::resources::Available {
                     memory: crate::resources::memory_limit(None),
