@@ -68,7 +68,7 @@ fn brute_pdb(rows: usize, cols: usize, pattern: &[u32]) -> HashMap<Vec<u8>, u8> 
             };
             let key = (next, c as u8);
             let nd = d + cost;
-            if dist.get(&key).map_or(true, |&old| nd < old) {
+            if dist.get(&key).is_none_or(|&old| nd < old) {
                 dist.insert(key.clone(), nd);
                 if cost == 0 {
                     queue.push_front((key, nd));
