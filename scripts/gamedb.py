@@ -475,8 +475,10 @@ class Candy(Game):
             raise ValueError("candy win rule %d (expected 0 even or 1 odd)" % params[2])
         self.max_candies, self.max_take = params[0], params[1]
         self.win = "even" if params[2] == 0 else "odd"
-        if not 1 <= self.max_candies <= 1 << 30:
-            raise ValueError("--max-candies %d: expected 1..=1073741824" % self.max_candies)
+        if not 1 <= self.max_candies <= (1 << 30) - 1 or self.max_candies % 2 == 0:
+            raise ValueError(
+                "--max-candies %d: expected an odd number in 1..=%d" % (self.max_candies, (1 << 30) - 1)
+            )
         if not 1 <= self.max_take <= self.max_candies:
             raise ValueError(
                 "--max-take %d: expected 1..=max-candies (%d)" % (self.max_take, self.max_candies)
@@ -657,6 +659,93 @@ class Nim(Game):
                 leaves[j] -= t
                 out.append(("take %d from heap %d" % (t, j + 1), leaves))
         return out
+
+
+@register
+class Wythoff(Game):
+    """Wythoff's game (src/games/wythoff.rs): every ordered pair of heaps ``(a, b)``,
+    ``0 <= a, b <= N``, sum-major: ``index = start[a+b] + a - max(0, a+b-N)``."""
+
+    ID = 6
+    NAME = "wythoff"
+    MAX_HEAP = 65535
+
+    def __init__(self, params):
+        if any(params[1:]) or params[0] > self.MAX_HEAP:
+            raise ValueError("wythoff parameters out of range")
+        self.n = params[0]
+        if not 1 <= self.n <= self.MAX_HEAP:
+            raise ValueError("--max-heap %d: expected 1..=%d" % (self.n, self.MAX_HEAP))
+
+    def value_kinds(self):
+        return ("outcome", "grundy")
+
+    def positions(self):
+        return (self.n + 1) ** 2
+
+    def describe(self):
+        return (
+            "Wythoff's game: two heaps of 0..=%d, take any number from one heap or the same "
+            "number from both, normal play" % self.n
+        )
+
+    def position_form(self):
+        return "a,b: the two heaps, each 0..=%d (a missing second heap is empty)" % self.n
+
+    def _start(self, s):
+        # Pairs of sum t < s: t + 1 each up to N, then 2N - t + 1.
+        n = self.n
+        if s <= n + 1:
+            return s * (s + 1) // 2
+        below = (n + 1) * (n + 2) // 2
+        t = s - (n + 1)  # sums n+1 .. s-1
+        return below + t * n - (t - 1) * t // 2
+
+    def parse(self, text):
+        pos = parse_numbers(text, self.position_form())
+        self.check(pos)
+        return [pos[0], pos[1] if len(pos) > 1 else 0]
+
+    def check(self, pos):
+        self._check_ints(pos)
+        if not 0 < len(pos) <= 2:
+            raise BadInput(
+                "position '%s': %d heaps; expected %s"
+                % (format_numbers(pos), len(pos), self.position_form())
+            )
+        for v in pos:
+            if v > self.n:
+                raise BadInput(
+                    "position '%s': heap %d is larger than this table's largest heap %d; expected %s"
+                    % (format_numbers(pos), v, self.n, self.position_form())
+                )
+
+    def rank(self, pos):
+        a, b = pos[0], pos[1] if len(pos) > 1 else 0
+        s = a + b
+        return self._start(s) + a - max(0, s - self.n)
+
+    def unrank(self, index):
+        lo, hi = 0, 2 * self.n + 1  # largest s with start(s) <= index
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self._start(mid) <= index:
+                lo = mid
+            else:
+                hi = mid
+        s = lo
+        a = index - self._start(s) + max(0, s - self.n)
+        return [a, s - a]
+
+    def moves(self, pos):
+        a, b = pos[0], pos[1] if len(pos) > 1 else 0
+        out = [("take %d from heap 1" % k, [a - k, b]) for k in range(1, a + 1)]
+        out += [("take %d from heap 2" % k, [a, b - k]) for k in range(1, b + 1)]
+        out += [("take %d from both" % k, [a - k, b - k]) for k in range(1, min(a, b) + 1)]
+        return out
+
+    def format(self, pos):
+        return "%d,%d" % (pos[0], pos[1] if len(pos) > 1 else 0)
 
 
 @register

@@ -183,9 +183,32 @@ pub extern "C" fn gamedb_last_error() -> *const c_char {
 /// the handle is open (gamedb itself only ever replaces tables by renaming new files).
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_open(path: *const c_char, flags: u32) -> *mut Table {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        open_handle(path, "path", flags, |path, verify| {
+            let t = Table::open(Path::new(path))?;
+            if verify {
+                t.verify()?;
+            }
+            Ok(t)
+        })
+    }
+}
+
+/// The common part of the `gamedb_open*` functions: checks the text argument and the flags,
+/// runs `open(text, verify)`, and returns a boxed handle or NULL with the message.
+///
+/// # Safety
+/// `arg` is NULL or a NUL-terminated string.
+unsafe fn open_handle<T>(
+    arg: *const c_char,
+    what: &str,
+    flags: u32,
+    open: impl FnOnce(&str, bool) -> crate::Result<T>,
+) -> *mut T {
     guard(std::ptr::null_mut(), || {
         // SAFETY: forwarded from this function's contract.
-        let Ok(path) = (unsafe { text_arg(path, "path") }) else {
+        let Ok(text) = (unsafe { text_arg(arg, what) }) else {
             return std::ptr::null_mut();
         };
         if flags & !GAMEDB_OPEN_NO_VERIFY != 0 {
@@ -194,18 +217,25 @@ pub unsafe extern "C" fn gamedb_open(path: *const c_char, flags: u32) -> *mut Ta
             ));
             return std::ptr::null_mut();
         }
-        let opened = Table::open(Path::new(path)).and_then(|t| {
-            if flags & GAMEDB_OPEN_NO_VERIFY == 0 {
-                t.verify()?;
-            }
-            Ok(t)
-        });
-        match opened {
+        match open(text, flags & GAMEDB_OPEN_NO_VERIFY == 0) {
             Ok(t) => Box::into_raw(Box::new(t)),
             Err(e) => {
                 set_error(&e.to_string());
                 std::ptr::null_mut()
             }
+        }
+    })
+}
+
+/// Frees a handle made by [`open_handle`]; NULL is ignored.
+///
+/// # Safety
+/// `handle` is NULL or came from `open_handle` and was not freed; nothing uses it afterwards.
+unsafe fn close_handle<T>(handle: *mut T) {
+    guard((), || {
+        if !handle.is_null() {
+            // SAFETY: the handle came from `Box::into_raw` and is freed once, by contract.
+            drop(unsafe { Box::from_raw(handle) });
         }
     })
 }
@@ -217,12 +247,8 @@ pub unsafe extern "C" fn gamedb_open(path: *const c_char, flags: u32) -> *mut Ta
 /// using it, and it must not be used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_close(table: *mut Table) {
-    guard((), || {
-        if !table.is_null() {
-            // SAFETY: the handle came from `Box::into_raw` and is freed once, by contract.
-            drop(unsafe { Box::from_raw(table) });
-        }
-    })
+    // SAFETY: forwarded from this function's contract.
+    unsafe { close_handle(table) }
 }
 
 /// Number of positions (entries) of the table, or a negative error code.
@@ -506,29 +532,16 @@ pub unsafe extern "C" fn gamedb_open_board(
     cols: u32,
     flags: u32,
 ) -> *mut Board {
-    guard(std::ptr::null_mut(), || {
-        // SAFETY: forwarded from this function's contract.
-        let Ok(dir) = (unsafe { text_arg(dir, "dir") }) else {
-            return std::ptr::null_mut();
-        };
-        if flags & !GAMEDB_OPEN_NO_VERIFY != 0 {
-            set_error(&format!(
-                "unknown flags {flags:#x}; accepted: 0 or GAMEDB_OPEN_NO_VERIFY (1)"
-            ));
-            return std::ptr::null_mut();
-        }
-        let options = Options {
-            verify: flags & GAMEDB_OPEN_NO_VERIFY == 0,
-            ..Options::default()
-        };
-        match BoardQuery::open(rows, cols, Arc::new(TableDir::new(dir)), options) {
-            Ok(b) => Box::into_raw(Box::new(Board(b))),
-            Err(e) => {
-                set_error(&e.to_string());
-                std::ptr::null_mut()
-            }
-        }
-    })
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        open_handle(dir, "dir", flags, |dir, verify| {
+            let options = Options {
+                verify,
+                ..Options::default()
+            };
+            BoardQuery::open(rows, cols, Arc::new(TableDir::new(dir)), options).map(Board)
+        })
+    }
 }
 
 /// Closes a board handle. NULL is accepted and ignored.
@@ -538,12 +551,8 @@ pub unsafe extern "C" fn gamedb_open_board(
 /// be using it, and it must not be used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_close_board(board: *mut Board) {
-    guard((), || {
-        if !board.is_null() {
-            // SAFETY: the handle came from `Box::into_raw` and is freed once, by contract.
-            drop(unsafe { Box::from_raw(board) });
-        }
-    })
+    // SAFETY: forwarded from this function's contract.
+    unsafe { close_handle(board) }
 }
 
 /// Writes the answer to a position of the board as one JSON object, exactly the line

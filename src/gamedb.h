@@ -50,13 +50,14 @@ extern "C" {
 #define GAMEDB_VALUES_GRUNDY 2
 #define GAMEDB_VALUES_DISTANCE 3
 
-/* Game numbers returned by gamedb_game() (see tables/README.md); tests/c_abi.rs keeps them
- * equal to the registry of src/games/mod.rs. */
+/* Game numbers returned by gamedb_game() (see tables/README.md). tests/c_abi.rs checks these
+ * against the registry of src/games/mod.rs: one line per registered game. */
 #define GAMEDB_GAME_CANDY 1
 #define GAMEDB_GAME_NIM 2
 #define GAMEDB_GAME_CHOMP 3
 #define GAMEDB_GAME_SLIDE 4
 #define GAMEDB_GAME_PDB 5
+#define GAMEDB_GAME_WYTHOFF 6
 
 /* An open table. */
 typedef struct gamedb_table gamedb_table;

@@ -400,25 +400,12 @@ impl Solver {
         if let Some(answer) = parity_answer(self.board, tiles) {
             return Ok(answer);
         }
-        let mut solution = Solution {
-            position: tiles.to_vec(),
-            solvable: false,
-            reason: None,
-            length: None,
-            moves: Vec::new(),
-            expanded: 0,
-            generated: 0,
-            heuristic: 0,
-            seconds: 0.0,
-        };
         let started = Instant::now();
         let statics = self.statics();
         let mut state = State::new(&statics, tiles);
-        solution.heuristic = state.lower_bound(u32::MAX);
+        let heuristic = state.lower_bound(u32::MAX);
         let outcome = ida_star(&mut state, MAX_LENGTH);
-        solution.seconds = started.elapsed().as_secs_f64();
-        solution.expanded = outcome.expanded;
-        solution.generated = outcome.generated;
+        let seconds = started.elapsed().as_secs_f64();
         let path = outcome.path.ok_or_else(|| {
             Error::Unsupported(format!(
                 "no solution of at most {MAX_LENGTH} moves found: the tables in use do not \
@@ -426,9 +413,10 @@ impl Solver {
             ))
         })?;
         let mut board_tiles = tiles.to_vec();
+        let mut moves = Vec::with_capacity(path.len());
         for m in &path {
             let tile = board_tiles[m.from as usize];
-            solution.moves.push(Step {
+            moves.push(Step {
                 tile,
                 dir: self.board.direction(m.from as usize, m.to as usize),
             });
@@ -436,9 +424,17 @@ impl Solver {
                 .slide(&mut board_tiles, m.from as usize, m.to as usize);
         }
         debug_assert_eq!(board_tiles, self.board.goal());
-        solution.solvable = true;
-        solution.length = Some(path.len() as u32);
-        Ok(solution)
+        Ok(Solution {
+            position: tiles.to_vec(),
+            solvable: true,
+            length: Some(moves.len() as u32),
+            moves,
+            expanded: outcome.expanded,
+            generated: outcome.generated,
+            heuristic,
+            seconds,
+            reason: None,
+        })
     }
 
     /// The whole answer for a checked, solvable position, as a complete table would give it:

@@ -104,6 +104,7 @@ games! {
     Chomp(chomp::ChompSpec),
     Slide(slide::SlideSpec),
     Pdb(pdb::PdbSpec),
+    Wythoff(wythoff::WythoffSpec),
 }
 
 impl Spec {

@@ -24,6 +24,7 @@ mod candy;
 mod chomp;
 mod nim;
 mod slide;
+mod wythoff;
 
 /// One checkable statement.
 pub struct Statement {
@@ -159,6 +160,7 @@ pub fn statements() -> Vec<Statement> {
     all.extend(nim::statements());
     all.extend(chomp::statements());
     all.extend(slide::statements());
+    all.extend(wythoff::statements());
     all
 }
 
