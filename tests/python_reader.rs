@@ -19,6 +19,7 @@ use gamedb::games::chomp::ChompSpec;
 use gamedb::games::nim::NimSpec;
 use gamedb::games::pdb::PdbSpec;
 use gamedb::games::slide::SlideSpec;
+use gamedb::games::wythoff::WythoffSpec;
 use gamedb::games::Spec;
 use gamedb::ValueKind;
 
@@ -33,6 +34,7 @@ fn tables(dir: &Path) -> Vec<PathBuf> {
     let chomp = |r, c| Spec::Chomp(ChompSpec::new(r, c).unwrap());
     let slide = |r, c| Spec::Slide(SlideSpec::new(r, c).unwrap());
     let pdb = |r, c, tiles: &[u32]| Spec::Pdb(PdbSpec::new(r, c, tiles).unwrap());
+    let wythoff = |n| Spec::Wythoff(WythoffSpec::new(n).unwrap());
     let outcome = ValueKind::Outcome;
     let grundy = ValueKind::Grundy;
     let distance = ValueKind::Distance;
@@ -58,6 +60,8 @@ fn tables(dir: &Path) -> Vec<PathBuf> {
         (pdb(3, 3, &[1, 2, 3]), distance),
         // Every placement of the 2x2 board's three tiles: half of them are stored as 255.
         (pdb(2, 2, &[1, 2, 3]), distance),
+        (wythoff(60), outcome),
+        (wythoff(40), grundy),
     ];
     let covered: BTreeSet<&str> = all.iter().map(|(spec, _)| spec.name()).collect();
     let registered: BTreeSet<&str> = gamedb::games::GAMES.iter().map(|&(_, n)| n).collect();
