@@ -294,3 +294,21 @@ pub fn tuples(s: usize, h: u32) -> Vec<Vec<u32>> {
     }
     out
 }
+
+/// The arguments of a command line written as one string: words split at spaces, each `{}`
+/// replaced by the next of `fill` (paths and other values that must not be split).
+pub fn words<'a>(line: &'a str, fill: &[&'a str]) -> Vec<&'a str> {
+    let mut fill = fill.iter();
+    let args: Vec<&str> = line
+        .split_whitespace()
+        .map(|w| {
+            if w == "{}" {
+                fill.next().expect("a value for every {}")
+            } else {
+                w
+            }
+        })
+        .collect();
+    assert!(fill.next().is_none(), "more values than {{}} in '{line}'");
+    args
+}
