@@ -86,41 +86,29 @@ fn build_all_refuses_a_bad_catalog_line_by_number() {
         "nim --heaps 2 --max-heap 3\nnim --heaps 2 --max-heap\n",
     )
     .unwrap();
-    let o = gamedb(&[
-        "build-all",
-        "--catalog",
-        cat.to_str().unwrap(),
-        "--out",
-        dir.path().to_str().unwrap(),
-    ]);
+    let o = gamedb(&words(
+        "build-all --catalog {} --out {}",
+        &[cat.to_str().unwrap(), dir.path().to_str().unwrap()],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
     std::fs::write(&cat, "nim --heaps 0 --max-heap 3\n").unwrap();
-    let o = gamedb(&[
-        "build-all",
-        "--catalog",
-        cat.to_str().unwrap(),
-        "--out",
-        dir.path().to_str().unwrap(),
-    ]);
+    let o = gamedb(&words(
+        "build-all --catalog {} --out {}",
+        &[cat.to_str().unwrap(), dir.path().to_str().unwrap()],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 1: --heaps 0"), "{}", stderr(&o));
-    let o = gamedb(&[
-        "build-all",
-        "--catalog",
-        "/nonexistent/catalog",
-        "--out",
-        dir.path().to_str().unwrap(),
-    ]);
+    let o = gamedb(&words(
+        "build-all --catalog /nonexistent/catalog --out {}",
+        &[dir.path().to_str().unwrap()],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/catalog"));
-    let o = gamedb(&[
-        "build-all",
-        "--jobs",
-        "0",
-        "--out",
-        dir.path().to_str().unwrap(),
-    ]);
+    let o = gamedb(&words(
+        "build-all --jobs 0 --out {}",
+        &[dir.path().to_str().unwrap()],
+    ));
     assert_eq!(o.status.code(), Some(2));
 }
 

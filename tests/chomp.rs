@@ -481,17 +481,10 @@ fn command_line() {
         );
         assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     }
-    gamedb_ok(&[
-        "build",
-        "nim",
-        "--heaps",
-        "2",
-        "--max-heap",
-        "3",
-        "--out",
-        out,
-        "-q",
-    ]);
+    gamedb_ok(&words(
+        "build nim --heaps 2 --max-heap 3 --out {} -q",
+        &[out],
+    ));
     let (code, _, stderr) = run(&["chomp-rectangles", &dir.join("nim-2x3.gtab")]);
     assert_eq!(code, 2);
     assert!(stderr.contains("needs a Chomp table"), "{stderr}");

@@ -184,18 +184,10 @@ fn bad_patterns_are_refused_with_the_accepted_form() {
     ] {
         let e = PdbSpec::parse(rows, cols, pattern).unwrap_err().to_string();
         assert!(e.contains(says), "{pattern}: {e}");
-        let o = gamedb(&[
-            "build",
-            "pdb",
-            "--rows",
-            &rows.to_string(),
-            "--cols",
-            &cols.to_string(),
-            "--pattern",
-            pattern,
-            "--out",
-            "/nonexistent-dir",
-        ]);
+        let o = gamedb(&words(
+            "build pdb --rows {} --cols {} --pattern {} --out /nonexistent-dir",
+            &[&rows.to_string(), &cols.to_string(), pattern],
+        ));
         assert_eq!(o.status.code(), Some(2), "{pattern}");
         assert!(stderr(&o).starts_with("gamedb: "), "{}", stderr(&o));
         assert!(stderr(&o).contains(says), "{}", stderr(&o));
@@ -243,19 +235,10 @@ fn table_file_round_trip() {
     let i = rules.rank(&[5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4]);
     assert_eq!(rules.rank(&rules.unrank(i)), i);
     // The CLI writes the same bytes.
-    let o = gamedb(&[
-        "build",
-        "pdb",
-        "--rows",
-        "3",
-        "--cols",
-        "4",
-        "--pattern",
-        "4,3,2,1",
-        "--out",
-        dir.path().join("cli").to_str().unwrap(),
-        "-q",
-    ]);
+    let o = gamedb(&words(
+        "build pdb --rows 3 --cols 4 --pattern 4,3,2,1 --out {} -q",
+        &[dir.path().join("cli").to_str().unwrap()],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let cli = Table::open(dir.path().join("cli/pdb-3x4-1-4.gtab")).unwrap();
     assert_eq!(cli.file().payload(), &values[..]);
@@ -444,15 +427,10 @@ fn eight_puzzle_lengths_equal_breadth_first_distances() {
 fn fifteen_puzzle_solutions_replay_and_match_breadth_first_search() {
     let board = Board::new(4, 4).unwrap();
     let dir = TempDir::new("pdb-4x4");
-    let o = gamedb(&[
-        "build",
-        "fifteen",
-        "--partition",
-        "5-5-5",
-        "--out",
-        dir.path().to_str().unwrap(),
-        "-q",
-    ]);
+    let o = gamedb(&words(
+        "build fifteen --partition 5-5-5 --out {} -q",
+        &[dir.path().to_str().unwrap()],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 3);
     let solver = open_solver(4, 4, dir.path(), &Options::default());
@@ -576,16 +554,10 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
         "{}",
         stderr(&o)
     );
-    let o = gamedb(&[
-        "solve",
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--tables",
-        d,
-        "1,2,3,4,5,6,7,0,8",
-    ]);
+    let o = gamedb(&words(
+        "solve --rows 3 --cols 3 --tables {} 1,2,3,4,5,6,7,0,8",
+        &[d],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("gamedb build pdb --rows 3 --cols 3 --pattern 1,2,3,4"),
@@ -624,17 +596,10 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
              \"seconds\":0.000000,\"reason\":\"{reason}\"}}"
         )
     );
-    let o = gamedb(&[
-        "query",
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--tables",
-        d,
-        "--json",
-        "2,1,3,4,5,6,7,8,0",
-    ]);
+    let o = gamedb(&words(
+        "query --rows 3 --cols 3 --tables {} --json 2,1,3,4,5,6,7,8,0",
+        &[d],
+    ));
     assert_eq!(json(&stdout(&o))["reason"], reason, "{}", stdout(&o));
     // Bad positions: one line each on stderr, exit 2.
     for (bad, says) in [
@@ -652,9 +617,7 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
     }
     // Standard input: one answer per line, a bad line answered with an error.
     let o = gamedb_stdin(
-        &[
-            "solve", "--rows", "3", "--cols", "3", "--tables", d, "--json", "-",
-        ],
+        &words("solve --rows 3 --cols 3 --tables {} --json -", &[d]),
         b"1,2,3,4,5,6,7,8,0\n\n0,1,2\n1,2,3,4,5,6,0,7,8\n",
     );
     assert_eq!(o.status.code(), Some(2));
@@ -808,9 +771,7 @@ fn query_answers_4x4_positions_through_the_solver() {
     assert!(stderr(&o).contains("no position given"), "{}", stderr(&o));
     // Standard input: one answer per line, a bad line answered with an error.
     let o = gamedb_stdin(
-        &[
-            "query", "--rows", "4", "--cols", "4", "--tables", d, "--json", "-",
-        ],
+        &words("query --rows 4 --cols 4 --tables {} --json -", &[d]),
         b"1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n1,2\n",
     );
     assert_eq!(o.status.code(), Some(2));
@@ -833,9 +794,7 @@ fn query_by_solver_equals_the_complete_table_on_3x3() {
     let full = TempDir::new("query-3x3-full");
     let pdbs = TempDir::new("query-3x3-pdb");
     let (f, p) = (full.path().to_str().unwrap(), pdbs.path().to_str().unwrap());
-    let o = gamedb(&[
-        "build", "slide", "--rows", "3", "--cols", "3", "--out", f, "-q",
-    ]);
+    let o = gamedb(&words("build slide --rows 3 --cols 3 --out {} -q", &[f]));
     assert!(o.status.success(), "{}", stderr(&o));
     build_patterns(pdbs.path(), 3, 3, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]);
     let file = full.path().join("slide-3x3.gtab");
@@ -845,9 +804,10 @@ fn query_by_solver_equals_the_complete_table_on_3x3() {
     for _ in 0..40 {
         let pos = text_of(&random_arrangement(board, &mut rng));
         let table = stdout(&gamedb(&["query", file, &pos, "--json"]));
-        let solver = gamedb(&[
-            "query", "--rows", "3", "--cols", "3", "--tables", p, &pos, "--json",
-        ]);
+        let solver = gamedb(&words(
+            "query --rows 3 --cols 3 --tables {} {} --json",
+            &[p, &pos],
+        ));
         assert!(solver.status.success(), "{}", stderr(&solver));
         let solver = stdout(&solver);
         // The same line byte for byte, plus the nodes the solver expanded at the end.
@@ -862,9 +822,10 @@ fn query_by_solver_equals_the_complete_table_on_3x3() {
         solver.as_object_mut().unwrap().remove("nodes");
         assert_eq!(solver, json(&table), "{pos}");
         // With a complete table in --tables, the same interface reads it.
-        let o = gamedb(&[
-            "query", "--rows", "3", "--cols", "3", "--tables", f, &pos, "--json",
-        ]);
+        let o = gamedb(&words(
+            "query --rows 3 --cols 3 --tables {} {} --json",
+            &[f, &pos],
+        ));
         assert_eq!(stdout(&o), table, "{pos}");
     }
     // The folder in place of the table file, with the board named.
@@ -892,17 +853,10 @@ fn pattern_tables_answer_query_and_info_with_lower_bounds() {
         .path()
         .join(Spec::Pdb(spec.clone()).file_name(ValueKind::Distance));
     let file = file.to_str().unwrap();
-    let o = gamedb(&[
-        "build",
-        "slide",
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--out",
-        full.path().to_str().unwrap(),
-        "-q",
-    ]);
+    let o = gamedb(&words(
+        "build slide --rows 3 --cols 3 --out {} -q",
+        &[full.path().to_str().unwrap()],
+    ));
     assert!(o.status.success());
     let exact = Table::open(full.path().join("slide-3x3.gtab")).unwrap();
     let table = Table::open(file).unwrap();

@@ -138,17 +138,10 @@ fn paths_replay_to_the_goal_in_distance_moves() {
     let mut rng = Rng(0x5eed_0004);
     for (r, c) in [(3, 3), (2, 4), (4, 2), (2, 5)] {
         let g = Board::new(r, c).unwrap();
-        let o = gamedb(&[
-            "build",
-            "slide",
-            "--rows",
-            &r.to_string(),
-            "--cols",
-            &c.to_string(),
-            "--out",
-            out,
-            "-q",
-        ]);
+        let o = gamedb(&words(
+            "build slide --rows {} --cols {} --out {} -q",
+            &[&r.to_string(), &c.to_string(), out],
+        ));
         assert!(o.status.success(), "{}", stderr(&o));
         let file = dir.path().join(format!("slide-{r}x{c}.gtab"));
         let positions: Vec<Vec<u32>> = (0..60).map(|_| random_solvable(g, &mut rng)).collect();
@@ -254,9 +247,7 @@ fn unsolvable_arrangements_are_answered_without_the_table() {
 fn bad_input_is_refused_with_a_clear_message() {
     let dir = TempDir::new("bad");
     let out = dir.arg();
-    gamedb_ok(&[
-        "build", "slide", "--rows", "3", "--cols", "3", "--out", out, "-q",
-    ]);
+    gamedb_ok(&words("build slide --rows 3 --cols 3 --out {} -q", &[out]));
     let file = dir.join("slide-3x3.gtab");
     let file = file.as_str();
     for (input, says) in [
@@ -282,9 +273,10 @@ fn bad_input_is_refused_with_a_clear_message() {
     for (rows, cols) in [("1", "5"), ("4", "4"), ("2", "7"), ("0", "3")] {
         refused(
             &format!("{rows}x{cols}"),
-            &[
-                "build", "slide", "--rows", rows, "--cols", cols, "--out", out,
-            ],
+            &words(
+                "build slide --rows {} --cols {} --out {}",
+                &[rows, cols, out],
+            ),
             &["expected at least 2 rows and 2 columns and at most 12 cells"],
         );
     }
@@ -305,19 +297,10 @@ fn tables_are_identical_at_one_and_two_threads() {
 fn files_round_trip_and_info_reports_distances() {
     let dir = TempDir::new("files");
     let out = dir.path().to_str().unwrap();
-    let o = gamedb(&[
-        "build",
-        "slide",
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--out",
-        out,
-        "--threads",
-        "2",
-        "-q",
-    ]);
+    let o = gamedb(&words(
+        "build slide --rows 3 --cols 3 --out {} --threads 2 -q",
+        &[out],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let path = dir.path().join("slide-3x3.gtab");
     let t = Table::open(&path).unwrap();
@@ -371,13 +354,10 @@ fn files_round_trip_and_info_reports_distances() {
 #[test]
 fn verify_checks_seed_004_on_square_boards() {
     let dir = TempDir::new("verify");
-    let o = gamedb(&[
-        "verify",
-        "slide-seed-004",
-        "--tables",
-        dir.path().to_str().unwrap(),
-        "-q",
-    ]);
+    let o = gamedb(&words(
+        "verify slide-seed-004 --tables {} -q",
+        &[dir.path().to_str().unwrap()],
+    ));
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     let report = stdout(&o);
     assert!(report.contains("PASS  slide-seed-004"), "{report}");

@@ -93,17 +93,10 @@ fn answers_each_line_before_the_next_is_written() {
 #[test]
 fn streaming_queries_answer_every_line() {
     let dir = TempDir::new("stream");
-    gamedb_ok(&[
-        "build",
-        "candy",
-        "--max-candies",
-        "99",
-        "--max-take",
-        "3",
-        "--out",
-        dir.arg(),
-        "-q",
-    ]);
+    gamedb_ok(&words(
+        "build candy --max-candies 99 --max-take 3 --out {} -q",
+        &[dir.arg()],
+    ));
     let path = dir.join("candy-n99-k3-even.gtab");
     let o = gamedb_stdin(
         &["query", &path, "-", "--json"],

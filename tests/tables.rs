@@ -22,16 +22,10 @@ fn a_table_under_another_tables_name_is_refused_by_query() {
     std::fs::rename(&small, &impostor).unwrap();
     let e = refused(
         "a 2x3 table named slide-3x3.gtab",
-        &[
-            "query",
-            "--rows",
-            "3",
-            "--cols",
-            "3",
-            "--tables",
-            dir.arg(),
-            "1,2,3,4,5,6,7,0,8",
-        ],
+        &words(
+            "query --rows 3 --cols 3 --tables {} 1,2,3,4,5,6,7,0,8",
+            &[dir.arg()],
+        ),
         &[
             &impostor,
             "its header says it holds",
@@ -56,17 +50,10 @@ fn a_table_under_another_tables_name_is_refused_by_query() {
     // The real 3x3 table under a name of its own is found by its header and answers.
     let real = build(spec.clone(), ValueKind::Distance, dir.path());
     std::fs::rename(&real, dir.path().join("my-copy.gtab")).unwrap();
-    let answer = json(&gamedb_ok(&[
-        "query",
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--tables",
-        dir.arg(),
-        "1,2,3,4,5,6,7,0,8",
-        "--json",
-    ]));
+    let answer = json(&gamedb_ok(&words(
+        "query --rows 3 --cols 3 --tables {} 1,2,3,4,5,6,7,0,8 --json",
+        &[dir.arg()],
+    )));
     assert_eq!(answer["distance"], 1, "{answer}");
     assert!(
         answer.get("nodes").is_none(),
@@ -90,14 +77,10 @@ fn verify_does_not_reuse_a_table_under_another_tables_name() {
     // A copy of the two-heap table under the three-heap table's name.
     let impostor = dir.join("nim-3x15.gtab");
     std::fs::copy(&two, &impostor).unwrap();
-    let out = gamedb_ok(&[
-        "verify",
-        "nim-seed-002-xor",
-        "--tables",
-        dir.arg(),
-        "--json",
-        "-q",
-    ]);
+    let out = gamedb_ok(&words(
+        "verify nim-seed-002-xor --tables {} --json -q",
+        &[dir.arg()],
+    ));
     let summary = json(&out);
     let report = &summary["statements"][0];
     assert_eq!(report["status"], "PASS", "{out}");
