@@ -63,11 +63,7 @@ const BAD: &[(&str, &[&str])] = &[
 
 #[test]
 fn bad_inputs_are_refused_clearly() {
-    let dir = TempDir::new("bad");
-    gamedb_ok(&words(
-        "build nim --heaps 3 --max-heap 7 --out {} -q",
-        &[dir.arg()],
-    ));
+    let dir = cli_build("bad", "nim --heaps 3 --max-heap 7");
     gamedb_ok(&words(
         "build candy --max-candies 15 --max-take 3 --out {} -q",
         &[dir.arg()],

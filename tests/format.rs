@@ -11,11 +11,7 @@ use gamedb::{Outcome, Spec, Table, ValueKind};
 
 #[test]
 fn round_trip_through_files_and_cli() {
-    let dir = TempDir::new("roundtrip");
-    gamedb_ok(&words(
-        "build nim --heaps 4 --max-heap 9 --max-take 3 --out {} -q",
-        &[dir.arg()],
-    ));
+    let dir = cli_build("roundtrip", "nim --heaps 4 --max-heap 9 --max-take 3");
     let path = dir.join("nim-4x9-k3.gtab");
     let table = Table::open(&path).unwrap();
     table.verify().unwrap();
@@ -64,11 +60,7 @@ fn round_trip_through_files_and_cli() {
 
 #[test]
 fn damaged_tables_are_refused_with_the_file_named() {
-    let dir = TempDir::new("damage");
-    gamedb_ok(&words(
-        "build nim --heaps 4 --max-heap 15 --out {} -q",
-        &[dir.arg()],
-    ));
+    let dir = cli_build("damage", "nim --heaps 4 --max-heap 15");
     let p = dir.join("nim-4x15.gtab");
     let good = std::fs::read(&p).unwrap();
     let changed = |at: usize, to: u8| {

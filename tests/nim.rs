@@ -118,11 +118,7 @@ fn nim_random_positions_of_a_large_table_follow_xor() {
 
 #[test]
 fn grundy_table_round_trip() {
-    let dir = TempDir::new("grundy");
-    gamedb_ok(&words(
-        "build nim --heaps 3 --max-heap 20 --grundy --out {} -q",
-        &[dir.arg()],
-    ));
+    let dir = cli_build("grundy", "nim --heaps 3 --max-heap 20 --grundy");
     let file = dir.join("nim-3x20-grundy.gtab");
     let t = Table::open(&file).unwrap();
     assert_eq!(t.value_kind(), ValueKind::Grundy);

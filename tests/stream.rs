@@ -92,11 +92,7 @@ fn answers_each_line_before_the_next_is_written() {
 
 #[test]
 fn streaming_queries_answer_every_line() {
-    let dir = TempDir::new("stream");
-    gamedb_ok(&words(
-        "build candy --max-candies 99 --max-take 3 --out {} -q",
-        &[dir.arg()],
-    ));
+    let dir = cli_build("stream", "candy --max-candies 99 --max-take 3");
     let path = dir.join("candy-n99-k3-even.gtab");
     let o = gamedb_stdin(
         &["query", &path, "-", "--json"],

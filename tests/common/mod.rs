@@ -312,3 +312,11 @@ pub fn words<'a>(line: &'a str, fill: &[&'a str]) -> Vec<&'a str> {
     assert!(fill.next().is_none(), "more values than {{}} in '{line}'");
     args
 }
+
+/// A fresh temporary folder holding the table `gamedb build <what> --out DIR -q` writes.
+pub fn cli_build(tag: &str, what: &str) -> TempDir {
+    let dir = TempDir::new(tag);
+    let line = format!("build {what} --out {{}} -q");
+    gamedb_ok(&words(&line, &[dir.arg()]));
+    dir
+}
