@@ -39,36 +39,8 @@ echo "gamedb side by side: OLD=$OLD NEW=$NEW, $ROUNDS rounds, $(nproc) cores, lo
 # Shared inputs, built once with the new binary (the file format is the same).
 "$NEW/gamedb" build nim --heaps 6 --max-heap 63 --out "$WORK/t" -q >/dev/null
 "$NEW/gamedb" build fifteen --partition "$PARTITION" --out "$WORK/t" -q >/dev/null
-python3 - "$WORK" <<'PY'
-import random, sys
-w = sys.argv[1]
-r = random.Random(1)
-with open(w + "/nim.txt", "w") as f:
-    for _ in range(1_000_000):
-        f.write(",".join(str(r.randint(0, 63)) for _ in range(6)) + "\n")
-random.seed(2026)
-N, C = 16, 4
-def solvable(t):
-    target = [(x - 1 if x else N - 1) for x in t]
-    seen, cycles = [False] * N, 0
-    for s in range(N):
-        if not seen[s]:
-            cycles += 1
-            c = s
-            while not seen[c]:
-                seen[c] = True
-                c = target[c]
-    b = t.index(0)
-    return (N - cycles + abs(b // C - 3) + abs(b % C - 3)) % 2 == 0
-with open(w + "/fifteen.txt", "w") as f:
-    for _ in range(100):
-        t = list(range(N))
-        random.shuffle(t)
-        if not solvable(t):
-            i, j = [k for k in range(N) if t[k]][:2]
-            t[i], t[j] = t[j], t[i]
-        f.write(",".join(map(str, t)) + "\n")
-PY
+python3 scripts/positions.py nim 1000000 6 63 1 >"$WORK/nim.txt"
+python3 scripts/positions.py solvable 100 4 4 2026 >"$WORK/fifteen.txt"
 
 for round in $(seq "$ROUNDS"); do
     for side in OLD NEW; do
