@@ -486,22 +486,15 @@ fn partitions_cover_the_board_and_name_their_tables() {
 
 #[test]
 fn build_all_builds_every_table_of_a_fifteen_line() {
-    let dir = TempDir::new("pdb-catalog");
-    let cat = dir.path().join("catalog.txt");
-    std::fs::write(
-        &cat,
+    let (_dir, cat, out) = with_catalog(
+        "pdb-catalog",
         "fifteen --partition 5-5-5\npdb --rows 2 --cols 3 --pattern 2,1\n",
-    )
-    .unwrap();
-    let out = dir.path().join("t");
-    let args = [
-        "build-all",
-        "--catalog",
-        cat.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ];
+    );
+    let out = std::path::PathBuf::from(out);
+    let args = words(
+        "build-all --catalog {} --out {} -q",
+        &[&cat, out.to_str().unwrap()],
+    );
     let o = gamedb(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).matches(" built").count(), 4, "{}", stdout(&o));

@@ -320,3 +320,13 @@ pub fn cli_build(tag: &str, what: &str) -> TempDir {
     gamedb_ok(&words(&line, &[dir.arg()]));
     dir
 }
+
+/// A fresh temporary folder with a catalog file holding `text`: the folder, the catalog's path
+/// and the path of a `tables` folder inside it for `build-all --out`.
+pub fn with_catalog(tag: &str, text: &str) -> (TempDir, String, String) {
+    let dir = TempDir::new(tag);
+    let cat = dir.join("catalog.txt");
+    std::fs::write(&cat, text).unwrap();
+    let out = dir.join("tables");
+    (dir, cat, out)
+}
