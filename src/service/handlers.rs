@@ -408,7 +408,9 @@ async fn solve(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Reply {
     let limits = &app.limits;
     let max_nodes = params.number("max_nodes", limits.solve_max_nodes, limits.solve_max_nodes)?;
     let most_ms = limits.solve_timeout.as_millis().max(1) as u64;
-    let timeout = Duration::from_millis(params.number("timeout_ms", most_ms, most_ms)?);
+    // A search never outlives its request: past the request's limit nobody waits for it.
+    let timeout = Duration::from_millis(params.number("timeout_ms", most_ms, most_ms)?)
+        .min(limits.request_timeout);
     heavy(&app, move |app| {
         let started = Instant::now();
         let board = board(app, rows, cols)?;
