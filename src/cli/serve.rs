@@ -22,7 +22,10 @@ pub struct ServeArgs {
     /// Address to listen on; port 0 picks a free port (the first line printed names it).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// Worker threads, for requests and for the work they start (default: all cores).
+    /// Threads answering requests (default: all cores).
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// Threads for the work requests start: batches answered in parallel (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Skip the payload checksum when a table is first opened.
@@ -89,8 +92,12 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
         heavy_at_once: positive("--heavy", a.heavy, d.heavy_at_once)?,
     };
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
-    if let Some(n) = a.threads {
-        runtime.worker_threads(n.max(1));
+    match a.workers {
+        Some(0) => return Err(Error::BadInput("--workers 0: expected at least 1".into()).into()),
+        Some(n) => {
+            runtime.worker_threads(n);
+        }
+        None => {}
     }
     let runtime = runtime
         .enable_all()

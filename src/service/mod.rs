@@ -22,7 +22,6 @@
 //! position. Handlers return errors as values; a panic (a bug) is caught and answered 500.
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -173,6 +172,11 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut r = json_line(self.body);
         *r.status_mut() = self.status;
+        if self.status == StatusCode::PAYLOAD_TOO_LARGE {
+            // The unread body makes the connection unusable: say so, so clients open a new one.
+            r.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
             r.headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
@@ -206,8 +210,13 @@ pub async fn serve(
     app: Arc<App>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let service = router(app).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, service)
+    use axum::serve::ListenerExt;
+    // Answers are small and written at once: send them without waiting (no Nagle delay on
+    // keep-alive and pipelined requests).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, router(app).into_make_service())
         .with_graceful_shutdown(shutdown)
         .await
 }
