@@ -194,9 +194,8 @@ fn census(name: &str, table: &Table) -> Result<String> {
             .map_err(failed)?;
         let cell_px = (SIZE.0 as usize - 120) / cols.max(1);
         let show_numbers = cell_px >= 7 * (top.log10() as usize + 1);
-        for a in 1..=rows {
-            for b in 1..=cols {
-                let n = counts[a][b];
+        for (a, row) in counts.iter().enumerate().skip(1) {
+            for (b, &n) in row.iter().enumerate().skip(1) {
                 // Log scale: the counts span several orders of magnitude.
                 let t = if n == 0 {
                     0.0
