@@ -95,10 +95,12 @@ echo "-- batch, workers=cores   [load: $(load)]"
     --mode batch --batch-lines 10000 --clients 2 --seconds "$batch_s" | grep -e '^mode' -e '^cpu'
 echo "-- pipe: gamedb query TABLE - --json   [load: $(load)]"
 start_t=$(date +%s.%N)
-"$gamedb" query "$table" - --json --no-verify <"$positions" | wc -l >"$work/pipe.count"
+/usr/bin/time -f "%U %S" -o "$work/pipe.cpu" "$gamedb" query "$table" - --json --no-verify <"$positions" | wc -l >"$work/pipe.count"
 end_t=$(date +%s.%N)
 python3 -c "import sys; n, s = int(open(sys.argv[1]).read()), float(sys.argv[3]) - float(sys.argv[2]); \
-print(f'   {n} answers in {s:.2f} s: {n / s:,.0f} answers/s')" "$work/pipe.count" "$start_t" "$end_t"
+u, k = map(float, open(sys.argv[4]).read().split()); \
+print(f'   {n} answers in {s:.2f} s: {n / s:,.0f} answers/s; cpu {(u + k) / s:.2f} cores, {(u + k) * 1e6 / n:.2f} us per answer')" \
+    "$work/pipe.count" "$start_t" "$end_t" "$work/pipe.cpu"
 echo "-- batch again, workers=cores   [load: $(load)]"
 "$loadgen" --addr "$addr_all" --pid "$pid_all" --table nim-6x63.gtab --positions "$positions" \
     --mode batch --batch-lines 10000 --clients 2 --seconds "$batch_s" | grep -e '^mode' -e '^cpu'

@@ -61,6 +61,7 @@ async function open(name) {
     const [rows, cols] = name.slice(7).split("x").map(Number);
     $("table-about").textContent = `${rows}×${cols} board: answers from GET /api/solve`;
     view = slideView(rows, cols, (pos) => api(`/api/solve?rows=${rows}&cols=${cols}&position=${pos}&path=1`));
+    $("chart").textContent = "Answered by search, so there is no stored distribution; each pattern table (pick one above) has its own.";
     return;
   }
   const t = tables.find((x) => x.file === name);
