@@ -13,7 +13,7 @@
 # HTTP/1.1, one thread per client). The machine's load is printed beside each figure.
 #
 # usage: scripts/bench-service.sh [WORKDIR]   (default target/bench-service; SECONDS_GET,
-#        SECONDS_BATCH, SOAK_SECONDS and LINES change the sizes)
+#        SECONDS_BATCH, SOAK_SECONDS and LINES change the sizes, PARTS="1 2 3" which parts run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-target/bench-service}
@@ -21,6 +21,8 @@ get_s=${SECONDS_GET:-10}
 batch_s=${SECONDS_BATCH:-10}
 soak_s=${SOAK_SECONDS:-60}
 lines=${LINES:-1000000}
+parts=${PARTS:-1 2 3}
+part() { [[ " $parts " == *" $1 "* ]]; }
 mkdir -p "$work"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
@@ -75,6 +77,7 @@ stop() {
 start all-cores; addr_all=$addr; pid_all=$pid
 start one-thread --workers 1; addr_one=$addr; pid_one=$pid
 
+if part 1; then
 echo
 echo "== (1) single-position GETs, 8 clients, keep-alive, ${get_s} s each (runs interleaved)"
 for round in 1 2; do
@@ -88,6 +91,9 @@ for round in 1 2; do
     done
 done
 
+fi
+
+if part 2; then
 echo
 echo "== (2) batch POSTs of 10,000 lines (2 clients, ${batch_s} s) beside the pipe ($lines lines)"
 echo "-- batch, workers=cores   [load: $(load)]"
@@ -104,9 +110,11 @@ print(f'   {n} answers in {s:.2f} s: {n / s:,.0f} answers/s; cpu {(u + k) / s:.2
 echo "-- batch again, workers=cores   [load: $(load)]"
 "$loadgen" --addr "$addr_all" --pid "$pid_all" --table nim-6x63.gtab --positions "$positions" \
     --mode batch --batch-lines 10000 --clients 2 --seconds "$batch_s" | grep -e '^mode' -e '^cpu'
+fi
 stop all-cores "$pid_all"
 stop one-thread "$pid_one"
 
+part 3 || exit 0
 echo
 echo "== (3) soak: 64 clients for ${soak_s} s, good and bad requests mixed   [load: $(load)]"
 start soak --max-body 262144; addr_soak=$addr; pid_soak=$pid
