@@ -116,27 +116,7 @@ pub fn run(a: SolveArgs) -> Result<(), Failure> {
     }
     // Long searches of positions given on the command line show their progress on a terminal
     // (indicatif draws nothing when stderr is not one); streams of short searches do not.
-    let spinner = if a.positions == ["-"] {
-        ProgressBar::hidden()
-    } else {
-        let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        pb.set_style(
-            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-                .expect("valid template"),
-        );
-        pb
-    };
-    let started = std::sync::Mutex::new(Instant::now());
-    let tell = |p: Progress| {
-        let since = started.lock().map_or(Duration::ZERO, |s| s.elapsed());
-        if since >= QUIET_FOR {
-            spinner.set_message(format!(
-                "searching paths of {} moves: {} nodes expanded, {} generated",
-                p.threshold, p.expanded, p.generated
-            ));
-            spinner.tick();
-        }
-    };
+    let show_progress = a.positions != ["-"];
     let dir = TableDir::new(&a.tables);
     // Unsolvable positions are answered by the parity rule even without tables; the first
     // solvable one needs them, and their absence ends the command. Answers may run on several
@@ -158,16 +138,24 @@ pub fn run(a: SolveArgs) -> Result<(), Failure> {
                     }
                 };
                 let now = Instant::now();
-                if let Ok(mut s) = started.lock() {
-                    *s = now;
-                }
+                let spinner = spinner(show_progress);
+                let tell = |p: Progress| {
+                    if now.elapsed() >= QUIET_FOR {
+                        spinner.set_message(format!(
+                            "searching paths of {} moves: {} nodes expanded, {} generated",
+                            p.threshold, p.expanded, p.generated
+                        ));
+                        spinner.tick();
+                    }
+                };
                 let budget = Budget {
                     max_nodes: a.max_nodes,
                     deadline: timeout.map(|t| now + t),
                     progress: Some(&tell),
                 };
                 let solved = solver.solve_within(&tiles, budget);
-                spinner.set_message("");
+                // Cleared before the answer is printed.
+                spinner.finish_and_clear();
                 match solved {
                     Ok(s) => s,
                     Err(e) => return Ok(Err(e)),
@@ -180,6 +168,18 @@ pub fn run(a: SolveArgs) -> Result<(), Failure> {
             solution.to_text()
         }))
     });
-    spinner.finish_and_clear();
     result
+}
+
+/// A progress line on stderr (drawn only on a terminal), or none.
+fn spinner(show: bool) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+            .expect("valid template"),
+    );
+    pb
 }
