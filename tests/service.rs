@@ -350,24 +350,41 @@ fn every_error_status_has_a_json_message() {
     assert_eq!(got.status, 408, "{}", got.text());
     assert!(got.json()["error"].as_str().unwrap().contains("0.5 s"));
     assert!(started.elapsed() < Duration::from_secs(5));
-    // 503: more heavy requests than allowed (one here) at once.
+    // 503: more heavy requests than allowed (one here) at once, on a server whose requests
+    // may last longer; asked until the slow one is seen running (the machine may be slow).
+    let busy = Server::start(tables(), &["--heavy", "1", "--request-timeout", "3"]);
     let hard = "0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1";
-    let client = server.client.clone();
+    let client = busy.client.clone();
     let slow = std::thread::spawn(move || {
         client
-            .get(&format!("/api/solve?position={hard}&timeout_ms=3000"))
+            .get(&format!("/api/solve?position={hard}&timeout_ms=2500"))
             .status
     });
-    std::thread::sleep(Duration::from_millis(150));
-    let got = server.get("/api/solve?position=5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12");
+    let asked = Instant::now();
+    let got = loop {
+        std::thread::sleep(Duration::from_millis(50));
+        let got = busy.get("/api/solve?position=5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12");
+        if got.status == 503 || asked.elapsed() > Duration::from_secs(2) {
+            break got;
+        }
+    };
     assert_eq!(got.status, 503, "{}", got.text());
     assert_eq!(got.header("retry-after"), Some("1"));
     assert!(got.json()["error"].as_str().unwrap().contains("busy"));
-    // The slow one ran into the request's time limit (0.5 s), and its search stopped there.
+    // The slow one stopped at its own time limit; then the next is answered.
     assert_eq!(slow.join().unwrap(), 408);
-    std::thread::sleep(Duration::from_millis(100));
-    let got = server.get("/api/solve?position=5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12");
+    let got = busy.get("/api/solve?position=5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12");
     assert_eq!(got.status, 200, "{}", got.text());
+    // A search never outlives its request: a solve asking for more time than the request may
+    // take is stopped at the request's limit (0.5 s here).
+    let started = Instant::now();
+    let got = server.get(&format!("/api/solve?position={hard}&timeout_ms=3000"));
+    assert_eq!(got.status, 408, "{}", got.text());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
     // Odd query strings are 400, never a panic.
     for url in [
         "/api/tables/nim-3x7.gtab/query?position=%zz",
@@ -434,4 +451,47 @@ fn the_page_is_served_and_the_server_stops_on_sigterm() {
     let status = server.stop();
     assert!(status.success(), "{status:?}");
     assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_damaged_table_is_a_500_naming_the_file() {
+    let dir = TempDir::new("service-damaged");
+    build(dir.path(), &["nim --heaps 3 --max-heap 7"]);
+    let file = dir.path().join("nim-3x7.gtab");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[4096 + 3] ^= 0x10;
+    std::fs::write(&file, bytes).unwrap();
+    let server = Server::start(dir.path(), &[]);
+    let got = server.get("/api/tables/nim-3x7.gtab/query?position=1,2,3");
+    assert_eq!(got.status, 500, "{}", got.text());
+    let error = got.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        error.contains("nim-3x7.gtab") && error.contains("checksum"),
+        "{error}"
+    );
+    // The service goes on answering the rest.
+    assert_eq!(server.get("/api/health").status, 200);
+}
+
+#[test]
+fn sigterm_lets_the_requests_in_progress_finish() {
+    let mut server = Server::start(tables(), &["--solve-timeout", "5"]);
+    let client = server.client.clone();
+    let slow = std::thread::spawn(move || {
+        client
+            .get("/api/solve?position=0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1&timeout_ms=1500")
+            .status
+    });
+    std::thread::sleep(Duration::from_millis(400));
+    let started = Instant::now();
+    let status = server.stop();
+    // The search in progress ran to its own limit and was answered before the server ended.
+    assert_eq!(slow.join().unwrap(), 408);
+    assert!(status.success(), "{status:?}");
+    assert!(
+        started.elapsed() >= Duration::from_millis(500),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(std::net::TcpStream::connect(&server.addr).is_err());
 }
