@@ -495,3 +495,23 @@ fn sigterm_lets_the_requests_in_progress_finish() {
     );
     assert!(std::net::TcpStream::connect(&server.addr).is_err());
 }
+
+#[test]
+fn a_client_that_never_finishes_its_headers_is_dropped() {
+    use std::io::{Read, Write};
+    let server = Server::start(tables(), &["--header-timeout", "0.3"]);
+    let mut s = std::net::TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    let started = Instant::now();
+    let mut rest = Vec::new();
+    // The server closes the connection (perhaps after a 408): the read ends.
+    let _ = s.read_to_end(&mut rest);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(server.get("/api/health").status, 200);
+}

@@ -34,6 +34,10 @@ pub struct ServeArgs {
     /// Largest request body in bytes (413 beyond).
     #[arg(long, value_name = "BYTES")]
     pub max_body: Option<usize>,
+    /// Longest a client may take to send a request's headers, in seconds (the connection is
+    /// closed beyond; also the longest a kept-alive connection may stay idle).
+    #[arg(long, value_name = "SECONDS")]
+    pub header_timeout: Option<f64>,
     /// Longest a request may take, in seconds (408 beyond).
     #[arg(long, value_name = "SECONDS")]
     pub request_timeout: Option<f64>,
@@ -86,6 +90,7 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
     let d = Limits::default();
     let limits = Limits {
         body_bytes: positive("--max-body", a.max_body, d.body_bytes)?,
+        header_timeout: seconds("--header-timeout", a.header_timeout, d.header_timeout)?,
         request_timeout: seconds("--request-timeout", a.request_timeout, d.request_timeout)?,
         solve_max_nodes: positive("--solve-max-nodes", a.solve_max_nodes, d.solve_max_nodes)?,
         solve_timeout: seconds("--solve-timeout", a.solve_timeout, d.solve_timeout)?,

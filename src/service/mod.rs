@@ -46,6 +46,10 @@ use files::Files;
 pub struct Limits {
     /// Largest request body (a batch), in bytes: 413 beyond.
     pub body_bytes: usize,
+    /// Longest a client may take to send a request's headers (a connection idle that long
+    /// between requests is closed too): without it a client sending half a request would hold
+    /// its connection forever.
+    pub header_timeout: Duration,
     /// Longest a request may take: 408 beyond.
     pub request_timeout: Duration,
     /// Most nodes one solve request may expand (its default too): 503 beyond.
@@ -62,6 +66,7 @@ impl Default for Limits {
         let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
         Limits {
             body_bytes: 4 << 20,
+            header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             solve_max_nodes: 50_000_000,
             solve_timeout: Duration::from_secs(10),
@@ -203,22 +208,49 @@ pub fn router(app: Arc<App>) -> Router {
     handlers::router(app)
 }
 
+/// Longest a graceful shutdown waits for the requests in progress.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
 /// Serves until `shutdown` completes, then stops accepting, lets the requests in progress
-/// finish, and returns.
+/// finish (at most [`SHUTDOWN_GRACE`]), and returns.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: Arc<App>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    use axum::serve::ListenerExt;
-    // Answers are small and written at once: send them without waiting (no Nagle delay on
-    // keep-alive and pipelined requests).
-    let listener = listener.tap_io(|tcp| {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let header_timeout = app.limits.header_timeout;
+    let router = router(app);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    loop {
+        let tcp = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((tcp, _)) => tcp,
+                // Out of file descriptors, or a connection reset before it was accepted:
+                // wait a moment and go on serving the others.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        // Answers are small and written at once: send them without waiting (no Nagle delay
+        // on keep-alive and pipelined requests).
         let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, router(app).into_make_service())
-        .with_graceful_shutdown(shutdown)
-        .await
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let connection = graceful.watch(http.serve_connection(TokioIo::new(tcp), service));
+        tokio::spawn(async move {
+            let _ = connection.await;
+        });
+    }
+    drop(listener);
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await;
+    Ok(())
 }
 
 /// Completes on SIGINT (Ctrl-C) or SIGTERM.
