@@ -30,10 +30,14 @@ pub struct BuildAllArgs {
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
+    /// One JSON array of {table, positions, bytes, seconds, status} instead of the table.
+    #[arg(long)]
+    json: bool,
 }
 
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize)]
 struct Row {
+    #[serde(rename = "table")]
     name: String,
     positions: u64,
     bytes: u64,
@@ -157,19 +161,28 @@ pub fn run(a: BuildAllArgs) -> Result<(), Failure> {
     overall.finish_and_clear();
     let mut rows = rows.into_inner().unwrap();
     rows.sort_by_key(|(i, _)| *i);
-    println!(
-        "{:<40} {:>14} {:>14} {:>9}  status",
-        "table", "positions", "bytes", "seconds"
-    );
-    for (_, r) in &rows {
-        println!(
-            "{:<40} {:>14} {:>14} {:>9.2}  {}",
-            r.name, r.positions, r.bytes, r.seconds, r.status
-        );
+    if a.json {
+        let rows: Vec<&Row> = rows.iter().map(|(_, r)| r).collect();
+        println!("{}", serde_json::to_string(&rows).unwrap_or_default());
+    } else {
+        print_rows(&rows);
     }
     let failed = failures.load(Ordering::SeqCst);
     if failed > 0 {
         return Err(Error::Unsupported(format!("{failed} table(s) failed to build")).into());
     }
     Ok(())
+}
+
+fn print_rows(rows: &[(usize, Row)]) {
+    println!(
+        "{:<40} {:>14} {:>14} {:>9}  status",
+        "table", "positions", "bytes", "seconds"
+    );
+    for (_, r) in rows {
+        println!(
+            "{:<40} {:>14} {:>14} {:>9.2}  {}",
+            r.name, r.positions, r.bytes, r.seconds, r.status
+        );
+    }
 }

@@ -363,12 +363,14 @@ pub fn parse_numbers(text: &str, form: String) -> Result<Vec<u32>> {
 
 /// `a,b,c`.
 pub fn format_numbers(pos: &[u32]) -> String {
+    use std::fmt::Write;
     let mut s = String::with_capacity(pos.len() * 3);
     for (i, x) in pos.iter().enumerate() {
         if i > 0 {
             s.push(',');
         }
-        s.push_str(&x.to_string());
+        // Written in place: no string per number (exports format millions of positions).
+        let _ = write!(s, "{x}");
     }
     s
 }

@@ -13,6 +13,6 @@ pub mod waves;
 
 pub use acyclic::{solve_grundy, solve_outcomes, solve_outcomes_retro, Bits};
 pub use bfs::Puzzle;
-pub use ida::{ida_star, IdaOutcome, IdaProblem};
+pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
 pub use tokens::{token_distances, Grid, Placements};
 pub use waves::{solve_grundy_waves, solve_outcomes_waves, Mirror, Waves};
