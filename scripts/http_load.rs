@@ -23,21 +23,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() as u128 * n as u128) >> 64) as usize
-    }
-}
+#[path = "rng.rs"]
+mod rng;
+use rng::Rng;
 
 struct Opts {
     addr: String,
@@ -308,7 +296,7 @@ fn main() {
                         }
                         let mut reqs = String::new();
                         for _ in 0..o.pipeline {
-                            let pos = &o.positions[rng.below(o.positions.len())];
+                            let pos = &o.positions[rng.index(o.positions.len())];
                             reqs += &get_head(&o.addr, &format!("{query}?position={pos}"));
                         }
                         let t = Instant::now();
@@ -331,13 +319,13 @@ fn main() {
                     if sent.fetch_add(1, Ordering::Relaxed) >= o.requests {
                         break;
                     }
-                    let pos = &o.positions[rng.below(o.positions.len())];
+                    let pos = &o.positions[rng.index(o.positions.len())];
                     let (kind, head, body, expect): (&str, String, Vec<u8>, u16) =
                         match o.mode.as_str() {
                             "batch" => {
                                 let mut b = String::new();
                                 for _ in 0..o.batch_lines {
-                                    b += &o.positions[rng.below(o.positions.len())];
+                                    b += &o.positions[rng.index(o.positions.len())];
                                     b.push('\n');
                                 }
                                 let head = post_head(&o.addr, &query, b.len());
@@ -380,7 +368,7 @@ fn main() {
                                 _ => {
                                     let mut b = String::new();
                                     for _ in 0..100 {
-                                        b += &o.positions[rng.below(o.positions.len())];
+                                        b += &o.positions[rng.index(o.positions.len())];
                                         b.push('\n');
                                     }
                                     b += "not a position\n";

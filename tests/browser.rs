@@ -6,6 +6,7 @@
 //!
 //! The test fails, never skips, when the browser is missing (`.ci/run` installs it).
 
+mod common;
 mod http;
 
 use std::net::TcpListener;

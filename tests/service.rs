@@ -1,6 +1,7 @@
 //! `gamedb serve` over real HTTP on an ephemeral loopback port: every endpoint, every error
 //! status, path-traversal attempts, and answers equal to the command line's, byte for byte.
 
+mod common;
 mod http;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,7 @@
 //! The small commands of issue 12: list, rank/unrank, export, plot, completions and man,
 //! `--json` summaries of build, build-all and verify-table, and `solve --max-nodes/--timeout`.
 
+mod common;
 mod http;
 
 use http::{build, gamedb, gamedb_stdin, TempDir};

@@ -6,53 +6,12 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-/// A fresh temporary folder, removed on drop.
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub fn new(tag: &str) -> TempDir {
-        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let p = std::env::temp_dir().join(format!("gamedb-{tag}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Runs the gamedb binary.
-pub fn gamedb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args(args)
-        .output()
-        .expect("gamedb runs")
-}
-
-/// Runs gamedb with `input` on stdin.
-pub fn gamedb_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gamedb runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().expect("gamedb ends")
-}
+#[allow(unused_imports)] // each test file uses some of them
+pub use crate::common::{gamedb, gamedb_stdin, TempDir};
 
 /// Builds tables into `dir` with `gamedb build` (each line a build's arguments).
 pub fn build(dir: &Path, builds: &[&str]) {
