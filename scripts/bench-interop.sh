@@ -32,13 +32,7 @@ echo
 echo "== (b) gamedb query TABLE - --json through a pipe   [load: $(cut -d' ' -f1-3 /proc/loadavg)]"
 input=$work/positions-$lines.txt
 if [ ! -s "$input" ]; then
-    python3 - "$input" "$lines" <<'EOF'
-import random, sys
-r = random.Random(1)
-with open(sys.argv[1], "w") as f:
-    for _ in range(int(sys.argv[2])):
-        f.write(",".join(str(r.randint(0, 63)) for _ in range(6)) + "\n")
-EOF
+    python3 scripts/positions.py nim "$lines" 6 63 1 >"$input"
 fi
 start=$(date +%s.%N)
 /usr/bin/time -f "   peak memory %M KB" "$gamedb" query "$table" - --json <"$input" | cat >"$work/answers.jsonl"

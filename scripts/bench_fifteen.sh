@@ -44,32 +44,7 @@ cmp "$OUT/t1/pdb-4x4-1-7.gtab" "$OUT/t2/pdb-4x4-1-7.gtab" \
     && echo "  tiles 1-7: the 1-thread and 2-thread tables are byte-identical"
 
 echo "== solving $POSITIONS random solvable 4x4 positions"
-python3 - "$POSITIONS" 4 4 2026 >"$OUT/positions.txt" <<'PY'
-import random, sys
-n, rows, cols, seed = map(int, sys.argv[1:])
-random.seed(seed)
-N = rows * cols
-def solvable(t):
-    # THEOREMS.md section 4: permutation parity of the cells + blank's taxicab distance.
-    target = [(x - 1 if x else N - 1) for x in t]
-    seen, cycles = [False] * N, 0
-    for s in range(N):
-        if not seen[s]:
-            cycles += 1
-            c = s
-            while not seen[c]:
-                seen[c] = True
-                c = target[c]
-    b = t.index(0)
-    return (N - cycles + abs(b // cols - rows + 1) + abs(b % cols - cols + 1)) % 2 == 0
-for _ in range(n):
-    t = list(range(N))
-    random.shuffle(t)
-    if not solvable(t):
-        i, j = [k for k in range(N) if t[k]][:2]
-        t[i], t[j] = t[j], t[i]
-    print(",".join(map(str, t)))
-PY
+python3 scripts/positions.py solvable "$POSITIONS" 4 4 2026 >"$OUT/positions.txt"
 report() { # label, solve options...
     local label=$1; shift
     local before; before=$(load)

@@ -265,11 +265,13 @@ impl ErrorLine {
     /// Longest echo of a bad line: a 10 MB line is named by its beginning, not repeated.
     pub const ECHO_LIMIT: usize = crate::game::ECHO_LIMIT;
 
-    /// The error answer for `line`.
+    /// The error answer for `line`. Messages quote the input they refuse; a quoted stretch
+    /// longer than [`ErrorLine::ECHO_LIMIT`] is cut to its [`echo`] too, so a 10 MB line does
+    /// not come back whole inside the message.
     pub fn new(line: &str, error: impl std::fmt::Display) -> ErrorLine {
         ErrorLine {
             position: echo(line),
-            error: error.to_string(),
+            error: shorten_quotes(&error.to_string()),
         }
     }
 
@@ -285,6 +287,29 @@ impl ErrorLine {
 }
 
 pub use crate::game::echo;
+
+/// `message` with every stretch between single quotes cut to its [`echo`] (an unclosed quote
+/// runs to the end).
+fn shorten_quotes(message: &str) -> String {
+    if message.len() <= ErrorLine::ECHO_LIMIT {
+        return message.to_string();
+    }
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(open) = rest.find('\'') {
+        out.push_str(&rest[..=open]);
+        let quoted = &rest[open + 1..];
+        let close = quoted.find('\'').unwrap_or(quoted.len());
+        out.push_str(&echo(&quoted[..close]));
+        rest = &quoted[close..];
+        if let Some(after) = rest.strip_prefix('\'') {
+            out.push('\'');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 #[cfg(test)]
 mod tests {
@@ -355,6 +380,20 @@ mod tests {
         assert_eq!(
             ErrorLine::new("1,2", "bad").to_json(),
             r#"{"position":"1,2","error":"bad"}"#
+        );
+        // The message's quotes of the line are cut the same way; the rest of it stays.
+        let line = "1,".repeat(5_000_000);
+        let e = ErrorLine::new(
+            &line,
+            format!("position '{line}': '' is not a number; expected h1,h2"),
+        );
+        assert!(e.error.len() < 300, "{}", e.error.len());
+        assert!(e.error.starts_with("position '1,1,"), "{}", e.error);
+        assert!(
+            e.error
+                .ends_with("… (10000000 bytes)': '' is not a number; expected h1,h2"),
+            "{}",
+            &e.error[200..]
         );
     }
 }

@@ -88,6 +88,21 @@ unsafe fn table_ref<'a>(table: *const Table) -> Result<&'a Table, i64> {
     unsafe { table.as_ref() }.ok_or_else(|| fail(GAMEDB_ERR_NULL, "table handle is NULL"))
 }
 
+/// `f` of the table behind a handle, or `GAMEDB_ERR_NULL`; a panic becomes
+/// `GAMEDB_ERR_INTERNAL`.
+///
+/// # Safety
+/// `table` is NULL or a handle from [`gamedb_open`] not yet closed.
+unsafe fn with_table(table: *const Table, f: impl FnOnce(&Table) -> i64) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        match unsafe { table_ref(table) } {
+            Ok(t) => f(t),
+            Err(code) => code,
+        }
+    })
+}
+
 /// The text of a C string argument, or an error code.
 ///
 /// # Safety
@@ -260,13 +275,8 @@ pub unsafe extern "C" fn gamedb_close(table: *mut Table) {
 /// `table` is NULL or an open handle.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_positions(table: *const Table) -> i64 {
-    guard(GAMEDB_ERR_INTERNAL, || {
-        // SAFETY: forwarded from this function's contract.
-        match unsafe { table_ref(table) } {
-            Ok(t) => t.len() as i64,
-            Err(code) => code,
-        }
-    })
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_table(table, |t| t.len() as i64) }
 }
 
 /// The game number of the table (1 candy, 2 Nim, 3 Chomp, 4 sliding puzzle, ...; see
@@ -276,13 +286,8 @@ pub unsafe extern "C" fn gamedb_positions(table: *const Table) -> i64 {
 /// `table` is NULL or an open handle.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_game(table: *const Table) -> i64 {
-    guard(GAMEDB_ERR_INTERNAL, || {
-        // SAFETY: forwarded from this function's contract.
-        match unsafe { table_ref(table) } {
-            Ok(t) => t.spec().game_id() as i64,
-            Err(code) => code,
-        }
-    })
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_table(table, |t| t.spec().game_id() as i64) }
 }
 
 /// What the table's values are: 1 outcomes (P/N), 2 Grundy values, 3 distances; or a
@@ -292,13 +297,8 @@ pub unsafe extern "C" fn gamedb_game(table: *const Table) -> i64 {
 /// `table` is NULL or an open handle.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_value_kind(table: *const Table) -> i64 {
-    guard(GAMEDB_ERR_INTERNAL, || {
-        // SAFETY: forwarded from this function's contract.
-        match unsafe { table_ref(table) } {
-            Ok(t) => t.value_kind() as i64,
-            Err(code) => code,
-        }
-    })
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_table(table, |t| t.value_kind() as i64) }
 }
 
 /// The index of a position in the table (`0 <= index < gamedb_positions`), or a negative

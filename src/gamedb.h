@@ -50,7 +50,7 @@ extern "C" {
 #define GAMEDB_VALUES_GRUNDY 2
 #define GAMEDB_VALUES_DISTANCE 3
 
-/* Game numbers returned by gamedb_game() (see tables/README.md). The tests check these
+/* Game numbers returned by gamedb_game() (see tables/README.md). tests/c_abi.rs checks these
  * against the registry of src/games/mod.rs: one line per registered game. */
 #define GAMEDB_GAME_CANDY 1
 #define GAMEDB_GAME_NIM 2
@@ -115,6 +115,33 @@ int64_t gamedb_query_json(const gamedb_table *table, const char *position, char 
  * contract). */
 int64_t gamedb_moves_json(const gamedb_table *table, const char *position, char *buf,
                           size_t cap);
+
+/* Sliding puzzles: the positions of one board answered from a folder of tables, by the
+ * board's complete table when the folder holds one (found by its header), else by the
+ * pattern-database solver (the 4x4 board). */
+
+/* Flags of gamedb_board_query_json(). */
+#define GAMEDB_QUERY_PATH 1u /* include a whole optimal solution ("path") */
+
+/* An open board. */
+typedef struct gamedb_board gamedb_board;
+
+/* Opens the tables of the rows x cols board in the folder dir. flags: 0, or
+ * GAMEDB_OPEN_NO_VERIFY. The pattern tables are opened when the first position that needs
+ * them is asked. NULL on failure (a board gamedb cannot take, a damaged table, a file named as
+ * the board's complete table whose header says it holds another). */
+gamedb_board *gamedb_open_board(const char *dir, uint32_t rows, uint32_t cols, uint32_t flags);
+
+/* Closes a board. NULL is ignored. */
+void gamedb_close_board(gamedb_board *board);
+
+/* Writes the answer as one JSON object, the line `gamedb query --rows R --cols C --tables DIR
+ * POSITION --json` prints (with GAMEDB_QUERY_PATH in flags: `--path` too): {"position",
+ * "solvable", "distance", "reason" (unsolvable), "optimal_moves", "path" (asked for), "nodes"
+ * (the solver's answers)} (snprintf contract). GAMEDB_ERR_POSITION for text that is not an
+ * arrangement of the board; GAMEDB_ERR_KIND when the folder has no tables to answer it. */
+int64_t gamedb_board_query_json(const gamedb_board *board, const char *position, uint32_t flags,
+                                char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,7 @@
 //! * [`build`], [`catalog`]: building tables; [`stream`]: answering lines of input;
 //! * [`report`]: `info` and the Chomp rectangles; [`verify`]: the statements checked against
 //!   every position, with their sources;
+//! * [`service`]: `gamedb serve`, the tables over HTTP/JSON and the web explorer;
 //! * [`ffi`]: the C ABI of the shared library (`src/gamedb.h`).
 //!
 //! Leaves used everywhere: [`Error`], [`progress`], [`resources`], [`lock`].
@@ -53,6 +54,7 @@ pub mod lookup;
 pub mod progress;
 pub mod report;
 pub mod resources;
+pub mod service;
 pub mod solve;
 pub mod stream;
 pub mod tables;

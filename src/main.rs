@@ -56,6 +56,14 @@ fn main() -> ExitCode {
         Command::Verify(a) => cli::verify::run(a),
         Command::ChompRectangles(a) => cli::chomp_rectangles::run(a),
         Command::Solve(a) => cli::solve::run(a),
+        Command::Serve(a) => cli::serve::run(a),
+        Command::List(a) => cli::list::run(a),
+        Command::Plot(a) => cli::plot::run(a),
+        Command::Export(a) => cli::export::run(a),
+        Command::Rank(a) => cli::rank::rank(a),
+        Command::Unrank(a) => cli::rank::unrank(a),
+        Command::Completions(a) => cli::completions::completions(a),
+        Command::Man(a) => cli::completions::man(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,9 +1,10 @@
 //! The C ABI from C: builds real tables into a temporary folder, compiles
 //! `tests/c/test_gamedb.c` against `src/gamedb.h` and the shared library cargo built for
-//! this test run, runs it, and checks what it printed against the library and the XOR rule.
+//! this test run, runs it, and checks what it printed against the library, the command line
+//! and the XOR rule. The header is checked against `src/ffi.rs` (functions, codes, flags) and
+//! against the registry of games (`GAMEDB_GAME_*`).
 //!
-//! Needs a C compiler (`$CC`, else `cc`). Without one the test says so and passes, unless
-//! `GAMEDB_REQUIRE_CC=1` is set (CI sets it), in which case it fails.
+//! Needs a C compiler (`$CC`, else `cc`): the test fails without one.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -11,11 +12,12 @@ use std::process::Command;
 
 use gamedb::games::candy::{CandySpec, WinRule};
 use gamedb::games::nim::NimSpec;
-use gamedb::games::Spec;
-use gamedb::{Table, ValueKind};
+use gamedb::games::pdb::PdbSpec;
+use gamedb::games::slide::SlideSpec;
+use gamedb::{Spec, Table, ValueKind};
 
 mod common;
-use common::{build, program, scratch, shared_library, ROOT};
+use common::*;
 
 /// The function names a text declares: `gamedb_xxx(` in the header, `fn gamedb_xxx(` in
 /// the Rust source.
@@ -73,11 +75,16 @@ fn header_declares_exactly_the_exported_functions() {
             "{name} is not ({value}) in the header"
         );
     }
-    assert!(header.contains(&format!(
-        "#define GAMEDB_OPEN_NO_VERIFY {}u",
-        gamedb::ffi::GAMEDB_OPEN_NO_VERIFY
-    )));
-    use gamedb::games::GameSpec;
+    for (name, value) in [
+        ("GAMEDB_OPEN_NO_VERIFY", gamedb::ffi::GAMEDB_OPEN_NO_VERIFY),
+        ("GAMEDB_QUERY_PATH", gamedb::ffi::GAMEDB_QUERY_PATH),
+    ] {
+        assert!(
+            header.contains(&format!("#define {name} {value}u")),
+            "{name} is not {value}u in the header"
+        );
+    }
+    use gamedb::game::GameSpec;
     for (name, value) in [
         ("GAMEDB_VALUES_OUTCOME", ValueKind::Outcome as u32),
         ("GAMEDB_VALUES_GRUNDY", ValueKind::Grundy as u32),
@@ -92,12 +99,57 @@ fn header_declares_exactly_the_exported_functions() {
     }
 }
 
+/// The `#define GAMEDB_GAME_<NAME> <id>` lines of a header, as (id, NAME).
+fn game_defines(header: &str) -> BTreeSet<(u32, String)> {
+    header
+        .lines()
+        .filter_map(|l| l.strip_prefix("#define GAMEDB_GAME_"))
+        .map(|rest| {
+            let (name, id) = rest
+                .split_once(' ')
+                .unwrap_or_else(|| panic!("a GAMEDB_GAME_ line without a number: {rest}"));
+            let id = id.split_whitespace().next().unwrap_or("");
+            let id = id
+                .parse()
+                .unwrap_or_else(|_| panic!("GAMEDB_GAME_{name}: '{id}' is not a game number"));
+            (id, name.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn header_game_numbers_are_the_registry() {
+    let header = std::fs::read_to_string(Path::new(ROOT).join("src/gamedb.h")).unwrap();
+    let in_header = game_defines(&header);
+    let registered: BTreeSet<(u32, String)> = gamedb::games::GAMES
+        .iter()
+        .map(|&(id, name)| (id, name.to_uppercase()))
+        .collect();
+    let missing: Vec<String> = registered
+        .difference(&in_header)
+        .map(|(id, name)| format!("#define GAMEDB_GAME_{name} {id}"))
+        .collect();
+    let unknown: Vec<String> = in_header
+        .difference(&registered)
+        .map(|(id, name)| format!("#define GAMEDB_GAME_{name} {id}"))
+        .collect();
+    assert!(
+        missing.is_empty() && unknown.is_empty(),
+        "src/gamedb.h disagrees with the registry (src/games/mod.rs): missing {missing:?}, \
+         not registered {unknown:?}"
+    );
+    // The comparison itself notices a missing and an extra line.
+    let short = header.replace("#define GAMEDB_GAME_NIM 2\n", "");
+    assert_ne!(game_defines(&short), registered);
+    let extra = format!("{header}\n#define GAMEDB_GAME_CHESS 99\n");
+    assert_ne!(game_defines(&extra), registered);
+}
+
 #[test]
 fn c_program_against_real_tables() {
-    let Some(cc) = program("CC", "cc", "GAMEDB_REQUIRE_CC") else {
-        return;
-    };
-    let dir = scratch("c-abi");
+    let cc = program("CC", "cc");
+    let tmp = TempDir::new("c-abi");
+    let dir = tmp.path().to_path_buf();
     let nim = build(
         Spec::Nim(NimSpec::new(3, 7, None, false).unwrap()),
         ValueKind::Outcome,
@@ -120,6 +172,26 @@ fn c_program_against_real_tables() {
     std::fs::write(&damaged, &flipped).unwrap();
     let truncated = dir.join("truncated.gtab");
     std::fs::write(&truncated, &bytes[..bytes.len() - 1]).unwrap();
+    // The 3x3 board: a folder with its complete table, one with pattern tables only, and one
+    // without tables.
+    let full = dir.join("full");
+    let patterns = dir.join("patterns");
+    let empty = dir.join("empty");
+    for d in [&full, &patterns, &empty] {
+        std::fs::create_dir(d).unwrap();
+    }
+    build(
+        Spec::Slide(SlideSpec::new(3, 3).unwrap()),
+        ValueKind::Distance,
+        &full,
+    );
+    for pattern in [[1, 2, 3, 4], [5, 6, 7, 8]] {
+        build(
+            Spec::Pdb(PdbSpec::new(3, 3, &pattern).unwrap()),
+            ValueKind::Distance,
+            &patterns,
+        );
+    }
 
     let lib = shared_library();
     let lib_dir = lib.parent().unwrap();
@@ -141,7 +213,9 @@ fn c_program_against_real_tables() {
     );
 
     let run = Command::new(&exe)
-        .args([&nim, &grundy, &candy, &damaged, &truncated])
+        .args([
+            &nim, &grundy, &candy, &damaged, &truncated, &full, &patterns, &empty,
+        ])
         .env("LD_LIBRARY_PATH", lib_dir)
         .output()
         .expect("run the C test program");
@@ -192,8 +266,10 @@ fn c_program_against_real_tables() {
 
     // JSON answers are the CLI's.
     let nim_table = Table::open(&nim).unwrap();
-    let expected = nim_table.query("1,2,4").unwrap().to_json(nim_table.rules());
+    let expected = nim_table.query("1,2,4").unwrap().to_json();
     assert_eq!(line("json "), expected);
+    let cli = gamedb_ok(&["query", nim.to_str().unwrap(), "1,2,4", "--json"]);
+    assert_eq!(line("json "), cli.trim_end());
     assert_eq!(
         line("moves "),
         r#"[{"move":"take 1 from heap 1","leaves":"0,2","outcome":"N"},{"move":"take 1 from heap 2","leaves":"1,1","outcome":"P"},{"move":"take 2 from heap 2","leaves":"1,0","outcome":"N"}]"#
@@ -202,18 +278,16 @@ fn c_program_against_real_tables() {
         assert_eq!(line(&format!("grundy {pos} ")), g.to_string());
     }
     let grundy_table = Table::open(&grundy).unwrap();
-    let expected = grundy_table
-        .query("1,2,4")
-        .unwrap()
-        .to_json(grundy_table.rules());
+    let expected = grundy_table.query("1,2,4").unwrap().to_json();
     assert_eq!(line("grundy-json "), expected);
+    assert_eq!(json(&expected)["grundy"], 7);
 
     // Candy answers are the library's.
     let candy_table = Table::open(&candy).unwrap();
     for pos in [
         "1,0,0", "1,1,1", "5,0,0", "5,1,1", "6,1,0", "9,2,4", "2,0,1",
     ] {
-        let expected = candy_table.query(pos).unwrap().outcome.unwrap().as_str();
+        let expected = candy_table.query(pos).unwrap().outcome().unwrap().as_str();
         assert_eq!(line(&format!("candy {pos} ")), expected, "{pos}");
     }
     assert!(line("candy-bad ").contains("total 4"));
@@ -230,5 +304,79 @@ fn c_program_against_real_tables() {
         "{truncated_msg}"
     );
     assert!(line("missing ").contains("/nonexistent/table.gtab"));
-    std::fs::remove_dir_all(&dir).unwrap();
+
+    // Boards: every answer is the line `gamedb query --rows 3 --cols 3 --tables DIR` prints.
+    let cli = |dir: &Path, pos: &str, path: bool| -> String {
+        let mut args = vec![
+            "query",
+            "--rows",
+            "3",
+            "--cols",
+            "3",
+            "--tables",
+            dir.to_str().unwrap(),
+            "--json",
+            pos,
+        ];
+        if path {
+            args.push("--path");
+        }
+        gamedb_ok(&args).trim_end().to_string()
+    };
+    let known = [
+        ("1,2,3,4,5,6,7,8,0", Some(0)),
+        ("1,2,3,4,5,6,7,0,8", Some(1)),
+        ("8,6,7,2,5,4,3,0,1", Some(31)),
+        ("2,1,3,4,5,6,7,8,0", None),
+    ];
+    for (label, dir) in [("board-full", &full), ("board-pattern", &patterns)] {
+        for (pos, distance) in known {
+            let c = line(&format!("{label} {pos} "));
+            assert_eq!(c, cli(dir, pos, false), "{label} {pos}");
+            let answer = json(&c);
+            assert_eq!(answer["distance"], serde_json::json!(distance), "{c}");
+            // The pattern folder is answered by the solver, which counts its nodes.
+            let by_solver = *label == *"board-pattern";
+            assert_eq!(answer.get("nodes").is_some(), by_solver, "{c}");
+            if by_solver && distance.unwrap_or(0) > 0 {
+                assert!(answer["nodes"].as_u64().unwrap() > 0, "{c}");
+            }
+        }
+        let c = line(&format!("{label}-path "));
+        assert_eq!(c, cli(dir, "1,2,3,4,5,6,0,7,8", true), "{label}");
+        let answer = json(&c);
+        assert_eq!(answer["distance"], 2, "{c}");
+        assert_eq!(
+            moves(&answer, "path"),
+            [
+                ("slide 7 left".to_string(), "1,2,3,4,5,6,7,0,8".to_string()),
+                ("slide 8 left".to_string(), "1,2,3,4,5,6,7,8,0".to_string()),
+            ],
+            "{c}"
+        );
+        assert!(line(&format!("{label}-bad ")).contains("has 3 numbers, a 3×3 board has 9 cells"));
+        assert!(line(&format!("{label}-flags ")).contains("unknown flags"));
+    }
+    // The solver's answers are the complete table's, apart from the nodes.
+    for (pos, _) in known {
+        let mut solver = json(&line(&format!("board-pattern {pos} ")));
+        solver.as_object_mut().unwrap().remove("nodes");
+        assert_eq!(solver, json(&line(&format!("board-full {pos} "))), "{pos}");
+    }
+    let unsolvable = json(&line("empty-unsolvable "));
+    assert_eq!(unsolvable["solvable"], false, "{unsolvable}");
+    assert!(
+        unsolvable["reason"]
+            .as_str()
+            .unwrap()
+            .contains("1 inversion"),
+        "{unsolvable}"
+    );
+    let missing = line("empty-missing ");
+    assert!(
+        missing.contains("gamedb build pdb --rows 3 --cols 3"),
+        "{missing}"
+    );
+    assert!(line("board-dims ").contains("board 1x5"));
+    assert!(line("board-flags ").contains("unknown flags"));
 }

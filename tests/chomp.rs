@@ -1,21 +1,21 @@
 //! Chomp tables against an independent brute force, through files, at several thread counts,
 //! and with bad input.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-use gamedb::games::chomp::{self, ChompSpec};
+use std::collections::HashMap;
+
+use common::*;
+use gamedb::games::chomp::{Chomp, ChompSpec};
+use gamedb::report::rectangles::rectangles;
 use gamedb::{Error, Outcome, Spec, Table, ValueKind};
-use indicatif::ProgressBar;
 
 fn spec(r: u32, c: u32) -> Spec {
     Spec::Chomp(ChompSpec::new(r, c).unwrap())
 }
 
 fn solve(r: u32, c: u32, kind: ValueKind) -> Table {
-    let s = spec(r, c);
-    Table::from_payload(&s, s.solve(kind, &ProgressBar::hidden()).unwrap()).unwrap()
+    table(&spec(r, c), kind)
 }
 
 /// A diagram as a grid of cells, bitten cell by cell: no ranking, no row arithmetic.
@@ -141,10 +141,11 @@ fn p_counts_and_grundy_values_match_brute_force_up_to_6x6() {
 #[test]
 fn winning_bites_of_rectangles_up_to_8x8_match_brute_force() {
     let table = solve(8, 8, ValueKind::Outcome);
-    let rects = chomp::rectangles(&table).unwrap();
-    assert_eq!(rects.len(), 64);
+    let rects = rectangles(&table).unwrap();
+    assert_eq!(rects.rectangles, 64);
+    assert_eq!(rects.answers.len(), 64);
     let mut memo = HashMap::new();
-    for rect in &rects {
+    for rect in &rects.answers {
         let (a, b) = (rect.rows as usize, rect.cols);
         let grid = Grid::from_rows(&vec![b; a], a, b as usize);
         let want: Vec<(u32, u32, Vec<u32>)> = grid
@@ -153,13 +154,23 @@ fn winning_bites_of_rectangles_up_to_8x8_match_brute_force() {
             .filter(|(_, g)| brute_grundy(g, &mut memo) == 0)
             .map(|((i, j), g)| (i as u32, j as u32, g.rows()))
             .collect();
-        assert_eq!(rect.winning, want, "{a}x{b}");
+        let got: Vec<(u32, u32, Vec<u32>)> = rect
+            .winning_bites
+            .iter()
+            .map(|w| (w.row, w.col, w.leaves.clone()))
+            .collect();
+        assert_eq!(got, want, "{a}x{b}");
         assert_eq!(rect.outcome, Outcome::from_win(!want.is_empty()));
+        assert_eq!(rect.more_than_one, want.len() > 1, "{a}x{b}");
         // The lookup answers the same bites.
         let ans = table
             .query(&gamedb::game::format_numbers(&vec![b; a]))
             .unwrap();
-        let labels: Vec<String> = ans.winning_moves.iter().map(|m| m.label.clone()).collect();
+        let labels: Vec<String> = ans
+            .winning_moves()
+            .iter()
+            .map(|m| m.label.clone())
+            .collect();
         let want_labels: Vec<String> = want.iter().map(|(i, j, _)| format!("({i},{j})")).collect();
         assert_eq!(labels, want_labels);
     }
@@ -169,22 +180,61 @@ fn winning_bites_of_rectangles_up_to_8x8_match_brute_force() {
 fn known_rectangle_answers() {
     // 8×10 has two winning bites; every square has exactly (2,2).
     let table = solve(10, 10, ValueKind::Outcome);
-    let rects = chomp::rectangles(&table).unwrap();
-    let find = |a: u32, b: u32| rects.iter().find(|r| (r.rows, r.cols) == (a, b)).unwrap();
-    let bites: Vec<(u32, u32)> = find(8, 10).winning.iter().map(|w| (w.0, w.1)).collect();
-    assert_eq!(bites, [(4, 9), (5, 6)]);
+    let rects = rectangles(&table).unwrap();
+    let find = |a: u32, b: u32| {
+        rects
+            .answers
+            .iter()
+            .find(|r| (r.rows, r.cols) == (a, b))
+            .unwrap()
+    };
+    let bites = |a, b| -> Vec<(u32, u32)> {
+        find(a, b)
+            .winning_bites
+            .iter()
+            .map(|w| (w.row, w.col))
+            .collect()
+    };
+    assert_eq!(bites(8, 10), [(4, 9), (5, 6)]);
     for n in 2..=10 {
-        let bites: Vec<(u32, u32)> = find(n, n).winning.iter().map(|w| (w.0, w.1)).collect();
-        assert_eq!(bites, [(2, 2)], "{n}x{n}");
+        assert_eq!(bites(n, n), [(2, 2)], "{n}x{n}");
     }
-    let text = chomp::rectangles_text(&rects);
+    let text = rects.to_text();
     assert!(
         text.lines()
             .any(|l| l.starts_with('*') && l.contains("8x10")),
         "{text}"
     );
-    let json = chomp::rectangles_json(&rects);
-    assert!(json.contains(r#"{"rows":8,"cols":10,"outcome":"N","winning_bites":[{"row":4,"col":9,"leaves":"10,10,10,8,8,8,8,8"},{"row":5,"col":6,"leaves":"10,10,10,10,5,5,5,5"}],"more_than_one":true}"#), "{json}");
+    let text = rects.to_json();
+    // The documented object of 8x10, byte for byte, and as data.
+    assert!(text.contains(r#"{"rows":8,"cols":10,"outcome":"N","winning_bites":[{"row":4,"col":9,"leaves":"10,10,10,8,8,8,8,8"},{"row":5,"col":6,"leaves":"10,10,10,10,5,5,5,5"}],"more_than_one":true}"#), "{text}");
+    let all = json(&text);
+    assert_eq!(all["rectangles"], 100);
+    // 8x10 and its transpose, 9x10 and its transpose.
+    assert_eq!(all["with_more_than_one"], 4);
+    assert!(
+        rects
+            .to_text()
+            .ends_with("100 rectangles; 4 with more than one winning bite: 8x10, 9x10, 10x8, 10x9"),
+        "{}",
+        rects.to_text()
+    );
+    let answers = all["answers"].as_array().unwrap();
+    let eight_by_ten = answers
+        .iter()
+        .find(|r| r["rows"] == 8 && r["cols"] == 10)
+        .unwrap();
+    assert_eq!(
+        eight_by_ten,
+        &serde_json::json!({
+            "rows": 8, "cols": 10, "outcome": "N",
+            "winning_bites": [
+                {"row": 4, "col": 9, "leaves": "10,10,10,8,8,8,8,8"},
+                {"row": 5, "col": 6, "leaves": "10,10,10,10,5,5,5,5"}
+            ],
+            "more_than_one": true
+        })
+    );
 }
 
 #[test]
@@ -227,7 +277,7 @@ fn census_counts_every_sub_box() {
     let facts = table.facts();
     assert_eq!(facts.len(), 1);
     assert_eq!(facts[0].key, "p_census");
-    let g = gamedb::games::chomp::Chomp::new(ChompSpec::new(r, c).unwrap());
+    let g = Chomp::new(ChompSpec::new(r, c).unwrap());
     let census = g.census(&table);
     for a in 1..=r {
         for b in 1..=c {
@@ -239,17 +289,13 @@ fn census_counts_every_sub_box() {
         }
     }
     assert_eq!(census[r as usize][c as usize], table.count_p());
-    assert!(facts[0]
-        .json
-        .starts_with(r#"{"rows":6,"cols":7,"counts":[[1,"#));
-}
-
-fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
+    let fact = &facts[0].json;
+    assert_eq!(fact["rows"], 6, "{fact}");
+    assert_eq!(fact["cols"], 7, "{fact}");
+    assert_eq!(fact["counts"][0][0], 1, "{fact}");
+    // Row a, column b of the JSON is the census of the a×b sub-box.
+    let counts: Vec<Vec<u64>> = census[1..].iter().map(|row| row[1..].to_vec()).collect();
+    assert_eq!(fact["counts"], serde_json::json!(counts), "{fact}");
 }
 
 #[test]
@@ -261,34 +307,27 @@ fn bytes_are_identical_at_1_and_2_threads() {
         (5, 11, ValueKind::Grundy),
     ] {
         let s = spec(r, c);
-        let one = in_pool(1, || s.solve(kind, &ProgressBar::hidden()).unwrap().bytes);
-        let two = in_pool(2, || s.solve(kind, &ProgressBar::hidden()).unwrap().bytes);
+        let one = with_threads(1, || payload_bytes(&s, kind));
+        let two = with_threads(2, || payload_bytes(&s, kind));
         assert!(one == two, "{r}x{c} {kind:?}");
     }
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gamedb-chomp-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn round_trip_through_a_file() {
-    let dir = temp_dir("roundtrip");
+    let dir = TempDir::new("chomp-roundtrip");
     for kind in [ValueKind::Outcome, ValueKind::Grundy] {
         let s = spec(7, 8);
-        let built = gamedb::build::build(&s, kind, &dir, &ProgressBar::hidden()).unwrap();
+        let built = build(s.clone(), kind, dir.path());
         assert_eq!(
-            built.path.file_name().unwrap().to_str().unwrap(),
+            built.file_name().unwrap().to_str().unwrap(),
             if kind == ValueKind::Outcome {
                 "chomp-7x8.gtab"
             } else {
                 "chomp-7x8-grundy.gtab"
             }
         );
-        let file = Table::open(&built.path).unwrap();
+        let file = Table::open(&built).unwrap();
         file.verify().unwrap();
         let memory = solve(7, 8, kind);
         assert_eq!(file.spec(), &s);
@@ -300,25 +339,25 @@ fn round_trip_through_a_file() {
     let t = Table::open(dir.join("chomp-7x8.gtab")).unwrap();
     let a = t.query("4,3,1,0").unwrap();
     assert!(
-        a.to_text(t.rules()).starts_with("4,3,1: N  winning: "),
+        a.to_text().starts_with("4,3,1: N  winning: "),
         "{}",
-        a.to_text(t.rules())
+        a.to_text()
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_single_cell_is_terminal_p() {
     let t = solve(4, 4, ValueKind::Outcome);
     let a = t.query("1").unwrap();
-    assert_eq!(a.outcome, Some(Outcome::P));
-    assert!(a.winning_moves.is_empty());
+    assert_eq!(a.outcome(), Some(Outcome::P));
+    assert!(a.winning_moves().is_empty());
     assert_eq!(a.index, Some(0));
     assert!(t.rules().moves(&[1]).is_empty());
     let a = t.query("2").unwrap();
-    assert_eq!(a.winning_moves.len(), 1);
-    assert_eq!(a.winning_moves[0].label, "(1,2)");
-    assert_eq!(a.winning_moves[0].leaves, vec![1]);
+    assert_eq!(a.winning_moves().len(), 1);
+    assert_eq!(a.winning_moves()[0].label, "(1,2)");
+    assert_eq!(a.winning_moves()[0].leaves, "1");
+    assert_eq!(a.winning_moves()[0].numbers, vec![1]);
 }
 
 #[test]
@@ -347,43 +386,33 @@ fn bad_positions_are_rejected_with_a_reason() {
             other => panic!("{text}: {other:?}"),
         }
     }
-    // Trailing empty rows are fine, even beyond the box.
-    assert_eq!(
-        t.query("3,1,0,0,0,0").unwrap().position,
-        vec![3, 1, 0, 0, 0, 0]
-    );
+    // Trailing empty rows are fine, even beyond the box (answers write the diagram without
+    // them).
+    let a = t.query("3,1,0,0,0,0").unwrap();
+    assert_eq!(a.numbers, vec![3, 1, 0, 0, 0, 0]);
+    assert_eq!(a.position, "3,1");
+    assert_eq!(a.index, t.query("3,1").unwrap().index);
     assert!(ChompSpec::new(0, 4).is_err());
     assert!(ChompSpec::new(4, 70_000).is_err());
     assert!(matches!(ChompSpec::new(40, 40), Err(Error::Unsupported(_))));
     // A table of another game is not a Chomp table.
     let nim = Spec::Nim(gamedb::games::nim::NimSpec::new(2, 3, None, false).unwrap());
-    let nim = Table::from_payload(
-        &nim,
-        nim.solve(ValueKind::Outcome, &ProgressBar::hidden())
-            .unwrap(),
-    )
-    .unwrap();
-    let err = chomp::rectangles(&nim).unwrap_err().to_string();
+    let nim = table(&nim, ValueKind::Outcome);
+    let err = rectangles(&nim).unwrap_err().to_string();
     assert!(err.contains("needs a Chomp table"), "{err}");
 }
 
-fn gamedb(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+/// Runs gamedb: exit status, stdout, stderr.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = gamedb(args);
+    (out.status.code().unwrap_or(-1), stdout(&out), stderr(&out))
 }
 
 #[test]
 fn command_line() {
-    let dir = temp_dir("cli");
-    let out = dir.to_str().unwrap();
-    let (code, stdout, _) = gamedb(&[
+    let dir = TempDir::new("chomp-cli");
+    let out = dir.arg();
+    let (code, stdout, _) = run(&[
         "build", "chomp", "--rows", "8", "--cols", "10", "--out", out, "-q",
     ]);
     assert_eq!(code, 0);
@@ -392,32 +421,32 @@ fn command_line() {
         "{stdout}"
     );
     let table = dir.join("chomp-8x10.gtab");
-    let table = table.to_str().unwrap();
+    let table = table.as_str();
 
-    let (code, stdout, _) = gamedb(&["query", table, "10,10,10,10,10,10,10,10", "4,3,1"]);
+    let (code, stdout, _) = run(&["query", table, "10,10,10,10,10,10,10,10", "4,3,1"]);
     assert_eq!(code, 0);
     assert!(stdout.starts_with("10,10,10,10,10,10,10,10: N  winning: (4,9) -> 10,10,10,8,8,8,8,8; (5,6) -> 10,10,10,10,5,5,5,5\n"), "{stdout}");
 
-    let (code, stdout, _) = gamedb(&["chomp-rectangles", table]);
+    let (code, stdout, _) = run(&["chomp-rectangles", table]);
     assert_eq!(code, 0);
     assert!(
         stdout.contains("80 rectangles; 1 with more than one winning bite: 8x10"),
         "{stdout}"
     );
-    let (code, stdout, _) = gamedb(&["chomp-rectangles", table, "--json"]);
+    let (code, stdout, _) = run(&["chomp-rectangles", table, "--json"]);
     assert_eq!(code, 0);
     assert!(
         stdout.starts_with(r#"{"rectangles":80,"with_more_than_one":1,"#),
         "{stdout}"
     );
 
-    let (code, stdout, _) = gamedb(&["info", table]);
+    let (code, stdout, _) = run(&["info", table]);
     assert_eq!(code, 0);
     assert!(
         stdout.contains("P-positions in each sub-box of a rows and b columns:"),
         "{stdout}"
     );
-    let (code, stdout, _) = gamedb(&["info", table, "--json"]);
+    let (code, stdout, _) = run(&["info", table, "--json"]);
     assert_eq!(code, 0);
     assert!(
         stdout.contains(r#""p_census":{"rows":8,"cols":10,"counts":[[1,"#),
@@ -444,7 +473,7 @@ fn command_line() {
             "/nonexistent/t.gtab",
         ),
     ] {
-        let (code, _, stderr) = gamedb(&args);
+        let (code, _, stderr) = run(&args);
         assert_eq!(code, 2, "{args:?}");
         assert!(
             stderr.starts_with("gamedb: ") && stderr.contains(needle),
@@ -452,22 +481,11 @@ fn command_line() {
         );
         assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     }
-    gamedb(&[
-        "build",
-        "nim",
-        "--heaps",
-        "2",
-        "--max-heap",
-        "3",
-        "--out",
-        out,
-        "-q",
-    ]);
-    let (code, _, stderr) = gamedb(&[
-        "chomp-rectangles",
-        dir.join("nim-2x3.gtab").to_str().unwrap(),
-    ]);
+    gamedb_ok(&words(
+        "build nim --heaps 2 --max-heap 3 --out {} -q",
+        &[out],
+    ));
+    let (code, _, stderr) = run(&["chomp-rectangles", &dir.join("nim-2x3.gtab")]);
     assert_eq!(code, 2);
     assert!(stderr.contains("needs a Chomp table"), "{stderr}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

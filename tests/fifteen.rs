@@ -8,15 +8,20 @@ use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 
 use common::*;
+use gamedb::fifteen::{Options, Partition, Solution, Solver, PARTITIONS};
+use gamedb::game::{GameSpec, UNREACHED};
 use gamedb::games::board::{Board, Dir};
-use gamedb::games::fifteen::{Options, Partition, Solver};
-use gamedb::games::pdb::{build_values, PdbSpec, UNREACHABLE};
-use gamedb::games::{GameSpec, Spec};
-use gamedb::{Table, ValueKind};
-use indicatif::ProgressBar;
+use gamedb::games::pdb::PdbSpec;
+use gamedb::{Spec, Table, TableDir, ValueKind};
 
-fn hidden() -> ProgressBar {
-    ProgressBar::hidden()
+/// Every entry of a pattern table, solved in memory.
+fn pdb_values(spec: &PdbSpec) -> Vec<u8> {
+    payload_bytes(&Spec::Pdb(spec.clone()), ValueKind::Distance)
+}
+
+/// The solver on the tables of a folder.
+fn open_solver(rows: u32, cols: u32, dir: &Path, options: &Options) -> Solver {
+    Solver::open(rows, cols, &TableDir::new(dir), options).unwrap()
 }
 
 // ---------- independent brute force ----------
@@ -63,7 +68,7 @@ fn brute_pdb(rows: usize, cols: usize, pattern: &[u32]) -> HashMap<Vec<u8>, u8> 
             };
             let key = (next, c as u8);
             let nd = d + cost;
-            if dist.get(&key).map_or(true, |&old| nd < old) {
+            if dist.get(&key).is_none_or(|&old| nd < old) {
                 dist.insert(key.clone(), nd);
                 if cost == 0 {
                     queue.push_front((key, nd));
@@ -123,15 +128,15 @@ fn pdb_values_equal_brute_force_on_small_boards() {
     ];
     for &(rows, cols, pattern) in cases {
         let spec = PdbSpec::new(rows, cols, pattern).unwrap();
-        let values = build_values(&spec, &hidden()).unwrap();
+        let values = pdb_values(&spec);
         let n = (rows * cols) as usize;
         let brute = brute_pdb(rows as usize, cols as usize, spec.pattern());
         let placements = all_placements(n, pattern.len());
         assert_eq!(values.len(), placements.len());
         let mut unreachable = 0;
         for (i, cells) in placements.iter().enumerate() {
-            let want = brute.get(cells).copied().unwrap_or(UNREACHABLE);
-            unreachable += (want == UNREACHABLE) as usize;
+            let want = brute.get(cells).copied().unwrap_or(UNREACHED);
+            unreachable += (want == UNREACHED) as usize;
             assert_eq!(
                 values[i], want,
                 "{rows}x{cols} pattern {pattern:?}, placement {i} = cells {cells:?}"
@@ -179,18 +184,10 @@ fn bad_patterns_are_refused_with_the_accepted_form() {
     ] {
         let e = PdbSpec::parse(rows, cols, pattern).unwrap_err().to_string();
         assert!(e.contains(says), "{pattern}: {e}");
-        let o = gamedb(&[
-            "build",
-            "pdb",
-            "--rows",
-            &rows.to_string(),
-            "--cols",
-            &cols.to_string(),
-            "--pattern",
-            pattern,
-            "--out",
-            "/nonexistent-dir",
-        ]);
+        let o = gamedb(&words(
+            "build pdb --rows {} --cols {} --pattern {} --out /nonexistent-dir",
+            &[&rows.to_string(), &cols.to_string(), pattern],
+        ));
         assert_eq!(o.status.code(), Some(2), "{pattern}");
         assert!(stderr(&o).starts_with("gamedb: "), "{}", stderr(&o));
         assert!(stderr(&o).contains(says), "{}", stderr(&o));
@@ -210,8 +207,8 @@ fn same_bytes_at_one_and_two_threads() {
         (5, 4, &[1, 2, 3]),
     ] {
         let spec = PdbSpec::new(rows, cols, pattern).unwrap();
-        let one = with_threads(1, || build_values(&spec, &hidden()).unwrap());
-        let two = with_threads(2, || build_values(&spec, &hidden()).unwrap());
+        let one = with_threads(1, || pdb_values(&spec));
+        let two = with_threads(2, || pdb_values(&spec));
         assert!(one == two, "{rows}x{cols} {pattern:?}");
     }
 }
@@ -220,7 +217,7 @@ fn same_bytes_at_one_and_two_threads() {
 fn table_file_round_trip() {
     let dir = TempDir::new("pdb-roundtrip");
     let spec = Spec::Pdb(PdbSpec::new(3, 4, &[1, 2, 3, 4]).unwrap());
-    let built = gamedb::build::build(&spec, ValueKind::Distance, dir.path(), &hidden()).unwrap();
+    let built = gamedb::build::build(&spec, ValueKind::Distance, dir.path(), &()).unwrap();
     assert!(built.path.ends_with("pdb-3x4-1-4.gtab"));
     let table = Table::open(&built.path).unwrap();
     table.verify().unwrap();
@@ -229,7 +226,7 @@ fn table_file_round_trip() {
     let Spec::Pdb(pdb) = &spec else {
         unreachable!()
     };
-    let values = build_values(pdb, &hidden()).unwrap();
+    let values = pdb_values(pdb);
     assert_eq!(table.file().payload(), &values[..]);
     // Lookups take whole positions; only the pattern tiles matter.
     let rules = table.rules();
@@ -238,19 +235,10 @@ fn table_file_round_trip() {
     let i = rules.rank(&[5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4]);
     assert_eq!(rules.rank(&rules.unrank(i)), i);
     // The CLI writes the same bytes.
-    let o = gamedb(&[
-        "build",
-        "pdb",
-        "--rows",
-        "3",
-        "--cols",
-        "4",
-        "--pattern",
-        "4,3,2,1",
-        "--out",
-        dir.path().join("cli").to_str().unwrap(),
-        "-q",
-    ]);
+    let o = gamedb(&words(
+        "build pdb --rows 3 --cols 4 --pattern 4,3,2,1 --out {} -q",
+        &[dir.path().join("cli").to_str().unwrap()],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let cli = Table::open(dir.path().join("cli/pdb-3x4-1-4.gtab")).unwrap();
     assert_eq!(cli.file().payload(), &values[..]);
@@ -341,14 +329,6 @@ fn replay(board: Board, start: &[u32], moves: &[(u32, Dir)]) -> Vec<u32> {
     tiles
 }
 
-fn random_arrangement(board: Board, rng: &mut Rng) -> Vec<u32> {
-    let mut t: Vec<u32> = (0..board.cells() as u32).collect();
-    for i in (1..t.len()).rev() {
-        t.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-    t
-}
-
 fn random_walk(board: Board, steps: usize, rng: &mut Rng) -> Vec<u32> {
     let mut t = board.goal();
     let mut last = usize::MAX;
@@ -368,11 +348,11 @@ fn random_walk(board: Board, steps: usize, rng: &mut Rng) -> Vec<u32> {
 fn build_patterns(dir: &Path, rows: u32, cols: u32, patterns: &[&[u32]]) {
     for p in patterns {
         let spec = Spec::Pdb(PdbSpec::new(rows, cols, p).unwrap());
-        gamedb::build::build(&spec, ValueKind::Distance, dir, &hidden()).unwrap();
+        gamedb::build::build(&spec, ValueKind::Distance, dir, &()).unwrap();
     }
 }
 
-fn moves_of(s: &gamedb::games::fifteen::Solution) -> Vec<(u32, Dir)> {
+fn moves_of(s: &Solution) -> Vec<(u32, Dir)> {
     s.moves.iter().map(|m| (m.tile, m.dir)).collect()
 }
 
@@ -397,8 +377,8 @@ fn eight_puzzle_lengths_equal_breadth_first_distances() {
     );
     let solvers = [
         // The best partition present (4-4), with the reflection.
-        Solver::open(3, 3, dir.path(), &Options::default()).unwrap(),
-        Solver::open(
+        open_solver(3, 3, dir.path(), &Options::default()),
+        open_solver(
             3,
             3,
             dir.path(),
@@ -408,8 +388,7 @@ fn eight_puzzle_lengths_equal_breadth_first_distances() {
                 verify: true,
                 copy: false,
             },
-        )
-        .unwrap(),
+        ),
     ];
     assert!(
         solvers[0].describe().contains("1-4 + 5-8"),
@@ -448,18 +427,13 @@ fn eight_puzzle_lengths_equal_breadth_first_distances() {
 fn fifteen_puzzle_solutions_replay_and_match_breadth_first_search() {
     let board = Board::new(4, 4).unwrap();
     let dir = TempDir::new("pdb-4x4");
-    let o = gamedb(&[
-        "build",
-        "fifteen",
-        "--partition",
-        "5-5-5",
-        "--out",
-        dir.path().to_str().unwrap(),
-        "-q",
-    ]);
+    let o = gamedb(&words(
+        "build fifteen --partition 5-5-5 --out {} -q",
+        &[dir.path().to_str().unwrap()],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 3);
-    let solver = Solver::open(4, 4, dir.path(), &Options::default()).unwrap();
+    let solver = open_solver(4, 4, dir.path(), &Options::default());
     assert!(solver.describe().contains("reflected"));
     let mut rng = Rng(0x15_15_15);
     // Random walks: the length equals the distance found by plain breadth-first search.
@@ -490,7 +464,7 @@ fn fifteen_puzzle_solutions_replay_and_match_breadth_first_search() {
 
 #[test]
 fn partitions_cover_the_board_and_name_their_tables() {
-    for p in gamedb::games::fifteen::PARTITIONS {
+    for p in PARTITIONS {
         let specs = p.specs();
         let mask = specs.iter().fold(0u64, |m, s| {
             assert_eq!(m & s.mask(), 0);
@@ -512,22 +486,15 @@ fn partitions_cover_the_board_and_name_their_tables() {
 
 #[test]
 fn build_all_builds_every_table_of_a_fifteen_line() {
-    let dir = TempDir::new("pdb-catalog");
-    let cat = dir.path().join("catalog.txt");
-    std::fs::write(
-        &cat,
+    let (_dir, cat, out) = with_catalog(
+        "pdb-catalog",
         "fifteen --partition 5-5-5\npdb --rows 2 --cols 3 --pattern 2,1\n",
-    )
-    .unwrap();
-    let out = dir.path().join("t");
-    let args = [
-        "build-all",
-        "--catalog",
-        cat.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ];
+    );
+    let out = std::path::PathBuf::from(out);
+    let args = words(
+        "build-all --catalog {} --out {} -q",
+        &[&cat, out.to_str().unwrap()],
+    );
     let o = gamedb(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).matches(" built").count(), 4, "{}", stdout(&o));
@@ -540,7 +507,7 @@ fn build_all_builds_every_table_of_a_fifteen_line() {
         stdout(&o)
     );
     // A pattern alone is a (weak) lower bound too; the other tiles move for free.
-    let weak = Solver::open(
+    let weak = open_solver(
         4,
         4,
         &out,
@@ -548,13 +515,12 @@ fn build_all_builds_every_table_of_a_fifteen_line() {
             patterns: Some(vec![vec![1, 2, 3, 4, 7]]),
             ..Options::default()
         },
-    )
-    .unwrap();
+    );
     let s = weak
         .solve(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14, 15])
         .unwrap();
     assert_eq!(s.length, Some(2));
-    let solver = Solver::open(4, 4, &out, &Options::default()).unwrap();
+    let solver = open_solver(4, 4, &out, &Options::default());
     assert!(
         solver
             .describe()
@@ -581,16 +547,10 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
         "{}",
         stderr(&o)
     );
-    let o = gamedb(&[
-        "solve",
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--tables",
-        d,
-        "1,2,3,4,5,6,7,0,8",
-    ]);
+    let o = gamedb(&words(
+        "solve --rows 3 --cols 3 --tables {} 1,2,3,4,5,6,7,0,8",
+        &[d],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("gamedb build pdb --rows 3 --cols 3 --pattern 1,2,3,4"),
@@ -615,14 +575,25 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
         lines[1].starts_with("8,6,7,2,5,4,3,0,1: 31 moves: "),
         "{out}"
     );
+    // An unsolvable position, byte for byte; its reason is the one `query` gives.
     let o = solve(&["--json", "2,1,3,4,5,6,7,8,0"]);
+    let reason = "the tiles read row by row (blank skipped) have 1 inversion, an odd number; \
+                  with an odd number of columns every move keeps the parity of that count, which \
+                  is even at the goal, so this arrangement reaches 1,2,3,4,5,6,8,7,0 (the last \
+                  two tiles swapped) instead";
     assert_eq!(
         stdout(&o).trim(),
-        "{\"position\":\"2,1,3,4,5,6,7,8,0\",\"solvable\":false,\"distance\":null,\"moves\":[],\
-         \"nodes_expanded\":0,\"nodes_generated\":0,\"heuristic\":0,\"seconds\":0.000000,\
-         \"reason\":\"the parity of the permutation of the cells (blank included) plus the \
-         blank's distance to its goal cell is odd, and every move keeps it (THEOREMS.md §4)\"}"
+        format!(
+            "{{\"position\":\"2,1,3,4,5,6,7,8,0\",\"solvable\":false,\"distance\":null,\
+             \"moves\":[],\"nodes_expanded\":0,\"nodes_generated\":0,\"heuristic\":0,\
+             \"seconds\":0.000000,\"reason\":\"{reason}\"}}"
+        )
     );
+    let o = gamedb(&words(
+        "query --rows 3 --cols 3 --tables {} --json 2,1,3,4,5,6,7,8,0",
+        &[d],
+    ));
+    assert_eq!(json(&stdout(&o))["reason"], reason, "{}", stdout(&o));
     // Bad positions: one line each on stderr, exit 2.
     for (bad, says) in [
         ("1,2,3", "has 3 numbers, a 3×3 board has 9 cells"),
@@ -630,65 +601,35 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
         ("1,2,3,4,5,6,7,8,9", "9 is not a tile"),
         ("1,2,3,4,5,6,7,8,x", "not a non-negative integer"),
     ] {
-        let o = solve(&[bad]);
-        assert_eq!(o.status.code(), Some(2), "{bad}");
-        assert!(stderr(&o).contains(says), "{bad}: {}", stderr(&o));
+        let e = refused(
+            bad,
+            &["solve", "--rows", "3", "--cols", "3", "--tables", d, bad],
+            &[says],
+        );
+        assert_eq!(e.lines().count(), 1, "{bad}: {e}");
     }
     // Standard input: one answer per line, a bad line answered with an error.
     let o = gamedb_stdin(
-        &[
-            "solve", "--rows", "3", "--cols", "3", "--tables", d, "--json", "-",
-        ],
+        &words("solve --rows 3 --cols 3 --tables {} --json -", &[d]),
         b"1,2,3,4,5,6,7,8,0\n\n0,1,2\n1,2,3,4,5,6,0,7,8\n",
     );
     assert_eq!(o.status.code(), Some(2));
     let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines[0].contains("\"distance\":0"));
-    assert!(lines[1].contains("\"error\":"));
-    assert!(
-        lines[2].contains("\"distance\":2")
-            && lines[2].contains("[\"slide 7 left\",\"slide 8 left\"]")
+    assert_eq!(lines[0]["distance"], 0, "{out}");
+    assert_eq!(lines[1]["position"], "0,1,2", "{out}");
+    assert!(lines[1]["error"].is_string(), "{out}");
+    assert_eq!(lines[2]["distance"], 2, "{out}");
+    assert_eq!(
+        lines[2]["moves"],
+        serde_json::json!(["slide 7 left", "slide 8 left"]),
+        "{out}"
     );
     assert!(stderr(&o).contains("1 of 3 input lines"), "{}", stderr(&o));
 }
 
 // ---------- one query interface for the 8-puzzle and the 15-puzzle ----------
-
-/// The raw value of `"key":...` up to the next `,` or `}` (numbers, null, booleans).
-fn json_raw<'a>(json: &'a str, key: &str) -> Option<&'a str> {
-    let at = json.find(&format!("\"{key}\":"))? + key.len() + 3;
-    let end = at + json[at..].find([',', '}'])?;
-    Some(&json[at..end])
-}
-
-/// The `(move, leaves)` pairs of the array under `key`.
-fn json_moves(json: &str, key: &str) -> Vec<(String, Vec<u32>)> {
-    let Some(at) = json.find(&format!("\"{key}\":[")) else {
-        return Vec::new();
-    };
-    let body = &json[at + key.len() + 4..];
-    let body = &body[..body.find(']').unwrap()];
-    body.split("},")
-        .filter(|o| !o.is_empty())
-        .map(|o| {
-            let field = |k: &str| {
-                let at = o.find(&format!("\"{k}\":\"")).unwrap() + k.len() + 4;
-                o[at..at + o[at..].find('"').unwrap()].to_string()
-            };
-            let leaves = field("leaves")
-                .split(',')
-                .map(|t| t.parse().unwrap())
-                .collect();
-            (field("move"), leaves)
-        })
-        .collect()
-}
-
-fn text_of(tiles: &[u32]) -> String {
-    gamedb::game::format_numbers(tiles)
-}
 
 #[test]
 fn query_answers_4x4_positions_through_the_solver() {
@@ -716,11 +657,15 @@ fn query_answers_4x4_positions_through_the_solver() {
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
     let o = query(&["2,1,3,4,5,6,7,8,9,10,11,12,13,14,15,0"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let out = stdout(&o);
-    assert_eq!(json_raw(&out, "solvable"), Some("false"), "{out}");
-    assert_eq!(json_raw(&out, "distance"), Some("null"), "{out}");
-    assert_eq!(json_raw(&out, "nodes"), Some("0"), "{out}");
-    assert!(out.contains("an odd number") && out.contains("\"optimal_moves\":[]"));
+    let a = json(&stdout(&o));
+    assert_eq!(a["solvable"], false, "{a}");
+    assert!(a["distance"].is_null(), "{a}");
+    assert_eq!(a["nodes"], 0, "{a}");
+    assert!(
+        a["reason"].as_str().unwrap().contains("an odd number"),
+        "{a}"
+    );
+    assert_eq!(a["optimal_moves"], serde_json::json!([]), "{a}");
 
     let o = gamedb(&["build", "fifteen", "--partition", "5-5-5", "--out", d, "-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -730,11 +675,16 @@ fn query_answers_4x4_positions_through_the_solver() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
-    assert_eq!(json_raw(lines[0], "distance"), Some("0"), "{out}");
+    let at_goal = json(lines[0]);
+    assert_eq!(at_goal["distance"], 0, "{out}");
+    assert_eq!(at_goal["optimal_moves"], serde_json::json!([]), "{out}");
+    assert_eq!(at_goal["path"], serde_json::json!([]), "{out}");
     assert!(
         lines[0].contains("\"optimal_moves\":[],\"path\":[]"),
         "{out}"
     );
+    // The documented answer, byte for byte up to the nodes the solver expanded.
+    assert!(json(lines[1])["nodes"].as_u64().unwrap() > 0, "{out}");
     assert_eq!(
         lines[1].split(",\"nodes\"").next().unwrap(),
         "{\"position\":\"1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\",\"solvable\":true,\
@@ -743,12 +693,7 @@ fn query_answers_4x4_positions_through_the_solver() {
          \"slide 15 left\",\"leaves\":\"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0\"}]"
     );
     let o = query(&["5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12"]);
-    assert_eq!(
-        json_raw(&stdout(&o), "distance"),
-        Some("9"),
-        "{}",
-        stdout(&o)
-    );
+    assert_eq!(json(&stdout(&o))["distance"], 9, "{}", stdout(&o));
     // Random walks: distance, every optimal move, and the path against plain BFS.
     let mut rng = Rng(0x15_9e27);
     for steps in [6, 10, 14, 16] {
@@ -756,11 +701,12 @@ fn query_answers_4x4_positions_through_the_solver() {
         let o = query(&[&text_of(&start), "--path"]);
         assert!(o.status.success(), "{}", stderr(&o));
         let out = stdout(&o);
+        let answer = json(&out);
         let dist = bfs_between(board, &start, &goal);
-        assert_eq!(json_raw(&out, "distance"), Some(dist.to_string().as_str()));
-        let optimal: Vec<Vec<u32>> = json_moves(&out, "optimal_moves")
+        assert_eq!(answer["distance"], dist, "{out}");
+        let optimal: Vec<Vec<u32>> = moves(&answer, "optimal_moves")
             .into_iter()
-            .map(|(_, leaves)| leaves)
+            .map(|(_, leaves)| board.parse(&leaves).unwrap())
             .collect();
         let expected: Vec<Vec<u32>> = board
             .slides(&start)
@@ -772,10 +718,11 @@ fn query_answers_4x4_positions_through_the_solver() {
         got.sort();
         want.sort();
         assert_eq!(got, want, "optimal moves of {start:?}: {out}");
-        let path = json_moves(&out, "path");
+        let path = moves(&answer, "path");
         assert_eq!(path.len() as u32, dist, "{out}");
         let mut at = start.clone();
         for (label, leaves) in &path {
+            let leaves = &board.parse(leaves).unwrap();
             let s = board
                 .slides(&at)
                 .into_iter()
@@ -785,7 +732,7 @@ fn query_answers_4x4_positions_through_the_solver() {
             at = s.leaves;
         }
         assert_eq!(at, goal);
-        assert!(json_raw(&out, "nodes").unwrap().parse::<u64>().unwrap() > 0);
+        assert!(answer["nodes"].as_u64().unwrap() > 0, "{out}");
     }
     // A folder in place of the table file is the same interface (4x4 by default).
     let o1 = query(&["5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12"]);
@@ -817,17 +764,22 @@ fn query_answers_4x4_positions_through_the_solver() {
     assert!(stderr(&o).contains("no position given"), "{}", stderr(&o));
     // Standard input: one answer per line, a bad line answered with an error.
     let o = gamedb_stdin(
-        &[
-            "query", "--rows", "4", "--cols", "4", "--tables", d, "--json", "-",
-        ],
+        &words("query --rows 4 --cols 4 --tables {} --json -", &[d]),
         b"1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n1,2\n",
     );
     assert_eq!(o.status.code(), Some(2));
     let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 2, "{out}");
-    assert_eq!(json_raw(lines[0], "distance"), Some("1"));
-    assert!(lines[1].contains("\"error\":"), "{out}");
+    assert_eq!(lines[0]["distance"], 1, "{out}");
+    assert_eq!(lines[1]["position"], "1,2", "{out}");
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("has 2 numbers, a 4×4 board has 16 cells"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -835,9 +787,7 @@ fn query_by_solver_equals_the_complete_table_on_3x3() {
     let full = TempDir::new("query-3x3-full");
     let pdbs = TempDir::new("query-3x3-pdb");
     let (f, p) = (full.path().to_str().unwrap(), pdbs.path().to_str().unwrap());
-    let o = gamedb(&[
-        "build", "slide", "--rows", "3", "--cols", "3", "--out", f, "-q",
-    ]);
+    let o = gamedb(&words("build slide --rows 3 --cols 3 --out {} -q", &[f]));
     assert!(o.status.success(), "{}", stderr(&o));
     build_patterns(pdbs.path(), 3, 3, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]);
     let file = full.path().join("slide-3x3.gtab");
@@ -847,21 +797,28 @@ fn query_by_solver_equals_the_complete_table_on_3x3() {
     for _ in 0..40 {
         let pos = text_of(&random_arrangement(board, &mut rng));
         let table = stdout(&gamedb(&["query", file, &pos, "--json"]));
-        let solver = gamedb(&[
-            "query", "--rows", "3", "--cols", "3", "--tables", p, &pos, "--json",
-        ]);
+        let solver = gamedb(&words(
+            "query --rows 3 --cols 3 --tables {} {} --json",
+            &[p, &pos],
+        ));
         assert!(solver.status.success(), "{}", stderr(&solver));
         let solver = stdout(&solver);
+        // The same line byte for byte, plus the nodes the solver expanded at the end.
         let (answer, nodes) = solver.trim_end().rsplit_once(",\"nodes\":").unwrap();
         assert!(
             nodes.trim_end_matches('}').parse::<u64>().is_ok(),
             "{solver}"
         );
         assert_eq!(format!("{answer}}}"), table.trim_end(), "{pos}");
+        let mut solver = json(&solver);
+        assert!(solver["nodes"].is_u64(), "{solver}");
+        solver.as_object_mut().unwrap().remove("nodes");
+        assert_eq!(solver, json(&table), "{pos}");
         // With a complete table in --tables, the same interface reads it.
-        let o = gamedb(&[
-            "query", "--rows", "3", "--cols", "3", "--tables", f, &pos, "--json",
-        ]);
+        let o = gamedb(&words(
+            "query --rows 3 --cols 3 --tables {} {} --json",
+            &[f, &pos],
+        ));
         assert_eq!(stdout(&o), table, "{pos}");
     }
     // The folder in place of the table file, with the board named.
@@ -889,17 +846,10 @@ fn pattern_tables_answer_query_and_info_with_lower_bounds() {
         .path()
         .join(Spec::Pdb(spec.clone()).file_name(ValueKind::Distance));
     let file = file.to_str().unwrap();
-    let o = gamedb(&[
-        "build",
-        "slide",
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--out",
-        full.path().to_str().unwrap(),
-        "-q",
-    ]);
+    let o = gamedb(&words(
+        "build slide --rows 3 --cols 3 --out {} -q",
+        &[full.path().to_str().unwrap()],
+    ));
     assert!(o.status.success());
     let exact = Table::open(full.path().join("slide-3x3.gtab")).unwrap();
     let table = Table::open(file).unwrap();
@@ -910,21 +860,24 @@ fn pattern_tables_answer_query_and_info_with_lower_bounds() {
         let o = gamedb(&["query", file, &text_of(&pos), "--json", "--path"]);
         assert!(o.status.success(), "{}", stderr(&o));
         let out = stdout(&o);
+        let answer = json(&out);
         let stored = table.raw(table.rules().rank(&pos));
-        assert_eq!(
-            json_raw(&out, "lower_bound"),
-            Some(stored.to_string().as_str()),
+        assert_eq!(answer["lower_bound"], stored, "{out}");
+        assert!(
+            answer["counts"]
+                .as_str()
+                .unwrap()
+                .starts_with("moves of tiles 1-4 of the 3x3 board"),
             "{out}"
         );
-        assert!(out.contains("\"counts\":\"moves of tiles 1-4 of the 3x3 board"));
         assert!(
-            !out.contains("optimal_moves") && !out.contains("path"),
+            answer.get("optimal_moves").is_none() && answer.get("path").is_none(),
             "{out}"
         );
         // A lower bound indeed: never above the exact distance.
         if board.solvable(&pos) {
             let a = exact.query(&text_of(&pos)).unwrap();
-            let d = a.distance.unwrap().distance.unwrap();
+            let d = a.distance().unwrap().distance.unwrap();
             assert!(stored <= d, "{pos:?}: bound {stored} > distance {d}");
         }
         let o = gamedb(&["query", file, &text_of(&pos)]);
@@ -937,9 +890,14 @@ fn pattern_tables_answer_query_and_info_with_lower_bounds() {
     let out = stdout(&o);
     assert!(out.contains("placements at each value:"), "{out}");
     assert!(out.contains("values:          moves of tiles 1-4"), "{out}");
-    let o = gamedb(&["info", file, "--json"]);
-    assert!(o.status.success());
-    let out = stdout(&o);
-    assert!(out.contains("\"values\":\"distance\"") && out.contains("\"lower_bounds_of\":"));
-    assert_eq!(json_raw(&out, "unreached"), Some("0"), "{out}");
+    let info = json(&gamedb_ok(&["info", file, "--json"]));
+    assert_eq!(info["values"], "distance", "{info}");
+    assert!(
+        info["lower_bounds_of"]
+            .as_str()
+            .unwrap()
+            .starts_with("moves of tiles 1-4"),
+        "{info}"
+    );
+    assert_eq!(info["unreached"], 0, "{info}");
 }

@@ -2,140 +2,23 @@
 //! solutions, the ranking, bad inputs, thread-count independence and file round trips.
 //! Only boards up to 10 cells here; the 12-cell boards belong to `scripts/bench_slide.sh`.
 
-use std::collections::{HashMap, VecDeque};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::collections::{HashMap, VecDeque};
+use std::path::Path;
+
+use common::*;
 use gamedb::games::board::Board;
 use gamedb::games::slide::{SlideIndex, SlideSpec};
-use gamedb::games::Spec;
 use gamedb::solve::Puzzle;
-use gamedb::{Table, ValueKind};
-use indicatif::ProgressBar;
-
-// ---------------------------------------------------------------------------------------------
-// Helpers (kept in this file so it stands alone).
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let p = std::env::temp_dir().join(format!("gamedb-slide-{tag}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn gamedb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args(args)
-        .output()
-        .expect("gamedb runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn with_threads<T: Send>(n: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build()
-        .unwrap()
-        .install(f)
-}
-
-/// xorshift64*, so the tests need no extra crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545F4914F6CDD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use gamedb::{Spec, Table, ValueKind};
 
 fn spec(rows: u32, cols: u32) -> Spec {
     Spec::Slide(SlideSpec::new(rows, cols).unwrap())
 }
 
-fn table(rows: u32, cols: u32) -> Table {
-    let s = spec(rows, cols);
-    let payload = s
-        .solve(ValueKind::Distance, &ProgressBar::hidden())
-        .unwrap();
-    Table::from_payload(&s, payload).unwrap()
-}
-
-/// A uniformly random solvable arrangement.
-fn random_solvable(g: &Board, rng: &mut Rng) -> Vec<u32> {
-    let n = g.cells();
-    let mut pos: Vec<u32> = (0..n as u32).collect();
-    for i in (1..n).rev() {
-        pos.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-    if !g.solvable(&pos) {
-        // Swapping two tiles flips solvability (and is a bijection between the halves).
-        let tiles: Vec<usize> = (0..n).filter(|&i| pos[i] != 0).take(2).collect();
-        pos.swap(tiles[0], tiles[1]);
-    }
-    pos
-}
-
-fn csv(pos: &[u32]) -> String {
-    pos.iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// The string value of `"key":"..."` in a flat stretch of JSON.
-fn json_str<'a>(json: &'a str, key: &str) -> Option<&'a str> {
-    let at = json.find(&format!("\"{key}\":\""))? + key.len() + 4;
-    let end = at + json[at..].find('"')?;
-    Some(&json[at..end])
-}
-
-/// The raw value of `"key":...` up to the next `,` or `}` (numbers, null, booleans).
-fn json_raw<'a>(json: &'a str, key: &str) -> Option<&'a str> {
-    let at = json.find(&format!("\"{key}\":"))? + key.len() + 3;
-    let end = at + json[at..].find([',', '}'])?;
-    Some(&json[at..end])
-}
-
-/// The `{"move":..,"leaves":..}` objects of the array under `key`.
-fn json_moves(json: &str, key: &str) -> Vec<(String, String)> {
-    let Some(at) = json.find(&format!("\"{key}\":[")) else {
-        return Vec::new();
-    };
-    let body = &json[at + key.len() + 4..];
-    let body = &body[..body.find(']').unwrap()];
-    body.split("},")
-        .filter(|o| !o.is_empty())
-        .map(|o| {
-            (
-                json_str(o, "move").unwrap().to_string(),
-                json_str(o, "leaves").unwrap().to_string(),
-            )
-        })
-        .collect()
+fn slide_table(rows: u32, cols: u32) -> Table {
+    table(&spec(rows, cols), ValueKind::Distance)
 }
 
 /// Applies a move label (`slide 7 down`) to an arrangement, checking it is legal.
@@ -178,16 +61,17 @@ fn brute_force(g: &Board) -> HashMap<Vec<u32>, u32> {
     dist
 }
 
-/// The published counts of `shared/data/slide-distances.txt`, keyed by (rows, cols).
-fn published() -> Option<HashMap<(usize, usize), Vec<u64>>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/slide-distances.txt");
-    let Ok(data) = std::fs::read_to_string(&path) else {
-        eprintln!(
-            "SKIPPED: {} is absent, the published distance counts cannot be compared",
+/// The published counts of `../shared/data/slide-distances.txt` (OEIS A089473, A090034 and
+/// partial 4×4 counts), keyed by (rows, cols). The file must be there: the test fails
+/// without it.
+fn published() -> HashMap<(usize, usize), Vec<u64>> {
+    let path = Path::new(ROOT).join("../shared/data/slide-distances.txt");
+    let data = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; the published distance counts are needed to check the tables",
             path.display()
-        );
-        return None;
-    };
+        )
+    });
     let mut out = HashMap::new();
     for line in data
         .lines()
@@ -209,19 +93,17 @@ fn published() -> Option<HashMap<(usize, usize), Vec<u64>>> {
         out.insert((h, w), counts.clone());
         out.insert((w, h), counts);
     }
-    Some(out)
+    out
 }
 
 // ---------------------------------------------------------------------------------------------
 
 #[test]
 fn distributions_equal_the_published_counts() {
-    let Some(published) = published() else {
-        return;
-    };
+    let published = published();
     for (r, c) in [(2, 2), (3, 2), (2, 3), (3, 3)] {
         let want = &published[&(r, c)];
-        let got = table(r as u32, c as u32).distance_census(0).counts;
+        let got = slide_table(r as u32, c as u32).distance_census(0).counts;
         assert_eq!(&got, want, "{r}×{c}");
         let total: u64 = want.iter().sum();
         assert_eq!(total, spec(r as u32, c as u32).positions());
@@ -234,7 +116,7 @@ fn distributions_equal_the_published_counts() {
 fn every_distance_equals_an_independent_search() {
     for (r, c) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
         let g = Board::new(r, c).unwrap();
-        let t = table(r, c);
+        let t = slide_table(r, c);
         let brute = brute_force(&g);
         assert_eq!(
             brute.len() as u64,
@@ -244,7 +126,7 @@ fn every_distance_equals_an_independent_search() {
         for (pos, &d) in &brute {
             assert!(g.solvable(pos));
             let a = t.answer(pos.clone()).unwrap();
-            assert_eq!(a.distance.unwrap().distance, Some(d), "{r}×{c} {pos:?}");
+            assert_eq!(a.distance().unwrap().distance, Some(d), "{r}×{c} {pos:?}");
         }
     }
 }
@@ -256,54 +138,48 @@ fn paths_replay_to_the_goal_in_distance_moves() {
     let mut rng = Rng(0x5eed_0004);
     for (r, c) in [(3, 3), (2, 4), (4, 2), (2, 5)] {
         let g = Board::new(r, c).unwrap();
-        let o = gamedb(&[
-            "build",
-            "slide",
-            "--rows",
-            &r.to_string(),
-            "--cols",
-            &c.to_string(),
-            "--out",
-            out,
-            "-q",
-        ]);
-        assert!(o.status.success(), "{}", text(&o.stderr));
+        let o = gamedb(&words(
+            "build slide --rows {} --cols {} --out {} -q",
+            &[&r.to_string(), &c.to_string(), out],
+        ));
+        assert!(o.status.success(), "{}", stderr(&o));
         let file = dir.path().join(format!("slide-{r}x{c}.gtab"));
-        let positions: Vec<Vec<u32>> = (0..60).map(|_| random_solvable(&g, &mut rng)).collect();
+        let positions: Vec<Vec<u32>> = (0..60).map(|_| random_solvable(g, &mut rng)).collect();
         let mut args = vec![
             "query".to_string(),
             file.display().to_string(),
             "--json".into(),
             "--path".into(),
         ];
-        args.extend(positions.iter().map(|p| csv(p)));
+        args.extend(positions.iter().map(|p| text_of(p)));
         let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
         let o = gamedb(&args);
-        assert!(o.status.success(), "{}", text(&o.stderr));
-        let answers = text(&o.stdout);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let answers = stdout(&o);
         let lines: Vec<&str> = answers.lines().collect();
         assert_eq!(lines.len(), positions.len());
+        let t = Table::open(&file).unwrap();
         for (pos, line) in positions.iter().zip(lines) {
-            assert_eq!(json_str(line, "position"), Some(csv(pos).as_str()));
-            assert_eq!(json_raw(line, "solvable"), Some("true"), "{line}");
-            let d: usize = json_raw(line, "distance").unwrap().parse().unwrap();
-            let path = json_moves(line, "path");
+            let answer = json(line);
+            assert_eq!(answer["position"], text_of(pos), "{line}");
+            assert_eq!(answer["solvable"], true, "{line}");
+            let d = answer["distance"].as_u64().expect("a distance") as usize;
+            let path = moves(&answer, "path");
             assert_eq!(path.len(), d, "{line}");
             let mut here = pos.clone();
             for (label, leaves) in &path {
                 here = apply(&g, &here, label);
-                assert_eq!(&csv(&here), leaves);
+                assert_eq!(&text_of(&here), leaves);
             }
             assert_eq!(here, g.goal(), "{line}");
             // Every optimal move is legal and leaves a position one move nearer.
-            let t = Table::open(&file).unwrap();
-            let optimal = json_moves(line, "optimal_moves");
+            let optimal = moves(&answer, "optimal_moves");
             assert_eq!(optimal.is_empty(), d == 0);
             for (label, leaves) in optimal {
                 let next = apply(&g, pos, &label);
-                assert_eq!(csv(&next), leaves);
-                let a = t.answer(next).unwrap().distance.unwrap();
-                assert_eq!(a.distance, Some(d as u32 - 1));
+                assert_eq!(text_of(&next), leaves);
+                let a = t.answer(next).unwrap();
+                assert_eq!(a.distance().unwrap().distance, Some(d as u32 - 1));
             }
         }
     }
@@ -313,7 +189,7 @@ fn paths_replay_to_the_goal_in_distance_moves() {
 fn ranking_is_a_bijection_onto_the_solvable_half() {
     for (r, c) in [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4)] {
         let g = Board::new(r, c).unwrap();
-        let t = table(r, c);
+        let t = slide_table(r, c);
         let rules = t.rules();
         let mut seen = std::collections::HashSet::new();
         for i in 0..t.len() {
@@ -338,51 +214,42 @@ fn ranking_is_a_bijection_onto_the_solvable_half() {
 
 #[test]
 fn unsolvable_arrangements_are_answered_without_the_table() {
-    let t = table(3, 3);
+    let t = slide_table(3, 3);
     let a = t.query_with("8,6,7,2,5,4,3,1,0", true).unwrap();
-    let d = a.distance.as_ref().unwrap();
+    let d = a.distance().unwrap();
     assert_eq!(d.distance, Some(30));
+    assert_eq!(d.path.as_ref().map(Vec::len), Some(30));
     let a = t.query_with("1,2,3,4,5,6,8,7,0", true).unwrap();
-    let d = a.distance.clone().unwrap();
+    let d = a.distance().unwrap().clone();
     assert_eq!((d.distance, a.index, d.path.clone()), (None, None, None));
     assert!(d.optimal_moves.is_empty());
     assert!(
         d.reason.as_deref().unwrap().contains("have 1 inversion,"),
         "{d:?}"
     );
-    let json = a.to_json(t.rules());
-    assert!(
-        json.contains("\"solvable\":false") && json.contains("\"distance\":null"),
-        "{json}"
-    );
+    let answer = json(&a.to_json());
+    assert_eq!(answer["solvable"], false, "{answer}");
+    assert!(answer["distance"].is_null(), "{answer}");
+    assert_eq!(answer["reason"], d.reason.unwrap().as_str(), "{answer}");
     // Even number of columns: the blank's row enters the rule.
-    let t = table(2, 4);
-    let a = t.query("1,2,3,4,5,6,7,0").unwrap();
-    assert_eq!(a.distance.unwrap().distance, Some(0));
-    let a = t.query("1,2,3,0,5,6,7,4").unwrap();
-    assert_eq!(a.distance.unwrap().distance, Some(1));
+    let t = slide_table(2, 4);
+    let distance = |pos: &str| t.query(pos).unwrap().distance().unwrap().clone();
+    assert_eq!(distance("1,2,3,4,5,6,7,0").distance, Some(0));
+    assert_eq!(distance("1,2,3,0,5,6,7,4").distance, Some(1));
     // Tiles in order (no inversion), blank in the top row: 0 + 1 is odd.
-    let a = t.query("1,2,3,0,4,5,6,7").unwrap();
-    let d = a.distance.unwrap();
+    let d = distance("1,2,3,0,4,5,6,7");
+    assert!(!d.solvable);
     assert!(d.reason.unwrap().contains("blank's row 1"));
-    assert!(t
-        .query("1,2,3,4,0,5,6,7")
-        .unwrap()
-        .distance
-        .unwrap()
-        .solvable());
+    assert!(distance("1,2,3,4,0,5,6,7").solvable);
 }
 
 #[test]
 fn bad_input_is_refused_with_a_clear_message() {
     let dir = TempDir::new("bad");
-    let out = dir.path().to_str().unwrap();
-    let o = gamedb(&[
-        "build", "slide", "--rows", "3", "--cols", "3", "--out", out, "-q",
-    ]);
-    assert!(o.status.success());
-    let file = dir.path().join("slide-3x3.gtab");
-    let file = file.to_str().unwrap();
+    let out = dir.arg();
+    gamedb_ok(&words("build slide --rows 3 --cols 3 --out {} -q", &[out]));
+    let file = dir.join("slide-3x3.gtab");
+    let file = file.as_str();
     for (input, says) in [
         ("1,2,3,4,5,6,7,8", "has 8 numbers, a 3×3 board has 9 cells"),
         ("1,2,3,4,5,6,7,8,0,9", "has 10 numbers"),
@@ -393,10 +260,7 @@ fn bad_input_is_refused_with_a_clear_message() {
         ("1,2,3,4,5,6,7,8,-1", "'-1' is not a non-negative integer"),
         ("", "empty position"),
     ] {
-        let o = gamedb(&["query", file, input]);
-        assert_eq!(o.status.code(), Some(2), "{input}");
-        let err = text(&o.stderr);
-        assert!(err.contains(says), "{input}: {err}");
+        let err = refused(input, &["query", file, input], &[says]);
         assert!(
             err.contains("reading order") || input.is_empty(),
             "names the accepted form: {err}"
@@ -404,18 +268,16 @@ fn bad_input_is_refused_with_a_clear_message() {
         assert_eq!(err.lines().count(), 1, "one line: {err}");
     }
     // An unsolvable arrangement is valid input: answered, exit 0.
-    let o = gamedb(&["query", file, "2,1,3,4,5,6,7,8,0", "--json"]);
-    assert!(o.status.success());
-    assert!(text(&o.stdout).contains("\"solvable\":false"));
+    let answer = json(&gamedb_ok(&["query", file, "2,1,3,4,5,6,7,8,0", "--json"]));
+    assert_eq!(answer["solvable"], false, "{answer}");
     for (rows, cols) in [("1", "5"), ("4", "4"), ("2", "7"), ("0", "3")] {
-        let o = gamedb(&[
-            "build", "slide", "--rows", rows, "--cols", cols, "--out", out,
-        ]);
-        assert_eq!(o.status.code(), Some(2));
-        let err = text(&o.stderr);
-        assert!(
-            err.contains("expected at least 2 rows and 2 columns and at most 12 cells"),
-            "{err}"
+        refused(
+            &format!("{rows}x{cols}"),
+            &words(
+                "build slide --rows {} --cols {} --out {}",
+                &[rows, cols, out],
+            ),
+            &["expected at least 2 rows and 2 columns and at most 12 cells"],
         );
     }
 }
@@ -424,16 +286,10 @@ fn bad_input_is_refused_with_a_clear_message() {
 fn tables_are_identical_at_one_and_two_threads() {
     for (r, c) in [(3, 3), (2, 5), (5, 2)] {
         let s = spec(r, c);
-        let one = with_threads(1, || {
-            s.solve(ValueKind::Distance, &ProgressBar::hidden())
-                .unwrap()
-        });
-        let two = with_threads(2, || {
-            s.solve(ValueKind::Distance, &ProgressBar::hidden())
-                .unwrap()
-        });
-        assert_eq!(one.bytes, two.bytes, "{r}×{c}");
-        assert_eq!(one.bytes.len() as u64, s.positions());
+        let one = with_threads(1, || payload_bytes(&s, ValueKind::Distance));
+        let two = with_threads(2, || payload_bytes(&s, ValueKind::Distance));
+        assert_eq!(one, two, "{r}×{c}");
+        assert_eq!(one.len() as u64, s.positions());
     }
 }
 
@@ -441,30 +297,21 @@ fn tables_are_identical_at_one_and_two_threads() {
 fn files_round_trip_and_info_reports_distances() {
     let dir = TempDir::new("files");
     let out = dir.path().to_str().unwrap();
-    let o = gamedb(&[
-        "build",
-        "slide",
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--out",
-        out,
-        "--threads",
-        "2",
-        "-q",
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = gamedb(&words(
+        "build slide --rows 3 --cols 3 --out {} --threads 2 -q",
+        &[out],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
     let path = dir.path().join("slide-3x3.gtab");
     let t = Table::open(&path).unwrap();
     t.verify().unwrap();
     assert_eq!(t.value_kind(), ValueKind::Distance);
     assert_eq!(t.spec(), &spec(3, 3));
-    assert_eq!(t.file().payload(), table(3, 3).file().payload());
+    assert_eq!(t.file().payload(), slide_table(3, 3).file().payload());
 
     let o = gamedb(&["info", path.to_str().unwrap()]);
     assert!(o.status.success());
-    let info = text(&o.stdout);
+    let info = stdout(&o);
     assert!(info.contains("max distance:    31"), "{info}");
     assert!(info.contains("antipodes:       2 at distance 31"), "{info}");
     assert!(
@@ -475,38 +322,44 @@ fn files_round_trip_and_info_reports_distances() {
         info.contains("unsolvable arrangements (not stored):\n  181440, as many as stored"),
         "{info}"
     );
-    let o = gamedb(&["info", path.to_str().unwrap(), "--json"]);
-    let json = text(&o.stdout);
-    assert!(
-        json.contains("\"distance_counts\":[1,2,4,8,16,20,39,62,"),
-        "{json}"
+    let info = json(&gamedb_ok(&["info", path.to_str().unwrap(), "--json"]));
+    let counts: Vec<u64> = info["distance_counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert_eq!(counts[..8], [1, 2, 4, 8, 16, 20, 39, 62], "{info}");
+    assert_eq!(counts.iter().sum::<u64>(), 181_440, "{info}");
+    assert_eq!(info["max_distance"], 31, "{info}");
+    assert_eq!(info["antipode_count"], 2, "{info}");
+    assert_eq!(
+        info["antipodes"],
+        serde_json::json!(["6,4,7,8,5,0,3,2,1", "8,6,7,2,5,4,3,0,1"]),
+        "{info}"
     );
-    assert!(
-        json.contains("\"max_distance\":31") && json.contains("\"antipode_count\":2"),
-        "{json}"
-    );
+    assert_eq!(info["unsolvable"]["count"], 181_440, "{info}");
 
     // A flipped payload byte is caught by the checksum.
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[4096 + 1000] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let o = gamedb(&["query", path.to_str().unwrap(), "1,2,3,4,5,6,7,8,0"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("checksum"));
+    refused(
+        "a flipped payload byte",
+        &["query", path.to_str().unwrap(), "1,2,3,4,5,6,7,8,0"],
+        &["checksum"],
+    );
 }
 
 #[test]
 fn verify_checks_seed_004_on_square_boards() {
     let dir = TempDir::new("verify");
-    let o = gamedb(&[
-        "verify",
-        "slide-seed-004",
-        "--tables",
-        dir.path().to_str().unwrap(),
-        "-q",
-    ]);
-    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
-    let report = text(&o.stdout);
+    let o = gamedb(&words(
+        "verify slide-seed-004 --tables {} -q",
+        &[dir.path().to_str().unwrap()],
+    ));
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let report = stdout(&o);
     assert!(report.contains("PASS  slide-seed-004"), "{report}");
     assert!(report.contains("checked 362904 cases"), "{report}");
 }

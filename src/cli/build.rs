@@ -20,6 +20,10 @@ pub struct BuildArgs {
     /// that needs more is refused before solving. Default: what the machine has available.
     #[arg(long, global = true, value_parser = gamedb::resources::parse_size)]
     pub memory: Option<u64>,
+    /// One JSON object per table written: file, game, values, positions, bytes, seconds,
+    /// solve_seconds, memory_needed.
+    #[arg(long, global = true)]
+    pub json: bool,
     #[command(flatten)]
     pub common: Common,
 }
@@ -51,6 +55,21 @@ pub fn run(a: BuildArgs) -> Result<(), Failure> {
         let pb = progress_bar(a.common.quiet, spec.positions(), name);
         let built = build_locked(&spec, kind, &a.out, &options, &lock, &pb)?;
         pb.finish_and_clear();
+        if a.json {
+            let summary = serde_json::json!({
+                "file": built.path.display().to_string(),
+                "game": spec.name(),
+                "description": spec.describe(),
+                "values": kind.name(),
+                "positions": built.positions,
+                "bytes": built.file_bytes,
+                "seconds": built.total_time.as_secs_f64(),
+                "solve_seconds": built.solve_time.as_secs_f64(),
+                "memory_needed": gamedb::build::needs(&spec, kind).memory,
+            });
+            println!("{summary}");
+            continue;
+        }
         println!(
             "wrote {} ({} positions, {} bytes) in {:.2} s ({:.0} positions/s solving)",
             built.path.display(),

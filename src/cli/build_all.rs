@@ -47,13 +47,20 @@ pub struct BuildAllArgs {
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
+    /// One JSON array of {table, positions, bytes, memory_needed, seconds, status} instead of
+    /// the table.
+    #[arg(long)]
+    json: bool,
 }
 
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize)]
 struct Row {
+    #[serde(rename = "table")]
     name: String,
     positions: u64,
     bytes: u64,
+    /// What building it needs (or needed) in memory, in bytes.
+    #[serde(rename = "memory_needed")]
     memory: u64,
     seconds: f64,
     status: String,
@@ -351,11 +358,25 @@ pub fn run(a: BuildAllArgs) -> Result<(), Failure> {
     overall.finish_and_clear();
     let mut rows = rows.into_inner().unwrap_or_else(|e| e.into_inner());
     rows.sort_by_key(|(i, _)| *i);
+    if a.json {
+        let rows: Vec<&Row> = rows.iter().map(|(_, r)| r).collect();
+        println!("{}", serde_json::to_string(&rows).unwrap_or_default());
+    } else {
+        print_rows(&rows);
+    }
+    let failed = failures.load(Ordering::SeqCst);
+    if failed > 0 {
+        return Err(Error::Unsupported(format!("{failed} table(s) failed to build")).into());
+    }
+    Ok(())
+}
+
+fn print_rows(rows: &[(usize, Row)]) {
     println!(
         "{:<40} {:>14} {:>14} {:>10} {:>9}  status",
         "table", "positions", "bytes", "memory", "seconds"
     );
-    for (_, r) in &rows {
+    for (_, r) in rows {
         println!(
             "{:<40} {:>14} {:>14} {:>10} {:>9.2}  {}",
             r.name,
@@ -366,9 +387,4 @@ pub fn run(a: BuildAllArgs) -> Result<(), Failure> {
             r.status
         );
     }
-    let failed = failures.load(Ordering::SeqCst);
-    if failed > 0 {
-        return Err(Error::Unsupported(format!("{failed} table(s) failed to build")).into());
-    }
-    Ok(())
 }

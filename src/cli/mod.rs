@@ -13,8 +13,14 @@ use gamedb::Error;
 pub mod build;
 pub mod build_all;
 pub mod chomp_rectangles;
+pub mod completions;
+pub mod export;
 pub mod info;
+pub mod list;
+pub mod plot;
 pub mod query;
+pub mod rank;
+pub mod serve;
 pub mod solve;
 pub mod verify;
 pub mod verify_table;
@@ -48,6 +54,22 @@ pub enum Command {
     ChompRectangles(chomp_rectangles::ChompRectanglesArgs),
     /// Solve sliding-puzzle positions optimally with pattern databases (`-` reads stdin).
     Solve(solve::SolveArgs),
+    /// Serve a folder of tables over HTTP/JSON, with the explorer page at `/`.
+    Serve(serve::ServeArgs),
+    /// List the tables of a folder, by their headers.
+    List(list::ListArgs),
+    /// Draw a picture of a table as SVG (histograms, Chomp census, P-positions).
+    Plot(plot::PlotArgs),
+    /// Write every position of a table with its values, as CSV or JSON lines.
+    Export(export::ExportArgs),
+    /// The index of positions in a table (`-` reads stdin).
+    Rank(rank::RankArgs),
+    /// The positions at indices of a table (`-` reads stdin).
+    Unrank(rank::UnrankArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (or write every page into a folder).
+    Man(completions::ManArgs),
 }
 
 /// Options every building command takes.

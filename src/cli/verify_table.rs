@@ -16,6 +16,9 @@ pub struct VerifyTableArgs {
     /// Table files.
     #[arg(required = true)]
     pub tables: Vec<PathBuf>,
+    /// One JSON object per file: {"file", "ok", "description"} or {"file", "ok", "error"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(a: VerifyTableArgs) -> Result<(), Failure> {
@@ -23,6 +26,17 @@ pub fn run(a: VerifyTableArgs) -> Result<(), Failure> {
     for path in &a.tables {
         let checked = Table::open(path).and_then(|t| t.verify().map(|()| t));
         match checked {
+            Ok(t) if a.json => println!(
+                "{}",
+                serde_json::json!({"file": path.display().to_string(), "ok": true, "description": t.spec().describe()})
+            ),
+            Err(e) if a.json => {
+                println!(
+                    "{}",
+                    serde_json::json!({"file": path.display().to_string(), "ok": false, "error": e.to_string()})
+                );
+                failed += 1;
+            }
             Ok(t) => println!("{}: OK ({})", path.display(), t.describe()),
             Err(e) => {
                 eprintln!("gamedb: {e}");

@@ -33,6 +33,7 @@ use memmap2::Mmap;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::game::ValueKind;
+use crate::games::Spec;
 use crate::{Error, Result};
 
 pub mod payload;
@@ -109,6 +110,26 @@ pub struct TableMeta {
     pub encoding: Encoding,
     /// Number of entries.
     pub entry_count: u64,
+}
+
+/// What the file format adds to a table's game and parameters: its file name and its header
+/// fields (here rather than in the registry: games know nothing of files).
+impl Spec {
+    /// File name (without folder) of the table of these parameters and value kind.
+    pub fn file_name(&self, kind: ValueKind) -> String {
+        format!("{}.{EXTENSION}", self.table_stem(kind))
+    }
+
+    /// The header fields of this spec's table of `encoded` values.
+    pub fn meta(&self, encoded: &payload::Encoded) -> TableMeta {
+        TableMeta {
+            game: self.game_id(),
+            params: self.params(),
+            value_kind: encoded.kind,
+            encoding: encoded.encoding,
+            entry_count: encoded.entries,
+        }
+    }
 }
 
 fn encode_header(meta: &TableMeta, payload: &[u8]) -> Vec<u8> {

@@ -412,12 +412,14 @@ fn decimal_len(v: u32) -> usize {
 
 /// `a,b,c`.
 pub fn format_numbers(pos: &[u32]) -> String {
+    use std::fmt::Write;
     let mut s = String::with_capacity(pos.len() * 3);
     for (i, x) in pos.iter().enumerate() {
         if i > 0 {
             s.push(',');
         }
-        s.push_str(&x.to_string());
+        // Written in place: no string per number (exports format millions of positions).
+        let _ = write!(s, "{x}");
     }
     s
 }

@@ -664,48 +664,6 @@ mod tests {
         Chomp::new(ChompSpec::new(r, c).unwrap())
     }
 
-    /// Every diagram of the box in lexicographic order of its rows.
-    fn diagrams(r: usize, c: usize) -> Vec<Vec<u32>> {
-        fn rec(k: usize, r: usize, max: u32, cur: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
-            if k == r {
-                out.push(cur.clone());
-                return;
-            }
-            for v in 0..=max {
-                cur.push(v);
-                rec(k + 1, r, v, cur, out);
-                cur.pop();
-            }
-        }
-        let mut out = Vec::new();
-        rec(0, r, c as u32, &mut Vec::new(), &mut out);
-        out.into_iter().filter(|d| d[0] > 0).collect()
-    }
-
-    #[test]
-    fn rank_is_a_bijection_in_lexicographic_order() {
-        for (r, c) in [
-            (1, 1),
-            (1, 7),
-            (5, 1),
-            (2, 6),
-            (3, 4),
-            (4, 4),
-            (5, 3),
-            (6, 6),
-        ] {
-            let g = chomp(r, c);
-            let all = diagrams(r as usize, c as usize);
-            assert_eq!(all.len() as u64, g.spec.positions());
-            for (i, d) in all.iter().enumerate() {
-                assert_eq!(g.rank(d), i as u64, "{d:?}");
-                let mut trimmed = d.clone();
-                trim(&mut trimmed);
-                assert_eq!(g.unrank(i as u64), trimmed);
-            }
-        }
-    }
-
     #[test]
     fn worked_example_of_the_format_document() {
         let g = chomp(3, 4);
@@ -716,12 +674,15 @@ mod tests {
         assert_eq!(g.unrank(26), vec![4, 3, 1]);
     }
 
+    /// Every bite leads to a smaller index (rank/unrank as a bijection in lexicographic order
+    /// is checked by the conformance checks and tests/chomp.rs).
     #[test]
     fn rank_grows_with_inclusion() {
         let g = chomp(5, 5);
-        for d in diagrams(5, 5) {
+        for i in 0..g.spec.positions() {
+            let d = g.unrank(i);
             for m in g.moves(&d) {
-                assert!(g.rank(&m.leaves) < g.rank(&d));
+                assert!(g.rank(&m.leaves) < i, "{d:?}");
             }
         }
     }

@@ -13,8 +13,6 @@
 //! particular game are reports about it (the theorems of `verify`, the Chomp rectangles, the
 //! 15-puzzle solver).
 
-use crate::format::payload::Encoded;
-use crate::format::TableMeta;
 use crate::game::{GameSpec, Progress, Rules, Solved, ValueKind, MAX_POSITIONS};
 use crate::{Error, Result};
 
@@ -152,13 +150,14 @@ impl Spec {
         self.value_kinds()[0]
     }
 
-    /// File name (without folder) of the table of these parameters and value kind.
-    pub fn file_name(&self, kind: ValueKind) -> String {
+    /// File name stem of the table of these parameters holding `kind` values, e.g. `nim-3x7`
+    /// or `nim-3x7-grundy`; the format module adds the extension ([`Spec::file_name`]).
+    pub fn table_stem(&self, kind: ValueKind) -> String {
         let stem = dispatch!(self, g => g.stem());
         if kind == self.default_kind() {
-            format!("{stem}.{}", crate::format::EXTENSION)
+            stem
         } else {
-            format!("{stem}-{}.{}", kind.name(), crate::format::EXTENSION)
+            format!("{stem}-{}", kind.name())
         }
     }
 
@@ -183,17 +182,6 @@ impl Spec {
                 .join(" or "),
             kind.name()
         )))
-    }
-
-    /// The header fields of this spec's table of `encoded` values.
-    pub fn meta(&self, encoded: &Encoded) -> TableMeta {
-        TableMeta {
-            game: self.game_id(),
-            params: self.params(),
-            value_kind: encoded.kind,
-            encoding: encoded.encoding,
-            entry_count: encoded.entries,
-        }
     }
 
     /// Solves every position; refuses value kinds the game does not support.

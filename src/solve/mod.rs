@@ -16,7 +16,7 @@ pub use acyclic::{
     grundy_memory, outcomes_memory, solve_grundy, solve_outcomes, solve_outcomes_retro, Bits,
 };
 pub use bfs::{distances_memory, Puzzle};
-pub use ida::{ida_star, IdaOutcome, IdaProblem};
+pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
 pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
 pub use waves::{
     grundy_waves_memory, outcomes_waves_memory, solve_grundy_waves, solve_outcomes_waves, Mirror,

@@ -2,11 +2,15 @@
  * C test of libgamedb, compiled and run by tests/c_abi.rs against tables it builds.
  *
  * usage: test_gamedb NIM_TABLE NIM_GRUNDY_TABLE CANDY_TABLE DAMAGED_TABLE TRUNCATED_TABLE
+ *                    FULL_DIR PATTERN_DIR EMPTY_DIR
  *   NIM_TABLE        3 heaps of 0..=7, outcomes
  *   NIM_GRUNDY_TABLE 3 heaps of 0..=7, Grundy values
  *   CANDY_TABLE      any candy table
  *   DAMAGED_TABLE    a copy of NIM_TABLE with one payload byte flipped
  *   TRUNCATED_TABLE  a copy of NIM_TABLE missing its last byte
+ *   FULL_DIR         a folder with the complete table of the 3x3 sliding puzzle
+ *   PATTERN_DIR      a folder with pattern tables of the 3x3 board only (the solver answers)
+ *   EMPTY_DIR        a folder without tables
  *
  * Prints one line per fact it observed (the Rust side checks them against the library and
  * the XOR rule) and checks what it can itself; exits with the number of failed checks.
@@ -125,6 +129,73 @@ static void nim_grundy(const char *path) {
     gamedb_close(t);
 }
 
+/* As fetch, for a board's answers. */
+static char *board_fetch(const gamedb_board *b, const char *pos, uint32_t flags) {
+    int64_t len = gamedb_board_query_json(b, pos, flags, NULL, 0);
+    if (len < 0) return NULL;
+    char small[4] = "xyz";
+    CHECK(gamedb_board_query_json(b, pos, flags, small, sizeof small) == len);
+    if (len >= (int64_t)sizeof small) CHECK(small[0] == '\0');
+    char *buf = malloc((size_t)len + 1);
+    CHECK(gamedb_board_query_json(b, pos, flags, buf, (size_t)len + 1) == len);
+    CHECK(buf[len] == '\0' && strlen(buf) == (size_t)len);
+    return buf;
+}
+
+/* The 3x3 board answered from a folder: prints "LABEL POSITION JSON" for each position and
+ * "LABEL-path JSON" for a solution asked with GAMEDB_QUERY_PATH. */
+static void board(const char *label, const char *dir) {
+    gamedb_board *b = gamedb_open_board(dir, 3, 3, 0);
+    CHECK(b != NULL);
+    if (!b) return;
+    const char *known[] = {"1,2,3,4,5,6,7,8,0", "1,2,3,4,5,6,7,0,8", "8,6,7,2,5,4,3,0,1",
+                           "2,1,3,4,5,6,7,8,0"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+        char *json = board_fetch(b, known[i], 0);
+        CHECK(json != NULL);
+        printf("%s %s %s\n", label, known[i], json ? json : "(null)");
+        free(json);
+    }
+    char *json = board_fetch(b, "1,2,3,4,5,6,0,7,8", GAMEDB_QUERY_PATH);
+    CHECK(json != NULL);
+    printf("%s-path %s\n", label, json ? json : "(null)");
+    free(json);
+
+    /* Bad arrangements, flags and arguments. */
+    CHECK(gamedb_board_query_json(b, "1,2,3", 0, NULL, 0) == GAMEDB_ERR_POSITION);
+    printf("%s-bad %s\n", label, gamedb_last_error());
+    CHECK(gamedb_board_query_json(b, "1,1,2,3,4,5,6,7,8", 0, NULL, 0) == GAMEDB_ERR_POSITION);
+    CHECK(gamedb_board_query_json(b, "1,2,3,4,5,6,7,8,0", 0x80, NULL, 0) ==
+          GAMEDB_ERR_POSITION);
+    printf("%s-flags %s\n", label, gamedb_last_error());
+    CHECK(gamedb_board_query_json(b, NULL, 0, NULL, 0) == GAMEDB_ERR_NULL);
+    CHECK(gamedb_board_query_json(NULL, "1,2,3,4,5,6,7,8,0", 0, NULL, 0) == GAMEDB_ERR_NULL);
+    CHECK(gamedb_board_query_json(b, "1,2,3,4,5,6,7,8,0", 0, NULL, 5) == GAMEDB_ERR_NULL);
+    gamedb_close_board(b);
+}
+
+/* A folder without tables: unsolvable arrangements are answered all the same (the parity
+ * rule); a solvable one names the tables to build. */
+static void board_without_tables(const char *dir) {
+    gamedb_board *b = gamedb_open_board(dir, 3, 3, GAMEDB_OPEN_NO_VERIFY);
+    CHECK(b != NULL);
+    if (!b) return;
+    char *json = board_fetch(b, "2,1,3,4,5,6,7,8,0", 0);
+    CHECK(json != NULL);
+    printf("empty-unsolvable %s\n", json ? json : "(null)");
+    free(json);
+    CHECK(gamedb_board_query_json(b, "1,2,3,4,5,6,7,0,8", 0, NULL, 0) == GAMEDB_ERR_KIND);
+    printf("empty-missing %s\n", gamedb_last_error());
+    gamedb_close_board(b);
+    gamedb_close_board(NULL);
+
+    CHECK(gamedb_open_board(dir, 1, 5, 0) == NULL);
+    printf("board-dims %s\n", gamedb_last_error());
+    CHECK(gamedb_open_board(dir, 3, 3, 0x80) == NULL);
+    printf("board-flags %s\n", gamedb_last_error());
+    CHECK(gamedb_open_board(NULL, 3, 3, 0) == NULL);
+}
+
 static void candy(const char *path) {
     gamedb_table *t = gamedb_open(path, 0);
     CHECK(t != NULL);
@@ -142,8 +213,11 @@ static void candy(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s NIM NIM_GRUNDY CANDY DAMAGED TRUNCATED\n", argv[0]);
+    if (argc != 9) {
+        fprintf(stderr,
+                "usage: %s NIM NIM_GRUNDY CANDY DAMAGED TRUNCATED FULL_DIR PATTERN_DIR "
+                "EMPTY_DIR\n",
+                argv[0]);
         return 100;
     }
     printf("version %s\n", gamedb_version());
@@ -166,6 +240,10 @@ int main(int argc, char **argv) {
 
     CHECK(gamedb_open("/nonexistent/table.gtab", 0) == NULL);
     printf("missing %s\n", gamedb_last_error());
+
+    board("board-full", argv[6]);
+    board("board-pattern", argv[7]);
+    board_without_tables(argv[8]);
 
     printf("failures %d\n", failures);
     return failures;

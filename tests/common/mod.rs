@@ -1,12 +1,17 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests (see `tests/README.md`): temporary folders, running
+//! the `gamedb` binary, JSON answers, thread pools, a small random generator, tables built in
+//! memory or into a folder, and the programs (C compiler, Python) some tests need.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use gamedb::games::Spec;
-use gamedb::ValueKind;
-use indicatif::ProgressBar;
+use gamedb::format::payload;
+use gamedb::games::board::Board;
+use gamedb::{Spec, Table, ValueKind};
+
+/// The crate's root folder.
+pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// A fresh, empty temporary folder removed on drop.
 pub struct TempDir(pub PathBuf);
@@ -20,8 +25,19 @@ impl TempDir {
         std::fs::create_dir_all(&p).unwrap();
         TempDir(p)
     }
+
     pub fn path(&self) -> &Path {
         &self.0
+    }
+
+    /// The folder as a command-line argument.
+    pub fn arg(&self) -> &str {
+        self.0.to_str().expect("temporary folders have UTF-8 names")
+    }
+
+    /// A file (or folder) inside it, as a command-line argument.
+    pub fn join(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_string()
     }
 }
 
@@ -30,6 +46,8 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+// ---------- the binary ----------
 
 /// Runs the gamedb binary.
 pub fn gamedb(args: &[&str]) -> Output {
@@ -50,13 +68,18 @@ pub fn gamedb_stdin(args: &[&str], input: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("gamedb runs");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(input)
-        .expect("gamedb reads its input");
-    child.wait_with_output().expect("gamedb ends")
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    // Written from a thread: a large input must not wait for output nobody reads yet.
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().expect("gamedb ends");
+    match writer.join().expect("the writer thread ends") {
+        // gamedb may end before reading everything (a source failure ends a stream); the
+        // caller checks the exit status and the output.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.expect("gamedb reads its input"),
+    }
+    out
 }
 
 pub fn stdout(o: &Output) -> String {
@@ -66,6 +89,73 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Runs gamedb and requires success; returns its standard output.
+pub fn gamedb_ok(args: &[&str]) -> String {
+    let o = gamedb(args);
+    assert!(
+        o.status.success(),
+        "gamedb {args:?} failed ({:?}): {}",
+        o.status,
+        stderr(&o)
+    );
+    stdout(&o)
+}
+
+/// Runs gamedb and requires the refusal of bad input: exit status 2, no panic, and a message
+/// on stderr containing every one of `needles`. `case` names the case in failures. Returns
+/// stderr.
+pub fn refused(case: &str, args: &[&str], needles: &[&str]) -> String {
+    let o = gamedb(args);
+    let e = stderr(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{case}: gamedb {args:?} should exit 2; stderr: {e}"
+    );
+    assert!(!e.contains("panicked"), "{case}: a panic: {e}");
+    for n in needles {
+        assert!(
+            e.contains(n),
+            "{case}: gamedb {args:?}: stderr lacks {n:?}: {e}"
+        );
+    }
+    e
+}
+
+// ---------- JSON ----------
+
+/// One JSON value (an answer line); panics naming the text when it is not JSON.
+pub fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text.trim_end())
+        .unwrap_or_else(|e| panic!("not one JSON value ({e}): {text}"))
+}
+
+/// Every line of a text as JSON.
+pub fn json_lines(text: &str) -> Vec<serde_json::Value> {
+    text.lines().map(json).collect()
+}
+
+/// The `(move, leaves)` pairs of a list of moves in an answer (`winning_moves`,
+/// `optimal_moves`, `path`); empty when the key is absent.
+pub fn moves(answer: &serde_json::Value, key: &str) -> Vec<(String, String)> {
+    match answer.get(key) {
+        None => Vec::new(),
+        Some(list) => list
+            .as_array()
+            .unwrap_or_else(|| panic!("{key} is not a list: {answer}"))
+            .iter()
+            .map(|m| {
+                (
+                    m["move"].as_str().expect("a move label").to_string(),
+                    m["leaves"].as_str().expect("a position").to_string(),
+                )
+            })
+            .collect(),
+    }
+}
+
+// ---------- threads, randomness ----------
 
 /// Runs `f` on a rayon pool of `n` threads.
 pub fn with_threads<T: Send>(n: usize, f: impl FnOnce() -> T + Send) -> T {
@@ -86,13 +176,56 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545F4914F6CDD1D)
     }
+
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 }
 
-/// The crate's root folder.
-pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+/// A uniformly random arrangement of a board's tiles (half of them unsolvable).
+pub fn random_arrangement(board: Board, rng: &mut Rng) -> Vec<u32> {
+    let mut t: Vec<u32> = (0..board.cells() as u32).collect();
+    for i in (1..t.len()).rev() {
+        t.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    t
+}
+
+/// A uniformly random solvable arrangement.
+pub fn random_solvable(board: Board, rng: &mut Rng) -> Vec<u32> {
+    let mut pos = random_arrangement(board, rng);
+    if !board.solvable(&pos) {
+        // Swapping two tiles flips solvability (and is a bijection between the halves).
+        let tiles: Vec<usize> = (0..pos.len()).filter(|&i| pos[i] != 0).take(2).collect();
+        pos.swap(tiles[0], tiles[1]);
+    }
+    pos
+}
+
+/// `a,b,c`, as queries read positions.
+pub fn text_of(pos: &[u32]) -> String {
+    gamedb::game::format_numbers(pos)
+}
+
+// ---------- tables ----------
+
+/// Solves a table in memory.
+pub fn table(spec: &Spec, kind: ValueKind) -> Table {
+    let solved = spec.solve(kind, &()).unwrap();
+    Table::from_solved(spec, solved).unwrap()
+}
+
+/// The payload bytes of a table solved in memory (what a file of it holds after the header).
+pub fn payload_bytes(spec: &Spec, kind: ValueKind) -> Vec<u8> {
+    payload::encode(spec.solve(kind, &()).unwrap()).bytes
+}
+
+/// Solves and writes a table into `dir` under its standard name; returns its path.
+pub fn build(spec: Spec, kind: ValueKind, dir: &Path) -> PathBuf {
+    gamedb::build::build(&spec, kind, dir, &()).unwrap().path
+}
+
+// ---------- other programs ----------
 
 /// The folder of this test run's build profile, e.g. `target/debug`: the test binary lives
 /// in its `deps/` (this follows `CARGO_TARGET_DIR`, `--target` and `--release` by itself).
@@ -128,36 +261,72 @@ pub fn shared_library() -> PathBuf {
         })
 }
 
-/// A fresh, empty temporary folder for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gamedb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Solves and writes a table into `dir`; returns its path.
-pub fn build(spec: Spec, kind: ValueKind, dir: &Path) -> PathBuf {
-    gamedb::build::build(&spec, kind, dir, &ProgressBar::hidden())
-        .unwrap()
-        .path
-}
-
-/// The program named by environment variable `var` (else `default`) if it runs with
-/// `--version`; otherwise `None` after saying the test is skipped, or a panic when
-/// `require` is set in the environment (CI sets it so nothing is skipped silently).
-pub fn program(var: &str, default: &str, require: &str) -> Option<String> {
+/// The program named by environment variable `var` (else `default`), which must run with
+/// `--version`. A test that needs a program fails when it is missing, never skips: the
+/// message says how to name another one.
+pub fn program(var: &str, default: &str) -> String {
     let prog = std::env::var(var).unwrap_or_else(|_| default.into());
     let found = Command::new(&prog)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if found {
-        Some(prog)
-    } else if std::env::var_os(require).is_some() {
-        panic!("{prog} is not available and {require} is set");
-    } else {
-        eprintln!("SKIPPED: {prog} not found (set {var} to another program; {require}=1 makes this an error)");
-        None
+    assert!(
+        found,
+        "{prog} is not available; this test needs it (install it, or set {var} to another program)"
+    );
+    prog
+}
+
+/// Every ordered tuple of `s` heaps of 0..=h.
+pub fn tuples(s: usize, h: u32) -> Vec<Vec<u32>> {
+    let mut out = vec![vec![]];
+    for _ in 0..s {
+        out = out
+            .into_iter()
+            .flat_map(|t| {
+                (0..=h).map(move |x| {
+                    let mut t = t.clone();
+                    t.push(x);
+                    t
+                })
+            })
+            .collect();
     }
+    out
+}
+
+/// The arguments of a command line written as one string: words split at spaces, each `{}`
+/// replaced by the next of `fill` (paths and other values that must not be split).
+pub fn words<'a>(line: &'a str, fill: &[&'a str]) -> Vec<&'a str> {
+    let mut fill = fill.iter();
+    let args: Vec<&str> = line
+        .split_whitespace()
+        .map(|w| {
+            if w == "{}" {
+                fill.next().expect("a value for every {}")
+            } else {
+                w
+            }
+        })
+        .collect();
+    assert!(fill.next().is_none(), "more values than {{}} in '{line}'");
+    args
+}
+
+/// A fresh temporary folder holding the table `gamedb build <what> --out DIR -q` writes.
+pub fn cli_build(tag: &str, what: &str) -> TempDir {
+    let dir = TempDir::new(tag);
+    let line = format!("build {what} --out {{}} -q");
+    gamedb_ok(&words(&line, &[dir.arg()]));
+    dir
+}
+
+/// A fresh temporary folder with a catalog file holding `text`: the folder, the catalog's path
+/// and the path of a `tables` folder inside it for `build-all --out`.
+pub fn with_catalog(tag: &str, text: &str) -> (TempDir, String, String) {
+    let dir = TempDir::new(tag);
+    let cat = dir.join("catalog.txt");
+    std::fs::write(&cat, text).unwrap();
+    let out = dir.join("tables");
+    (dir, cat, out)
 }

@@ -148,8 +148,36 @@ def tiles_like(r, game):
     return pos
 
 
+def wythoff_like(r, game):
+    """Extra Wythoff cases: the pairs (floor(k phi), floor(k phi^2)) and their mirrors, one
+    heap alone, a heap just too large, a third heap."""
+    n = game.n
+    c = r.random()
+    if c < 0.4:
+        k = r.randint(0, n)
+        a = (k * (1 + 5 ** 0.5)) // 2
+        pos = [int(a), int(a) + k]
+        if r.random() < 0.5:
+            pos.reverse()
+    elif c < 0.6:
+        pos = [r.randint(0, n)]
+    elif c < 0.8:
+        pos = [r.randint(0, n), n + r.randint(1, 2)]
+        r.shuffle(pos)
+    else:
+        pos = [r.randint(0, n) for _ in range(3)]
+    return pos
+
+
 # Game-specific generators (by NAME); a new game may add one, the generic ones cover it anyway.
-EXTRA = {"nim": nim_like, "candy": candy_like, "chomp": chomp_like, "slide": tiles_like, "pdb": tiles_like}
+EXTRA = {
+    "nim": nim_like,
+    "candy": candy_like,
+    "chomp": chomp_like,
+    "slide": tiles_like,
+    "pdb": tiles_like,
+    "wythoff": wythoff_like,
+}
 
 
 def lines_for(r, table, count):

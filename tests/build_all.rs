@@ -79,73 +79,51 @@ fn build_all_skips_intact_tables_and_rebuilds_damaged_ones() {
 
 #[test]
 fn build_all_refuses_a_bad_catalog_line_by_number() {
-    let dir = TempDir::new("badcat");
-    let cat = dir.path().join("c.txt");
-    std::fs::write(
-        &cat,
+    let (dir, cat, _) = with_catalog(
+        "badcat",
         "nim --heaps 2 --max-heap 3\nnim --heaps 2 --max-heap\n",
-    )
-    .unwrap();
-    let o = gamedb(&[
-        "build-all",
-        "--catalog",
-        cat.to_str().unwrap(),
-        "--out",
-        dir.path().to_str().unwrap(),
-    ]);
+    );
+    let o = gamedb(&words(
+        "build-all --catalog {} --out {}",
+        &[&cat, dir.arg()],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
     std::fs::write(&cat, "nim --heaps 0 --max-heap 3\n").unwrap();
-    let o = gamedb(&[
-        "build-all",
-        "--catalog",
-        cat.to_str().unwrap(),
-        "--out",
-        dir.path().to_str().unwrap(),
-    ]);
+    let o = gamedb(&words(
+        "build-all --catalog {} --out {}",
+        &[&cat, dir.arg()],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 1: --heaps 0"), "{}", stderr(&o));
-    let o = gamedb(&[
-        "build-all",
-        "--catalog",
-        "/nonexistent/catalog",
-        "--out",
-        dir.path().to_str().unwrap(),
-    ]);
+    let o = gamedb(&words(
+        "build-all --catalog /nonexistent/catalog --out {}",
+        &[dir.path().to_str().unwrap()],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/catalog"));
-    let o = gamedb(&[
-        "build-all",
-        "--jobs",
-        "0",
-        "--out",
-        dir.path().to_str().unwrap(),
-    ]);
+    let o = gamedb(&words(
+        "build-all --jobs 0 --out {}",
+        &[dir.path().to_str().unwrap()],
+    ));
     assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
 fn interrupted_build_all_leaves_no_partial_table_and_resumes() {
-    let dir = TempDir::new("interrupt");
-    let cat = dir.path().join("catalog.txt");
     // The big one takes a second or more; the small ones are instant.
-    std::fs::write(
-        &cat,
+    let (_dir, cat, out) = with_catalog(
+        "interrupt",
         "nim --heaps 2 --max-heap 15\nnim --heaps 6 --max-heap 63\nnim --heaps 3 --max-heap 15\n",
-    )
-    .unwrap();
-    let out = dir.path().join("tables");
-    let args = [
-        "build-all",
-        "--catalog",
-        cat.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ];
+    );
+    let out = std::path::PathBuf::from(out);
+    let args = words(
+        "build-all --catalog {} --out {} -q",
+        &[&cat, out.to_str().unwrap()],
+    );
     for signal in ["INT", "KILL"] {
         let child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
-            .args(args)
+            .args(&args)
             .spawn()
             .unwrap();
         std::thread::sleep(Duration::from_millis(400));

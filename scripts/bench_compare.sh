@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Two builds of gamedb side by side: the same benchmarks run alternately with each (A B A B ...),
+# so that a busy machine slows both alike, and the best time of each is compared. For "is this
+# change slower?" questions (the refactors of issue 9, say) on a shared machine.
+#
+# Usage: scripts/bench_compare.sh OLD_DIR NEW_DIR [ROUNDS]
+#   OLD_DIR, NEW_DIR: cargo target profile folders holding `gamedb` and `examples/lookups`
+#   (e.g. /work/base/target/release and target/release). ROUNDS (default 3) runs of each.
+# Measures: Nim 6x63, Chomp 16x16 and slide 3x4 builds at 2 threads; 100 random 15-puzzle
+# positions solved with the 7-8 tables (SOLVE_PARTITION=6-6-3 for a quicker run); in-process
+# lookups (scripts/lookups.rs) and `query - --json` through a pipe on the 6x63 Nim table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OLD=${1:?usage: scripts/bench_compare.sh OLD_DIR NEW_DIR [ROUNDS]}
+NEW=${2:?usage: scripts/bench_compare.sh OLD_DIR NEW_DIR [ROUNDS]}
+ROUNDS=${3:-3}
+PARTITION=${SOLVE_PARTITION:-7-8}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-compare.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+secs() { # command...: wall seconds of one run, output discarded
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" >/dev/null 2>&1
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
+}
+declare -A BEST
+best() { # key value: keeps the smallest
+    local k=$1 v=$2
+    if [[ -z "${BEST[$k]:-}" ]] || awk -v a="$v" -v b="${BEST[$k]}" 'BEGIN { exit !(a < b) }'; then
+        BEST[$k]=$v
+    fi
+}
+
+echo "gamedb side by side: OLD=$OLD NEW=$NEW, $ROUNDS rounds, $(nproc) cores, load before: $(load)"
+
+# Shared inputs, built once with the new binary (the file format is the same).
+"$NEW/gamedb" build nim --heaps 6 --max-heap 63 --out "$WORK/t" -q >/dev/null
+"$NEW/gamedb" build fifteen --partition "$PARTITION" --out "$WORK/t" -q >/dev/null
+python3 scripts/positions.py nim 1000000 6 63 1 >"$WORK/nim.txt"
+python3 scripts/positions.py solvable 100 4 4 2026 >"$WORK/fifteen.txt"
+
+for round in $(seq "$ROUNDS"); do
+    for side in OLD NEW; do
+        dir=${!side}
+        out="$WORK/$side"
+        rm -rf "$out"
+        best "$side nim" "$(secs "$dir/gamedb" build nim --heaps 6 --max-heap 63 --threads 2 --out "$out" -q)"
+        best "$side chomp" "$(secs "$dir/gamedb" build chomp --rows 16 --cols 16 --threads 2 --out "$out" -q)"
+        best "$side slide" "$(secs "$dir/gamedb" build slide --rows 3 --cols 4 --threads 2 --out "$out" -q)"
+        best "$side solve" "$(secs "$dir/gamedb" solve --tables "$WORK/t" --partition "$PARTITION" --json - <"$WORK/fifteen.txt")"
+        best "$side pipe" "$(secs "$dir/gamedb" query "$WORK/t/nim-6x63.gtab" - --json <"$WORK/nim.txt")"
+        # Lookups: the best "million lookups/s" of each loop (higher is better: kept as 1/x).
+        while read -r name rate; do
+            best "$side lookups $name" "$(awk -v r="$rate" 'BEGIN { printf "%.6f", 1 / r }')"
+        done < <("$dir/examples/lookups" "$WORK/t/nim-6x63.gtab" 20000000 |
+            sed -nE 's/^([a-z]+)[^:]*: +[0-9.]+ s +([0-9.]+) million.*/\1 \2/p')
+        echo "round $round $side done (load $(load))"
+    done
+done
+
+printf '\n%-28s %12s %12s %8s\n' "benchmark (best of $ROUNDS)" "old" "new" "new/old"
+for k in nim chomp slide solve pipe; do
+    o=${BEST["OLD $k"]}; n=${BEST["NEW $k"]}
+    printf '%-28s %11.2fs %11.2fs %8.3f\n' "$k" "$o" "$n" "$(awk -v a="$o" -v b="$n" 'BEGIN { print b / a }')"
+done
+for k in checked ranked batch; do
+    o=${BEST["OLD lookups $k"]:-}; n=${BEST["NEW lookups $k"]:-}
+    [[ -n "$o" && -n "$n" ]] || continue
+    printf '%-28s %10.2fM/s %10.2fM/s %8.3f\n' "lookups $k" "$(awk -v a="$o" 'BEGIN { print 1 / a }')" \
+        "$(awk -v a="$n" 'BEGIN { print 1 / a }')" "$(awk -v a="$o" -v b="$n" 'BEGIN { print a / b }')"
+done
+echo "(times: new/old below 1 is faster; lookups: new/old above 1 is faster)  load after: $(load)"

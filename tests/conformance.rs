@@ -1,0 +1,240 @@
+//! The conformance checks of `gamedb::game::conformance`: every registered game passes them
+//! on its samples (a new game is checked without a line of test code), and they fail loudly on
+//! games broken on purpose, so they cannot pass vacuously.
+
+use std::collections::BTreeSet;
+use std::ops::{ControlFlow, Range};
+
+use gamedb::game::conformance;
+use gamedb::game::{Game, Move, Outcome, Retro, Rules};
+use gamedb::solve::Puzzle;
+use gamedb::{Error, Result, Spec};
+
+#[test]
+fn every_registered_game_conforms_on_its_samples() {
+    let samples = Spec::samples();
+    let sampled: BTreeSet<&str> = samples.iter().map(|s| s.name()).collect();
+    let registered: BTreeSet<&str> = gamedb::games::GAMES.iter().map(|&(_, n)| n).collect();
+    assert_eq!(sampled, registered, "every registered game has samples");
+    let mut failures = Vec::new();
+    for spec in &samples {
+        let started = std::time::Instant::now();
+        match spec.conformance() {
+            Ok(checked) => {
+                println!(
+                    "{:>8} positions checked in {:>6.3} s: {}",
+                    checked,
+                    started.elapsed().as_secs_f64(),
+                    spec.describe()
+                );
+                assert!(
+                    checked > 0 && checked <= spec.positions(),
+                    "{}: {checked} positions checked of {}",
+                    spec.describe(),
+                    spec.positions()
+                );
+            }
+            Err(what) => failures.push(format!("{}: {what}", spec.describe())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What is wrong with a [`Subtraction`] game, on purpose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Flaw {
+    None,
+    /// Position 3 may also move up to 4, a higher level.
+    MovesUp,
+    /// Position 2 says it is terminal although it has moves.
+    TerminalWithMoves,
+    /// The levels skip position 4.
+    LevelsWithAGap,
+    /// `children` goes on after the callback asked it to stop.
+    IgnoresBreak,
+    /// `parents` forgets that 5 has a move to 3.
+    ForgetsAParent,
+    /// `rank` is off by one above 4 (not the inverse of `unrank`).
+    RankOffByOne,
+    /// The lookup lists a move from 5 to 1, which the solver does not know.
+    ExtraLookupMove,
+}
+
+/// A heap of 0..=N counters; a move takes 1 or 2. Position `n` is index `n`, each its own
+/// level; 0 has no move (normal play: P).
+struct Subtraction {
+    n: u64,
+    flaw: Flaw,
+}
+
+const N: u64 = 8;
+
+fn sub(flaw: Flaw) -> Subtraction {
+    Subtraction { n: N, flaw }
+}
+
+impl Subtraction {
+    fn kids(&self, pos: u64) -> Vec<u64> {
+        let mut out: Vec<u64> = (1..=2).filter(|&t| t <= pos).map(|t| pos - t).collect();
+        if self.flaw == Flaw::MovesUp && pos == 3 {
+            out.push(4);
+        }
+        out
+    }
+}
+
+impl Game for Subtraction {
+    fn positions(&self) -> u64 {
+        self.n + 1
+    }
+
+    fn levels(&self) -> Vec<Range<u64>> {
+        (0..=self.n)
+            .filter(|&i| !(self.flaw == Flaw::LevelsWithAGap && i == 4))
+            .map(|i| i..i + 1)
+            .collect()
+    }
+
+    fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, mut f: F) -> ControlFlow<()> {
+        let mut stopped = ControlFlow::Continue(());
+        for c in self.kids(pos) {
+            if f(c).is_break() {
+                stopped = ControlFlow::Break(());
+                if self.flaw != Flaw::IgnoresBreak {
+                    return stopped;
+                }
+            }
+        }
+        stopped
+    }
+
+    fn terminal(&self, pos: u64) -> Option<Outcome> {
+        (pos == 0 || (self.flaw == Flaw::TerminalWithMoves && pos == 2)).then_some(Outcome::P)
+    }
+}
+
+impl Retro for Subtraction {
+    fn parents<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+        for t in 1..=2 {
+            let p = pos + t;
+            if p <= self.n && !(self.flaw == Flaw::ForgetsAParent && (p, pos) == (5, 3)) {
+                f(p);
+            }
+        }
+    }
+}
+
+impl Rules for Subtraction {
+    fn position_form(&self) -> String {
+        format!("one heap of 0..={}", self.n)
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        if pos.len() == 1 && pos[0] as u64 <= self.n {
+            Ok(())
+        } else {
+            Err(Error::BadInput(format!(
+                "{pos:?}: expected {}",
+                self.position_form()
+            )))
+        }
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        let i = pos[0] as u64;
+        if self.flaw == Flaw::RankOffByOne && i > 4 {
+            return i - 1;
+        }
+        i
+    }
+
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        vec![index as u32]
+    }
+
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        let mut kids = self.kids(pos[0] as u64);
+        if self.flaw == Flaw::ExtraLookupMove && pos[0] == 5 {
+            kids.push(1);
+        }
+        kids.into_iter()
+            .map(|c| Move {
+                label: format!("take {}", pos[0] as u64 - c),
+                leaves: vec![c as u32],
+            })
+            .collect()
+    }
+}
+
+/// Every check of the conformance module that fits the game, as a game file runs them.
+fn check(g: &Subtraction) -> std::result::Result<u64, String> {
+    let children = conformance::game(g)?;
+    conformance::retro(g, &children)?;
+    conformance::rules(g, g.positions(), Some(&children))
+}
+
+#[test]
+fn a_sound_game_passes() {
+    assert_eq!(check(&sub(Flaw::None)), Ok(N + 1));
+}
+
+#[test]
+fn broken_games_are_caught_with_the_position_named() {
+    for (flaw, says) in [
+        (Flaw::MovesUp, "position 3 (level 3) has a move to 4"),
+        (
+            Flaw::TerminalWithMoves,
+            "position 2: terminal is Some(P) but it has 2 children",
+        ),
+        (Flaw::LevelsWithAGap, "levels are not consecutive ranges"),
+        (
+            Flaw::IgnoresBreak,
+            "went on after the callback asked it to stop",
+        ),
+        (Flaw::ForgetsAParent, "position 3: parents() gives {4}"),
+        (Flaw::RankOffByOne, "index 5 unranks to 5, which ranks to 4"),
+        (
+            Flaw::ExtraLookupMove,
+            "the lookup's moves lead to {1, 3, 4}",
+        ),
+    ] {
+        match check(&sub(flaw)) {
+            Ok(n) => panic!("{flaw:?}: passed ({n} positions checked)"),
+            Err(what) => assert!(what.contains(says), "{flaw:?}: {what}"),
+        }
+    }
+}
+
+/// A ring of positions where a move goes one step clockwise only (not reversible), or both
+/// ways (a sound puzzle).
+struct Ring {
+    both_ways: bool,
+}
+
+impl Puzzle for Ring {
+    fn positions(&self) -> u64 {
+        6
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![0]
+    }
+
+    fn neighbours<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+        f((pos + 1) % 6);
+        if self.both_ways {
+            f((pos + 5) % 6);
+        }
+    }
+}
+
+#[test]
+fn puzzles_must_be_reversible() {
+    let sound = conformance::puzzle(&Ring { both_ways: true }).map(|c| c.len());
+    assert_eq!(sound, Ok(6));
+    let err = conformance::puzzle(&Ring { both_ways: false }).unwrap_err();
+    assert!(
+        err.contains("position 0 has a move to 1, which has no move back"),
+        "{err}"
+    );
+}
