@@ -575,8 +575,9 @@ fn chomp_waves_are_counted_exactly() {
     }
 }
 
-/// A folder that refuses writes: a read-only tmpfs when we may mount (root), else a folder
-/// without write permission. Unmounted on drop.
+/// A folder that refuses writes: a folder without write permission (a user), a read-only
+/// tmpfs (root, when it may mount), or else a read-only mount already there (root in a
+/// container: /sys and /proc/sys are mounted read-only). Unmounted on drop when mounted here.
 struct ReadOnly {
     path: PathBuf,
     mounted: bool,
@@ -586,22 +587,45 @@ impl ReadOnly {
     fn new(parent: &Path) -> ReadOnly {
         let path = parent.join("ro");
         std::fs::create_dir_all(&path).unwrap();
-        let mounted = unsafe { libc::geteuid() } == 0
-            && Command::new("mount")
-                .args(["-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", s(&path)])
-                .stderr(Stdio::null())
-                .status()
-                .is_ok_and(|st| st.success());
-        if !mounted {
+        let refuses = |p: &Path| {
+            let probe = p.join(".gamedb-test-probe");
+            let refused = std::fs::write(&probe, b"x").is_err();
+            let _ = std::fs::remove_file(&probe);
+            refused
+        };
+        {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o555)).unwrap();
-            // Root without the right to mount writes anyway: then this test cannot be made.
-            assert!(
-                std::fs::write(path.join("probe"), b"x").is_err(),
-                "cannot make a read-only folder here (root without mount): run as a user or with CAP_SYS_ADMIN"
-            );
         }
-        ReadOnly { path, mounted }
+        if refuses(&path) {
+            return ReadOnly {
+                path,
+                mounted: false,
+            };
+        }
+        // Root writes anyway: mount a read-only tmpfs there.
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", s(&path)])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|st| st.success());
+        if mounted && refuses(&path) {
+            return ReadOnly { path, mounted };
+        }
+        // No right to mount (root in a container): a system folder mounted read-only there.
+        for system in ["/sys", "/proc/sys", "/sys/fs/cgroup"] {
+            let point = Path::new(system);
+            if point.is_dir() && refuses(point) {
+                return ReadOnly {
+                    path: point.to_path_buf(),
+                    mounted: false,
+                };
+            }
+        }
+        panic!(
+            "no read-only folder can be made here (root without the right to mount, and no \
+             read-only mount): run the tests as a user, or with CAP_SYS_ADMIN"
+        );
     }
 }
 
