@@ -3,7 +3,7 @@
 # and prints per target: executions, corpus size, and whether it found a crash, a hang or a
 # leak (libFuzzer stops at the first one and leaves it in tests/fuzz/artifacts/TARGET/).
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: position table catalog stream (default all)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: position table catalog stream http (default all)
 #
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). A run longer than
 # -timeout (10 s) on one input counts as a hang; -rss_limit_mb=2048 as a memory blow-up.
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(position table catalog stream)
+[ ${#targets[@]} -eq 0 ] && targets=(position table catalog stream http)
 cargo +nightly fuzz build --fuzz-dir tests/fuzz -O || exit 1
 status=0
 for t in "${targets[@]}"; do

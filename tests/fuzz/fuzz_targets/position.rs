@@ -14,7 +14,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(rules) = spec.rules() else { return };
     let text = String::from_utf8_lossy(rest);
     let Ok(pos) = rules.parse(&text) else { return };
-    rules.check(&pos).expect("a parsed position passes its check");
+    rules
+        .check(&pos)
+        .expect("a parsed position passes its check");
     if rules.outside(&pos).is_some() {
         return;
     }
@@ -23,12 +25,18 @@ fuzz_target!(|data: &[u8]| {
     assert!(i < n, "{spec:?}: {text:?} ranks to {i} of {n}");
     let canonical = rules.unrank(i);
     assert_eq!(rules.rank(&canonical), i, "{spec:?}: unrank/rank of {i}");
-    let again = rules.parse(&rules.format(&pos)).expect("a formatted position parses");
+    let again = rules
+        .parse(&rules.format(&pos))
+        .expect("a formatted position parses");
     assert_eq!(rules.rank(&again), i, "{spec:?}: format/parse of {text:?}");
     let moves = rules.moves(&pos);
     let mut fast = Vec::new();
     rules.move_indices(&pos, &mut fast);
-    assert_eq!(fast.len(), moves.len(), "{spec:?}: move_indices of {text:?}");
+    assert_eq!(
+        fast.len(),
+        moves.len(),
+        "{spec:?}: move_indices of {text:?}"
+    );
     for (m, &j) in moves.iter().zip(&fast) {
         rules.check(&m.leaves).expect("a move leaves a position");
         if rules.outside(&m.leaves).is_none() {

@@ -25,7 +25,9 @@ fn tables() -> &'static [Table] {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&first, input)) = data.split_first() else { return };
+    let Some((&first, input)) = data.split_first() else {
+        return;
+    };
     let tables = tables();
     let table = &tables[first as usize % tables.len()];
     let json = first & 0x80 != 0;
@@ -34,7 +36,11 @@ fuzz_target!(|data: &[u8]| {
         &mut BufReader::with_capacity(64, input),
         &mut out,
         json,
-        |text| Ok(table.query(text).map(|a| if json { a.to_json() } else { a.to_text() })),
+        |text| {
+            Ok(table
+                .query(text)
+                .map(|a| if json { a.to_json() } else { a.to_text() }))
+        },
     )
     .expect("a stream over a table in memory does not fail");
     // One answer per line that is not blank: lines are split at '\n' only.

@@ -59,7 +59,9 @@ fn well_formed(b: &[u8]) -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else { return };
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
     let bytes = if mode & 1 == 0 {
         rest.to_vec()
     } else {
@@ -68,7 +70,11 @@ fuzz_target!(|data: &[u8]| {
         for e in rest.chunks_exact(3) {
             let at = u16::from_le_bytes([e[0], e[1]]) as usize;
             // Most edits in the header, where the structure is.
-            let at = if at & 0x8000 == 0 { at % 144 } else { at % b.len() };
+            let at = if at & 0x8000 == 0 {
+                at % 144
+            } else {
+                at % b.len()
+            };
             b[at] ^= e[2];
         }
         if mode & 4 != 0 {
@@ -83,13 +89,20 @@ fuzz_target!(|data: &[u8]| {
         b
     };
     let expect_ok = well_formed(&bytes);
-    let Ok(file) = TableFile::from_bytes("fuzz.gtab", bytes) else { return };
-    let Ok(table) = Table::from_file(file) else { return };
+    let Ok(file) = TableFile::from_bytes("fuzz.gtab", bytes) else {
+        return;
+    };
+    let Ok(table) = Table::from_file(file) else {
+        return;
+    };
     if table.verify().is_err() {
         assert!(!expect_ok, "a well-formed table fails its checksum");
         return;
     }
-    assert!(expect_ok, "a table that is not well formed opens and verifies");
+    assert!(
+        expect_ok,
+        "a table that is not well formed opens and verifies"
+    );
     // A verified table answers (or refuses) without panicking, whatever its payload holds.
     let n = table.len();
     let rules = table.rules();
