@@ -36,7 +36,7 @@
 //! * [`service`]: `gamedb serve`, the tables over HTTP/JSON and the web explorer;
 //! * [`ffi`]: the C ABI of the shared library (`src/gamedb.h`).
 //!
-//! Leaves used everywhere: [`Error`], [`progress`], [`resources`].
+//! Leaves used everywhere: [`Error`], [`progress`], [`resources`], [`lock`].
 
 #![warn(missing_docs)]
 
@@ -49,6 +49,7 @@ pub mod fifteen;
 pub mod format;
 pub mod game;
 pub mod games;
+pub mod lock;
 pub mod lookup;
 pub mod progress;
 pub mod report;

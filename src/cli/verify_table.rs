@@ -1,4 +1,7 @@
 //! `gamedb verify-table TABLE...`: check tables' structure and payload checksums.
+//!
+//! Each intact table gets an `OK` line on stdout; each failure is said once, on stderr, with
+//! the file and the problem.
 
 use std::path::PathBuf;
 
@@ -34,13 +37,18 @@ pub fn run(a: VerifyTableArgs) -> Result<(), Failure> {
                 );
                 failed += 1;
             }
-            Ok(t) => println!("{}: OK ({})", path.display(), t.spec().describe()),
+            Ok(t) => println!("{}: OK ({})", path.display(), t.describe()),
             Err(e) => {
-                println!("{}: FAILED", path.display());
                 eprintln!("gamedb: {e}");
                 failed += 1;
             }
         }
+    }
+    if failed > 0 && a.tables.len() > 1 {
+        eprintln!(
+            "gamedb: {failed} of {} tables failed the check",
+            a.tables.len()
+        );
     }
     if failed > 0 {
         Err(Failure::Reported)
