@@ -483,6 +483,23 @@ fn every_build_fits_in_the_memory_it_says_it_needs() {
             Spec::Chomp(ChompSpec::new(11, 11).unwrap()),
             ValueKind::Grundy,
         ),
+        // A tall box (solved through its transpose: two tables at the end), a box of more
+        // than 63 columns (runs of the last row) and a non-square Grundy box (triangles).
+        (
+            vec!["chomp", "--rows", "16", "--cols", "12"],
+            Spec::Chomp(ChompSpec::new(16, 12).unwrap()),
+            ValueKind::Outcome,
+        ),
+        (
+            vec!["chomp", "--rows", "4", "--cols", "120"],
+            Spec::Chomp(ChompSpec::new(4, 120).unwrap()),
+            ValueKind::Outcome,
+        ),
+        (
+            vec!["chomp", "--rows", "9", "--cols", "14", "--grundy"],
+            Spec::Chomp(ChompSpec::new(9, 14).unwrap()),
+            ValueKind::Grundy,
+        ),
         (
             vec!["slide", "--rows", "2", "--cols", "5"],
             Spec::Slide(SlideSpec::new(2, 5).unwrap()),

@@ -38,6 +38,22 @@
 //!   cells; only the one with the smaller index is searched. The transposed rank is a sum of
 //!   per-row terms too (`U_k(v) = Σ_{x<v} T_x(k+1) − T_x(k)`), so telling which one that is
 //!   costs two additions per row changed.
+//!
+//! That is the [`Engine::Waves`] engine. Most boxes are solved faster by engines that read a
+//! whole group of positions per bite ([`Chomp::engine`] chooses; every engine makes the same
+//! bytes, checked by the tests at 1 and 2 threads):
+//!
+//! * [`Engine::Triangles`] ([`crate::solve::triangles`], through [`LastTwoRows`]): the
+//!   diagrams sharing their first `R − 2` rows are consecutive indices and play like two-rowed
+//!   Chomp among themselves; a bite in the rows above moves the whole triangle at once, so one
+//!   bite is a few word reads instead of a child lookup per position. Boxes of 3 to 63 rows
+//!   and at most 63 columns, squares included (a diagram whose last two rows are empty is
+//!   copied from its transpose when that lies in an earlier wave);
+//! * [`Engine::Runs`] ([`crate::solve::runs`], through [`LastRow`]): the same with the last
+//!   row alone; boxes of two rows or more than 63 columns;
+//! * [`Engine::Transposed`]: a tall box (more rows than columns) is solved as its transpose,
+//!   whose P-positions (about 1%) are then moved over one by one;
+//! * Grundy values: triangles for non-square boxes, waves with the mirror for squares.
 
 use std::ops::ControlFlow;
 
@@ -45,7 +61,12 @@ use crate::game::{
     binomial, conformance, format_numbers, Fact, GameSpec, Move, Outcome, Progress, Rules,
     Solved, ValueKind, Values, MAX_POSITIONS,
 };
-use crate::solve::{solve_grundy_waves, solve_outcomes_waves, Mirror, Waves};
+use crate::solve::{
+    solve_grundy_triangles, solve_grundy_waves, solve_outcomes_runs, solve_outcomes_runs_words,
+    solve_outcomes_triangles, solve_outcomes_triangles_words, solve_outcomes_waves, Bits, Edge,
+    Mirror, Runs, Triangles, Waves, WordBits, MAX_TRIANGLE,
+};
+use rayon::prelude::*;
 use crate::{Error, Result};
 
 /// Most rows a box may have.
@@ -203,28 +224,48 @@ impl GameSpec for ChompSpec {
                         self.positions()
                     )));
                 }
-                Solved::Grundy(solve_grundy_waves(&game, progress)?)
+                Solved::Grundy(game.solve_grundy(progress)?)
             }
-            _ => solve_outcomes_waves(&game, progress)?.into_solved(),
+            _ => game.solve_outcomes(progress)?.into_solved(),
         })
     }
 
+    /// What the engine chosen for the box and `kind` needs (see [`Engine`]); every engine's
+    /// figure comes from its solver's `*_memory` in [`crate::solve`].
     fn solve_memory(&self, kind: ValueKind) -> u64 {
         let (r, c) = (self.rows as u64, self.cols as u64);
+        let n = self.positions();
         // The ranking tables t, q and u (see `Chomp::new`).
         let ranking = (3 * r * (c + 1) + (c + 1) * (r + 1)) * 8;
         // A wave's pieces are its prefixes of PIECE_ROWS rows, each holding at least one of
-        // its diagrams.
+        // its diagrams (the runs' and triangles' waves are those of fewer rows: no more).
         let widest = self.widest_wave();
-        let m = r.min(PIECE_ROWS as u64);
-        let pieces = widest.min(binomial(c + m, m).unwrap_or(u64::MAX));
+        let m = r.min(c).min(PIECE_ROWS as u64);
+        let pieces = widest.min(binomial(r.max(c) + m, m).unwrap_or(u64::MAX));
         let piece = std::mem::size_of::<Piece>() as u64;
         ranking
-            + match kind {
-                ValueKind::Grundy => {
-                    crate::solve::grundy_waves_memory(self.positions(), pieces, piece)
+            + match (kind, self.engine()) {
+                (ValueKind::Grundy, _) => match self.grundy_engine() {
+                    Engine::Triangles => {
+                        crate::solve::grundy_triangles_memory(n, pieces, piece)
+                    }
+                    _ => crate::solve::grundy_waves_memory(n, pieces, piece),
+                },
+                (_, Engine::Waves) => {
+                    crate::solve::outcomes_waves_memory(n, widest, pieces, piece)
                 }
-                _ => crate::solve::outcomes_waves_memory(self.positions(), widest, pieces, piece),
+                (_, Engine::Runs) => crate::solve::outcomes_runs_memory(n, pieces, piece),
+                (_, Engine::Triangles) => {
+                    crate::solve::outcomes_triangles_memory(n, pieces, piece)
+                }
+                // The transpose's table (as words) and this one, both whole at the end, and
+                // the transposed box's ranking tables.
+                (_, Engine::Transposed) => {
+                    ranking
+                        + crate::solve::outcomes_runs_memory(n, pieces, piece)
+                            .max(crate::solve::outcomes_triangles_memory(n, pieces, piece))
+                        + crate::solve::WordBits::memory(n)
+                }
             }
     }
 
@@ -345,14 +386,21 @@ impl Chomp {
         cur.pt[k + 1] = cur.pt[k] + self.u(k, v);
     }
 
-    /// Visits every completion of rows `k..` holding `rem > 0` more cells, in index order
-    /// (`1 ≤ k < r`, and the rows left can hold them: `rem ≤ (r - k) · rows[k-1]`).
-    fn fill<V: FnMut(&Cursor)>(&self, k: usize, rem: usize, cur: &mut Cursor, visit: &mut V) {
-        let left = self.r - k;
+    /// Visits every completion of rows `k..rows` holding `rem > 0` more cells, in index order
+    /// (`1 ≤ k < rows ≤ r`, and the rows left can hold them: `rem ≤ (rows - k) · rows[k-1]`).
+    fn fill<V: FnMut(&Cursor)>(
+        &self,
+        rows: usize,
+        k: usize,
+        rem: usize,
+        cur: &mut Cursor,
+        visit: &mut V,
+    ) {
+        let left = rows - k;
         if left == 1 {
             // The last row takes the rest.
             self.set_row(cur, k, rem);
-            cur.height = self.r;
+            cur.height = rows;
             visit(cur);
             return;
         }
@@ -365,14 +413,17 @@ impl Chomp {
                 cur.height = k + 1;
                 visit(cur);
             } else {
-                self.fill(k + 1, rem - v, cur, visit);
+                self.fill(rows, k + 1, rem - v, cur, visit);
             }
         }
     }
 
-    /// Pushes every first-rows prefix of a piece with `rem` cells still to place.
+    /// Pushes every first-rows prefix of a piece of diagrams of `rows` rows with `rem` cells
+    /// still to place.
+    #[allow(clippy::too_many_arguments)]
     fn prefixes(
         &self,
+        rows: usize,
         k: usize,
         rem: usize,
         max: usize,
@@ -380,7 +431,7 @@ impl Chomp {
         cells: usize,
         out: &mut Vec<Piece>,
     ) {
-        if k == self.r.min(PIECE_ROWS) {
+        if k == rows.min(PIECE_ROWS) {
             out.push(Piece {
                 cells,
                 prefix: *prefix,
@@ -388,10 +439,41 @@ impl Chomp {
             return;
         }
         // The rows left must be able to hold the rest without exceeding this row.
-        let lo = rem.div_ceil(self.r - k);
+        let lo = rem.div_ceil(rows - k);
         for v in lo..=max.min(rem) {
             prefix[k] = v;
-            self.prefixes(k + 1, rem - v, v, prefix, cells, out);
+            self.prefixes(rows, k + 1, rem - v, v, prefix, cells, out);
+        }
+    }
+
+    /// The pieces of the diagrams of `rows` rows (`1 ≤ rows ≤ r`) and `cells` cells.
+    fn pieces_of(&self, rows: usize, cells: usize) -> Vec<Piece> {
+        let mut out = Vec::new();
+        let mut prefix = [0; PIECE_ROWS];
+        self.prefixes(rows, 0, cells, self.c, &mut prefix, cells, &mut out);
+        out
+    }
+
+    /// Walks the diagrams of `rows` rows of a piece (rows after them stay empty), in index
+    /// order.
+    fn walk_rows<V: FnMut(&Cursor)>(&self, rows: usize, piece: &Piece, mut visit: V) {
+        let mut cur = Cursor {
+            rows: [0; MAX_ROWS as usize],
+            p: [0; MAX_ROWS as usize + 1],
+            pt: [0; MAX_ROWS as usize + 1],
+            height: 0,
+        };
+        let m = rows.min(PIECE_ROWS);
+        let mut rem = piece.cells;
+        for (k, &v) in piece.prefix[..m].iter().enumerate() {
+            self.set_row(&mut cur, k, v);
+            rem -= v;
+        }
+        if rem == 0 {
+            cur.height = piece.prefix[..m].iter().filter(|&&v| v > 0).count();
+            visit(&cur);
+        } else {
+            self.fill(rows, m, rem, &mut cur, &mut visit);
         }
     }
 }
@@ -410,31 +492,11 @@ impl Waves for Chomp {
     }
 
     fn pieces(&self, wave: usize) -> Vec<Piece> {
-        let mut out = Vec::new();
-        let mut prefix = [0; PIECE_ROWS];
-        self.prefixes(0, wave + 1, self.c, &mut prefix, wave + 1, &mut out);
-        out
+        self.pieces_of(self.r, wave + 1)
     }
 
-    fn walk<V: FnMut(&Cursor)>(&self, piece: &Piece, mut visit: V) {
-        let mut cur = Cursor {
-            rows: [0; MAX_ROWS as usize],
-            p: [0; MAX_ROWS as usize + 1],
-            pt: [0; MAX_ROWS as usize + 1],
-            height: 0,
-        };
-        let m = self.r.min(PIECE_ROWS);
-        let mut rem = piece.cells;
-        for (k, &v) in piece.prefix[..m].iter().enumerate() {
-            self.set_row(&mut cur, k, v);
-            rem -= v;
-        }
-        if rem == 0 {
-            cur.height = piece.prefix[..m].iter().filter(|&&v| v > 0).count();
-            visit(&cur);
-        } else {
-            self.fill(m, rem, &mut cur, &mut visit);
-        }
+    fn walk<V: FnMut(&Cursor)>(&self, piece: &Piece, visit: V) {
+        self.walk_rows(self.r, piece, visit)
     }
 
     #[inline]
@@ -485,6 +547,280 @@ impl Waves for Chomp {
             std::cmp::Ordering::Equal => Mirror::Solve(None),
             std::cmp::Ordering::Greater => Mirror::Image,
         }
+    }
+}
+
+/// Chomp a run at a time ([`crate::solve::runs`]): a run is the diagrams that share their
+/// first `R − 1` rows, the last row `0..=λ(R−1)`. Its indices are consecutive (the last row's
+/// rank term is its length) and a bite in the last row is the run's chain. A bite at row
+/// `i < R` down to `x` keeps the run's shape: it takes `(π, v)` to `(π', min(v, x))`, `π'`
+/// the first rows bitten, so the run's elements see one edge per bite of `π` instead of one
+/// child lookup each. Waves are the cells of `π`. Needs `R ≥ 2`.
+pub struct LastRow<'a>(pub &'a Chomp);
+
+impl Runs for LastRow<'_> {
+    type Piece = Piece;
+    type Cursor = Cursor;
+
+    fn positions(&self) -> u64 {
+        self.0.spec.positions()
+    }
+
+    /// Wave `w` holds the runs whose first `R − 1` rows have `w + 1` cells.
+    fn waves(&self) -> usize {
+        (self.0.r - 1) * self.0.c
+    }
+
+    fn pieces(&self, wave: usize) -> Vec<Piece> {
+        self.0.pieces_of(self.0.r - 1, wave + 1)
+    }
+
+    fn walk<V: FnMut(&Cursor)>(&self, piece: &Piece, visit: V) {
+        self.0.walk_rows(self.0.r - 1, piece, visit)
+    }
+
+    #[inline]
+    fn run(&self, at: &Cursor) -> (u64, u64) {
+        let r = self.0.r;
+        let longest = if at.height == r - 1 {
+            at.rows[r - 2]
+        } else {
+            0
+        };
+        (at.p[at.height] - 1, longest as u64 + 1)
+    }
+
+    #[inline]
+    fn edges<F: FnMut(Edge) -> ControlFlow<()>>(&self, at: &Cursor, f: F) -> ControlFlow<()> {
+        self.0.bites_above(at, f)
+    }
+}
+
+/// Chomp a triangle at a time ([`crate::solve::triangles`]): a triangle is the diagrams that
+/// share their first `R − 2` rows `ρ`, the last two rows `(u, v)` with `v ≤ u ≤ λ(R−2)`. The
+/// last two rows' rank terms are `u(u+1)/2` and `v`, so the triangle is consecutive indices in
+/// the triangle's order, and bites in the last two rows are its inside moves. A bite at row
+/// `i < R − 1` down to `x` takes `(ρ, u, v)` to `(ρ', min(u, x), min(v, x))`: one edge for
+/// the whole triangle. Waves are the cells of `ρ`. Needs `R ≥ 3` and `C ≤ 63`.
+pub struct LastTwoRows<'a>(pub &'a Chomp);
+
+impl Triangles for LastTwoRows<'_> {
+    type Piece = Piece;
+    type Cursor = Cursor;
+
+    fn positions(&self) -> u64 {
+        self.0.spec.positions()
+    }
+
+    /// Wave `w` holds the triangles whose first `R − 2` rows have `w + 1` cells.
+    fn waves(&self) -> usize {
+        (self.0.r - 2) * self.0.c
+    }
+
+    fn pieces(&self, wave: usize) -> Vec<Piece> {
+        self.0.pieces_of(self.0.r - 2, wave + 1)
+    }
+
+    fn walk<V: FnMut(&Cursor)>(&self, piece: &Piece, visit: V) {
+        self.0.walk_rows(self.0.r - 2, piece, visit)
+    }
+
+    #[inline]
+    fn triangle(&self, at: &Cursor) -> (u64, u32) {
+        let r = self.0.r;
+        let size = if at.height == r - 2 {
+            at.rows[r - 3]
+        } else {
+            0
+        };
+        (at.p[at.height] - 1, size as u32)
+    }
+
+    #[inline]
+    fn edges<F: FnMut(Edge) -> ControlFlow<()>>(&self, at: &Cursor, f: F) -> ControlFlow<()> {
+        self.0.bites_above(at, f)
+    }
+
+    /// In a square box, a diagram with its last two rows empty but a first row of at least
+    /// `R − 1` has a transpose with cells in its last two rows, so in an earlier wave, with
+    /// the same value: copied rather than searched (these single-position triangles cost as
+    /// much as a whole search each).
+    #[inline]
+    fn same_as(&self, at: &Cursor) -> Option<u64> {
+        let g = self.0;
+        (!g.u.is_empty() && at.rows[0] + 1 >= g.r).then(|| at.pt[at.height] - 1)
+    }
+}
+
+impl Chomp {
+    /// The bites of the rows under the cursor (the rows walked; the rows after them are empty)
+    /// as edges: `child` is the index of the diagram left, `reach` the length the bitten rows
+    /// are cut to. Narrowest first (`x = 0, 1, ...`), top row first for each.
+    #[inline]
+    fn bites_above<F: FnMut(Edge) -> ControlFlow<()>>(
+        &self,
+        at: &Cursor,
+        mut f: F,
+    ) -> ControlFlow<()> {
+        let (rows, p) = (&at.rows, &at.p);
+        let rank = p[at.height];
+        let stride = self.r + 1;
+        let mut t = at.height - 1;
+        for x in 0..rows[0] {
+            while rows[t] <= x {
+                t -= 1;
+            }
+            let q = &self.q[x * stride..x * stride + t + 2];
+            // Index of the diagram left by the bite at row i: base + p[i] - q[i].
+            let base = rank
+                .wrapping_sub(p[t + 1])
+                .wrapping_add(q[t + 1])
+                .wrapping_sub(1);
+            let first = (x == 0) as usize;
+            for (pi, qi) in p[first..=t].iter().zip(&q[first..=t]) {
+                f(Edge {
+                    child: base.wrapping_add(pi - qi),
+                    reach: x as u64,
+                })?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Which engine solves the P/N table of a box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// [`Waves`], position by position (in a square box each diagram and its transpose
+    /// searched once): one row or one column, and the 2×2 box.
+    Waves,
+    /// [`Triangles`] over the last two rows: 3 to 63 rows, at most 63 columns, no more rows
+    /// than columns (in a square box, a diagram whose last two rows are empty and whose
+    /// transpose lies in an earlier wave is copied from it).
+    Triangles,
+    /// [`Runs`] over the last row: two rows, or more than 63 columns.
+    Runs,
+    /// A tall box (more rows than columns, at least two): its transpose is solved by
+    /// triangles or runs, and each diagram takes its transpose's value (the transpose's table
+    /// and this one are in memory together at the end: twice the table).
+    Transposed,
+}
+
+impl Chomp {
+    /// The engine [`Chomp::solve_outcomes`] uses for this box.
+    pub fn engine(&self) -> Engine {
+        self.spec.engine()
+    }
+
+    /// P/N of every diagram of the box, by the engine of [`Chomp::engine`]. The table is the
+    /// same whichever engine makes it (checked by the tests).
+    pub fn solve_outcomes(&self, progress: &dyn Progress) -> Result<Bits> {
+        self.solve_with(self.engine(), progress)
+    }
+}
+
+impl ChompSpec {
+    /// The engine that solves the P/N table of this box (see [`Engine`]).
+    pub fn engine(&self) -> Engine {
+        let (r, c) = (self.rows as usize, self.cols as usize);
+        if r <= 2 && r == c || r == 1 || c == 1 {
+            Engine::Waves
+        } else if r > c {
+            Engine::Transposed
+        } else if r == 2 || c > MAX_TRIANGLE as usize {
+            Engine::Runs
+        } else {
+            Engine::Triangles
+        }
+    }
+
+    /// The engine that solves the Grundy table of this box (see [`Chomp::solve_grundy`]).
+    pub fn grundy_engine(&self) -> Engine {
+        let (r, c) = (self.rows as usize, self.cols as usize);
+        if r >= 3 && c <= MAX_TRIANGLE as usize && r != c {
+            Engine::Triangles
+        } else {
+            Engine::Waves
+        }
+    }
+}
+
+impl Chomp {
+    /// P/N of every diagram by a given engine (for tests and benchmarks; `Triangles` needs
+    /// `3 ≤ R` and `C ≤ 63`, `Runs` needs `R ≥ 2`).
+    pub fn solve_with(&self, engine: Engine, progress: &dyn Progress) -> Result<Bits> {
+        match engine {
+            Engine::Waves => solve_outcomes_waves(self, progress),
+            Engine::Runs => solve_outcomes_runs(&LastRow(self), progress),
+            Engine::Triangles => solve_outcomes_triangles(&LastTwoRows(self), progress),
+            Engine::Transposed => {
+                if self.c > MAX_ROWS as usize || self.c < 2 {
+                    return Err(Error::Unsupported(format!(
+                        "the {}×{} box cannot be solved through its transpose: it needs 2..={MAX_ROWS} columns",
+                        self.r, self.c
+                    )));
+                }
+                let t = self.transposed();
+                let tb = if t.r >= 3 && t.c <= MAX_TRIANGLE as usize {
+                    solve_outcomes_triangles_words(&LastTwoRows(&t), progress)?
+                } else {
+                    solve_outcomes_runs_words(&LastRow(&t), progress)?
+                };
+                self.bits_via_transpose(&t, &tb)
+            }
+        }
+    }
+
+    /// The engine [`Chomp::solve_grundy`] uses: [`Engine::Triangles`] for boxes of 3 to 63
+    /// rows and at most 63 columns that are not square, else [`Engine::Waves`] (which searches
+    /// only one of a diagram and its transpose in a square box).
+    pub fn grundy_engine(&self) -> Engine {
+        self.spec.grundy_engine()
+    }
+
+    /// Grundy value of every diagram of the box.
+    pub fn solve_grundy(&self, progress: &dyn Progress) -> Result<Vec<u16>> {
+        self.solve_grundy_with(self.grundy_engine(), progress)
+    }
+
+    /// Grundy values by a given engine: `Waves`, or `Triangles` (3 to 63 rows, at most 63
+    /// columns).
+    pub fn solve_grundy_with(&self, engine: Engine, progress: &dyn Progress) -> Result<Vec<u16>> {
+        match engine {
+            Engine::Waves => solve_grundy_waves(self, progress),
+            Engine::Triangles if self.r >= 3 && self.c <= MAX_TRIANGLE as usize => {
+                solve_grundy_triangles(&LastTwoRows(self), progress)
+            }
+            other => Err(Error::Unsupported(format!(
+                "Grundy values of the {}×{} box cannot be solved by the {other:?} engine",
+                self.r, self.c
+            ))),
+        }
+    }
+
+    /// The transposed box (C×R).
+    fn transposed(&self) -> Chomp {
+        Chomp::new(ChompSpec {
+            rows: self.spec.cols,
+            cols: self.spec.rows,
+        })
+    }
+
+    /// This box's bits from the bits `tb` of its transposed box `t`: every diagram takes the
+    /// value of its transpose. Only the P-positions (about 1%) are moved: the table starts all
+    /// N, and each P-position of the transpose is unranked, transposed, ranked here and
+    /// cleared.
+    fn bits_via_transpose(&self, t: &Chomp, tb: &WordBits) -> Result<Bits> {
+        let out = WordBits::try_ones(self.spec.positions())?;
+        let words = tb.word_count();
+        (0..words.div_ceil(1024)).into_par_iter().for_each(|chunk| {
+            let range = chunk * 1024..(chunk * 1024 + 1024).min(words);
+            tb.for_each_zero(range, |i| {
+                let rows = transpose(&t.unrank(i));
+                out.clear(self.rank(&rows));
+            });
+        });
+        out.into_bits()
     }
 }
 
@@ -683,6 +1019,180 @@ mod tests {
             let d = g.unrank(i);
             for m in g.moves(&d) {
                 assert!(g.rank(&m.leaves) < i, "{d:?}");
+            }
+        }
+    }
+
+    /// Runs and triangles: every index once; each element's moves are the chain (or the
+    /// triangle's inside moves) and one child per edge, exactly the rules' bites; children lie
+    /// in earlier waves.
+    fn conformance_grouped(r: u32, c: u32) {
+        let g = chomp(r, c);
+        let n = g.spec.positions();
+        let prefix_cells =
+            |i: u64, keep: usize| g.unrank(i).iter().take(keep).sum::<u32>() as usize;
+        let sorted = |mut v: Vec<u64>| {
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        if r >= 2 {
+            let lr = LastRow(&g);
+            let mut seen = vec![0u8; n as usize];
+            for wave in 0..Runs::waves(&lr) {
+                for piece in Runs::pieces(&lr, wave) {
+                    Runs::walk(&lr, &piece, |at| {
+                        let (base, len) = lr.run(at);
+                        let mut edges = Vec::new();
+                        let _ = lr.edges(at, |e| {
+                            edges.push(e);
+                            ControlFlow::Continue(())
+                        });
+                        for v in 0..len {
+                            let i = base + v;
+                            seen[i as usize] += 1;
+                            let rows = g.unrank(i);
+                            assert_eq!(prefix_cells(i, r as usize - 1), wave + 1);
+                            let mut kids: Vec<u64> = (0..v).map(|x| base + x).collect();
+                            for e in &edges {
+                                let k = e.child + v.min(e.reach);
+                                assert!(prefix_cells(k, r as usize - 1) <= wave, "{rows:?}");
+                                kids.push(k);
+                            }
+                            let want = g.moves(&rows).iter().map(|m| g.rank(&m.leaves)).collect();
+                            assert_eq!(sorted(kids), sorted(want), "{rows:?}");
+                        }
+                    });
+                }
+            }
+            assert!(seen.iter().all(|&s| s == 1), "runs of {r}x{c}");
+        }
+        if r >= 3 && c <= MAX_TRIANGLE {
+            let lt = LastTwoRows(&g);
+            let mut seen = vec![0u8; n as usize];
+            for wave in 0..Triangles::waves(&lt) {
+                for piece in Triangles::pieces(&lt, wave) {
+                    Triangles::walk(&lt, &piece, |at| {
+                        let (first, size) = lt.triangle(at);
+                        let size = size as u64;
+                        let mut edges = Vec::new();
+                        let _ = lt.edges(at, |e| {
+                            edges.push(e);
+                            ControlFlow::Continue(())
+                        });
+                        let at_uv = |u: u64, v: u64| first + u * (u + 1) / 2 + v;
+                        for u in 0..=size {
+                            for v in 0..=u {
+                                let i = at_uv(u, v);
+                                seen[i as usize] += 1;
+                                let rows = g.unrank(i);
+                                assert_eq!(prefix_cells(i, r as usize - 2), wave + 1);
+                                let mut kids: Vec<u64> = Vec::new();
+                                kids.extend((0..u).map(|x| at_uv(x, v.min(x))));
+                                kids.extend((0..v).map(|x| at_uv(u, x)));
+                                for e in &edges {
+                                    let (x, y) = (u.min(e.reach), v.min(e.reach));
+                                    let k = e.child + x * (x + 1) / 2 + y;
+                                    assert!(prefix_cells(k, r as usize - 2) <= wave, "{rows:?}");
+                                    kids.push(k);
+                                }
+                                let want =
+                                    g.moves(&rows).iter().map(|m| g.rank(&m.leaves)).collect();
+                                assert_eq!(sorted(kids), sorted(want), "{rows:?}");
+                            }
+                        }
+                    });
+                }
+            }
+            assert!(seen.iter().all(|&s| s == 1), "triangles of {r}x{c}");
+        }
+    }
+
+    #[test]
+    fn runs_and_triangles_conform() {
+        for (r, c) in [
+            (2, 1),
+            (2, 6),
+            (3, 1),
+            (3, 4),
+            (3, 7),
+            (4, 5),
+            (5, 3),
+            (5, 6),
+            (6, 6),
+            (4, 9),
+        ] {
+            conformance_grouped(r, c);
+        }
+    }
+
+    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(f)
+    }
+
+    /// Both Grundy engines give the same values, squares included (where the triangles copy
+    /// some diagrams from their transposes).
+    #[test]
+    fn grundy_engines_agree() {
+        let pb = ();
+        for (r, c) in [(3, 3), (4, 9), (9, 4), (6, 6), (7, 8), (9, 9)] {
+            let g = chomp(r, c);
+            let waves = g.solve_grundy_with(Engine::Waves, &pb).unwrap();
+            for threads in [1, 2] {
+                let tri = in_pool(threads, || {
+                    g.solve_grundy_with(Engine::Triangles, &pb).unwrap()
+                });
+                assert!(tri == waves, "{r}x{c} at {threads} threads");
+            }
+        }
+    }
+
+    /// Every engine that applies gives the table of the position-by-position search (without
+    /// the transpose shortcut), at 1 and 2 threads.
+    #[test]
+    fn every_engine_makes_the_same_table() {
+        let pb = ();
+        for (r, c) in [
+            (1, 9),
+            (9, 1),
+            (2, 2),
+            (2, 70),
+            (64, 2),
+            (3, 3),
+            (3, 64),
+            (3, 65),
+            (4, 30),
+            (30, 4),
+            (5, 8),
+            (8, 5),
+            (6, 12),
+            (12, 6),
+            (7, 7),
+            (9, 9),
+            (8, 10),
+            (10, 8),
+        ] {
+            let g = chomp(r, c);
+            let reference = solve_outcomes_waves(&g, &pb).unwrap().into_bytes();
+            let mut engines = vec![Engine::Waves, g.engine()];
+            if r >= 2 {
+                engines.push(Engine::Runs);
+            }
+            if r >= 3 && c <= MAX_TRIANGLE {
+                engines.push(Engine::Triangles);
+            }
+            if r != c && (2..=MAX_ROWS).contains(&c) {
+                engines.push(Engine::Transposed);
+            }
+            for e in engines {
+                for threads in [1, 2] {
+                    let got = in_pool(threads, || g.solve_with(e, &pb).unwrap().into_bytes());
+                    assert!(got == reference, "{r}x{c} by {e:?} at {threads} threads");
+                }
             }
         }
     }

@@ -52,6 +52,21 @@ impl Bits {
         Ok(Bits { bytes, len })
     }
 
+    /// The bits of a table's payload bytes (`len` bits, `ceil(len / 8)` bytes); the storage
+    /// is reused, not copied.
+    pub fn from_bytes(bytes: Vec<u8>, len: u64) -> Bits {
+        assert_eq!(
+            bytes.len() as u64,
+            len.div_ceil(8),
+            "payload size of {len} bits"
+        );
+        // Same size and alignment: the standard library collects this in place.
+        Bits {
+            bytes: bytes.into_iter().map(AtomicU8::new).collect(),
+            len,
+        }
+    }
+
     /// Number of bits.
     pub fn len(&self) -> u64 {
         self.len

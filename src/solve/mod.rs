@@ -9,16 +9,25 @@
 pub mod acyclic;
 pub mod bfs;
 pub mod ida;
+pub mod runs;
 pub mod tokens;
+pub mod triangles;
 pub mod waves;
+pub mod wordbits;
 
 pub use acyclic::{
     grundy_memory, outcomes_memory, solve_grundy, solve_outcomes, solve_outcomes_retro, Bits,
 };
 pub use bfs::{distances_memory, Puzzle};
 pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
+pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
 pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
+pub use triangles::{
+    grundy_triangles_memory, outcomes_triangles_memory, solve_grundy_triangles,
+    solve_outcomes_triangles, solve_outcomes_triangles_words, Triangles, MAX_TRIANGLE,
+};
 pub use waves::{
     grundy_waves_memory, outcomes_waves_memory, solve_grundy_waves, solve_outcomes_waves, Mirror,
     Waves,
 };
+pub use wordbits::WordBits;
