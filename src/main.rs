@@ -55,6 +55,7 @@ fn main() -> ExitCode {
         Command::VerifyTable(a) => cli::verify_table::run(a),
         Command::Verify(a) => cli::verify::run(a),
         Command::ChompRectangles(a) => cli::chomp_rectangles::run(a),
+        Command::ChompCensus(a) => cli::chomp_census::run(a),
         Command::Solve(a) => cli::solve::run(a),
         Command::Serve(a) => cli::serve::run(a),
         Command::List(a) => cli::list::run(a),

@@ -436,7 +436,35 @@ fn command_line() {
     let (code, stdout, _) = run(&["chomp-rectangles", table, "--json"]);
     assert_eq!(code, 0);
     assert!(
-        stdout.starts_with(r#"{"rectangles":80,"with_more_than_one":1,"#),
+        stdout.starts_with(r#"{"rectangles":80,"with_more_than_one":1,"most_winning_bites":2,"multi_bite_bars":["8x10"],"#),
+        "{stdout}"
+    );
+    // Only the bars with more than one winning bite, with their bites.
+    let (code, stdout, _) = run(&["chomp-rectangles", table, "--only-multi"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    assert!(
+        stdout.contains(
+            "*      8x10  N        (4,9) -> 10,10,10,8,8,8,8,8; (5,6) -> 10,10,10,10,5,5,5,5\n"
+        ),
+        "{stdout}"
+    );
+
+    // The census over the table and a box solved in memory: the 8×10 bar once.
+    let (code, stdout, _) = run(&["chomp-census", table, "--boxes", "10x14", "-q"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("box   8x10:    80 bars, 1 with more than one winning bite ("),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("2 boxes, 140 distinct bars; 6 with more than one winning bite; the most: 2 winning bites (6x13, 8x10, 9x10, 10x8, 10x9, 10x14)\n"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = run(&["chomp-census", "--boxes", "6x13", "--json", "-q"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains(r#""multi_bite_bars":[{"rows":6,"cols":13,"outcome":"N","winning_bites":[{"row":4,"col":12,"leaves":"13,13,13,11,11,11"},{"row":5,"col":9,"leaves":"13,13,13,13,8,8"}],"more_than_one":true}]"#),
         "{stdout}"
     );
 
@@ -472,6 +500,17 @@ fn command_line() {
             vec!["chomp-rectangles", "/nonexistent/t.gtab"],
             "/nonexistent/t.gtab",
         ),
+        (vec!["chomp-census"], "no boxes"),
+        (vec!["chomp-census", "--boxes", "40x40"], "more than"),
+        (vec!["chomp-census", "--boxes", "0x4"], "--rows 0"),
+        (
+            vec!["chomp-census", "--boxes", "10x42", "--memory", "1G"],
+            "needs 1.8 GiB of memory",
+        ),
+        (
+            vec!["chomp-census", "/nonexistent/t.gtab", "--boxes", "3x3"],
+            "/nonexistent/t.gtab",
+        ),
     ] {
         let (code, _, stderr) = run(&args);
         assert_eq!(code, 2, "{args:?}");
@@ -488,4 +527,14 @@ fn command_line() {
     let (code, _, stderr) = run(&["chomp-rectangles", &dir.join("nim-2x3.gtab")]);
     assert_eq!(code, 2);
     assert!(stderr.contains("needs a Chomp table"), "{stderr}");
+    let (code, _, stderr) = run(&["chomp-census", &dir.join("nim-2x3.gtab")]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("needs Chomp tables"), "{stderr}");
+    // A box written badly: clap's own message, exit 2.
+    let (code, _, stderr) = run(&["chomp-census", "--boxes", "8y10"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("expected a box RxC such as 10x42"),
+        "{stderr}"
+    );
 }

@@ -1,4 +1,5 @@
-//! `gamedb chomp-rectangles TABLE`: the winning bites of every rectangle inside a Chomp box.
+//! `gamedb chomp-rectangles TABLE [--only-multi]`: the winning bites (and, from a Grundy table,
+//! the Grundy value) of every rectangle inside a Chomp box.
 
 use std::path::PathBuf;
 
@@ -16,12 +17,18 @@ pub struct ChompRectanglesArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// List only the rectangles with more than one winning bite (the counts stay the box's).
+    #[arg(long)]
+    pub only_multi: bool,
 }
 
 pub fn run(a: ChompRectanglesArgs) -> Result<(), Failure> {
     let table = Table::open(&a.table)?;
     table.verify()?;
-    let rects = rectangles(&table)?;
+    let mut rects = rectangles(&table)?;
+    if a.only_multi {
+        rects = rects.only_multi();
+    }
     if a.json {
         println!("{}", rects.to_json());
     } else {

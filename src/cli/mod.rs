@@ -12,6 +12,7 @@ use gamedb::Error;
 
 pub mod build;
 pub mod build_all;
+pub mod chomp_census;
 pub mod chomp_rectangles;
 pub mod completions;
 pub mod export;
@@ -52,6 +53,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Chomp: the winning bites of every rectangle inside a table's box.
     ChompRectangles(chomp_rectangles::ChompRectanglesArgs),
+    /// Chomp: the bars with more than one winning bite over several boxes (tables or solved).
+    ChompCensus(chomp_census::ChompCensusArgs),
     /// Solve sliding-puzzle positions optimally with pattern databases (`-` reads stdin).
     Solve(solve::SolveArgs),
     /// Serve a folder of tables over HTTP/JSON, with the explorer page at `/`.

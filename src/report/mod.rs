@@ -2,6 +2,7 @@
 //! says about a table ([`info`]), and the winning bites of every Chomp rectangle
 //! ([`rectangles`]). The command line only prints them.
 
+pub mod census;
 pub mod distribution;
 pub mod export;
 pub mod info;

@@ -35,6 +35,9 @@ pub struct Rectangle {
     pub cols: u32,
     /// P (only 1×1) or N.
     pub outcome: Outcome,
+    /// The Grundy value, from a Grundy table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grundy: Option<u32>,
     /// Every winning bite with the position it leaves.
     pub winning_bites: Vec<Bite>,
     /// More than one winning bite.
@@ -42,15 +45,21 @@ pub struct Rectangle {
 }
 
 /// Every rectangle a×b inside a box, a-major. JSON: `rectangles` (how many),
-/// `with_more_than_one`, `answers` (each rectangle: `rows`, `cols`, `outcome`,
-/// `winning_bites` of `row`, `col`, `leaves`, and `more_than_one`).
+/// `with_more_than_one`, `most_winning_bites`, `multi_bite_bars` (`AxB` of each rectangle
+/// with more than one winning bite), `answers` (each rectangle: `rows`, `cols`, `outcome`,
+/// `grundy` from a Grundy table, `winning_bites` of `row`, `col`, `leaves`, and
+/// `more_than_one`; with `--only-multi`, only the rectangles with more than one).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Rectangles {
     /// Number of rectangles.
     pub rectangles: usize,
     /// Number of them with more than one winning bite.
     pub with_more_than_one: usize,
-    /// The rectangles.
+    /// The most winning bites of any rectangle.
+    pub most_winning_bites: usize,
+    /// The rectangles with more than one winning bite, as `AxB`.
+    pub multi_bite_bars: Vec<String>,
+    /// The rectangles (all, or those with more than one winning bite).
     pub answers: Vec<Rectangle>,
 }
 
@@ -83,10 +92,12 @@ pub fn rectangles(table: &Table) -> Result<Rectangles> {
                     }
                 }
             }
+            let index = table.index_of(&rect)?;
             answers.push(Rectangle {
                 rows: a,
                 cols: b,
-                outcome: table.outcome_of(&rect)?,
+                outcome: table.outcome(index),
+                grundy: table.grundy(index),
                 more_than_one: winning_bites.len() > 1,
                 winning_bites,
             });
@@ -95,6 +106,16 @@ pub fn rectangles(table: &Table) -> Result<Rectangles> {
     Ok(Rectangles {
         rectangles: answers.len(),
         with_more_than_one: answers.iter().filter(|r| r.more_than_one).count(),
+        most_winning_bites: answers
+            .iter()
+            .map(|r| r.winning_bites.len())
+            .max()
+            .unwrap_or(0),
+        multi_bite_bars: answers
+            .iter()
+            .filter(|r| r.more_than_one)
+            .map(|r| format!("{}x{}", r.rows, r.cols))
+            .collect(),
         answers,
     })
 }
@@ -105,10 +126,19 @@ impl Rectangles {
         serde_json::to_string(self).unwrap_or_default()
     }
 
+    /// Keeps only the rectangles with more than one winning bite in `answers` (the counts
+    /// stay those of the whole box).
+    pub fn only_multi(mut self) -> Rectangles {
+        self.answers.retain(|r| r.more_than_one);
+        self
+    }
+
     /// One line per rectangle, `*` marking more than one winning bite, and a summary.
     pub fn to_text(&self) -> String {
-        let mut s = String::from(
-            "  rectangle  outcome  winning bites (row,col) -> position left; * = more than one\n",
+        let grundy = self.answers.iter().any(|r| r.grundy.is_some());
+        let mut s = format!(
+            "  rectangle  outcome  {}winning bites (row,col) -> position left; * = more than one\n",
+            if grundy { "grundy  " } else { "" }
         );
         for r in &self.answers {
             let bites: Vec<String> = r
@@ -117,10 +147,11 @@ impl Rectangles {
                 .map(|b| format!("({},{}) -> {}", b.row, b.col, format_numbers(&b.leaves)))
                 .collect();
             s += &format!(
-                "{} {:>9}  {:<7}  {}\n",
+                "{} {:>9}  {:<7}  {}{}\n",
                 if r.more_than_one { "*" } else { " " },
                 format!("{}x{}", r.rows, r.cols),
                 r.outcome.as_str(),
+                r.grundy.map_or(String::new(), |g| format!("{g:<6}  ")),
                 if bites.is_empty() {
                     "-".to_string()
                 } else {
@@ -128,12 +159,7 @@ impl Rectangles {
                 }
             );
         }
-        let many: Vec<String> = self
-            .answers
-            .iter()
-            .filter(|r| r.more_than_one)
-            .map(|r| format!("{}x{}", r.rows, r.cols))
-            .collect();
+        let many = &self.multi_bite_bars;
         s += &format!(
             "{} rectangles; {} with more than one winning bite{}{}",
             self.rectangles,
@@ -141,6 +167,9 @@ impl Rectangles {
             if many.is_empty() { "" } else { ": " },
             many.join(", ")
         );
+        if self.most_winning_bites > 2 {
+            s += &format!(" (the most: {} winning bites)", self.most_winning_bites);
+        }
         s
     }
 }
