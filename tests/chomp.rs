@@ -481,6 +481,44 @@ fn command_line() {
         "{stdout}"
     );
 
+    // A Grundy table: info gives the distribution and the largest value; chomp-rectangles the
+    // value of every rectangle (8×8 = 13, known by search).
+    let (code, _, _) = run(&[
+        "build", "chomp", "--rows", "8", "--cols", "9", "--grundy", "--out", out, "-q",
+    ]);
+    assert_eq!(code, 0);
+    let grundy = dir.join("chomp-8x9-grundy.gtab");
+    let (code, stdout, _) = run(&["info", &grundy, "--json"]);
+    assert_eq!(code, 0);
+    let info: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let counts: Vec<u64> = serde_json::from_value(info["grundy_counts"].clone()).unwrap();
+    let max = info["max_grundy"].as_u64().unwrap();
+    assert_eq!(counts.len() as u64, max + 1);
+    assert!(counts[max as usize] > 0);
+    assert_eq!(counts.iter().sum::<u64>(), 24309);
+    assert_eq!(counts[0], info["p_positions"].as_u64().unwrap());
+    let (code, stdout, _) = run(&["info", &grundy]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains(&format!(
+            "largest Grundy value: {max}\npositions at each Grundy value:\n      0 "
+        )),
+        "{stdout}"
+    );
+    let (code, stdout, _) = run(&["chomp-rectangles", &grundy, "--json"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains(r#"{"rows":8,"cols":8,"outcome":"N","grundy":13,"#),
+        "{stdout}"
+    );
+    let (code, stdout, _) = run(&["chomp-rectangles", &grundy]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("grundy  winning bites"), "{stdout}");
+    assert!(
+        stdout.contains("\n        8x8  N        13      "),
+        "{stdout}"
+    );
+
     // Bad input: exit 2 and one line naming what was wrong.
     for (args, needle) in [
         (vec!["query", table, "3,4"], "rows may not grow downwards"),

@@ -63,6 +63,12 @@ pub enum Counts {
         p_positions: u64,
         /// N-positions.
         n_positions: u64,
+        /// Grundy tables: `grundy_counts[g]`, the positions of value `g`, up to the largest.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        grundy_counts: Option<Vec<u64>>,
+        /// Grundy tables: the largest value.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max_grundy: Option<u32>,
     },
     /// Distance tables.
     Distances {
@@ -104,11 +110,25 @@ impl Info {
                 lower_bounds_of: rules.distance_bound(),
                 distance_counts: d.counts,
             }
+        } else if h.value_kind == ValueKind::Grundy {
+            let mut counts = table.entries().histogram();
+            while counts.len() > 1 && counts.last() == Some(&0) {
+                counts.pop();
+            }
+            let p = counts.first().copied().unwrap_or(0);
+            Counts::Outcomes {
+                p_positions: p,
+                n_positions: table.len() - p,
+                max_grundy: Some(counts.len().saturating_sub(1) as u32),
+                grundy_counts: Some(counts),
+            }
         } else {
             let p = table.count_p();
             Counts::Outcomes {
                 p_positions: p,
                 n_positions: table.len() - p,
+                grundy_counts: None,
+                max_grundy: None,
             }
         };
         let facts = table.facts();
@@ -216,9 +236,18 @@ impl Info {
             Counts::Outcomes {
                 p_positions,
                 n_positions,
+                grundy_counts,
+                max_grundy,
             } => {
                 line(format!("P-positions:     {p_positions}"));
                 line(format!("N-positions:     {n_positions}"));
+                if let (Some(counts), Some(m)) = (grundy_counts, max_grundy) {
+                    line(format!("largest Grundy value: {m}"));
+                    line("positions at each Grundy value:".into());
+                    for (g, count) in counts.iter().enumerate() {
+                        line(format!("  {g:>5} {count:>14}"));
+                    }
+                }
             }
         }
         for f in &self.facts {

@@ -122,6 +122,18 @@ pub(super) fn statements() -> Vec<Statement> {
             claim: "L-shapes (λ2 ≤ 1): Grundy value = (λ1 − 1) xor (λ'1 − 1), λ'1 the number of rows",
             run: l_shapes,
         },
+        Statement {
+            name: "chomp-grundy-squares",
+            source: "issue 11's figures (Grundy values of single rectangles known by search)",
+            claim: "Grundy values of squares: 8×8 = 13, 10×10 = 19, 12×12 = 41, 14×14 = 29",
+            run: grundy_squares,
+        },
+        Statement {
+            name: "chomp-grundy-2xn",
+            source: "issue 11's figures (observed for 2×n up to n = 12)",
+            claim: "the 2×n rectangle has Grundy value ⌊(3n − 1)/2⌋ (checked for every n ≤ 200)",
+            run: grundy_two_by_n,
+        },
     ]
 }
 
@@ -491,5 +503,53 @@ fn l_shapes(env: &mut Env) -> Result<Finding> {
             }
         }
     }
+    Ok(f)
+}
+
+fn grundy_squares(env: &mut Env) -> Result<Finding> {
+    let mut f = Finding::default();
+    let t = chomp(env, GENERAL, ValueKind::Grundy)?;
+    let value = |n: u32| t.grundy(t.rules().rank(&vec![n; n as usize]));
+    for (n, claim) in [(8, 13), (10, 19), (12, 41), (14, 29)] {
+        let got = value(n);
+        f.case(got == Some(claim), || {
+            format!("{n}×{n}: Grundy value {got:?}, published {claim}")
+        });
+    }
+    let all: Vec<String> = (1..=GENERAL.0)
+        .map(|n| format!("{n}×{n} {}", value(n).unwrap_or(0)))
+        .collect();
+    f.note = Some(format!("every square: {}", all.join(", ")));
+    Ok(f)
+}
+
+fn grundy_two_by_n(env: &mut Env) -> Result<Finding> {
+    let mut f = Finding::default();
+    let t = chomp(env, THREE_ROWS, ValueKind::Grundy)?;
+    let mut holds = 0;
+    let mut fails = Vec::new();
+    for n in 1..=THREE_ROWS.1 {
+        let got = t.grundy(t.rules().rank(&[n, n]));
+        let claim = (3 * n - 1) / 2;
+        f.case(got == Some(claim), || {
+            format!("2×{n}: Grundy value {got:?}, formula {claim}")
+        });
+        if got == Some(claim) {
+            holds += 1;
+        } else {
+            fails.push(n);
+        }
+    }
+    f.note = Some(if fails.is_empty() {
+        format!(
+            "holds for every n = 1..={} (read in the {}×{} box)",
+            THREE_ROWS.1, THREE_ROWS.0, THREE_ROWS.1
+        )
+    } else {
+        format!(
+            "holds for {holds} of n = 1..={}; fails for n = {:?}",
+            THREE_ROWS.1, fails
+        )
+    });
     Ok(f)
 }

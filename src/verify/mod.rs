@@ -267,6 +267,7 @@ pub const REFERENCES: &[(&str, &str)] = &[
     ("Brouwer's Chomp page", "A. E. Brouwer, \"The game of Chomp\", https://www.win.tue.nl/~aeb/games/chomp.html. Three-rowed P-positions by third row, the transposition symmetry, the unique last row."),
     ("Chen Jingrun", "陳景潤 (Chen Jingrun), \"關于十五子的游戲\" (On the game of fifteen). The inversion count and the blank's row decide whether a 15-puzzle arrangement can be solved; the others reach the goal with two tiles swapped."),
     ("Gale 1974", "D. Gale, \"A curious Nim-type game\", American Mathematical Monthly 81 (1974), 876–879. The rules of Chomp; every rectangle but 1×1 is won by the first player (strategy stealing)."),
+    ("issue 11's figures", "gamedb's issue 11 (Chomp at research scale): Grundy values of single Chomp rectangles known by search (8×8 = 13, 10×10 = 19, 12×12 = 41, 14×14 = 29) and ⌊(3n − 1)/2⌋ for the 2×n rectangle, observed to n = 12. The issue names no publication for them."),
     ("Grundy 1939", "P. M. Grundy, \"Mathematics and games\", Eureka 2 (1939), 6–8. With Sprague 1935: the Sprague–Grundy values of impartial games."),
     ("Johnson & Story 1879", "W. W. Johnson and W. E. Story, \"Notes on the '15' puzzle\", American Journal of Mathematics 2 (1879), 397–404. Half of the arrangements are solvable; the parity invariant."),
     ("Little Match Girl story", "\"第九夜 · 卖火柴的小女孩的游戏\" (The ninth night: the Little Match Girl's game), a story with a Nim program: its check of every 2- and 3-heap position up to 15, and its story positions."),
