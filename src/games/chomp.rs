@@ -1197,6 +1197,30 @@ mod tests {
         }
     }
 
+    /// What a build is told it needs follows the engine: one bit table (and a megabyte) for
+    /// triangles and runs, two for a tall box solved through its transpose.
+    #[test]
+    fn memory_follows_the_engine() {
+        let mib = 1 << 20;
+        for (r, c, engine, tables) in [
+            (10, 30, Engine::Triangles, 1),
+            (4, 300, Engine::Runs, 1),
+            (30, 10, Engine::Transposed, 2),
+            (16, 16, Engine::Triangles, 1),
+            (1, 5000, Engine::Waves, 1),
+        ] {
+            let spec = ChompSpec::new(r, c).unwrap();
+            assert_eq!(spec.engine(), engine, "{r}x{c}");
+            let table = spec.positions().div_ceil(8);
+            let need = spec.solve_memory(ValueKind::Outcome);
+            assert!(need >= tables * table, "{r}x{c}: {need}");
+            assert!(need <= tables * table + 32 * mib, "{r}x{c}: {need}");
+        }
+        let grundy = ChompSpec::new(9, 14).unwrap();
+        assert_eq!(grundy.grundy_engine(), Engine::Triangles);
+        assert!(grundy.solve_memory(ValueKind::Grundy) >= 2 * grundy.positions());
+    }
+
     #[test]
     fn bad_boxes() {
         assert!(ChompSpec::new(0, 3)
