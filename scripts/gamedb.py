@@ -13,8 +13,9 @@ game's ranking function) independently of the Rust code, and answers the same qu
     with gamedb.open_table("tables/slide-3x3.gtab") as t:
         t.distance_of((8, 6, 7, 2, 5, 4, 3, 0, 1))   # 31 (None for an unsolvable arrangement)
 
-Every game of gamedb is known: candy (1), Nim (2), Chomp (3), sliding puzzles (4) and pattern
-databases (5); outcome, Grundy and distance tables answer as ``gamedb query`` does.
+Every game of gamedb is known: candy (1), Nim (2), Chomp (3), sliding puzzles (4), pattern
+databases (5), Wythoff (6) and three-rowed Chomp (7); outcome, Grundy, distance and extension
+tables answer as ``gamedb query`` does.
 
 Command line (mirrors ``gamedb query`` and ``gamedb info``)::
 
@@ -106,7 +107,7 @@ PAYLOAD_OFFSET = 4096
 HEADER = struct.Struct("<8sII8QIIQQQQ16sQ")
 assert HEADER.size == HEADER_LEN
 
-VALUE_KINDS = {1: "outcome", 2: "grundy", 3: "distance"}
+VALUE_KINDS = {1: "outcome", 2: "grundy", 3: "distance", 4: "extension"}
 ENCODINGS = {1: "bits", 2: "u8", 3: "u16"}
 MAX_POSITIONS = 1 << 37
 PURE_PYTHON_VERIFY_LIMIT = 16 << 20
@@ -885,6 +886,143 @@ class Chomp(Game):
         return format_numbers(rows)
 
 
+@register
+class Chomp3(Game):
+    """Three-rowed Chomp (src/games/chomp3.rs): positions ``p,q,r`` with ``q <= N`` and the
+    first row unbounded. The table holds one u16 per pair ``r <= q <= N`` at index
+    ``q (q + 1) / 2 + r``: 0 when no ``p`` makes ``(p, q, r)`` P, else ``f(q, r) - q + 1``
+    (extension values). Winning bites are read from ``O(N)`` entries."""
+
+    ID = 7
+    NAME = "chomp3"
+    MAX_N = 90000
+
+    def __init__(self, params):
+        if any(params[1:]) or params[0] > self.MAX_N:
+            raise ValueError("chomp3 parameters out of range")
+        self.n = params[0]
+        if not 1 <= self.n <= self.MAX_N:
+            raise ValueError(
+                "--max %d: expected 1..=%d (the longest second row of three-rowed Chomp)" % (self.n, self.MAX_N)
+            )
+
+    def value_kinds(self):
+        return ("extension",)
+
+    def positions(self):
+        return (self.n + 1) * (self.n + 2) // 2
+
+    def describe(self):
+        return (
+            "Three-rowed Chomp: every position p,q,r with q ≤ %d (the first row unbounded), "
+            "stored as f(q, r)" % self.n
+        )
+
+    def position_form(self):
+        return (
+            "row lengths p,q,r top row first, e.g. 7,4,3: non-increasing, p ≥ 1 (it holds the "
+            "poisoned cell; the first row may be as long as you like, up to %d), q ≤ %d "
+            "(missing rows are empty)" % (U32_MAX, self.n)
+        )
+
+    @staticmethod
+    def _rows(pos):
+        return tuple(list(pos[:3]) + [0] * (3 - len(pos[:3])))
+
+    def check(self, pos):
+        self._check_ints(pos)
+
+        def bad(what):
+            return BadInput("position '%s': %s; expected %s" % (quote(pos), what, self.position_form()))
+
+        if len(pos) > 3:
+            raise bad("%d rows (three-rowed Chomp has at most 3)" % len(pos))
+        if not pos or pos[0] == 0:
+            raise bad("the top row is empty, so the poisoned cell (1,1) has been eaten")
+        for k in range(1, len(pos)):
+            if pos[k] > pos[k - 1]:
+                raise bad(
+                    "row %d (length %d) is longer than row %d (length %d); rows may not grow downwards"
+                    % (k + 1, pos[k], k, pos[k - 1])
+                )
+        q = self._rows(pos)[1]
+        if q > self.n:
+            raise bad("row 2 has %d cells but this table holds second rows up to %d" % (q, self.n))
+
+    def rank(self, pos):
+        _, q, r = self._rows(pos)
+        return q * (q + 1) // 2 + r
+
+    def unrank(self, index):
+        q = (_isqrt(8 * index + 1) - 1) // 2
+        r = index - q * (q + 1) // 2
+        return self._trim([max(q, 1), q, r])
+
+    @staticmethod
+    def _trim(rows):
+        rows = list(rows)
+        while len(rows) > 1 and rows[-1] == 0:
+            rows.pop()
+        return rows
+
+    def moves(self, pos):
+        p, q, r = self._rows(pos)
+        out = [("(1,%d)" % (j + 1), self._trim([j, min(q, j), min(r, j)])) for j in range(1, p)]
+        out += [("(2,%d)" % (j + 1), self._trim([p, j, min(r, j)])) for j in range(q)]
+        out += [("(3,%d)" % (j + 1), self._trim([p, q, j])) for j in range(r)]
+        return out
+
+    def format(self, pos):
+        return format_numbers(self._trim(pos))
+
+    def f(self, raw, q, r):
+        """``f(q, r)`` from the entries (``raw(index)``), None when no ``p`` makes it P."""
+        v = raw(q * (q + 1) // 2 + r)
+        return q + v - 1 if v else None
+
+    def extension_outcome(self, pos, raw):
+        p, q, r = self._rows(pos)
+        return "P" if self.f(raw, q, r) == p else "N"
+
+    def extension_winning_moves(self, pos, raw):
+        """The winning bites as ``(label, leaves)``, row by row, columns ascending (the Rust
+        ``View::winning_bites``)."""
+        p, q, r = self._rows(pos)
+        out = []
+        for j in range(r):
+            v = self.f(raw, j, j)
+            if j >= 1 and v == j:
+                out.append((1, j, (j, j, j)))
+            if v == p:
+                out.append((2, j, (p, j, j)))
+        for j in range(r, q):
+            v = self.f(raw, j, r)
+            if j >= 1 and v == j:
+                out.append((1, j, (j, j, r)))
+            if v == p:
+                out.append((2, j, (p, j, r)))
+            if v is None:
+                break
+        v = self.f(raw, q, r)
+        if v is not None and v < p:
+            out.append((1, v, (v, q, r)))
+        for j in range(r):
+            if self.f(raw, q, j) == p:
+                out.append((3, j, (p, q, j)))
+        out.sort(key=lambda b: (b[0], b[1]))
+        return [("(%d,%d)" % (row, keep + 1), self._trim(leaves)) for row, keep, leaves in out]
+
+
+def _isqrt(x):
+    """The integer square root (math.isqrt, for Pythons before 3.8)."""
+    r = int(x ** 0.5)
+    while r * r > x:
+        r -= 1
+    while (r + 1) * (r + 1) <= x:
+        r += 1
+    return r
+
+
 def _lex_rank(seq):
     """Lexicographic rank of a permutation of 0..len(seq) (Lehmer code)."""
     n, rank, rest = len(seq), 0, list(range(len(seq)))
@@ -1252,8 +1390,10 @@ class Table:
             )
         if self.value_kind not in self.game.value_kinds():
             raise self._damaged("%s tables do not hold %s values" % (self.game.NAME, self.value_kind))
-        if (self.value_kind == "outcome") != (self.encoding == "bits") or (
-            self.value_kind == "distance" and self.encoding != "u8"
+        if (
+            (self.value_kind == "outcome") != (self.encoding == "bits")
+            or (self.value_kind == "distance" and self.encoding != "u8")
+            or (self.value_kind == "extension" and self.encoding != "u16")
         ):
             raise self._damaged("%s values cannot be encoded as %s" % (self.value_kind, self.encoding))
         self.game_id = game
@@ -1319,6 +1459,8 @@ class Table:
     def outcome_of(self, pos):
         """'P' or 'N' of a position given as a sequence of ints (checked)."""
         self.game.check(pos)
+        if self.value_kind == "extension":
+            return self.game.extension_outcome(pos, self.raw)
         i = self.game.rank(pos)
         if self.encoding == "bits":
             return "N" if self.payload[i >> 3] >> (i & 7) & 1 else "P"
@@ -1385,6 +1527,10 @@ class Table:
             out["distance"] = here
             out["optimal_moves"] = nearer
             return out
+        if self.value_kind == "extension":
+            # One entry per prefix: the game reads what it needs from the entries.
+            winning = [{"move": label, "leaves": g.format(leaves)} for label, leaves in g.extension_winning_moves(pos, self.raw)]
+            return {"position": g.format(pos), "outcome": g.extension_outcome(pos, self.raw), "winning_moves": winning}
         if outside is not None:
             raise BadInput("position '%s' is not in this table: %s" % (g.format(pos), outside))
         i = g.rank(pos)
@@ -1498,6 +1644,10 @@ class Table:
         if self.value_kind == "distance":
             counts, unreached = self.distance_counts()
             out.update(distance_counts=counts, max_distance=len(counts) - 1 if counts else None, unreached=unreached)
+        elif self.value_kind == "extension":
+            # Each prefix with a nonzero entry stands for exactly one P-position.
+            without = self.count_p()
+            out.update(p_positions=self.entry_count - without, prefixes_without_p=without)
         else:
             p = self.count_p()
             out.update(p_positions=p, n_positions=self.entry_count - p)

@@ -341,6 +341,17 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
                 "this table holds distances, not outcomes; use gamedb_value",
             );
         }
+        if t.value_kind() == ValueKind::Extension {
+            // One entry per prefix: the game reads the outcome from the entries.
+            return match parse_in_table(t, text).and_then(|pos| {
+                t.outcome_of(&pos)
+                    .map_err(|e| fail(GAMEDB_ERR_POSITION, &e.to_string()))
+            }) {
+                Ok(Outcome::P) => 0,
+                Ok(Outcome::N) => 1,
+                Err(code) => code,
+            };
+        }
         match rank_text(t, text) {
             Ok(i) => match t.outcome(i) {
                 Outcome::P => 0,
@@ -353,7 +364,8 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
 
 /// The value stored for a position: on outcome tables 0 = P, 1 = N; on Grundy tables the
 /// Grundy value; on distance tables the distance (see the game's section of
-/// `tables/README.md` for any marker value). Negative: an error code.
+/// `tables/README.md` for any marker value); on extension tables (three-rowed Chomp) the entry
+/// of the position's prefix. Negative: an error code.
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
@@ -490,6 +502,13 @@ pub unsafe extern "C" fn gamedb_moves_json(
             Err(code) => return code,
         };
         let kind = t.value_kind();
+        if kind == ValueKind::Extension {
+            // A first row may have billions of bites; the winning ones come from a query.
+            return fail(
+                GAMEDB_ERR_KIND,
+                "this table holds one extension value per prefix, not a value per move's position; use gamedb_query_json for the winning moves",
+            );
+        }
         let moves: Vec<serde_json::Value> = t
             .rules()
             .moves(&pos)

@@ -171,6 +171,12 @@ impl Table {
     where
         I: IntoIterator<Item = &'a [u32]>,
     {
+        if self.value_kind() == ValueKind::Extension {
+            for pos in positions {
+                out.push(self.outcome_of(pos)?);
+            }
+            return Ok(());
+        }
         const BATCH: usize = 256;
         let entries = self.entries();
         let mut indices = Vec::with_capacity(BATCH);
@@ -242,6 +248,23 @@ impl Table {
                     ))
                 }
             }
+        } else if self.value_kind() == ValueKind::Extension {
+            // One entry per prefix: the game reads what it needs from the entries.
+            let i = self.rules.rank(&position);
+            index = Some(i);
+            let entries = self.entries();
+            let entry = |k: u64| entries.raw(k);
+            let (Some(outcome), Some(winning)) = (
+                self.rules.extension_outcome(&position, &entry),
+                self.rules.extension_winning_moves(&position, &entry),
+            ) else {
+                return Err(self.no_extensions());
+            };
+            Value::Game(GameValue {
+                outcome,
+                grundy: None,
+                winning_moves: AnswerMove::all(self.rules(), winning),
+            })
         } else {
             if let Some(why) = outside {
                 return Err(Error::bad(format!(
@@ -376,7 +399,35 @@ impl Table {
     /// P/N of a position written as numbers, checked against the table's bounds.
     pub fn outcome_of(&self, position: &[u32]) -> Result<Outcome> {
         self.check_inside(position)?;
+        if self.value_kind() == ValueKind::Extension {
+            let entries = self.entries();
+            return self
+                .rules
+                .extension_outcome(position, &|k| entries.raw(k))
+                .ok_or_else(|| self.no_extensions());
+        }
         Ok(self.outcome(self.rules.rank(position)))
+    }
+
+    /// The error of a game that says it stores extension values but cannot read them.
+    fn no_extensions(&self) -> Error {
+        Error::corrupt(
+            self.file.path(),
+            format!(
+                "{} tables cannot be read as extension values",
+                self.spec.name()
+            ),
+        )
+    }
+
+    /// Number of P-positions a table stores: for extension tables the prefixes that have
+    /// one (each stands for exactly one P-position), else the entries whose outcome is P.
+    pub fn p_positions(&self) -> u64 {
+        let entries = self.entries();
+        if self.value_kind() == ValueKind::Extension {
+            return entries.len() - entries.count_p();
+        }
+        entries.count_p()
     }
 
     /// The index of a position written as numbers, checked against the table's bounds.
@@ -403,6 +454,10 @@ impl Values for Table {
 
     fn outcome(&self, index: u64) -> Outcome {
         Table::outcome(self, index)
+    }
+
+    fn raw(&self, index: u64) -> u32 {
+        Table::raw(self, index)
     }
 
     fn for_each_p(&self, f: &mut dyn FnMut(u64)) {

@@ -8,6 +8,7 @@
 //! | Grundy     | u8       | byte `i` (every value ≤ 255)                                |
 //! | Grundy     | u16      | bytes `2i, 2i+1`, little-endian (some value > 255)          |
 //! | distance   | u8       | byte `i`; [`UNREACHED`] (255) where the goal is out of reach |
+//! | extension  | u16      | bytes `2i, 2i+1`, little-endian: 0 none, else 1 + offset    |
 
 use crate::game::{Outcome, Solved, ValueKind};
 
@@ -63,6 +64,7 @@ impl Encoding {
             (ValueKind::Outcome, Encoding::Bits)
                 | (ValueKind::Grundy, Encoding::U8 | Encoding::U16)
                 | (ValueKind::Distance, Encoding::U8)
+                | (ValueKind::Extension, Encoding::U16)
         )
     }
 }
@@ -72,7 +74,7 @@ impl Encoding {
 pub fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
     match kind {
         ValueKind::Outcome => entries.div_ceil(8),
-        ValueKind::Grundy => entries.saturating_mul(2),
+        ValueKind::Grundy | ValueKind::Extension => entries.saturating_mul(2),
         ValueKind::Distance => entries,
     }
 }
@@ -108,6 +110,7 @@ pub fn encode(solved: Solved) -> Encoded {
     let (encoding, bytes) = match solved {
         Solved::Outcomes { bits, .. } => (Encoding::Bits, bits),
         Solved::Distances(bytes) => (Encoding::U8, bytes),
+        Solved::Extensions { bytes, .. } => (Encoding::U16, bytes),
         Solved::Grundy(values) => {
             if values.iter().all(|&v| v <= u8::MAX as u16) {
                 (Encoding::U8, values.into_iter().map(|v| v as u8).collect())

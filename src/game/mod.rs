@@ -60,11 +60,21 @@ pub enum ValueKind {
     Grundy = 2,
     /// Distance in moves to the goal.
     Distance = 3,
+    /// For games whose positions are a *prefix* (stored) and one unbounded number (not
+    /// stored), where at most one value of the number makes a position P: per prefix, which
+    /// value that is (0 none, else 1 + its offset from the smallest allowed value; the game
+    /// says what the offset counts). Three-rowed Chomp stores `f(q, r)` this way.
+    Extension = 4,
 }
 
 impl ValueKind {
     /// Every kind, in the order of their codes.
-    pub const ALL: [ValueKind; 3] = [ValueKind::Outcome, ValueKind::Grundy, ValueKind::Distance];
+    pub const ALL: [ValueKind; 4] = [
+        ValueKind::Outcome,
+        ValueKind::Grundy,
+        ValueKind::Distance,
+        ValueKind::Extension,
+    ];
 
     /// The kind stored as `code` in table headers.
     pub fn from_code(code: u32) -> Option<ValueKind> {
@@ -77,6 +87,7 @@ impl ValueKind {
             ValueKind::Outcome => "outcome",
             ValueKind::Grundy => "grundy",
             ValueKind::Distance => "distance",
+            ValueKind::Extension => "extension",
         }
     }
 }
@@ -100,6 +111,15 @@ pub enum Solved {
     Grundy(Vec<u16>),
     /// Distances to the goal, [`UNREACHED`] where the goal cannot be reached.
     Distances(Vec<u8>),
+    /// Extension values ([`ValueKind::Extension`]), one u16 per prefix, little-endian:
+    /// entry `i` is bytes `2i, 2i + 1` (built as bytes, so the payload is the solver's
+    /// storage and no copy is made).
+    Extensions {
+        /// `2 * len` bytes.
+        bytes: Vec<u8>,
+        /// Number of entries.
+        len: u64,
+    },
 }
 
 impl Solved {
@@ -109,6 +129,7 @@ impl Solved {
             Solved::Outcomes { .. } => ValueKind::Outcome,
             Solved::Grundy(_) => ValueKind::Grundy,
             Solved::Distances(_) => ValueKind::Distance,
+            Solved::Extensions { .. } => ValueKind::Extension,
         }
     }
 
@@ -118,6 +139,7 @@ impl Solved {
             Solved::Outcomes { len, .. } => *len,
             Solved::Grundy(v) => v.len() as u64,
             Solved::Distances(v) => v.len() as u64,
+            Solved::Extensions { len, .. } => *len,
         }
     }
 
@@ -282,6 +304,25 @@ pub trait Rules: Send + Sync {
             .collect()
     }
 
+    /// For a table of [`ValueKind::Extension`] values (one entry per prefix): P or N of a
+    /// checked position, read from the entries through `entry` (entry index to stored value).
+    /// `None` (the default) for games that do not store such tables.
+    fn extension_outcome(&self, _pos: &[u32], _entry: &dyn Fn(u64) -> u32) -> Option<Outcome> {
+        None
+    }
+
+    /// For a table of [`ValueKind::Extension`] values: every winning move of a checked
+    /// position, in the order of [`moves`](Rules::moves), found from the entries alone
+    /// (a position may have too many moves to list them all). `None` (the default) for
+    /// games that do not store such tables.
+    fn extension_winning_moves(
+        &self,
+        _pos: &[u32],
+        _entry: &dyn Fn(u64) -> u32,
+    ) -> Option<Vec<Move>> {
+        None
+    }
+
     /// Writes a position the way `parse` reads it.
     fn format(&self, pos: &[u32]) -> String {
         format_numbers(pos)
@@ -306,6 +347,10 @@ pub trait Values {
 
     /// P or N of position `index`.
     fn outcome(&self, index: u64) -> Outcome;
+
+    /// The stored value of entry `index` (the bit, the byte or the u16), for facts that need
+    /// more than P or N (the extension tables of three-rowed Chomp).
+    fn raw(&self, index: u64) -> u32;
 
     /// Calls `f` with the index of every P-position, in increasing order.
     fn for_each_p(&self, f: &mut dyn FnMut(u64)) {

@@ -64,6 +64,14 @@ pub enum Counts {
         /// N-positions.
         n_positions: u64,
     },
+    /// Extension tables (three-rowed Chomp): each prefix stands for every position that
+    /// extends it, of which at most one is P.
+    Extensions {
+        /// P-positions: the prefixes that have one.
+        p_positions: u64,
+        /// Prefixes none of whose positions is P.
+        prefixes_without_p: u64,
+    },
     /// Distance tables.
     Distances {
         /// `distance_counts[d]`: entries at distance `d`.
@@ -103,6 +111,12 @@ impl Info {
                 unreached: d.unreached,
                 lower_bounds_of: rules.distance_bound(),
                 distance_counts: d.counts,
+            }
+        } else if h.value_kind == ValueKind::Extension {
+            let p = table.p_positions();
+            Counts::Extensions {
+                p_positions: p,
+                prefixes_without_p: table.len() - p,
             }
         } else {
             let p = table.count_p();
@@ -219,6 +233,15 @@ impl Info {
             } => {
                 line(format!("P-positions:     {p_positions}"));
                 line(format!("N-positions:     {n_positions}"));
+            }
+            Counts::Extensions {
+                p_positions,
+                prefixes_without_p,
+            } => {
+                line(format!("P-positions:     {p_positions} (one per prefix that has one; every other position is N)"));
+                line(format!(
+                    "prefixes without a P-position: {prefixes_without_p}"
+                ));
             }
         }
         for f in &self.facts {

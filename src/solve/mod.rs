@@ -10,6 +10,7 @@ pub mod acyclic;
 pub mod bfs;
 pub mod ida;
 pub mod tokens;
+pub mod wavefront;
 pub mod waves;
 
 pub use acyclic::{

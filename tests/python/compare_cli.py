@@ -169,6 +169,26 @@ def wythoff_like(r, game):
     return pos
 
 
+def chomp3_like(r, game):
+    """Extra three-rowed Chomp cases: any p,q,r with q ≤ N and a first row short, near q or
+    far beyond N; rows out of order; a second row just too long; a fourth row."""
+    n = game.n
+    q = r.randint(0, n)
+    rr = r.randint(0, q)
+    c = r.random()
+    if c < 0.5:
+        pos = [max(1, q + r.randint(0, q + 3)), q, rr]
+    elif c < 0.6:
+        pos = [r.randint(q, 4294967295), q, rr]
+    elif c < 0.7:
+        pos = [q + r.randint(0, 3), q, rr, r.randint(0, 2)]
+    elif c < 0.8:
+        pos = [n + r.randint(1, 5), n + r.randint(1, 2)]
+    else:
+        pos = [r.randint(0, n), r.randint(0, n), r.randint(0, n)]
+    return pos
+
+
 # Game-specific generators (by NAME); a new game may add one, the generic ones cover it anyway.
 EXTRA = {
     "nim": nim_like,
@@ -177,6 +197,7 @@ EXTRA = {
     "slide": tiles_like,
     "pdb": tiles_like,
     "wythoff": wythoff_like,
+    "chomp3": chomp3_like,
 }
 
 
@@ -424,7 +445,10 @@ def main():
                 if info["entries"] != len(t):
                     fail("%s: info differs: %s" % (path, info))
                 mine = t.info()
-                keys = ["distance_counts", "max_distance", "unreached"] if t.value_kind == "distance" else ["p_positions", "n_positions"]
+                keys = {
+                    "distance": ["distance_counts", "max_distance", "unreached"],
+                    "extension": ["p_positions", "prefixes_without_p"],
+                }.get(t.value_kind, ["p_positions", "n_positions"])
                 for key in keys:
                     if info[key] != mine[key]:
                         fail("%s: info %s is %s in the CLI, %s in Python" % (path, key, info[key], mine[key]))
