@@ -20,7 +20,7 @@ if [ -n "${OUT:-}" ]; then mkdir -p "$OUT"; else OUT=$(mktemp -d); trap 'rm -rf 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 pairs=$(( (N + 1) * (N + 2) / 2 ))
 echo "gamedb three-rowed Chomp benchmark: N = $N ($pairs pairs), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB"
-"$BIN" build --out "$OUT/t0" chomp3 --max "$N" --memory 1 2>&1 | grep -o 'needs [^)]*' | head -1 | sed 's/^/stated: /' || true
+"$BIN" build --out "$OUT/t0" chomp3 --max "$N" --memory 1 2>&1 | grep -o 'needs .* working)' | head -1 | sed 's/^/stated: /' || true
 for t in "${THREADS[@]}"; do
     mkdir -p "$OUT/t$t"
     before=$(load)

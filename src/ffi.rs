@@ -665,6 +665,38 @@ mod tests {
     }
 
     #[test]
+    fn three_rowed_chomp_tables_answer_from_their_prefixes() {
+        use crate::games::chomp3::Chomp3Spec;
+        use crate::games::Spec;
+        let spec = Spec::Chomp3(Chomp3Spec::new(30).unwrap());
+        let solved = spec.solve(ValueKind::Extension, &()).unwrap();
+        let table = Table::from_solved(&spec, solved).unwrap();
+        let t: *const Table = &table;
+        let mut buf = [0 as c_char; 4096];
+        // SAFETY: `t` points to a live table; the strings are NUL-terminated literals; `buf`
+        // has 4096 writable bytes.
+        unsafe {
+            assert_eq!(gamedb_value_kind(t), 4);
+            assert_eq!(gamedb_outcome(t, c"7,4,3".as_ptr()), 0);
+            assert_eq!(gamedb_outcome(t, c"8,4,3".as_ptr()), 1);
+            assert_eq!(gamedb_outcome(t, c"4000000000,4,3".as_ptr()), 1);
+            assert_eq!(gamedb_outcome(t, c"40,31".as_ptr()), GAMEDB_ERR_POSITION);
+            assert!(last_error().contains("second rows up to 30"));
+            // The entry of the prefix (4, 3): f(4, 3) − 4 + 1 = 4.
+            assert_eq!(gamedb_value(t, c"9,4,3".as_ptr()), 4);
+            let n = gamedb_moves_json(t, c"9,4,3".as_ptr(), buf.as_mut_ptr(), buf.len());
+            assert_eq!(n, GAMEDB_ERR_KIND);
+            let n = gamedb_query_json(t, c"9,4,3".as_ptr(), buf.as_mut_ptr(), buf.len());
+            assert!(n > 0);
+            let answer = CStr::from_ptr(buf.as_ptr()).to_str().unwrap();
+            assert_eq!(
+                answer,
+                r#"{"position":"9,4,3","outcome":"N","winning_moves":[{"move":"(1,8)","leaves":"7,4,3"}]}"#
+            );
+        }
+    }
+
+    #[test]
     fn sliding_puzzle_positions_outside_the_table_are_refused() {
         use crate::games::slide::SlideSpec;
         use crate::games::Spec;

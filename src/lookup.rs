@@ -149,7 +149,8 @@ impl Table {
         self.entries().raw(index)
     }
 
-    /// P or N of entry `index` (outcome and Grundy tables).
+    /// P or N of entry `index` (outcome and Grundy tables; an entry of an extension table is
+    /// a prefix, not a position: ask [`outcome_of`](Table::outcome_of) there).
     #[inline]
     pub fn outcome(&self, index: u64) -> Outcome {
         self.entries().outcome(index)
@@ -441,9 +442,10 @@ impl Table {
         self.rules.facts(self)
     }
 
-    /// Number of P-positions (entries with outcome P).
+    /// Number of P-positions (entries with outcome P; on extension tables the prefixes that
+    /// have one, as [`p_positions`](Table::p_positions)).
     pub fn count_p(&self) -> u64 {
-        self.entries().count_p()
+        self.p_positions()
     }
 }
 
