@@ -64,8 +64,6 @@
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 
-use rayon::prelude::*;
-
 use crate::game::{format_numbers, Fact, GameSpec, Move, Outcome, Progress, Rules, Solved, ValueKind, Values};
 use crate::solve::wavefront;
 use crate::{Error, Result};
@@ -210,15 +208,21 @@ impl GameSpec for Chomp3Spec {
     }
 }
 
-/// Upper bound of the memory a solve of `max` needs, in bytes: the columns of `d = f − q` while
-/// solving (two bytes per pair if no column ended, up to twice that while a column's vector
-/// grows; about 60% of the pairs are used), the working windows, and the table of two bytes
-/// per pair they are copied into at the end.
+/// Upper bound of the memory a solve of `max` needs, in bytes: the table (two bytes per pair,
+/// written in place by the tiles), the column windows (each at most twice `0.75 r + 128`
+/// bits rounded up to a power of two, so below `0.4 N²` bytes together), the row bitsets of
+/// the chunks in flight (`1.75 q` bits per row) and the per-column state.
 pub fn memory_bound(max: u32) -> u64 {
     let n = max as u64 + 1;
     let cells = n * (n + 1) / 2;
-    // Columns grow by doubling (up to 2x); windows ~ 0.36 N² bits; the table 2 bytes a pair.
-    2 * cells * 2 + n * n * 2 / 5 + 2 * cells + (1 << 20)
+    2 * cells + n * n * 2 / 5 + n * n / 2 + 64 * n + (1 << 20)
+}
+
+/// One chunk of rows while solving: their bitsets `Row_q` (while a tile of the chunk is still
+/// to run) and their stretch of the table.
+struct Chunk<'a> {
+    rows: Vec<Vec<u64>>,
+    out: &'a mut [u8],
 }
 
 /// One column's search state while solving.
@@ -228,8 +232,6 @@ struct Column {
     win: Vec<u64>,
     /// Every position in `[q, z)` is in `X_r`.
     z: u64,
-    /// `d(q, r)` of the rows done.
-    d: Vec<u16>,
 }
 
 impl Column {
@@ -246,7 +248,6 @@ impl Column {
         let mut c = Column {
             win: vec![0; (bits / 64) as usize],
             z: r.max(1),
-            d: Vec::new(),
         };
         for v in vals {
             c.set(v);
@@ -276,7 +277,6 @@ impl Column {
         let mut bigger = Column {
             win: vec![0; self.win.len() * 2],
             z: self.z,
-            d: Vec::new(),
         };
         for p in q..q + old {
             if self.get(p) {
@@ -351,14 +351,28 @@ pub fn solve(max: u32, progress: &dyn Progress) -> Result<Vec<u8>> {
     let diag: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(u32::MAX)).collect();
     let block_state: Vec<Mutex<Vec<Column>>> =
         (0..blocks).map(|_| Mutex::new(Vec::new())).collect();
-    let chunk_state: Vec<Mutex<Vec<Vec<u64>>>> =
-        (0..chunks).map(|_| Mutex::new(Vec::new())).collect();
+    // The table is row-major, so a chunk's rows are one stretch of it: each chunk owns its
+    // stretch (and its rows' bitsets), and a tile writes its values straight into the table.
+    let mut bytes = vec![0u8; 2 * entries(max) as usize];
+    let mut chunk_state: Vec<Mutex<Chunk>> = Vec::with_capacity(chunks);
+    let mut rest = &mut bytes[..];
+    for c in 0..chunks {
+        let len = 2 * (index(chunk_hi(c) as u64 + 1, 0) - index(chunk_lo(c) as u64, 0)) as usize;
+        let (out, tail) = rest.split_at_mut(len);
+        chunk_state.push(Mutex::new(Chunk {
+            rows: Vec::new(),
+            out,
+        }));
+        rest = tail;
+    }
 
     let tile = |b: usize, c: usize| -> Result<()> {
         let lock_err = || Error::Unsupported("internal error: a solver task panicked".into());
         let mut cols = block_state[b].lock().map_err(|_| lock_err())?;
-        let mut rows = chunk_state[c].lock().map_err(|_| lock_err())?;
+        let mut chunk = chunk_state[c].lock().map_err(|_| lock_err())?;
+        let Chunk { rows, out } = &mut *chunk;
         let (q_lo, q_hi) = (chunk_lo(c), chunk_hi(c));
+        let first = index(q_lo as u64, 0);
         if b == 0 {
             *rows = (q_lo..=q_hi)
                 .map(|q| vec![0u64; (q + q * 3 / 4 + 256) / 64])
@@ -374,7 +388,7 @@ pub fn solve(max: u32, progress: &dyn Progress) -> Result<Vec<u8>> {
                 }
                 let col = &mut cols[r - r_lo];
                 if col.win.is_empty() {
-                    continue; // the column has ended: f(q, r) is none
+                    continue; // the column has ended: f(q, r) is none, entry 0
                 }
                 let qq = q as u64;
                 let v = col.mex(qq, row);
@@ -384,7 +398,8 @@ pub fn solve(max: u32, progress: &dyn Progress) -> Result<Vec<u8>> {
                         "f({q},{r}) − {q} = {d} does not fit the table's 16-bit values; use a smaller --max"
                     )));
                 }
-                col.d.push(d as u16);
+                let at = 2 * (index(qq, r as u64) - first) as usize;
+                out[at..at + 2].copy_from_slice(&(d as u16 + 1).to_le_bytes());
                 set_row(row, v);
                 if r == q {
                     diag[r].store(v as u32, Relaxed);
@@ -405,35 +420,10 @@ pub fn solve(max: u32, progress: &dyn Progress) -> Result<Vec<u8>> {
         Ok(())
     };
     wavefront::run(blocks, chunks, exists, tile)?;
-
-    let cols: Vec<Vec<u16>> = block_state
-        .iter()
-        .flat_map(|m| std::mem::take(&mut *lock(m)))
-        .map(|c| c.d)
-        .collect();
-    // Row q of the table is bytes 2 index(q, 0) .. 2 index(q, q) + 2: cut the rows apart and
-    // fill them in parallel (each reads one value of every column it crosses).
-    let mut bytes = vec![0u8; 2 * entries(max) as usize];
-    let mut rows = Vec::with_capacity(n);
-    let mut rest = &mut bytes[..];
-    for q in 0..n {
-        let (row, tail) = rest.split_at_mut(2 * (q + 1));
-        rows.push(row);
-        rest = tail;
-    }
-    rows.into_par_iter().enumerate().for_each(|(q, row)| {
-        for (r, cell) in row.chunks_exact_mut(2).enumerate() {
-            if let Some(&d) = cols[r].get(q - r) {
-                cell.copy_from_slice(&(d + 1).to_le_bytes());
-            }
-        }
-    });
+    drop(chunk_state);
     Ok(bytes)
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 
 /// A winning bite: the cell `(row, col)` bitten (1-based) and the P-position it leaves.
