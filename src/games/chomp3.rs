@@ -826,25 +826,18 @@ impl Rules for Chomp3Rules {
         format_numbers(&rows)
     }
 
-    /// Positions with `p ≤ N` and their P-positions (OEIS A029899), the end points, and the
-    /// P-positions of the whole table.
+    /// Positions with `p ≤ N` and their P-positions (OEIS A029899), and the end points (the
+    /// P-positions of the whole table are among the counts `info` shows anyway).
     fn facts(&self, values: &dyn Values) -> Vec<Fact> {
         let entry = |i: u64| values.raw(i);
         let view = View::new(self.max as u32, &entry);
         let n = self.max;
-        let p_all = view.p_positions();
         let counts = view.p_counts();
         let p_small = counts.last().copied().unwrap_or(0);
         // Positions (p, q, r) with 1 ≤ p ≤ N: (p + 1)(p + 2) / 2 for each p.
         let small: u64 = (1..=n).map(|p| (p + 1) * (p + 2) / 2).sum();
         let ends = view.end_points().len() as u64;
         vec![
-            Fact {
-                key: "p_positions_q_le_n".into(),
-                label: format!("P-positions with q ≤ {n} (every p)"),
-                text: p_all.to_string(),
-                json: p_all.into(),
-            },
             Fact {
                 key: "positions_p_le_n".into(),
                 label: format!("positions with p ≤ {n}"),
