@@ -100,6 +100,19 @@ fn build_query_info_and_refusals() {
     let small = &info["positions_p_le_n"];
     assert!(small["p_positions"].as_u64().unwrap() > 439, "{small}");
 
+    // export: one row per pair (q, r), its shortest position and the stored value.
+    let csv = gamedb_ok(&["export", &path]);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "index,position,extension");
+    assert_eq!(rows.len(), 1 + 301 * 302 / 2);
+    // Pair (4, 3) is index 13: f(4, 3) = 7, stored as 7 − 4 + 1.
+    assert_eq!(rows[14], "13,\"4,4,3\",4");
+    refused(
+        "export --only",
+        &["export", &path, "--only", "p"],
+        &["--only", "extension"],
+    );
+
     // A build that will not fit is refused before solving, with what it needs.
     refused(
         "memory",
