@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cli::verify::run(a),
         Command::ChompRectangles(a) => cli::chomp_rectangles::run(a),
         Command::Solve(a) => cli::solve::run(a),
+        Command::Enumerate(a) => cli::enumerate::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

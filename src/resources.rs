@@ -10,6 +10,30 @@ pub fn available_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// The memory this process holds now (its resident set, Linux: `/proc/self/statm`); 0 where
+/// it cannot tell.
+pub fn resident_memory() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
+}
+
+/// Bytes for people: `12.3 GiB`, `512.0 MiB`, `980 bytes`.
+pub fn human_bytes(b: u64) -> String {
+    const K: f64 = 1024.0;
+    let f = b as f64;
+    if f >= K * K * K {
+        format!("{:.1} GiB", f / (K * K * K))
+    } else if f >= K * K {
+        format!("{:.1} MiB", f / (K * K))
+    } else if f >= K {
+        format!("{:.1} KiB", f / K)
+    } else {
+        format!("{b} bytes")
+    }
+}
+
 /// A copy of `bytes` in memory the OS is asked to back with huge pages: random lookups in
 /// tables of hundreds of megabytes then miss the TLB far less than in a mapped file.
 pub fn copy_to_huge_pages(bytes: &[u8]) -> Vec<u8> {

@@ -13,6 +13,7 @@ use gamedb::Error;
 pub mod build;
 pub mod build_all;
 pub mod chomp_rectangles;
+pub mod enumerate;
 pub mod info;
 pub mod query;
 pub mod solve;
@@ -48,6 +49,9 @@ pub enum Command {
     ChompRectangles(chomp_rectangles::ChompRectanglesArgs),
     /// Solve sliding-puzzle positions optimally with pattern databases (`-` reads stdin).
     Solve(solve::SolveArgs),
+    /// Enumerate a puzzle level by level (threads, or MPI processes): positions per depth and
+    /// the complete 2-bit table.
+    Enumerate(enumerate::EnumerateArgs),
 }
 
 /// Options every building command takes.

@@ -35,10 +35,15 @@ use crate::game::{
     conformance, format_numbers, Fact, GameSpec, Move, Progress, Rules, Solved, ValueKind, Values,
 };
 use crate::solve::bfs::{self, Puzzle};
+use crate::solve::spread::Bipartite;
 use crate::{Error, Result};
 
-/// Most cells of a board with a complete table (12! / 2 = 239,500,800 positions).
+/// Most cells of a board with a byte table (12! / 2 = 239,500,800 positions).
 pub const MAX_TABLE_CELLS: usize = 12;
+
+/// Most cells of a board `gamedb enumerate` handles (4×4, 3×5, 2×8): its 2-bit tables (the
+/// mod3 encoding) hold boards past [`MAX_TABLE_CELLS`].
+pub const MAX_ENUMERATED_CELLS: usize = 16;
 
 /// Parameters of a sliding-puzzle table, checked: the board's shape.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,7 +70,21 @@ impl SlideSpec {
         if rows < 2 || cols < 2 || cells > MAX_TABLE_CELLS as u64 {
             return Err(Error::bad(format!(
                 "--rows {rows} --cols {cols}: expected at least 2 rows and 2 columns and at most \
-                 {MAX_TABLE_CELLS} cells in all (2×2 up to 3×4, 4×3, 2×6, 6×2)"
+                 {MAX_TABLE_CELLS} cells in all (2×2 up to 3×4, 4×3, 2×6, 6×2); `gamedb enumerate \
+                 slide --table` writes the 2-bit tables of boards up to 16 cells"
+            )));
+        }
+        Ok(SlideSpec { rows, cols })
+    }
+
+    /// Checks the parameters of a board `gamedb enumerate` handles: 2 ≤ rows, cols and
+    /// rows · cols ≤ 16.
+    pub fn enumerated(rows: u32, cols: u32) -> Result<SlideSpec> {
+        let cells = rows as u64 * cols as u64;
+        if rows < 2 || cols < 2 || cells > MAX_ENUMERATED_CELLS as u64 {
+            return Err(Error::bad(format!(
+                "--rows {rows} --cols {cols}: expected at least 2 rows and 2 columns and at most \
+                 {MAX_ENUMERATED_CELLS} cells in all (up to 4×4, 3×5, 2×8 and their transposes)"
             )));
         }
         Ok(SlideSpec { rows, cols })
@@ -107,7 +126,8 @@ impl GameSpec for SlideSpec {
         if p[2..].iter().any(|&x| x != 0) || p[0] > 16 || p[1] > 16 {
             return Err("slide parameters out of range".into());
         }
-        SlideSpec::new(p[0] as u32, p[1] as u32).map_err(|e| e.to_string())
+        // Boards past 12 cells have 2-bit tables (`gamedb enumerate`).
+        SlideSpec::enumerated(p[0] as u32, p[1] as u32).map_err(|e| e.to_string())
     }
 
     fn positions(&self) -> u64 {
@@ -138,6 +158,14 @@ impl GameSpec for SlideSpec {
     }
 
     fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        if (self.rows * self.cols) as usize > MAX_TABLE_CELLS {
+            return Err(Error::bad(format!(
+                "a byte table of the {}×{} board would not fit: byte tables stop at \
+                 {MAX_TABLE_CELLS} cells; `gamedb enumerate slide --rows {} --cols {} --table` \
+                 writes its 2-bit table",
+                self.rows, self.cols, self.rows, self.cols
+            )));
+        }
         let index = SlideIndex::dense(self.grid());
         let d = bfs::distances(&index, progress)?;
         if d.reached() != index.positions() {
@@ -639,6 +667,19 @@ impl Puzzle for SlideIndex {
                 f(self.block_of(r2) * cells + (b + cols) as u64);
             }
         }
+    }
+}
+
+/// The board's graph is bipartite: a move takes the blank to a neighbouring cell, flipping the
+/// parity of its taxicab distance from its home cell (the last one), and with it the parity of
+/// the distance to the goal. The blank's cell is the fast-moving part of the index, so the side
+/// of index `i` is that of cell `i mod N`.
+impl Bipartite for SlideIndex {
+    fn sides(&self) -> Vec<u8> {
+        let g = self.grid;
+        (0..self.cells)
+            .map(|b| (g.taxicab(b, self.cells - 1) % 2) as u8)
+            .collect()
     }
 }
 

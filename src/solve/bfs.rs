@@ -392,7 +392,7 @@ impl Bitmap {
 /// Neighbours waiting to be looked at. Each is held for [`LAG`] further neighbours after its
 /// memory was prefetched, so the random accesses of many neighbours overlap instead of waiting
 /// for one another. The order in which a layer's neighbours are looked at does not matter.
-struct Delay<P: FnMut(u64)> {
+pub(crate) struct Delay<P: FnMut(u64)> {
     ring: [u64; LAG],
     len: usize,
     at: usize,
@@ -403,7 +403,7 @@ struct Delay<P: FnMut(u64)> {
 const LAG: usize = 16;
 
 impl<P: FnMut(u64)> Delay<P> {
-    fn new(process: P) -> Self {
+    pub(crate) fn new(process: P) -> Self {
         Delay {
             ring: [0; LAG],
             len: 0,
@@ -414,7 +414,7 @@ impl<P: FnMut(u64)> Delay<P> {
 
     /// Prefetches `addr` (the neighbour's byte) and queues `j`, processing the oldest.
     #[inline]
-    fn push(&mut self, j: u64, addr: *const u8) {
+    pub(crate) fn push(&mut self, j: u64, addr: *const u8) {
         prefetch(addr);
         if self.len == LAG {
             let old = std::mem::replace(&mut self.ring[self.at], j);
@@ -427,7 +427,7 @@ impl<P: FnMut(u64)> Delay<P> {
     }
 
     /// Processes every queued neighbour.
-    fn flush(&mut self) {
+    pub(crate) fn flush(&mut self) {
         for k in 0..self.len {
             (self.process)(self.ring[(self.at + k) % LAG]);
         }
@@ -437,7 +437,7 @@ impl<P: FnMut(u64)> Delay<P> {
 
 /// Asks the processor to start loading `addr` into the cache.
 #[inline(always)]
-fn prefetch(addr: *const u8) {
+pub(crate) fn prefetch(addr: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint; it never faults and never changes memory, whatever
     // the address.
@@ -449,7 +449,7 @@ fn prefetch(addr: *const u8) {
 }
 
 /// The positions of the set bits of a word, lowest first.
-struct BitsOf(u64);
+pub(crate) struct BitsOf(pub(crate) u64);
 
 impl Iterator for BitsOf {
     type Item = u64;
