@@ -154,7 +154,7 @@ pub fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Dista
                 let words = c * words_per_chunk..((c + 1) * words_per_chunk).min(frontier.len());
                 let positions =
                     words.flat_map(|w| BitsOf(frontier[w]).map(move |b| w as u64 * 64 + b));
-                let mut delay = Delay::new(|j: u64| {
+                let mut delay = Delay::<_, 16>::new(|j: u64| {
                     let cell = &cells[j as usize];
                     if cell.load(Relaxed) == UNSEEN {
                         if last {
@@ -315,7 +315,7 @@ pub fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> 
                     .iter()
                     .enumerate()
                     .flat_map(|(k, &w)| BitsOf(w).map(move |b| (first + k) as u64 * 64 + b));
-                let mut delay = Delay::new(|j: u64| {
+                let mut delay = Delay::<_, 16>::new(|j: u64| {
                     if !seen.get(j) {
                         seen.set(j);
                     }
@@ -389,20 +389,17 @@ impl Bitmap {
     }
 }
 
-/// Neighbours waiting to be looked at. Each is held for [`LAG`] further neighbours after its
+/// Neighbours waiting to be looked at. Each is held for `LAG` further neighbours after its
 /// memory was prefetched, so the random accesses of many neighbours overlap instead of waiting
 /// for one another. The order in which a layer's neighbours are looked at does not matter.
-pub(crate) struct Delay<P: FnMut(u64)> {
+pub(crate) struct Delay<P: FnMut(u64), const LAG: usize> {
     ring: [u64; LAG],
     len: usize,
     at: usize,
     process: P,
 }
 
-/// How many neighbours a [`Delay`] holds.
-const LAG: usize = 16;
-
-impl<P: FnMut(u64)> Delay<P> {
+impl<P: FnMut(u64), const LAG: usize> Delay<P, LAG> {
     pub(crate) fn new(process: P) -> Self {
         Delay {
             ring: [0; LAG],

@@ -6,11 +6,11 @@
 //! level, also the early ones, whose positions crowd near the goal's index.
 //!
 //! Inside a process, a position's local offset is `local stripe · S + (position mod S)`; its
-//! 2-bit code is entry `offset` of the local table. The frontier of a level lies on one side of
-//! the bipartite graph, so it is a bitmap over that side only: the **half index** numbers the
-//! positions of one side of a local stripe densely (the side of a position repeats with the
-//! puzzle's period, see [`super::Bipartite`]). `S` is a multiple of 64 periods, so stripes
-//! start on whole words of both the table and the bitmaps.
+//! 2-bit code is entry `offset` of the local table, its "expanded" bit (see [`super::dense`])
+//! bit `offset` of the local bitmap. The side of a position (see [`super::Bipartite`])
+//! repeats with the puzzle's period; `S` is a multiple of 64 periods, so stripes start on
+//! whole words of the table and the bitmap, and the positions of one side in 64-bit word `w`
+//! of any stripe are those of the mask [`Layout::side_mask`]`(side, w)`.
 
 /// Divides by a fixed divisor with one multiplication: `q = ⌊x · m / 2^64⌋` with
 /// `m = ⌊2^64 / d⌋ + 1` is exact whenever `x · d < 2^64` (the error term `x·e / (d·2^64)`, with
@@ -61,10 +61,8 @@ pub struct Layout {
     pub period: u64,
     /// Side (0 or 1) of each residue mod the period.
     pub side: Vec<u8>,
-    /// Number of each residue among the residues of its side (the half index within a block).
-    pub order: Vec<u32>,
-    /// The residues of each side, in increasing order.
-    pub cells: [Vec<u32>; 2],
+    /// For each side, the positions of that side in word `w` of a stripe, by `w mod period`.
+    masks: [Vec<u64>; 2],
     /// Processes.
     pub procs: u64,
     /// This process.
@@ -93,12 +91,16 @@ impl Layout {
     pub fn new(n: u64, side: &[u8], procs: u64, rank: u64) -> Layout {
         let period = side.len() as u64;
         let stripe = stripe_len(period);
-        let mut cells = [Vec::new(), Vec::new()];
-        let mut order = Vec::with_capacity(side.len());
-        for (c, &s) in side.iter().enumerate() {
-            order.push(cells[s as usize].len() as u32);
-            cells[s as usize].push(c as u32);
-        }
+        let masks = [0, 1].map(|s| {
+            (0..period)
+                .map(|w| {
+                    (0..64).fold(0u64, |m, b| {
+                        let on = side[((64 * w + b) % period) as usize] == s;
+                        m | (on as u64) << b
+                    })
+                })
+                .collect()
+        });
         let stripes = n.div_ceil(stripe);
         let local_stripes = stripes / procs + (rank < stripes % procs) as u64;
         Layout {
@@ -106,8 +108,7 @@ impl Layout {
             stripe,
             period,
             side: side.to_vec(),
-            order,
-            cells,
+            masks,
             procs,
             rank,
             stripes,
@@ -123,9 +124,17 @@ impl Layout {
         self.local_stripes * self.stripe
     }
 
-    /// Half-index bits of one side in a stripe (a multiple of 64).
-    pub fn half_per_stripe(&self, side: usize) -> u64 {
-        self.stripe / self.period * self.cells[side].len() as u64
+    /// The positions of `side` among the 64 of word `w` of a stripe (bit `b`: position
+    /// `64w + b` from the stripe's start).
+    #[inline(always)]
+    pub fn side_mask(&self, side: usize, w: u64) -> u64 {
+        self.masks[side][(w % self.period) as usize]
+    }
+
+    /// The local stripe of a local offset.
+    #[inline(always)]
+    pub fn local_stripe(&self, local: u64) -> u64 {
+        self.div_stripe.div(local)
     }
 
     /// The owner of position `j` and its local offset there.
@@ -156,28 +165,6 @@ impl Layout {
     #[inline]
     pub fn side_of(&self, j: u64) -> usize {
         self.side[self.div_period.div_rem(j).1 as usize] as usize
-    }
-
-    /// Side and half index (in this process's bitmap of that side) of a local offset.
-    #[inline(always)]
-    pub fn half(&self, local: u64) -> (usize, u64) {
-        let (ls, off) = self.div_stripe.div_rem(local);
-        let (block, cell) = self.div_period.div_rem(off);
-        let side = self.side[cell as usize] as usize;
-        let per_block = self.cells[side].len() as u64;
-        (
-            side,
-            ls * self.half_per_stripe(side) + block * per_block + self.order[cell as usize] as u64,
-        )
-    }
-
-    /// The local offset of half index `h` of `side` in local stripe `ls` (`h` counted from
-    /// the stripe's start).
-    #[inline(always)]
-    pub fn local_of_half(&self, side: usize, ls: u64, h: u64) -> u64 {
-        let per_block = self.cells[side].len() as u64;
-        let (block, k) = (h / per_block, h % per_block);
-        ls * self.stripe + block * self.period + self.cells[side][k as usize] as u64
     }
 
     /// The positions of global stripe `s` that exist (the last stripe may be short).
@@ -220,7 +207,7 @@ mod tests {
     }
 
     #[test]
-    fn owners_offsets_and_halves_round_trip() {
+    fn owners_offsets_and_side_masks() {
         // A 3x5 board's sides (period 15: 8 and 7 cells), 3 processes.
         let side: Vec<u8> = (0..15u32).map(|c| ((c / 5 + c % 5) % 2) as u8).collect();
         let n = 10 * stripe_len(15) + 12345;
@@ -236,10 +223,11 @@ mod tests {
                 let (q, local) = layouts[0].owner(j);
                 let l = &layouts[q as usize];
                 assert_eq!(l.global(local), j);
-                let (side_j, h) = l.half(local);
-                assert_eq!(side_j, l.side_of(j));
-                let per = l.half_per_stripe(side_j);
-                assert_eq!(l.local_of_half(side_j, h / per, h % per), local);
+                assert_eq!(l.local_stripe(local), local / l.stripe);
+                let (w, b) = (local % l.stripe / 64, local % 64);
+                let s = l.side_of(j);
+                assert_eq!(l.side_mask(s, w) >> b & 1, 1, "{j}");
+                assert_eq!(l.side_mask(1 - s, w) >> b & 1, 0, "{j}");
             }
         }
     }

@@ -11,10 +11,9 @@
 //!
 //! Two stores, chosen by size ([`plan`]):
 //! * **dense** ([`dense`]): the 2-bit table of [`crate::game::mod3`] (distance mod 3, or not
-//!   reached) over the process's positions, plus the frontier as one bit per position of one
-//!   side of the bipartite graph: the frontier of level `d` lies on side `d mod 2` and its
-//!   neighbours on the other side, so two half-size bitmaps (current and next) suffice. It
-//!   keeps the complete answer.
+//!   reached) over the process's positions, plus one bit a position saying it was expanded:
+//!   the frontier of level `d` lies on side `d mod 2` of the bipartite graph, and is the
+//!   positions of that side reached but not expanded. It keeps the complete answer.
 //! * **sparse** ([`sparse`]): sorted lists of the positions of levels `d − 1`, `d` and `d + 1`
 //!   only (every neighbour of level `d` lies in `d − 1` or `d + 1`), compressed, spilled to
 //!   disk when they outgrow memory. Counts only, for the early levels of boards whose table
@@ -38,7 +37,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub use exchange::{Exchange, Single};
-pub use layout::Layout;
+pub use layout::{FastDiv, Layout};
 
 use crate::progress::Progress;
 use crate::resources::human_bytes as bytes;
@@ -57,7 +56,7 @@ pub trait Bipartite: Puzzle {
 /// Which store an enumeration uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Store {
-    /// The 2-bit table and half-size frontier bitmaps.
+    /// The 2-bit table and a bitmap of the expanded positions.
     Dense,
     /// Sorted lists of three levels, spilled to disk as needed.
     Sparse,
@@ -104,7 +103,8 @@ pub struct Plan {
     pub store: Store,
     /// The 2-bit table (dense), or the in-memory part of the level lists (sparse).
     pub table: u64,
-    /// Frontier bitmaps (dense), or sorting buffers (sparse).
+    /// The bitmap of expanded positions, which gives the frontier (dense), or sorting
+    /// buffers (sparse).
     pub frontier: u64,
     /// Exchange buffers (outboxes and what is received).
     pub exchange: u64,
@@ -119,7 +119,7 @@ impl Plan {
     /// `table 10.2 GiB + frontier 5.1 GiB + exchange 256.0 MiB = 15.5 GiB`.
     pub fn describe(&self) -> String {
         let (t, f) = match self.store {
-            Store::Dense => ("2-bit table", "frontier bitmaps"),
+            Store::Dense => ("2-bit table", "expanded bitmap"),
             Store::Sparse => ("level lists in memory", "sorting buffers"),
         };
         format!(
@@ -132,16 +132,14 @@ impl Plan {
     }
 }
 
-/// The dense store's needs on one process: 2 bits a position plus a bit a position of each
-/// side, plus the exchange buffers (only with several processes).
+/// The dense store's needs on one process: 2 bits a position for the table and one for the
+/// expanded bitmap, plus the exchange buffers (only with several processes).
 pub fn dense_plan(layout: &Layout, config: &Config) -> Plan {
     let local = layout.local_len();
     Plan {
         store: Store::Dense,
         table: local.div_ceil(32) * 8,
-        frontier: (0..2)
-            .map(|s| layout.local_stripes * layout.half_per_stripe(s) / 8)
-            .sum(),
+        frontier: local.div_ceil(64) * 8,
         exchange: exchange_bytes(layout, config),
     }
 }
