@@ -124,6 +124,29 @@ struct Summary {
     resumed_at: Option<u32>,
 }
 
+/// Progress of an enumeration: the bar (on a terminal) and a line per finished level, above the
+/// bar on a terminal and plain on stderr otherwise (a log keeps them).
+struct Levels {
+    bar: indicatif::ProgressBar,
+    show: bool,
+    terminal: bool,
+}
+
+impl Progress for Levels {
+    fn inc(&self, n: u64) {
+        self.bar.inc(n)
+    }
+
+    fn note(&self, line: &str) {
+        if !self.show {
+        } else if self.terminal {
+            self.bar.println(line)
+        } else {
+            eprintln!("{line}")
+        }
+    }
+}
+
 fn millis(s: f64) -> f64 {
     (s * 1000.0).round() / 1000.0
 }
@@ -160,7 +183,12 @@ fn slide<X: Exchange>(a: &SlideArgs, x: &X) -> Result<(), Failure> {
     let threads = rayon::current_num_threads();
     let result = (|| {
         let p = enumerate::prepare(&opts, x)?;
-        let pb = progress_bar(a.common.quiet || !lead, p.layout.n, String::new());
+        let show = lead && !a.common.quiet;
+        let pb = Levels {
+            bar: progress_bar(!show, p.layout.n, String::new()),
+            show,
+            terminal: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        };
         pb.note(&format!(
             "enumerate slide {}x{}: {} positions, {} store, {} process{} x {threads} thread{}; \
              memory per process: {}",
@@ -173,10 +201,11 @@ fn slide<X: Exchange>(a: &SlideArgs, x: &X) -> Result<(), Failure> {
             if threads == 1 { "" } else { "s" },
             p.plan.describe()
         ));
-        pb.set_message(format!("slide {}x{}", p.spec.rows(), p.spec.cols()));
+        pb.bar
+            .set_message(format!("slide {}x{}", p.spec.rows(), p.spec.cols()));
         drop(p);
         let done = enumerate::enumerate(&opts, x, &pb);
-        pb.finish_and_clear();
+        pb.bar.finish_and_clear();
         done
     })();
     let done = match result {

@@ -149,16 +149,11 @@ struct Marker<'a> {
 }
 
 impl Marker<'_> {
-    /// Marks local offset `local` as reached at this level if it was not; true when this call
-    /// did it.
+    /// Marks local offset `local` as reached at this level if it was not, and flags its
+    /// stripe; true when this call did it.
     #[inline(always)]
     fn mark(&self, local: u64) -> bool {
-        let w = &self.table[(local / 32) as usize];
-        let shift = 2 * (local % 32);
-        if w.load(Relaxed) >> shift & 3 != 0 {
-            return false;
-        }
-        if w.fetch_or(self.code << shift, Relaxed) >> shift & 3 != 0 {
+        if !self.claim(local) {
             return false;
         }
         let flag = &self.touched[self.layout.local_stripe(local) as usize];
@@ -166,6 +161,17 @@ impl Marker<'_> {
             flag.store(true, Relaxed);
         }
         true
+    }
+
+    /// [`mark`](Marker::mark) without flagging the stripe.
+    #[inline(always)]
+    fn claim(&self, local: u64) -> bool {
+        let w = &self.table[(local / 32) as usize];
+        let shift = 2 * (local % 32);
+        if w.load(Relaxed) >> shift & 3 != 0 {
+            return false;
+        }
+        w.fetch_or(self.code << shift, Relaxed) >> shift & 3 == 0
     }
 
     #[inline(always)]
@@ -317,19 +323,11 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
     Ok(x.sum(&[found])?[0])
 }
 
-/// The frontier of word `w` of local stripe `ls`: the positions of side `p` that hold a code
-/// and were not expanded.
+/// The frontier in word `at` of the local arrays: the positions of side `side` (the positions
+/// of the side in that word) that hold a code and were not expanded.
 #[inline(always)]
-fn frontier_word(
-    layout: &Layout,
-    table: &[AtomicU64],
-    expanded: &[AtomicU64],
-    p: usize,
-    ls: u64,
-    w: u64,
-) -> u64 {
-    let at = (ls * layout.stripe / 64 + w) as usize;
-    let open = layout.side_mask(p, w) & !expanded[at].load(Relaxed);
+fn frontier_word(table: &[AtomicU64], expanded: &[AtomicU64], side: u64, at: usize) -> u64 {
+    let open = side & !expanded[at].load(Relaxed);
     if open == 0 {
         // Every position of the side was expanded: no need to read the table.
         return 0;
@@ -354,9 +352,12 @@ fn batches(
     let sizes: Vec<u64> = stripes
         .par_iter()
         .map(|&ls| {
+            let first = ls * layout.stripe / 64;
             (0..layout.stripe / 64)
-                .map(|w| {
-                    frontier_word(layout, marker.table, expanded, p, ls, w).count_ones() as u64
+                .zip(layout.side_masks(p).iter().cycle())
+                .map(|(w, &side)| {
+                    let at = (first + w) as usize;
+                    frontier_word(marker.table, expanded, side, at).count_ones() as u64
                 })
                 .sum::<u64>()
         })
@@ -391,12 +392,13 @@ fn expand_stripe<P: Bipartite>(
 ) -> u64 {
     let base = layout.global_stripe(ls) * layout.stripe;
     let first = ls * layout.stripe / 64;
-    let positions = (0..layout.stripe / 64).flat_map(move |w| {
-        let front = frontier_word(layout, marker.table, expanded, p, ls, w);
+    let sides = layout.side_masks(p).iter().cycle();
+    let positions = (0..layout.stripe / 64).zip(sides).flat_map(move |(w, &side)| {
+        let at = (first + w) as usize;
+        let front = frontier_word(marker.table, expanded, side, at);
         if front != 0 {
             // Only this task writes this stripe's bits.
-            let e = &expanded[(first + w) as usize];
-            e.store(e.load(Relaxed) | front, Relaxed);
+            expanded[at].store(expanded[at].load(Relaxed) | front, Relaxed);
         }
         BitsOf(front).map(move |b| base + 64 * w + b)
     });
@@ -411,7 +413,7 @@ fn expand_stripe<P: Bipartite>(
         if j.wrapping_sub(base) < layout.stripe {
             // In this stripe, next to the position expanded (a move inside its block):
             // cached already, nothing to wait for.
-            near += marker.mark(local_base + (j - base)) as u64;
+            near += marker.claim(local_base + (j - base)) as u64;
             return;
         }
         let (owner, local) = layout.owner(j);
@@ -422,6 +424,9 @@ fn expand_stripe<P: Bipartite>(
         }
     });
     delay.flush();
+    if near > 0 {
+        marker.touched[ls as usize].store(true, Relaxed);
+    }
     found + near
 }
 

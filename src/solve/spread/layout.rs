@@ -131,6 +131,12 @@ impl Layout {
         self.masks[side][(w % self.period) as usize]
     }
 
+    /// [`side_mask`](Layout::side_mask)`(side, w)` for `w` in `0..period`, the masks of the
+    /// words of a stripe in turn.
+    pub fn side_masks(&self, side: usize) -> &[u64] {
+        &self.masks[side]
+    }
+
     /// The local stripe of a local offset.
     #[inline(always)]
     pub fn local_stripe(&self, local: u64) -> u64 {
