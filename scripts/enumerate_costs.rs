@@ -133,7 +133,9 @@ fn main() {
 fn memory(args: &[String]) {
     let threads = rayon::current_num_threads();
     for a in args {
-        let bits: u32 = a.parse().expect("BLOCK_BITS: an even number, e.g. 20 or 28");
+        let bits: u32 = a
+            .parse()
+            .expect("BLOCK_BITS: an even number, e.g. 20 or 28");
         let puzzle = Shuffle { bits: bits & !1 };
         let layout = Layout::new(puzzle.positions(), &puzzle.sides(), 1, 0);
         let config = Config {
@@ -162,7 +164,7 @@ fn memory(args: &[String]) {
              position",
             puzzle.bits,
             puzzle.positions(),
-            gamedb::resources::human_bytes(plan.total()),
+            gamedb::resources::bytes(plan.total()),
             report.counts.len(),
             cpu / reached as f64 * 1e9,
         );

@@ -302,12 +302,33 @@ def trim(text):
 
 
 def parse_u32(part):
-    """The value of a decimal u32 written as Rust's ``u32::from_str`` reads it, or None."""
+    """The value of a decimal u32 written as Rust's ``u32::from_str`` reads it, or None;
+    -1 when it is a number too large for a u32."""
     digits = part[1:] if part[:1] == "+" else part
     if not digits or not (digits.isascii() and digits.isdigit()):
         return None
     value = int(digits)
-    return value if value <= U32_MAX else None
+    return value if value <= U32_MAX else -1
+
+
+ECHO_LIMIT = 200
+
+
+def echo(text):
+    """``text`` cut to at most ECHO_LIMIT bytes of UTF-8 (at a character boundary), with
+    ``… (N bytes)`` when it was cut: a 10 MB line is named by its beginning (Rust ``echo``)."""
+    raw = text.encode("utf-8", "surrogateescape")
+    if len(raw) <= ECHO_LIMIT:
+        return text
+    end = ECHO_LIMIT
+    while end > 0 and raw[end] & 0xC0 == 0x80:
+        end -= 1
+    return raw[:end].decode("utf-8", "surrogateescape") + "… (%d bytes)" % len(raw)
+
+
+def quote(pos):
+    """A position as messages quote it (Rust ``game::quote``)."""
+    return echo(format_numbers(pos))
 
 
 def parse_numbers(text, form):
@@ -319,10 +340,9 @@ def parse_numbers(text, form):
     for part in text.split(","):
         part = trim(part)
         value = parse_u32(part)
-        if value is None:
-            raise BadInput(
-                "position '%s': '%s' is not a non-negative integer; expected %s" % (text, part, form)
-            )
+        if value is None or value < 0:
+            what = "is not a non-negative integer" if value is None else "is too large (at most %d)" % U32_MAX
+            raise BadInput("position '%s': '%s' %s; expected %s" % (echo(text), echo(part), what, form))
         out.append(value)
     return out
 
@@ -519,13 +539,13 @@ class Candy(Game):
         if len(pos) != 3:
             raise BadInput(
                 "position '%s' has %d numbers; expected %s"
-                % (self.format(pos), len(pos), self.position_form())
+                % (quote(pos), len(pos), self.position_form())
             )
         total = sum(pos)
         if total % 2 == 0 or total > self.max_candies:
             raise BadInput(
                 "position '%s' has total %d, but this table holds odd totals up to %d; expected %s"
-                % (self.format(pos), total, self.max_candies, self.position_form())
+                % (quote(pos), total, self.max_candies, self.position_form())
             )
 
     def rank(self, pos):
@@ -616,16 +636,21 @@ class Nim(Game):
 
     def check(self, pos):
         self._check_ints(pos)
-        if not 0 < len(pos) <= self.s:
-            raise BadInput(
-                "position '%s' has %d heaps; expected %s"
-                % (self.format(pos), len(pos), self.position_form())
-            )
+        # Missing heaps are empty, and empty heaps may be written out, up to MAX_HEAPS numbers.
+        heaps = sum(1 for v in pos if v > 0)
+        if not pos or len(pos) > self.MAX_HEAPS or heaps > self.s:
+            if len(pos) > self.MAX_HEAPS:
+                what = "%d numbers (at most %d)" % (len(pos), self.MAX_HEAPS)
+            elif heaps > self.s and heaps < len(pos):
+                what = "%d non-empty heaps" % heaps
+            else:
+                what = "%d heaps" % len(pos)
+            raise BadInput("position '%s' has %s; expected %s" % (quote(pos), what, self.position_form()))
         for v in pos:
             if v > self.h:
                 raise BadInput(
                     "position '%s': heap %d is larger than this table's largest heap %d; expected %s"
-                    % (self.format(pos), v, self.h, self.position_form())
+                    % (quote(pos), v, self.h, self.position_form())
                 )
 
     def rank(self, pos):
@@ -725,13 +750,13 @@ class Wythoff(Game):
         if not 0 < len(pos) <= 2:
             raise BadInput(
                 "position '%s': %d heaps; expected %s"
-                % (format_numbers(pos), len(pos), self.position_form())
+                % (quote(pos), len(pos), self.position_form())
             )
         for v in pos:
             if v > self.n:
                 raise BadInput(
                     "position '%s': heap %d is larger than this table's largest heap %d; expected %s"
-                    % (format_numbers(pos), v, self.n, self.position_form())
+                    % (quote(pos), v, self.n, self.position_form())
                 )
 
     def rank(self, pos):
@@ -808,11 +833,13 @@ class Chomp(Game):
 
     def check(self, pos):
         self._check_ints(pos)
-        shown = format_numbers(pos)
+        shown = quote(pos)
 
         def bad(what):
             raise BadInput("position '%s': %s; expected %s" % (shown, what, self.position_form()))
 
+        if len(pos) > self.MAX_ROWS:
+            bad("%d numbers (at most %d)" % (len(pos), self.MAX_ROWS))
         if not pos or pos[0] == 0:
             bad("the top row is empty, so the poisoned cell (1,1) has been eaten")
         for k in range(1, len(pos)):
@@ -948,7 +975,7 @@ class Slide(Game):
 
     def check(self, pos):
         self._check_ints(pos)
-        n, text = self.cells, format_numbers(pos)
+        n, text = self.cells, quote(pos)
         if len(pos) != n:
             raise BadInput(
                 "position '%s' has %d numbers, a %d×%d board has %d cells; expected %s"
@@ -1220,6 +1247,13 @@ class Table:
             raise self._damaged(
                 "file is %d bytes but the header says %d (truncated or extended)" % (size, offset + plen)
             )
+        nonzero = mm[HEADER_LEN:PAYLOAD_OFFSET].rstrip(b"\0")
+        if nonzero:
+            i = len(nonzero) - len(nonzero.lstrip(b"\0"))
+            raise self._damaged(
+                "byte %d (between the header and the payload) is %#04x, not 0"
+                % (HEADER_LEN + i, nonzero[i])
+            )
         if game not in GAMES:
             raise self._damaged("unknown game number %d" % game)
         try:
@@ -1258,6 +1292,9 @@ class Table:
                 "not checked: the xxhash package is not installed and the payload is over "
                 "%d bytes (pass verify=True to check it in pure Python)" % PURE_PYTHON_VERIFY_LIMIT
             )
+            # Said where a person or a log sees it: answers from an unchecked payload are only
+            # as good as the file.
+            sys.stderr.write("gamedb.py: warning: %s: payload checksum %s\n" % (self.path, self.payload_checksum))
             return
         self.verify()
         how = "xxhash" if _xxhash is not None else "pure Python xxh3"
@@ -1500,8 +1537,8 @@ class Table:
             a = self.query(line)
         except (BadInput, DamagedTable) as e:
             if as_json:
-                return json_object([("position", line), ("error", str(e))]), True
-            return "%s: error: %s" % (line, e), True
+                return json_object([("position", echo(line)), ("error", str(e))]), True
+            return "%s: error: %s" % (echo(line), e), True
         return (self.answer_json(a) if as_json else self.answer_text(a)), False
 
     def distance_counts(self):
@@ -1618,8 +1655,19 @@ def _stream(table, as_json, out):
         try:
             text = trim(raw.decode("utf-8"))
         except UnicodeDecodeError:
-            out.flush()
-            raise Error("<stdin>: stream did not contain valid UTF-8") from None
+            # Answered like any bad line, and the stream goes on (as gamedb query does).
+            shown = echo(trim(raw.decode("utf-8", "replace")))
+            error = (
+                "line '%s' is not UTF-8 text; expected one position per line, written as "
+                "`gamedb query` reads them" % shown
+            )
+            lines += 1
+            bad += 1
+            if as_json:
+                out.write(json_object([("position", shown), ("error", error)]) + "\n")
+            else:
+                out.write("%s: error: %s\n" % (shown, error))
+            return
         if not text:
             return
         lines += 1

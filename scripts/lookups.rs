@@ -24,22 +24,9 @@ use std::time::Instant;
 
 use gamedb::{Outcome, Table};
 
-/// splitmix64: a small, good-enough generator that needs no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        ((self.next() as u128 * n as u128) >> 64) as u64
-    }
-}
+#[path = "rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();

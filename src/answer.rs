@@ -263,7 +263,7 @@ pub struct ErrorLine {
 
 impl ErrorLine {
     /// Longest echo of a bad line: a 10 MB line is named by its beginning, not repeated.
-    pub const ECHO_LIMIT: usize = 200;
+    pub const ECHO_LIMIT: usize = crate::game::ECHO_LIMIT;
 
     /// The error answer for `line`. Messages quote the input they refuse; a quoted stretch
     /// longer than [`ErrorLine::ECHO_LIMIT`] is cut to its [`echo`] too, so a 10 MB line does
@@ -286,6 +286,8 @@ impl ErrorLine {
     }
 }
 
+pub use crate::game::echo;
+
 /// `message` with every stretch between single quotes cut to its [`echo`] (an unclosed quote
 /// runs to the end).
 fn shorten_quotes(message: &str) -> String {
@@ -307,19 +309,6 @@ fn shorten_quotes(message: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// `text` cut to at most [`ErrorLine::ECHO_LIMIT`] bytes (at a character boundary), with `…
-/// (N bytes)` when it was cut.
-pub fn echo(text: &str) -> String {
-    if text.len() <= ErrorLine::ECHO_LIMIT {
-        return text.to_string();
-    }
-    let mut end = ErrorLine::ECHO_LIMIT;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes)", &text[..end], text.len())
 }
 
 #[cfg(test)]

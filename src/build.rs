@@ -1,4 +1,6 @@
-//! Building tables: what `gamedb build` can build, and solving then writing atomically.
+//! Building tables: what `gamedb build` can build; checking what a build needs against what the
+//! machine has before solving; locking the table against a second writer; solving, then
+//! writing atomically.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -7,7 +9,9 @@ use crate::fifteen::FifteenArgs;
 use crate::format::{self, payload};
 use crate::game::{Progress, ValueKind};
 use crate::games::{BuildGame, Spec};
-use crate::Result;
+use crate::lock::TableLock;
+use crate::resources::{self, Available, Needs};
+use crate::{Error, Result};
 
 /// What `gamedb build` (and a catalog line) names: one registered game with its arguments, or
 /// a set of tables (the pattern databases of a 15-puzzle partition).
@@ -45,17 +49,140 @@ pub struct Built {
     pub total_time: Duration,
 }
 
+/// What building the table of `spec` with `kind` values needs: memory at the peak (the
+/// game's solver, see [`crate::game::GameSpec::solve_memory`], then the encoding) and the
+/// output file (at most: Grundy values may turn out to fit one byte each, see
+/// [`payload::max_payload_len`]). Computed without solving.
+pub fn needs(spec: &Spec, kind: ValueKind) -> Needs {
+    let n = spec.positions();
+    Needs {
+        what: spec.file_name(kind),
+        memory: spec
+            .solve_memory(kind)
+            .saturating_add(payload::encode_memory(kind, n)),
+        table: payload::max_payload_len(kind, n),
+        file: format::PAYLOAD_OFFSET + payload::max_payload_len(kind, n),
+    }
+}
+
+/// How a build checks its resources.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// A memory budget in bytes (`--memory`): refuse builds that need more, even when the
+    /// machine has more.
+    pub memory_budget: Option<u64>,
+    /// The memory this build may use, when the caller has measured it already (`build-all`
+    /// running several builds at once gives each its share); `None` measures it now.
+    pub memory_available: Option<(u64, String)>,
+}
+
+/// What a build checked before solving: its needs and what was available.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// What the build needs.
+    pub needs: Needs,
+    /// What the machine had.
+    pub available: Available,
+}
+
+impl Plan {
+    /// One line for people: needs and what is available.
+    pub fn describe(&self, out_dir: &Path) -> String {
+        resources::describe(&self.needs, &self.available, out_dir)
+    }
+}
+
+/// Checks, before anything is solved, that a build of `spec` with `kind` values into
+/// `out_dir` can succeed: the folder is (made) writable, and the memory and disk the build
+/// needs are there (see [`crate::resources`]). The error says what is needed and what is
+/// available.
+pub fn plan(spec: &Spec, kind: ValueKind, out_dir: &Path, options: &Options) -> Result<Plan> {
+    spec.check_kind(kind)?;
+    plan_needs(needs(spec, kind), out_dir, options)
+}
+
+/// [`plan`] for any writer of tables that states its own [`Needs`] (an engine that solves
+/// outside [`crate::games::GameSpec::solve`], e.g. across processes): the output folder is
+/// (made) writable, and the needs fit in the memory and disk available. Call it before
+/// allocating, then write under a [`TableLock`].
+pub fn plan_needs(needs: Needs, out_dir: &Path, options: &Options) -> Result<Plan> {
+    resources::check_output_folder(out_dir)?;
+    let mut available = Available::now(out_dir, options.memory_budget);
+    if let Some(given) = &options.memory_available {
+        if available.memory.as_ref().is_none_or(|(m, _)| given.0 < *m) {
+            available.memory = Some(given.clone());
+        }
+    }
+    resources::check(&needs, &available, out_dir)?;
+    Ok(Plan { needs, available })
+}
+
+/// [`plan`] for several tables built one after another into `out_dir`: each must fit in
+/// memory by itself, and their files together on the disk. Nothing is solved.
+pub fn plan_all(
+    tables: &[(Spec, ValueKind)],
+    out_dir: &Path,
+    options: &Options,
+) -> Result<Vec<Plan>> {
+    let plans = tables
+        .iter()
+        .map(|(spec, kind)| plan(spec, *kind, out_dir, options))
+        .collect::<Result<Vec<Plan>>>()?;
+    let total: u64 = plans.iter().map(|p| p.needs.file).sum();
+    if let Some(free) = resources::free_disk(out_dir) {
+        if plans.len() > 1 && total > free {
+            return Err(Error::Unsupported(format!(
+                "the {} tables to build need {} of disk together, but {} has {} free; nothing \
+                 was solved",
+                plans.len(),
+                resources::bytes(total),
+                out_dir.display(),
+                resources::bytes(free)
+            )));
+        }
+    }
+    Ok(plans)
+}
+
 /// Solves `spec` for `kind` values and writes the table under `out_dir` (its standard file
-/// name). Parallelism is rayon's current pool: run inside `ThreadPool::install` to choose it.
+/// name): checks resources first ([`plan`]), takes the table's lock (waiting while another
+/// process builds the same table, see [`crate::lock`]), then builds. Parallelism is rayon's
+/// current pool: run inside `ThreadPool::install` to choose it.
 pub fn build(
     spec: &Spec,
     kind: ValueKind,
     out_dir: &Path,
     progress: &dyn Progress,
 ) -> Result<Built> {
-    let path = out_dir.join(spec.file_name(kind));
+    let options = Options::default();
+    plan(spec, kind, out_dir, &options)?;
+    let lock = TableLock::wait(out_dir, &spec.file_name(kind))?;
+    build_locked(spec, kind, out_dir, &options, &lock, progress)
+}
+
+/// [`build`] for a caller that already holds the table's lock (`build-all` takes it itself, to
+/// skip a table another process is building and come back to it). Checks resources again
+/// (they may have changed while it waited), solves, writes atomically.
+pub fn build_locked(
+    spec: &Spec,
+    kind: ValueKind,
+    out_dir: &Path,
+    options: &Options,
+    lock: &TableLock,
+    progress: &dyn Progress,
+) -> Result<Built> {
+    let name = spec.file_name(kind);
+    if lock.name() != name {
+        return Err(Error::Unsupported(format!(
+            "internal error: building {name} under the lock of {}",
+            lock.name()
+        )));
+    }
+    plan(spec, kind, out_dir, options)?;
+    let path = out_dir.join(&name);
     format::remove_stale_temporaries(out_dir);
-    progress.restart(spec.positions(), &spec.file_name(kind));
+    format::remove_temporaries_of(out_dir, &name);
+    progress.restart(spec.positions(), &name);
     let started = Instant::now();
     let solved = spec.solve(kind, progress)?;
     let solve_time = started.elapsed();

@@ -17,6 +17,7 @@ use crate::format::{Encoding, TableMeta, TableParts, EXTENSION};
 use crate::game::{GameSpec, ValueKind};
 use crate::games::slide::{SlideIndex, SlideSpec};
 use crate::progress::Progress;
+use crate::resources::bytes;
 use crate::solve::bfs::Puzzle;
 use crate::solve::spread::{self, checkpoint, dense, Bipartite, Exchange, Layout, Plan};
 use crate::{Error, Result};
@@ -118,7 +119,8 @@ pub fn memory_per_process() -> u64 {
     .find_map(|v| std::env::var(v).ok()?.parse::<u64>().ok())
     .unwrap_or(1)
     .max(1);
-    crate::resources::available_memory().unwrap_or(u64::MAX) / local
+    // The least of available memory, the cgroup's headroom and the rlimit, as for builds.
+    crate::resources::memory_limit(None).map_or(u64::MAX, |(m, _)| m) / local
 }
 
 /// An enumeration, checked before anything is allocated: the board, its index, the layout of
@@ -164,6 +166,7 @@ pub fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Prepared> 
         force: opts.force,
     };
     let plan = spread::plan(&layout, &config, opts.table)?;
+    check_disk(opts, &layout, &plan, x)?;
     if !opts.resume && checkpoint::exists(&dir) {
         return Err(Error::bad(format!(
             "{} holds a checkpoint of an earlier run; --resume continues it, or remove the \
@@ -180,6 +183,44 @@ pub fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Prepared> 
     })
 }
 
+/// Refuses a run whose files will not fit: the output folder must be writable (found now, not
+/// after hours of enumeration), with room for this process's checkpoints (the new part is
+/// written before the old one is removed, so two of them at a time) and, on process 0, the
+/// table file.
+fn check_disk<X: Exchange + ?Sized>(
+    opts: &Options,
+    layout: &Layout,
+    plan: &Plan,
+    x: &X,
+) -> Result<()> {
+    if !opts.table && opts.checkpoint_every.is_none() {
+        return Ok(());
+    }
+    crate::resources::check_output_folder(&opts.out)?;
+    let checkpoints = match (opts.checkpoint_every, plan.store) {
+        (Some(_), spread::Store::Dense) => 2 * (plan.table + plan.frontier),
+        _ => 0,
+    };
+    let table = if opts.table && x.rank() == 0 {
+        Encoding::Mod3.payload_len(layout.n).unwrap_or(u64::MAX) + crate::format::PAYLOAD_OFFSET
+    } else {
+        0
+    };
+    let needed = checkpoints.saturating_add(table);
+    match crate::resources::free_disk(&opts.out) {
+        Some(free) if needed > free => Err(Error::Unsupported(format!(
+            "{}: needs {} of disk ({} for checkpoints, {} for the table), but it has {} free; \
+             nothing was enumerated (--no-checkpoints, or a folder with more room)",
+            opts.out.display(),
+            bytes(needed),
+            bytes(checkpoints),
+            bytes(table),
+            bytes(free)
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Enumerates the board; every process of `x` calls it. `progress` counts the positions found
 /// and notes each finished level (on every process; callers show it on process 0).
 pub fn enumerate<X: Exchange + ?Sized>(
@@ -194,6 +235,27 @@ pub fn enumerate<X: Exchange + ?Sized>(
         plan,
         config,
     } = prepare(opts, x)?;
+    // One run per board and folder: a second one would share the checkpoint and the table's
+    // temporary file. Process 0 holds the table's lock for the whole run.
+    let files = opts.table || opts.checkpoint_every.is_some();
+    let lock = if x.rank() == 0 && files {
+        let name = table_name(&spec);
+        crate::resources::check_output_folder(&opts.out)
+            .and_then(|_| crate::lock::TableLock::try_take(&opts.out, &name))
+            .and_then(|l| {
+                l.map(Some).ok_or_else(|| {
+                    Error::Unsupported(format!(
+                        "{}: another gamedb is enumerating this board into the folder (it holds \
+                         the lock of {name}); wait for it, or use another --out",
+                        opts.out.display()
+                    ))
+                })
+            })
+    } else {
+        Ok(None)
+    };
+    agree(x, lock.as_ref().err(), "lock the board's table")?;
+    let _lock = lock?;
     let started = Instant::now();
     let report = spread::run(&index, x, &layout, &plan, &config, progress)?;
     let seconds = started.elapsed().as_secs_f64();

@@ -35,6 +35,14 @@ pub enum Error {
     },
     /// The request is valid but cannot be done (too large, missing table, ...).
     Unsupported(String),
+    /// A search went over the limit it was given (nodes or time) before finishing: the
+    /// request is valid, but was not answered within it.
+    OverLimit {
+        /// True when the time ran out, false when the node budget did.
+        time: bool,
+        /// What was tried and how far it got.
+        what: String,
+    },
 }
 
 /// Shorthand used throughout the crate.
@@ -64,6 +72,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::BadInput(msg) | Error::Unsupported(msg) => f.write_str(msg),
+            Error::OverLimit { what, .. } => f.write_str(what),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), source),
             Error::Corrupt { path, what } => {
                 write!(f, "{}: damaged table: {}", path.display(), what)

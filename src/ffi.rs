@@ -132,7 +132,10 @@ fn parse_in_table(table: &Table, text: &str) -> Result<Vec<u32>, i64> {
     if let Some(why) = table.rules().outside(&pos) {
         return Err(fail(
             GAMEDB_ERR_POSITION,
-            &format!("position '{text}' is not in this table: {why}"),
+            &format!(
+                "position '{}' is not in this table: {why}",
+                crate::answer::echo(text)
+            ),
         ));
     }
     Ok(pos)

@@ -35,9 +35,10 @@
 //!   [`stream`]: answering lines of input;
 //! * [`report`]: `info` and the Chomp rectangles; [`verify`]: the statements checked against
 //!   every position, with their sources;
+//! * [`service`]: `gamedb serve`, the tables over HTTP/JSON and the web explorer;
 //! * [`ffi`]: the C ABI of the shared library (`src/gamedb.h`).
 //!
-//! Leaves used everywhere: [`Error`], [`progress`], [`resources`].
+//! Leaves used everywhere: [`Error`], [`progress`], [`resources`], [`lock`].
 
 #![warn(missing_docs)]
 
@@ -51,10 +52,12 @@ pub mod fifteen;
 pub mod format;
 pub mod game;
 pub mod games;
+pub mod lock;
 pub mod lookup;
 pub mod progress;
 pub mod report;
 pub mod resources;
+pub mod service;
 pub mod solve;
 pub mod stream;
 pub mod tables;

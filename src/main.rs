@@ -12,6 +12,33 @@ mod cli;
 
 use cli::{Cli, Command, Failure};
 
+/// A table file truncated while gamedb has it mapped makes the next read of the lost part a
+/// bus error (SIGBUS), which would kill the process without a word. Say what happened instead
+/// and exit 2: the answers already written are right, and no answer is made up for the rest.
+/// (gamedb never changes a table in place; tables are replaced by rename, which leaves open
+/// maps intact.)
+fn on_bus_error_say_why() {
+    extern "C" fn handler(_: libc::c_int) {
+        const MSG: &[u8] =
+            b"\ngamedb: a table file was truncated or changed while gamedb had it open \
+(bus error reading it); no answer was given for the lines not yet answered. Tables must be \
+replaced by rename, never changed in place.\n";
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is static.
+        unsafe {
+            libc::write(2, MSG.as_ptr() as *const libc::c_void, MSG.len());
+            libc::_exit(2);
+        }
+    }
+    // SAFETY: installing a handler at start-up, before any thread exists; the handler only
+    // calls async-signal-safe functions.
+    unsafe {
+        libc::signal(
+            libc::SIGBUS,
+            handler as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+}
+
 fn main() -> ExitCode {
     // Die quietly when the reader of our output goes away (`gamedb ... | head`), as Unix
     // tools do, instead of panicking on the failed write.
@@ -19,6 +46,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    on_bus_error_say_why();
     let result = match Cli::parse().command {
         Command::Build(a) => cli::build::run(a),
         Command::BuildAll(a) => cli::build_all::run(a),
@@ -29,6 +57,14 @@ fn main() -> ExitCode {
         Command::ChompRectangles(a) => cli::chomp_rectangles::run(a),
         Command::Solve(a) => cli::solve::run(a),
         Command::Enumerate(a) => cli::enumerate::run(a),
+        Command::Serve(a) => cli::serve::run(a),
+        Command::List(a) => cli::list::run(a),
+        Command::Plot(a) => cli::plot::run(a),
+        Command::Export(a) => cli::export::run(a),
+        Command::Rank(a) => cli::rank::rank(a),
+        Command::Unrank(a) => cli::rank::unrank(a),
+        Command::Completions(a) => cli::completions::completions(a),
+        Command::Man(a) => cli::completions::man(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -367,6 +367,20 @@ fn memory_is_checked_before_anything_is_allocated() {
         ],
         &["expected bytes"],
     );
+    // A second run into the same folder while one holds the board's lock is refused up front.
+    let busy = TempDir::new("enum-busy");
+    let _held = gamedb::lock::TableLock::try_take(busy.path(), "slide-3x3-mod3.gtab")
+        .unwrap()
+        .unwrap();
+    let line = format!(
+        "enumerate slide --rows 3 --cols 3 --table --out {}",
+        busy.arg()
+    );
+    refused(
+        "locked board",
+        &line.split_whitespace().collect::<Vec<_>>(),
+        &["another gamedb is enumerating", "slide-3x3-mod3.gtab"],
+    );
     // A byte table past 12 cells is refused by `build`, pointing at `enumerate`.
     refused(
         "build 2x7",

@@ -1,15 +1,27 @@
 //! `gamedb build-all`: build every table of a catalog, skipping intact ones.
+//!
+//! Before anything is solved: the output folder is checked (created, writable) and the files
+//! of the missing tables must fit on its disk together; each build then checks its memory.
+//! Tables are found by their headers: a file under a table's name that holds another table is
+//! never overwritten.
+//!
+//! Two runs into one folder share the work: each table is built under its lock (see
+//! [`gamedb::lock`]); a run that finds a table locked leaves it for later and goes on with the
+//! others, then waits for the lock and skips the table if the other run built it.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget};
 
+use gamedb::build::{self, Options};
 use gamedb::catalog::{self, Entry};
-use gamedb::{Error, Table};
+use gamedb::lock::TableLock;
+use gamedb::resources::{self, bytes};
+use gamedb::{tables, Error, Table};
 
 use super::{progress_bar, set_threads, Failure};
 
@@ -21,39 +33,105 @@ pub struct BuildAllArgs {
     /// A catalog file: one build per line in the words of `gamedb build`, `#` comments.
     #[arg(long)]
     catalog: Option<PathBuf>,
-    /// Tables built at the same time (they share the worker threads).
+    /// Tables built at the same time (they share the worker threads and the memory).
     #[arg(long, default_value_t = 1)]
     jobs: usize,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Most memory the builds may allocate together (bytes, or K, M, G, T binary units: 512M,
+    /// 8G); a table that needs more is refused before it is solved. Default: what the machine
+    /// has available.
+    #[arg(long, value_parser = resources::parse_size)]
+    memory: Option<u64>,
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
+    /// One JSON array of {table, positions, bytes, memory_needed, seconds, status} instead of
+    /// the table.
+    #[arg(long)]
+    json: bool,
 }
 
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize)]
 struct Row {
+    #[serde(rename = "table")]
     name: String,
     positions: u64,
     bytes: u64,
+    /// What building it needs (or needed) in memory, in bytes.
+    #[serde(rename = "memory_needed")]
+    memory: u64,
     seconds: f64,
     status: String,
 }
 
-/// Why an existing file is not reused, or `None` if it is intact.
-fn damage(path: &Path, e: &Entry) -> Option<String> {
+/// What the file under a table's name is.
+enum State {
+    Intact,
+    Missing,
+    /// Damaged: why (rebuilt).
+    Damaged(String),
+    /// Holds another table: what (never overwritten).
+    Foreign(String),
+}
+
+fn state(path: &Path, e: &Entry) -> State {
     if !path.exists() {
-        return Some(String::new());
+        return State::Missing;
     }
-    let t = match Table::open(path) {
-        Ok(t) => t,
-        Err(err) => return Some(err.to_string()),
-    };
-    if t.spec() != &e.spec || t.value_kind() != e.kind {
-        return Some("holds another table".into());
+    // The header first: a name never decides what a file holds.
+    match tables::holds(path) {
+        Err(err) => return State::Damaged(err.to_string()),
+        Ok(h) if h.spec != e.spec || h.kind != e.kind => {
+            return State::Foreign(format!(
+                "{}: the file is named as the table of {}, but its header says it holds {}; \
+                 gamedb does not overwrite another table: move or remove it",
+                path.display(),
+                e.spec.describe_table(e.kind),
+                h.spec.describe_table(h.kind)
+            ))
+        }
+        Ok(_) => {}
     }
-    t.verify().err().map(|err| err.to_string())
+    match Table::open(path).and_then(|t| t.verify()) {
+        Ok(()) => State::Intact,
+        Err(err) => State::Damaged(err.to_string()),
+    }
+}
+
+/// The memory the running builds may use together: a build waits while others hold what it
+/// needs, and gets as its own limit what they leave.
+struct Budget {
+    limit: Option<(u64, String)>,
+    reserved: Mutex<u64>,
+    freed: Condvar,
+}
+
+impl Budget {
+    fn reserve(&self, need: u64) -> Option<(u64, String)> {
+        let (limit, why) = self.limit.clone()?;
+        let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
+        while *reserved > 0 && *reserved + need > limit {
+            reserved = self.freed.wait(reserved).unwrap_or_else(|e| e.into_inner());
+        }
+        let left = limit - *reserved;
+        *reserved += need;
+        let why = if *reserved > need {
+            format!("{why}, less what the other running builds need")
+        } else {
+            why
+        };
+        Some((left, why))
+    }
+
+    fn release(&self, need: u64) {
+        if self.limit.is_some() {
+            let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
+            *reserved -= need;
+            self.freed.notify_all();
+        }
+    }
 }
 
 pub fn run(a: BuildAllArgs) -> Result<(), Failure> {
@@ -75,101 +153,238 @@ pub fn run(a: BuildAllArgs) -> Result<(), Failure> {
         ),
     };
     let entries = catalog::parse(&text, &origin)?;
-    std::fs::create_dir_all(&a.out).map_err(|e| Error::Io {
-        path: a.out.clone(),
-        source: e,
-    })?;
+
+    if a.out.exists() && !a.out.is_dir() {
+        // Said even when nothing is to be built: the command names a folder.
+        resources::check_output_folder(&a.out)?;
+    }
+    // Before anything is solved: a folder we can write to, and room for the missing tables.
+    let missing: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| !a.out.join(e.spec.file_name(e.kind)).exists())
+        .collect();
+    if !missing.is_empty() {
+        resources::check_output_folder(&a.out)?;
+        let total: u64 = missing
+            .iter()
+            .map(|e| build::needs(&e.spec, e.kind).file)
+            .sum();
+        if let Some(free) = resources::free_disk(&a.out) {
+            if total > free {
+                return Err(Error::Unsupported(format!(
+                    "the {} missing tables need {} of disk together, but {} has {} free; \
+                     nothing was solved",
+                    missing.len(),
+                    bytes(total),
+                    a.out.display(),
+                    bytes(free)
+                ))
+                .into());
+            }
+        }
+    }
     let removed = gamedb::format::remove_stale_temporaries(&a.out);
     if removed > 0 {
         eprintln!("removed {removed} temporary file(s) left by an interrupted build");
     }
+    gamedb::lock::remove_stale_locks(&a.out);
 
+    let budget = Budget {
+        limit: resources::memory_limit(a.memory),
+        reserved: Mutex::new(0),
+        freed: Condvar::new(),
+    };
     let multi = MultiProgress::with_draw_target(if a.quiet {
         ProgressDrawTarget::hidden()
     } else {
         ProgressDrawTarget::stderr()
     });
+    let say = |line: String| multi.suspend(|| eprintln!("{line}"));
     let overall = multi.add(progress_bar(
         a.quiet,
         entries.len() as u64,
         "all tables".into(),
     ));
     let rows: Mutex<Vec<(usize, Row)>> = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
+    let deferred: Mutex<Vec<usize>> = Mutex::new(Vec::new());
     let failures = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..a.jobs.min(entries.len().max(1)) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(e) = entries.get(i) else { break };
-                let name = e.spec.file_name(e.kind);
-                let path = a.out.join(&name);
-                let mut row = Row {
-                    name: name.clone(),
-                    positions: e.spec.positions(),
-                    bytes: 0,
-                    seconds: 0.0,
-                    status: String::new(),
-                };
-                match damage(&path, e) {
-                    None => {
-                        row.bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-                        row.status = "present, skipped".into();
-                        multi.suspend(|| eprintln!("{name}: present and intact, skipped"));
-                    }
-                    Some(why) => {
-                        let pb = multi.add(ProgressBar::hidden());
-                        if !a.quiet {
-                            pb.set_draw_target(ProgressDrawTarget::stderr());
-                        }
-                        pb.set_style(progress_bar(true, 0, String::new()).style());
-                        pb.set_message(name.clone());
-                        let started = Instant::now();
-                        let result = gamedb::build::build(&e.spec, e.kind, &a.out, &pb);
-                        pb.finish_and_clear();
-                        multi.remove(&pb);
-                        row.seconds = started.elapsed().as_secs_f64();
-                        match result {
-                            Ok(b) => {
-                                row.bytes = b.file_bytes;
-                                row.status = if why.is_empty() {
-                                    "built".into()
-                                } else {
-                                    multi.suspend(|| eprintln!("{name}: rebuilding: {why}"));
-                                    "rebuilt (was damaged)".into()
-                                };
-                            }
-                            Err(err) => {
-                                failures.fetch_add(1, Ordering::SeqCst);
-                                row.status = format!("FAILED: {err}");
-                                multi.suspend(|| {
-                                    eprintln!("gamedb: catalog line {}: {err}", e.line)
-                                });
-                            }
-                        }
-                    }
+
+    // One table: skip it, refuse it, or build it under its lock. `wait`: the second pass,
+    // which waits for a lock another process holds instead of leaving the table for later.
+    let one = |i: usize, wait: bool| {
+        let e = &entries[i];
+        let name = e.spec.file_name(e.kind);
+        let path = a.out.join(&name);
+        let needs = build::needs(&e.spec, e.kind);
+        let mut row = Row {
+            name: name.clone(),
+            positions: e.spec.positions(),
+            bytes: 0,
+            memory: needs.memory,
+            seconds: 0.0,
+            status: String::new(),
+        };
+        let present = |row: &mut Row, status: &str| {
+            row.bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            row.status = status.into();
+        };
+        let before = state(&path, e);
+        let why = match before {
+            State::Intact => {
+                present(&mut row, "present, skipped");
+                say(format!("{name}: present and intact, skipped"));
+                return Some(row);
+            }
+            State::Foreign(msg) => {
+                failures.fetch_add(1, Ordering::SeqCst);
+                say(format!("gamedb: catalog line {}: {msg}", e.line));
+                row.status = "FAILED: the file holds another table".into();
+                return Some(row);
+            }
+            State::Missing => None,
+            State::Damaged(why) => Some(why),
+        };
+        let lock = if wait {
+            match TableLock::try_take(&a.out, &name) {
+                Ok(Some(lock)) => Ok(lock),
+                Ok(None) => {
+                    say(format!(
+                        "{name}: waiting for the other gamedb building this table"
+                    ));
+                    TableLock::wait(&a.out, &name)
                 }
-                rows.lock().unwrap().push((i, row));
-                overall.inc(1);
-            });
+                Err(err) => Err(err),
+            }
+        } else {
+            match TableLock::try_take(&a.out, &name) {
+                Ok(Some(lock)) => Ok(lock),
+                Ok(None) => {
+                    say(format!(
+                        "{name}: another gamedb is building this table; coming back to it \
+                         after the others"
+                    ));
+                    deferred.lock().unwrap_or_else(|e| e.into_inner()).push(i);
+                    return None;
+                }
+                Err(err) => Err(err),
+            }
+        };
+        let result = lock.and_then(|lock| {
+            // Another run may have built it while we looked or waited.
+            if let State::Intact = state(&path, e) {
+                return Ok(None);
+            }
+            let share = budget.reserve(needs.memory);
+            let options = Options {
+                memory_budget: a.memory,
+                memory_available: share,
+            };
+            let result = (|| {
+                let plan = build::plan(&e.spec, e.kind, &a.out, &options)?;
+                if !a.quiet {
+                    say(plan.describe(&a.out));
+                }
+                let pb = multi.add(ProgressBar::hidden());
+                if !a.quiet {
+                    pb.set_draw_target(ProgressDrawTarget::stderr());
+                }
+                pb.set_style(progress_bar(true, 0, String::new()).style());
+                pb.set_message(name.clone());
+                let started = Instant::now();
+                let built = build::build_locked(&e.spec, e.kind, &a.out, &options, &lock, &pb);
+                pb.finish_and_clear();
+                multi.remove(&pb);
+                row.seconds = started.elapsed().as_secs_f64();
+                built
+            })();
+            budget.release(needs.memory);
+            result.map(Some)
+        });
+        match result {
+            Ok(None) => {
+                present(
+                    &mut row,
+                    if wait {
+                        "built by another gamedb run (waited for it), skipped"
+                    } else {
+                        "built by another gamedb run, skipped"
+                    },
+                );
+                say(format!(
+                    "{name}: built by another gamedb run meanwhile, skipped"
+                ));
+            }
+            Ok(Some(b)) => {
+                row.bytes = b.file_bytes;
+                row.status = match why {
+                    None => "built".into(),
+                    Some(why) => {
+                        say(format!("{name}: rebuilding: {why}"));
+                        "rebuilt (was damaged)".into()
+                    }
+                };
+            }
+            Err(err) => {
+                failures.fetch_add(1, Ordering::SeqCst);
+                row.status = format!("FAILED: {err}");
+                say(format!("gamedb: catalog line {}: {err}", e.line));
+            }
         }
-    });
+        Some(row)
+    };
+
+    for wait in [false, true] {
+        let queue: Vec<usize> = if wait {
+            std::mem::take(&mut *deferred.lock().unwrap_or_else(|e| e.into_inner()))
+        } else {
+            (0..entries.len()).collect()
+        };
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..a.jobs.min(queue.len().max(1)) {
+                scope.spawn(|| loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&i) = queue.get(k) else { break };
+                    if let Some(row) = one(i, wait) {
+                        rows.lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((i, row));
+                        overall.inc(1);
+                    }
+                });
+            }
+        });
+    }
     overall.finish_and_clear();
-    let mut rows = rows.into_inner().unwrap();
+    let mut rows = rows.into_inner().unwrap_or_else(|e| e.into_inner());
     rows.sort_by_key(|(i, _)| *i);
-    println!(
-        "{:<40} {:>14} {:>14} {:>9}  status",
-        "table", "positions", "bytes", "seconds"
-    );
-    for (_, r) in &rows {
-        println!(
-            "{:<40} {:>14} {:>14} {:>9.2}  {}",
-            r.name, r.positions, r.bytes, r.seconds, r.status
-        );
+    if a.json {
+        let rows: Vec<&Row> = rows.iter().map(|(_, r)| r).collect();
+        println!("{}", serde_json::to_string(&rows).unwrap_or_default());
+    } else {
+        print_rows(&rows);
     }
     let failed = failures.load(Ordering::SeqCst);
     if failed > 0 {
         return Err(Error::Unsupported(format!("{failed} table(s) failed to build")).into());
     }
     Ok(())
+}
+
+fn print_rows(rows: &[(usize, Row)]) {
+    println!(
+        "{:<40} {:>14} {:>14} {:>10} {:>9}  status",
+        "table", "positions", "bytes", "memory", "seconds"
+    );
+    for (_, r) in rows {
+        println!(
+            "{:<40} {:>14} {:>14} {:>10} {:>9.2}  {}",
+            r.name,
+            r.positions,
+            r.bytes,
+            bytes(r.memory),
+            r.seconds,
+            r.status
+        );
+    }
 }

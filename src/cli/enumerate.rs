@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use gamedb::enumerate::{self, Enumerated, Options};
 use gamedb::progress::Progress;
-use gamedb::resources::human_bytes;
+use gamedb::resources::bytes;
 use gamedb::solve::spread::{self, Exchange};
 use gamedb::Error;
 
@@ -57,7 +57,7 @@ struct SlideArgs {
     resume: bool,
     /// Memory each process may use, in bytes (suffixes K, M, G, T: powers of 1024); default:
     /// what the machine has available, shared by the processes on it.
-    #[arg(long, value_parser = parse_bytes)]
+    #[arg(long, value_parser = gamedb::resources::parse_size)]
     memory: Option<u64>,
     /// Seconds between checkpoints (0: after every level).
     #[arg(long, default_value_t = 600)]
@@ -76,28 +76,6 @@ struct SlideArgs {
     sparse: bool,
     #[command(flatten)]
     common: Common,
-}
-
-/// `12G`, `512M`, `1048576`: bytes.
-fn parse_bytes(text: &str) -> Result<u64, String> {
-    let bad = || format!("'{text}': expected bytes, e.g. 16G, 512M or 1048576");
-    let t = text.trim();
-    let (num, shift) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => {
-            let shift = match c.to_ascii_uppercase() {
-                'K' => 10,
-                'M' => 20,
-                'G' => 30,
-                'T' => 40,
-                _ => return Err(bad()),
-            };
-            (&t[..i], shift)
-        }
-        _ => (t, 0),
-    };
-    let n: u64 = num.trim().parse().map_err(|_| bad())?;
-    n.checked_mul(1 << shift)
-        .ok_or_else(|| format!("'{text}': too large"))
 }
 
 /// The summary `--json` prints.
@@ -274,11 +252,11 @@ fn print_summary(a: &SlideArgs, done: &Enumerated, threads: usize) {
         println!("{d:>5}  {c}");
     }
     if let Some(p) = &done.table {
-        let bytes = std::fs::metadata(p).map_or(0, |m| m.len());
+        let size = std::fs::metadata(p).map_or(0, |m| m.len());
         println!(
-            "wrote {} ({bytes} bytes, {}) in {:.2} s",
+            "wrote {} ({size} bytes, {}) in {:.2} s",
             p.display(),
-            human_bytes(bytes),
+            bytes(size),
             done.write_seconds
         );
     }

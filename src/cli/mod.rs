@@ -13,9 +13,15 @@ use gamedb::Error;
 pub mod build;
 pub mod build_all;
 pub mod chomp_rectangles;
+pub mod completions;
 pub mod enumerate;
+pub mod export;
 pub mod info;
+pub mod list;
+pub mod plot;
 pub mod query;
+pub mod rank;
+pub mod serve;
 pub mod solve;
 pub mod verify;
 pub mod verify_table;
@@ -52,6 +58,22 @@ pub enum Command {
     /// Enumerate a puzzle level by level (threads, or MPI processes): positions per depth and
     /// the complete 2-bit table.
     Enumerate(enumerate::EnumerateArgs),
+    /// Serve a folder of tables over HTTP/JSON, with the explorer page at `/`.
+    Serve(serve::ServeArgs),
+    /// List the tables of a folder, by their headers.
+    List(list::ListArgs),
+    /// Draw a picture of a table as SVG (histograms, Chomp census, P-positions).
+    Plot(plot::PlotArgs),
+    /// Write every position of a table with its values, as CSV or JSON lines.
+    Export(export::ExportArgs),
+    /// The index of positions in a table (`-` reads stdin).
+    Rank(rank::RankArgs),
+    /// The positions at indices of a table (`-` reads stdin).
+    Unrank(rank::UnrankArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (or write every page into a folder).
+    Man(completions::ManArgs),
 }
 
 /// Options every building command takes.

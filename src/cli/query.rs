@@ -105,6 +105,18 @@ fn open(a: &QueryArgs) -> Result<(Source, &[String]), Failure> {
         .into());
     }
     if first.is_dir() {
+        if first
+            .extension()
+            .is_some_and(|x| x == gamedb::format::EXTENSION)
+        {
+            return Err(Error::BadInput(format!(
+                "{}: a folder, not a table file (a table is a regular file); to answer \
+                 sliding-puzzle positions from a folder of tables, give --rows R --cols C \
+                 --tables DIR",
+                first.display()
+            ))
+            .into());
+        }
         return Ok((board(4, 4, first)?, &a.args[1..]));
     }
     let table = Table::open(first)?;

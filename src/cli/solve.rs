@@ -2,11 +2,15 @@
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use gamedb::fifteen::{parity_answer, Options, Partition, Solver};
 use gamedb::games::board::Board;
+use gamedb::solve::ida::Progress;
+use gamedb::solve::Budget;
 use gamedb::{Error, TableDir};
 
 use super::{answer_all, Failure};
@@ -45,7 +49,16 @@ pub struct SolveArgs {
     /// about a second to set up for the 7-8 tables.
     #[arg(long)]
     huge_pages: bool,
+    /// Give up on a position after expanding this many nodes (its line says so; exit 2).
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+    /// Give up on a position after this many seconds (its line says so; exit 2).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
 }
+
+/// Searches shorter than this show no progress.
+const QUIET_FOR: Duration = Duration::from_millis(500);
 
 fn options(a: &SolveArgs) -> gamedb::Result<Options> {
     let patterns = match (&a.partition, &a.patterns) {
@@ -88,12 +101,28 @@ fn options(a: &SolveArgs) -> gamedb::Result<Options> {
 pub fn run(a: SolveArgs) -> Result<(), Failure> {
     let board = Board::new(a.rows, a.cols)?;
     let options = options(&a)?;
+    let timeout = match a.timeout {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => Some(Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(Error::BadInput(format!(
+                "--timeout {t}: expected a positive number of seconds"
+            ))
+            .into())
+        }
+    };
+    if a.max_nodes == Some(0) {
+        return Err(Error::BadInput("--max-nodes 0: expected at least 1".into()).into());
+    }
+    // Long searches of positions given on the command line show their progress on a terminal
+    // (indicatif draws nothing when stderr is not one); streams of short searches do not.
+    let show_progress = a.positions != ["-"];
     let dir = TableDir::new(&a.tables);
     // Unsolvable positions are answered by the parity rule even without tables; the first
     // solvable one needs them, and their absence ends the command. Answers may run on several
     // threads: a second opening racing the first is harmless, one of the two is kept.
     let solver: OnceLock<Solver> = OnceLock::new();
-    answer_all(&a.positions, a.json, |text| {
+    let result = answer_all(&a.positions, a.json, |text| {
         let tiles = match board.parse(text) {
             Ok(t) => t,
             Err(e) => return Ok(Err(e)),
@@ -108,7 +137,26 @@ pub fn run(a: SolveArgs) -> Result<(), Failure> {
                         solver.get_or_init(|| s)
                     }
                 };
-                match solver.solve(&tiles) {
+                let now = Instant::now();
+                let spinner = spinner(show_progress);
+                let tell = |p: Progress| {
+                    if now.elapsed() >= QUIET_FOR {
+                        spinner.set_message(format!(
+                            "searching paths of {} moves: {} nodes expanded, {} generated",
+                            p.threshold, p.expanded, p.generated
+                        ));
+                        spinner.tick();
+                    }
+                };
+                let budget = Budget {
+                    max_nodes: a.max_nodes,
+                    deadline: timeout.map(|t| now + t),
+                    progress: Some(&tell),
+                };
+                let solved = solver.solve_within(&tiles, budget);
+                // Cleared before the answer is printed.
+                spinner.finish_and_clear();
+                match solved {
                     Ok(s) => s,
                     Err(e) => return Ok(Err(e)),
                 }
@@ -119,5 +167,19 @@ pub fn run(a: SolveArgs) -> Result<(), Failure> {
         } else {
             solution.to_text()
         }))
-    })
+    });
+    result
+}
+
+/// A progress line on stderr (drawn only on a terminal), or none.
+fn spinner(show: bool) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+            .expect("valid template"),
+    );
+    pb
 }

@@ -1,4 +1,7 @@
 //! `gamedb verify-table TABLE...`: check tables' structure and payload checksums.
+//!
+//! Each intact table gets an `OK` line on stdout; each failure is said once, on stderr, with
+//! the file and the problem.
 
 use std::path::PathBuf;
 
@@ -13,6 +16,9 @@ pub struct VerifyTableArgs {
     /// Table files.
     #[arg(required = true)]
     pub tables: Vec<PathBuf>,
+    /// One JSON object per file: {"file", "ok", "description"} or {"file", "ok", "error"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(a: VerifyTableArgs) -> Result<(), Failure> {
@@ -20,13 +26,29 @@ pub fn run(a: VerifyTableArgs) -> Result<(), Failure> {
     for path in &a.tables {
         let checked = Table::open(path).and_then(|t| t.verify().map(|()| t));
         match checked {
-            Ok(t) => println!("{}: OK ({})", path.display(), t.spec().describe()),
+            Ok(t) if a.json => println!(
+                "{}",
+                serde_json::json!({"file": path.display().to_string(), "ok": true, "description": t.spec().describe()})
+            ),
+            Err(e) if a.json => {
+                println!(
+                    "{}",
+                    serde_json::json!({"file": path.display().to_string(), "ok": false, "error": e.to_string()})
+                );
+                failed += 1;
+            }
+            Ok(t) => println!("{}: OK ({})", path.display(), t.describe()),
             Err(e) => {
-                println!("{}: FAILED", path.display());
                 eprintln!("gamedb: {e}");
                 failed += 1;
             }
         }
+    }
+    if failed > 0 && a.tables.len() > 1 {
+        eprintln!(
+            "gamedb: {failed} of {} tables failed the check",
+            a.tables.len()
+        );
     }
     if failed > 0 {
         Err(Failure::Reported)

@@ -27,7 +27,7 @@ use crate::games::slide::{SlideRules, SlideSpec};
 use crate::games::Spec;
 use crate::lookup::Table;
 use crate::resources::copy_to_huge_pages;
-use crate::solve::{ida_star, IdaProblem};
+use crate::solve::{ida_star_within, Budget, IdaProblem, Stopped};
 use crate::tables::TableDir;
 use crate::{Error, Result};
 
@@ -396,6 +396,12 @@ impl Solver {
 
     /// An optimal solution of a position (checked here), or the reason there is none.
     pub fn solve(&self, tiles: &[u32]) -> Result<Solution> {
+        self.solve_within(tiles, Budget::default())
+    }
+
+    /// [`solve`](Solver::solve) within a budget of expanded nodes and a deadline: a search
+    /// that would go over them stops with [`Error::OverLimit`].
+    pub fn solve_within(&self, tiles: &[u32], budget: Budget<'_>) -> Result<Solution> {
         self.board.check(tiles)?;
         if let Some(answer) = parity_answer(self.board, tiles) {
             return Ok(answer);
@@ -404,8 +410,11 @@ impl Solver {
         let statics = self.statics();
         let mut state = State::new(&statics, tiles);
         let heuristic = state.lower_bound(u32::MAX);
-        let outcome = ida_star(&mut state, MAX_LENGTH);
+        let outcome = ida_star_within(&mut state, MAX_LENGTH, budget);
         let seconds = started.elapsed().as_secs_f64();
+        if let Some(why) = outcome.stopped {
+            return Err(over_limit(why, tiles, outcome.expanded));
+        }
         let path = outcome.path.ok_or_else(|| {
             Error::Unsupported(format!(
                 "no solution of at most {MAX_LENGTH} moves found: the tables in use do not \
@@ -442,8 +451,14 @@ impl Solver {
     /// and each other move whose position the solver finds one move nearer: one more search
     /// per move), with `path` the solution itself, and the nodes all the searches expanded.
     pub fn answer(&self, tiles: &[u32], path: bool) -> Result<Answer> {
+        self.answer_within(tiles, path, Budget::default())
+    }
+
+    /// [`answer`](Solver::answer) within a budget: the node budget counts the nodes of all
+    /// its searches together.
+    pub fn answer_within(&self, tiles: &[u32], path: bool, budget: Budget<'_>) -> Result<Answer> {
         let rules = SlideRules::new(self.board);
-        let s = self.solve(tiles)?;
+        let s = self.solve_within(tiles, budget)?;
         let Some(d) = s.length else {
             return Ok(unsolvable_answer(
                 &rules,
@@ -472,7 +487,20 @@ impl Solver {
         if d > 0 {
             for m in rules.moves(tiles) {
                 let nearer = m.leaves == steps[0].leaves || {
-                    let c = self.solve(&m.leaves)?;
+                    let left = Budget {
+                        max_nodes: budget.max_nodes.map(|n| n.saturating_sub(nodes)),
+                        ..budget
+                    };
+                    let c = self.solve_within(&m.leaves, left).map_err(|e| match e {
+                        // Name the position asked about, with all the nodes spent on it.
+                        Error::OverLimit { time: true, .. } => {
+                            over_limit(Stopped::Deadline, tiles, nodes)
+                        }
+                        Error::OverLimit { time: false, .. } => {
+                            over_limit(Stopped::Nodes, tiles, budget.max_nodes.unwrap_or(nodes))
+                        }
+                        e => e,
+                    })?;
                     nodes += c.expanded;
                     c.length == Some(d - 1)
                 };
@@ -490,6 +518,26 @@ impl Solver {
             index: None,
             value: Value::Distance(value),
         })
+    }
+}
+
+/// The error of a search that went over its budget: `nodes` is the node limit when the
+/// budget of nodes ran out, the nodes expanded when the time did.
+fn over_limit(why: Stopped, tiles: &[u32], nodes: u64) -> Error {
+    let pos = format_numbers(tiles);
+    let what = match why {
+        Stopped::Nodes => format!(
+            "position '{pos}': the search stopped at its limit of {nodes} expanded nodes before \
+             finishing; allow more nodes to answer it"
+        ),
+        Stopped::Deadline => format!(
+            "position '{pos}': the search stopped at its time limit ({nodes} nodes expanded) \
+             before finishing; allow more time to answer it"
+        ),
+    };
+    Error::OverLimit {
+        time: why == Stopped::Deadline,
+        what,
     }
 }
 
@@ -583,6 +631,12 @@ impl BoardQuery {
 
     /// Answers a position written as `query` reads it; with `path`, a whole optimal solution.
     pub fn query(&self, text: &str, path: bool) -> Result<Answer> {
+        self.query_within(text, path, Budget::default())
+    }
+
+    /// [`query`](BoardQuery::query) with the solver's searches within a budget (a complete
+    /// table answers at once, whatever the budget).
+    pub fn query_within(&self, text: &str, path: bool, budget: Budget<'_>) -> Result<Answer> {
         if let Some(table) = &self.complete {
             return table.query_with(text, path);
         }
@@ -590,7 +644,7 @@ impl BoardQuery {
         if let Some(reason) = self.board.why_unsolvable(&tiles) {
             return Ok(unsolvable_answer(&self.rules, &tiles, reason));
         }
-        self.solver()?.answer(&tiles, path)
+        self.solver()?.answer_within(&tiles, path, budget)
     }
 }
 

@@ -205,10 +205,19 @@ pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> 
         }
         Ok(())
     })();
-    if result.is_err() {
+    if let Err(e) = result {
         let _ = fs::remove_file(&tmp);
+        // Said of the table, not of the temporary the user never asked for.
+        return Err(match e {
+            Error::Io { source, .. } => Error::Unsupported(format!(
+                "{}: writing the table failed: {source}; nothing was left under its name (the \
+                 temporary file was removed)",
+                path.display()
+            )),
+            other => other,
+        });
     }
-    result
+    Ok(())
 }
 
 /// A table file written in pieces, by one process or by several: the processes of one
@@ -370,27 +379,54 @@ impl TableParts {
     }
 }
 
-/// Removes temporary files that an interrupted writer left in `dir`; returns how many.
+/// The table name and writer's process id of a temporary file name, `.NAME.tmp-PID`.
+fn temporary_of(file_name: &str) -> Option<(&str, u32)> {
+    let (name, pid) = file_name.strip_prefix('.')?.rsplit_once(".tmp-")?;
+    name.ends_with(&format!(".{EXTENSION}"))
+        .then_some(())
+        .and(pid.parse().ok().map(|p| (name, p)))
+}
+
+/// Removes temporary files that interrupted writers left in `dir`; returns how many.
+///
+/// A temporary is left alone while its table's lock is held (a writer is at work, see
+/// [`crate::lock`]), unless its process is gone.
 pub fn remove_stale_temporaries(dir: &Path) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
     };
     let mut removed = 0;
     for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') && name.contains(&format!(".{EXTENSION}.tmp-")) {
-            // A temporary of a writer that is still running belongs to a live process id.
-            let pid = name
-                .rsplit("tmp-")
-                .next()
-                .and_then(|p| p.parse::<u32>().ok());
-            let alive = pid.is_some_and(|p| Path::new(&format!("/proc/{p}")).exists());
-            if !alive && fs::remove_file(e.path()).is_ok() {
-                removed += 1;
-            }
+        let file_name = e.file_name().to_string_lossy().into_owned();
+        let Some((name, pid)) = temporary_of(&file_name) else {
+            continue;
+        };
+        if pid == std::process::id() {
+            continue; // one of our own builds, at work
+        }
+        let alive = Path::new(&format!("/proc/{pid}")).exists();
+        let lock = crate::lock::TableLock::try_take(dir, name).ok().flatten();
+        if (lock.is_some() || !alive) && fs::remove_file(e.path()).is_ok() {
+            removed += 1;
         }
     }
     removed
+}
+
+/// Removes every temporary of table `name` in `dir` left by other processes; for a caller
+/// that holds the table's lock, so no one else is writing it.
+pub fn remove_temporaries_of(dir: &Path, name: &str) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            let file_name = e.file_name().to_string_lossy().into_owned();
+            matches!(temporary_of(&file_name), Some((n, pid)) if n == name && pid != std::process::id())
+        })
+        .filter(|e| fs::remove_file(e.path()).is_ok())
+        .count()
 }
 
 /// The bytes of a table: a memory-mapped file, a whole file in memory, or only the payload
@@ -433,6 +469,7 @@ impl TableFile {
         }
         let map = map_file(&file).map_err(|e| Error::io(path, e))?;
         let header = parse_header(path, &map)?;
+        check_padding(path, &map)?;
         Ok(TableFile {
             path: path.to_path_buf(),
             header,
@@ -454,6 +491,7 @@ impl TableFile {
             ));
         }
         let header = parse_header(&path, &bytes)?;
+        check_padding(&path, &bytes)?;
         Ok(TableFile {
             path,
             header,
@@ -554,6 +592,23 @@ pub fn read_header(path: &Path) -> Result<Header> {
         ));
     }
     parse_header_bytes(path, &bytes, meta.len())
+}
+
+/// The bytes between the header and the payload are zero: no byte of a table file is left
+/// unchecked (the checksums cover the header and the payload).
+fn check_padding(path: &Path, bytes: &[u8]) -> Result<()> {
+    let padding = &bytes[HEADER_LEN..PAYLOAD_OFFSET as usize];
+    match padding.iter().position(|&b| b != 0) {
+        None => Ok(()),
+        Some(i) => Err(Error::corrupt(
+            path,
+            format!(
+                "byte {} (between the header and the payload) is {:#04x}, not 0",
+                HEADER_LEN + i,
+                padding[i]
+            ),
+        )),
+    }
 }
 
 fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {

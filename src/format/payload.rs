@@ -97,6 +97,26 @@ pub fn mod3_bytes(words: &[u64], from: u64, to: u64, out: &mut Vec<u8>) {
     out.truncate(start + bytes);
 }
 
+/// The largest payload of `entries` values of `kind`: Grundy values may need two bytes each
+/// (whether they do is known only once solved).
+pub fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
+    match kind {
+        ValueKind::Outcome => entries.div_ceil(8),
+        ValueKind::Grundy => entries.saturating_mul(2),
+        ValueKind::Distance => entries,
+    }
+}
+
+/// Memory [`encode`] needs beyond the solved values it is given: none for bits and distances
+/// (their storage becomes the payload), a new payload for Grundy values (at most two bytes
+/// each).
+pub fn encode_memory(kind: ValueKind, entries: u64) -> u64 {
+    match kind {
+        ValueKind::Grundy => entries.saturating_mul(2),
+        _ => 0,
+    }
+}
+
 /// Solved values in their stored form.
 #[derive(Debug)]
 pub struct Encoded {

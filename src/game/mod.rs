@@ -193,6 +193,11 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
     fn rules(&self) -> Result<Box<dyn Rules>>;
     /// Solves every position for `kind` values (one of [`value_kinds`](GameSpec::value_kinds)).
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved>;
+    /// Memory [`solve`](GameSpec::solve) needs at its peak for `kind` values, in bytes: the
+    /// solver's (from its `*_memory` estimate in [`crate::solve`]) and the game's own tables.
+    /// A build compares it with what the machine has before it allocates anything, so it must
+    /// not be an underestimate.
+    fn solve_memory(&self, kind: ValueKind) -> u64;
     /// Small instances, each solved in well under a second, for the conformance tests.
     fn samples() -> Vec<Self>;
     /// Checks the game's contracts on this instance (see [`conformance`]): returns the number
@@ -368,6 +373,8 @@ pub fn binomial(n: u64, k: u64) -> Option<u64> {
 }
 
 /// Parses `a,b,c` (spaces allowed) into numbers; `form` names the accepted form in errors.
+/// Messages quote the input through [`echo`], so a 10 MB line is named by its beginning, not
+/// repeated.
 pub fn parse_numbers(text: &str, form: String) -> Result<Vec<u32>> {
     let text = text.trim();
     if text.is_empty() {
@@ -378,23 +385,67 @@ pub fn parse_numbers(text: &str, form: String) -> Result<Vec<u32>> {
     text.split(',')
         .map(|part| {
             let part = part.trim();
-            part.parse::<u32>().map_err(|_| {
+            part.parse::<u32>().map_err(|e| {
+                let what = if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                    format!("is too large (at most {})", u32::MAX)
+                } else {
+                    "is not a non-negative integer".to_string()
+                };
                 crate::Error::bad(format!(
-                    "position '{text}': '{part}' is not a non-negative integer; expected {form}"
+                    "position '{}': '{}' {what}; expected {form}",
+                    echo(text),
+                    echo(part)
                 ))
             })
         })
         .collect()
 }
 
+/// Longest quotation of input in a message or an error line: a 10 MB line is named by its
+/// beginning, not repeated.
+pub const ECHO_LIMIT: usize = 200;
+
+/// `text` cut to at most [`ECHO_LIMIT`] bytes (at a character boundary), with `… (N bytes)`
+/// when it was cut.
+pub fn echo(text: &str) -> String {
+    if text.len() <= ECHO_LIMIT {
+        return text.to_string();
+    }
+    let mut end = ECHO_LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &text[..end], text.len())
+}
+
+/// A position as messages quote it: [`format_numbers`] cut like [`echo`], without writing out
+/// the whole of a huge one first.
+pub fn quote(pos: &[u32]) -> String {
+    let limit = ECHO_LIMIT;
+    // Each number takes at most 11 bytes with its comma: the prefix that can be shown.
+    let shown = &pos[..pos.len().min(limit / 2 + 1)];
+    let text = format_numbers(shown);
+    if shown.len() == pos.len() {
+        return echo(&text);
+    }
+    let total: usize = pos.iter().map(|v| decimal_len(*v)).sum::<usize>() + pos.len() - 1;
+    format!("{}… ({total} bytes)", &text[..limit.min(text.len())])
+}
+
+fn decimal_len(v: u32) -> usize {
+    v.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
 /// `a,b,c`.
 pub fn format_numbers(pos: &[u32]) -> String {
+    use std::fmt::Write;
     let mut s = String::with_capacity(pos.len() * 3);
     for (i, x) in pos.iter().enumerate() {
         if i > 0 {
             s.push(',');
         }
-        s.push_str(&x.to_string());
+        // Written in place: no string per number (exports format millions of positions).
+        let _ = write!(s, "{x}");
     }
     s
 }

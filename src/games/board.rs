@@ -239,7 +239,7 @@ impl Board {
     pub fn check(&self, pos: &[u32]) -> Result<()> {
         let n = self.cells();
         // Formatted only on failure: checks sit on the lookup hot path.
-        let text = || crate::game::format_numbers(pos);
+        let text = || crate::game::quote(pos);
         if pos.len() != n {
             return Err(Error::bad(format!(
                 "position '{}' has {} numbers, a {}×{} board has {n} cells; expected {}",

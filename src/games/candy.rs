@@ -173,6 +173,11 @@ impl GameSpec for CandySpec {
         Ok(solve_outcomes(&Candy::new(self.clone()), progress)?.into_solved())
     }
 
+    fn solve_memory(&self, _kind: ValueKind) -> u64 {
+        // One level per number of candies left.
+        crate::solve::outcomes_memory(self.positions(), self.max_candies as u64 + 1)
+    }
+
     fn samples() -> Vec<Self> {
         [(1, 1, WinRule::Even), (21, 3, WinRule::Even), (25, 4, WinRule::Odd), (15, 15, WinRule::Odd)]
             .into_iter()
@@ -251,7 +256,7 @@ impl Rules for Candy {
         if pos.len() != 3 {
             return Err(Error::bad(format!(
                 "position '{}' has {} numbers; expected {}",
-                self.format(pos),
+                crate::game::quote(pos),
                 pos.len(),
                 self.position_form()
             )));
@@ -260,7 +265,7 @@ impl Rules for Candy {
         if total % 2 == 0 || total > self.spec.max_candies as u64 {
             return Err(Error::bad(format!(
                 "position '{}' has total {total}, but this table holds odd totals up to {}; expected {}",
-                self.format(pos),
+                crate::game::quote(pos),
                 self.spec.max_candies,
                 self.position_form()
             )));

@@ -108,6 +108,36 @@ impl ChompSpec {
     pub fn cols(&self) -> u32 {
         self.cols
     }
+
+    /// `sizes[s]`: the diagrams of `s` cells in the box (the coefficients of the Gaussian
+    /// binomial `[R+C choose R]_q`); the solver's wave `w` holds those of `w + 1` cells.
+    pub fn diagrams_by_cells(&self) -> Vec<u64> {
+        let (r, c) = (self.rows as usize, self.cols as usize);
+        let (n, k) = (r + c, r.min(c));
+        // [n-k+i choose i]_q for i = 0..=k: multiply by 1 - q^(n-k+i), divide by 1 - q^i.
+        // Every step's result is a Gaussian binomial, so its coefficients stay in range.
+        let mut poly: Vec<i128> = vec![1];
+        for i in 1..=k {
+            let up = n - k + i;
+            let mut next = vec![0i128; poly.len() + up];
+            for (j, &v) in poly.iter().enumerate() {
+                next[j] += v;
+                next[j + up] -= v;
+            }
+            for j in i..next.len() {
+                next[j] += next[j - i];
+            }
+            next.truncate(i * (n - k) + 1);
+            poly = next;
+        }
+        poly.into_iter().map(|v| v as u64).collect()
+    }
+
+    /// Diagrams in the widest wave of the solver (the most of any one cell count, the empty
+    /// diagram left out).
+    pub fn widest_wave(&self) -> u64 {
+        self.diagrams_by_cells().into_iter().skip(1).max().unwrap_or(0)
+    }
 }
 
 impl GameSpec for ChompSpec {
@@ -177,6 +207,25 @@ impl GameSpec for ChompSpec {
             }
             _ => solve_outcomes_waves(&game, progress)?.into_solved(),
         })
+    }
+
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        let (r, c) = (self.rows as u64, self.cols as u64);
+        // The ranking tables t, q and u (see `Chomp::new`).
+        let ranking = (3 * r * (c + 1) + (c + 1) * (r + 1)) * 8;
+        // A wave's pieces are its prefixes of PIECE_ROWS rows, each holding at least one of
+        // its diagrams.
+        let widest = self.widest_wave();
+        let m = r.min(PIECE_ROWS as u64);
+        let pieces = widest.min(binomial(c + m, m).unwrap_or(u64::MAX));
+        let piece = std::mem::size_of::<Piece>() as u64;
+        ranking
+            + match kind {
+                ValueKind::Grundy => {
+                    crate::solve::grundy_waves_memory(self.positions(), pieces, piece)
+                }
+                _ => crate::solve::outcomes_waves_memory(self.positions(), widest, pieces, piece),
+            }
     }
 
     fn samples() -> Vec<Self> {
@@ -478,10 +527,14 @@ impl Rules for Chomp {
         let bad = |what: String| {
             Err(Error::bad(format!(
                 "position '{}': {what}; expected {}",
-                format_numbers(pos),
+                crate::game::quote(pos),
                 self.position_form()
             )))
         };
+        if pos.len() > MAX_ROWS as usize {
+            // Empty rows may be written out, but not without end: each move copies the rows.
+            return bad(format!("{} numbers (at most {MAX_ROWS})", pos.len()));
+        }
         if pos.first().copied().unwrap_or(0) == 0 {
             return bad("the top row is empty, so the poisoned cell (1,1) has been eaten".into());
         }

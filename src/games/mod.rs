@@ -132,6 +132,10 @@ impl Spec {
     pub fn value_kinds(&self) -> &'static [ValueKind] {
         dispatch!(self, g => g.value_kinds())
     }
+    /// Memory solving needs at its peak (see [`GameSpec::solve_memory`]).
+    pub fn solve_memory(&self, kind: ValueKind) -> u64 {
+        dispatch!(self, g => g.solve_memory(kind))
+    }
     /// Rules for lookups.
     pub fn rules(&self) -> Result<Box<dyn Rules>> {
         dispatch!(self, g => g.rules())

@@ -218,6 +218,19 @@ impl GameSpec for NimSpec {
         })
     }
 
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        let (s, h) = (self.heaps as u64, self.max_heap as u64);
+        // The ranking tables `cnt` and `start` (see `Nim::new`).
+        let ranking = ((s + 1) * (h + 1) * (s * h + 1) + s * h + 2) * 8;
+        // One level per number of counters.
+        let levels = s * h + 1;
+        ranking
+            + match kind {
+                ValueKind::Grundy => crate::solve::grundy_memory(self.positions(), levels),
+                _ => crate::solve::outcomes_memory(self.positions(), levels),
+            }
+    }
+
     fn samples() -> Vec<Self> {
         [(1, 6, None, false), (3, 4, None, false), (3, 5, Some(2), true), (4, 3, None, true), (2, 7, Some(3), false)]
             .into_iter()
@@ -345,7 +358,9 @@ impl Nim {
                 x[slot] = v as u8;
             }
         } else {
-            for (slot, &v) in x.iter_mut().zip(pos) {
+            // Empty heaps beyond the table's `s` may be listed: keep the non-empty ones (at
+            // most `s` in a checked position) and sort them.
+            for (slot, &v) in x.iter_mut().zip(pos.iter().filter(|&&v| v > 0)) {
                 *slot = v as u8;
             }
             x[..s].sort_unstable_by(|a, b| b.cmp(a));
@@ -427,18 +442,27 @@ impl Rules for Nim {
     }
 
     fn check(&self, pos: &[u32]) -> Result<()> {
-        if pos.is_empty() || pos.len() > self.s {
+        // Missing heaps are empty, and empty heaps may also be written out (`1,2,3,0` on a
+        // 3-heap table), up to MAX_HEAPS numbers in all.
+        let heaps = pos.iter().filter(|&&v| v > 0).count();
+        if pos.is_empty() || pos.len() > MAX_HEAPS as usize || heaps > self.s {
+            let what = if pos.len() > MAX_HEAPS as usize {
+                format!("{} numbers (at most {MAX_HEAPS})", pos.len())
+            } else if heaps > self.s && heaps < pos.len() {
+                format!("{heaps} non-empty heaps")
+            } else {
+                format!("{} heaps", pos.len())
+            };
             return Err(Error::bad(format!(
-                "position '{}' has {} heaps; expected {}",
-                self.format(pos),
-                pos.len(),
+                "position '{}' has {what}; expected {}",
+                crate::game::quote(pos),
                 self.position_form()
             )));
         }
         if let Some(&big) = pos.iter().find(|&&v| v as usize > self.h) {
             return Err(Error::bad(format!(
                 "position '{}': heap {big} is larger than this table's largest heap {}; expected {}",
-                self.format(pos),
+                crate::game::quote(pos),
                 self.h,
                 self.position_form()
             )));

@@ -238,6 +238,10 @@ impl GameSpec for PdbSpec {
         Ok(Solved::Distances(values))
     }
 
+    fn solve_memory(&self, _kind: ValueKind) -> u64 {
+        crate::solve::token_distances_memory(self.board.cells(), self.positions())
+    }
+
     fn samples() -> Vec<Self> {
         [(2, 2, vec![1, 2]), (2, 3, vec![1, 2, 3]), (3, 2, vec![2, 5]), (3, 3, vec![1, 5, 8])]
             .into_iter()

@@ -179,6 +179,10 @@ impl GameSpec for SlideSpec {
         Ok(Solved::Distances(d.values))
     }
 
+    fn solve_memory(&self, _kind: ValueKind) -> u64 {
+        crate::solve::distances_memory(self.positions())
+    }
+
     fn samples() -> Vec<Self> {
         [(2, 2), (2, 3), (3, 2)]
             .into_iter()

@@ -118,6 +118,18 @@ impl GameSpec for WythoffSpec {
         })
     }
 
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        // The level starts (see `Wythoff::new`).
+        let ranking = (2 * self.max_heap as u64 + 2) * 8;
+        // One level per sum of the heaps.
+        let levels = 2 * self.max_heap as u64 + 1;
+        ranking
+            + match kind {
+                ValueKind::Grundy => crate::solve::grundy_memory(self.positions(), levels),
+                _ => crate::solve::outcomes_memory(self.positions(), levels),
+            }
+    }
+
     fn samples() -> Vec<Self> {
         [1, 2, 5, 12]
             .into_iter()
@@ -242,7 +254,7 @@ impl Rules for Wythoff {
         let bad = |what: String| {
             Err(Error::bad(format!(
                 "position '{}': {what}; expected {}",
-                crate::game::format_numbers(pos),
+                crate::game::quote(pos),
                 self.position_form()
             )))
         };

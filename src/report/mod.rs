@@ -2,5 +2,9 @@
 //! says about a table ([`info`]), and the winning bites of every Chomp rectangle
 //! ([`rectangles`]). The command line only prints them.
 
+pub mod distribution;
+pub mod export;
 pub mod info;
+pub mod listing;
+pub mod plot;
 pub mod rectangles;

@@ -201,6 +201,25 @@ where
     Ok(bits)
 }
 
+/// Memory of the game's list of levels ([`Game::levels`]), which the solvers hold throughout:
+/// a game of many small levels (the candy game: one per number of candies) pays for it.
+fn levels_memory(levels: u64) -> u64 {
+    levels.saturating_mul(std::mem::size_of::<std::ops::Range<u64>>() as u64)
+}
+
+/// Memory of [`solve_outcomes`] and [`solve_outcomes_retro`] over `positions` in `levels`
+/// levels: one bit per position (the bits become the table's payload without a copy) and the
+/// list of levels.
+pub fn outcomes_memory(positions: u64, levels: u64) -> u64 {
+    positions.div_ceil(8) + levels_memory(levels)
+}
+
+/// Memory of [`solve_grundy`] over `positions` in `levels` levels: two bytes per position and
+/// the list of levels.
+pub fn grundy_memory(positions: u64, levels: u64) -> u64 {
+    positions.saturating_mul(2) + levels_memory(levels)
+}
+
 /// P/N of every position by scanning children, stopping at the first P child.
 /// Works for any [`Game`].
 pub fn solve_outcomes<G: Game>(game: &G, progress: &dyn Progress) -> Result<Bits> {

@@ -87,6 +87,17 @@ impl Distances {
     }
 }
 
+/// Memory of [`distances`] over `positions`: one byte and one frontier bit per position, and
+/// a flag per chunk.
+pub fn distances_memory(positions: u64) -> u64 {
+    positions + positions.div_ceil(64) * 8 + positions.div_ceil(CHUNK)
+}
+
+/// Memory of [`reach`] over `positions`: three bits per position.
+pub fn reach_memory(positions: u64) -> u64 {
+    3 * positions.div_ceil(64) * 8
+}
+
 /// Distance of every position to the nearest goal, one byte each.
 ///
 /// Each layer takes two passes. The first, read-only, scans the table for positions holding

@@ -6,6 +6,12 @@
 //! The problem is seen through [`IdaProblem`], a mutable state with `apply`/`undo`, so a
 //! problem can keep incremental data (ranks, partial heuristic sums) instead of copying
 //! states. It knows nothing about particular puzzles.
+//!
+//! A search may be given a [`Budget`]: a number of expanded states and a deadline it checks as
+//! it goes (stopping cleanly, the state unchanged), and a function told how far it got, so a
+//! caller can bound a request and show progress on a long search.
+
+use std::time::Instant;
 
 /// A search problem as IDA* needs it: a current state changed in place.
 pub trait IdaProblem {
@@ -37,12 +43,49 @@ pub trait IdaProblem {
     }
 }
 
+/// How far a search got: what a [`Budget`]'s progress function is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The current threshold (the length of the paths being tried).
+    pub threshold: u32,
+    /// States expanded so far.
+    pub expanded: u64,
+    /// States generated so far.
+    pub generated: u64,
+}
+
+/// Limits a search checks as it goes, and whom it tells how far it got. The default has no
+/// limits and tells no one.
+#[derive(Clone, Copy, Default)]
+pub struct Budget<'a> {
+    /// Stop rather than expand more than this many states.
+    pub max_nodes: Option<u64>,
+    /// Stop at this instant (checked every [`CHECK_EVERY`] expanded states).
+    pub deadline: Option<Instant>,
+    /// Called every [`CHECK_EVERY`] expanded states and at each new threshold.
+    pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+}
+
+/// Expanded states between two looks at the clock and the progress function.
+pub const CHECK_EVERY: u64 = 4096;
+
+/// Why a search stopped before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// It would have expanded more states than [`Budget::max_nodes`].
+    Nodes,
+    /// It reached [`Budget::deadline`].
+    Deadline,
+}
+
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IdaOutcome<M> {
     /// A shortest path of moves to a goal, first move first; `None` when no path of at most
-    /// the length limit exists.
+    /// the length limit exists, or when the search stopped (see `stopped`).
     pub path: Option<Vec<M>>,
+    /// Why the search stopped before finishing, if it did (`path` is then `None`).
+    pub stopped: Option<Stopped>,
     /// States whose moves were generated.
     pub expanded: u64,
     /// States reached by a move (each one's lower bound was evaluated).
@@ -51,23 +94,64 @@ pub struct IdaOutcome<M> {
     pub iterations: u32,
 }
 
-struct Run<'a, P: IdaProblem> {
-    problem: &'a mut P,
+struct Run<'a, 'b, P: IdaProblem> {
+    problem: &'b mut P,
     path: Vec<P::Move>,
     buffers: Vec<Vec<P::Move>>,
     expanded: u64,
     generated: u64,
+    budget: Budget<'a>,
+    /// The next expanded count at which to look at the budget.
+    check_at: u64,
+    threshold: u32,
+    stopped: Option<Stopped>,
 }
 
 enum Step {
     Found,
     /// Smallest cut-off `g + h` below this node (`u32::MAX` if none).
     Exceeded(u32),
+    /// The budget ran out.
+    Stopped,
 }
 
-impl<P: IdaProblem> Run<'_, P> {
+impl<P: IdaProblem> Run<'_, '_, P> {
+    /// Looks at the budget; true when the search must stop.
+    fn over_budget(&mut self) -> bool {
+        if let Some(max) = self.budget.max_nodes {
+            if self.expanded > max {
+                self.expanded = max;
+                self.stopped = Some(Stopped::Nodes);
+                return true;
+            }
+        }
+        if matches!(self.budget.deadline, Some(d) if Instant::now() >= d) {
+            self.stopped = Some(Stopped::Deadline);
+            return true;
+        }
+        self.tell();
+        self.check_at = self.expanded + CHECK_EVERY;
+        if let Some(max) = self.budget.max_nodes {
+            self.check_at = self.check_at.min(max + 1);
+        }
+        false
+    }
+
+    fn tell(&self) {
+        if let Some(f) = self.budget.progress {
+            f(Progress {
+                threshold: self.threshold,
+                expanded: self.expanded,
+                generated: self.generated,
+            });
+        }
+    }
+
     fn dfs(&mut self, g: u32, bound: u32, last: Option<P::Move>) -> Step {
         self.expanded += 1;
+        if self.expanded >= self.check_at && self.over_budget() {
+            return Step::Stopped;
+        }
         let depth = g as usize;
         if self.buffers.len() <= depth {
             self.buffers.push(Vec::new());
@@ -90,6 +174,11 @@ impl<P: IdaProblem> Run<'_, P> {
                 match self.dfs(g + 1, bound, Some(m)) {
                     Step::Found => found = true,
                     Step::Exceeded(f) => next = next.min(f),
+                    Step::Stopped => {
+                        self.problem.undo(m);
+                        self.buffers[depth] = moves;
+                        return Step::Stopped;
+                    }
                 }
             }
             if found {
@@ -110,6 +199,16 @@ impl<P: IdaProblem> Run<'_, P> {
 /// Finds a shortest path from the problem's current state to a goal, trying thresholds up to
 /// `max_length`. The state is left at the goal when a path is found, unchanged otherwise.
 pub fn ida_star<P: IdaProblem>(problem: &mut P, max_length: u32) -> IdaOutcome<P::Move> {
+    ida_star_within(problem, max_length, Budget::default())
+}
+
+/// [`ida_star`] within a budget: stops (state unchanged, `stopped` saying why) rather than
+/// expand more states than allowed or run past the deadline.
+pub fn ida_star_within<P: IdaProblem>(
+    problem: &mut P,
+    max_length: u32,
+    budget: Budget<'_>,
+) -> IdaOutcome<P::Move> {
     let parity = problem.length_parity();
     let round = |b: u32| match parity {
         Some(p) if b % 2 != p % 2 => b.saturating_add(1),
@@ -117,6 +216,7 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, max_length: u32) -> IdaOutcome<P
     };
     let mut out = IdaOutcome {
         path: None,
+        stopped: None,
         expanded: 0,
         generated: 1,
         iterations: 0,
@@ -132,10 +232,20 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, max_length: u32) -> IdaOutcome<P
         buffers: Vec::new(),
         expanded: 0,
         generated: 0,
+        check_at: 0,
+        threshold: bound,
+        stopped: None,
+        budget,
     };
     while bound <= max_length {
         out.iterations += 1;
+        run.threshold = bound;
+        run.tell();
         match run.dfs(0, bound, None) {
+            Step::Stopped => {
+                out.stopped = run.stopped;
+                break;
+            }
             Step::Found => {
                 run.path.reverse();
                 out.path = Some(std::mem::take(&mut run.path));
@@ -209,6 +319,43 @@ mod tests {
         assert_eq!(out.path, Some(vec![-1; 4]));
         assert_eq!(out.iterations, 5); // thresholds 0, 1, 2, 3, 4
         assert_eq!(ida_star(&mut Blind(4), 3).path, None);
+    }
+
+    #[test]
+    fn a_budget_stops_the_search_and_leaves_the_state() {
+        let mut p = Blind(12);
+        let budget = Budget {
+            max_nodes: Some(100),
+            ..Budget::default()
+        };
+        let out = ida_star_within(&mut p, 100, budget);
+        assert_eq!(
+            (out.path, out.stopped, out.expanded),
+            (None, Some(Stopped::Nodes), 100)
+        );
+        assert_eq!(p.0, 12);
+        let past = Budget {
+            deadline: Some(Instant::now()),
+            ..Budget::default()
+        };
+        let out = ida_star_within(&mut p, 100, past);
+        assert_eq!((out.path, out.stopped), (None, Some(Stopped::Deadline)));
+        assert_eq!(p.0, 12);
+        // Progress is told at each threshold; a budget large enough changes nothing.
+        let seen = std::sync::Mutex::new(Vec::new());
+        let tell = |pr: Progress| seen.lock().unwrap().push(pr.threshold);
+        let roomy = Budget {
+            max_nodes: Some(1 << 40),
+            deadline: None,
+            progress: Some(&tell),
+        };
+        assert_eq!(
+            ida_star_within(&mut p, 100, roomy),
+            ida_star(&mut Blind(12), 100)
+        );
+        let mut thresholds = seen.lock().unwrap().clone();
+        thresholds.dedup();
+        assert_eq!(thresholds, (0..=12).collect::<Vec<u32>>());
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! (the pattern-database search), search problems through [`ida::IdaProblem`] (the
 //! heuristic search), and bipartite puzzles too large for a byte per position through
 //! [`spread::Bipartite`] (the partitioned breadth-first engine: threads, and MPI processes).
-//! What they produce is [`crate::game::Solved`] data, which the format
-//! module encodes.
+//! What they produce is [`crate::game::Solved`] data, which the format module encodes. Each
+//! solver states the memory it needs (`*_memory`), so a game can say what its build needs
+//! before it starts (see [`crate::game::GameSpec::solve_memory`]).
 
 pub mod acyclic;
 pub mod bfs;
@@ -14,8 +15,13 @@ pub mod spread;
 pub mod tokens;
 pub mod waves;
 
-pub use acyclic::{solve_grundy, solve_outcomes, solve_outcomes_retro, Bits};
-pub use bfs::Puzzle;
-pub use ida::{ida_star, IdaOutcome, IdaProblem};
-pub use tokens::{token_distances, Grid, Placements};
-pub use waves::{solve_grundy_waves, solve_outcomes_waves, Mirror, Waves};
+pub use acyclic::{
+    grundy_memory, outcomes_memory, solve_grundy, solve_outcomes, solve_outcomes_retro, Bits,
+};
+pub use bfs::{distances_memory, Puzzle};
+pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
+pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
+pub use waves::{
+    grundy_waves_memory, outcomes_waves_memory, solve_grundy_waves, solve_outcomes_waves, Mirror,
+    Waves,
+};

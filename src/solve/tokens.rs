@@ -132,6 +132,13 @@ pub fn bytes_per_placement(cells: usize) -> u64 {
     }
 }
 
+/// Memory of [`token_distances`] over `placements` placements on `cells` cells: the search
+/// state and the values ([`bytes_per_placement`]) and the two page bitmaps.
+pub fn token_distances_memory(cells: usize, placements: u64) -> u64 {
+    bytes_per_placement(cells).saturating_mul(placements)
+        + 2 * placements.div_ceil(64 << PAGE_SHIFT) * 8
+}
+
 /// The distance of every placement of the tokens to the goal (`goal[i]`: token `i`'s goal
 /// cell; `blank`: the blank's), one byte each in the order of [`Placements`],
 /// [`UNREACHED`](crate::game::UNREACHED) where the goal cannot be reached. Parallel on rayon's

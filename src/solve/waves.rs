@@ -129,6 +129,25 @@ impl<'a> ByteWriter<'a> {
     }
 }
 
+/// Memory of [`solve_outcomes_waves`]: one bit per position, the pieces of the widest wave
+/// (`pieces` of `piece_bytes` each, held while the wave is solved), and the mirror images its
+/// P-positions report (8 bytes each, counted for up to one position in 8 of a wave of
+/// `widest_wave` positions: far more than the P-positions of any wave of a game where most
+/// positions are N).
+pub fn outcomes_waves_memory(
+    positions: u64,
+    widest_wave: u64,
+    pieces: u64,
+    piece_bytes: u64,
+) -> u64 {
+    positions.div_ceil(8) + pieces.saturating_mul(piece_bytes) + widest_wave
+}
+
+/// Memory of [`solve_grundy_waves`]: two bytes per position and the pieces of the widest wave.
+pub fn grundy_waves_memory(positions: u64, pieces: u64, piece_bytes: u64) -> u64 {
+    positions.saturating_mul(2) + pieces.saturating_mul(piece_bytes)
+}
+
 /// P/N of every position, searching children until the first P child.
 pub fn solve_outcomes_waves<G: Waves>(game: &G, progress: &dyn Progress) -> Result<Bits> {
     let bits = Bits::try_new(game.positions())?;

@@ -111,6 +111,16 @@ impl<'p> Env<'p> {
                 t
             }
             Err(why) => {
+                // Solved in memory: refuse before allocating when it will not fit.
+                let needs = crate::resources::Needs {
+                    file: 0,
+                    ..crate::build::needs(spec, kind)
+                };
+                let here = crate::resources::Available {
+                    memory: crate::resources::memory_limit(None),
+                    disk: None,
+                };
+                crate::resources::check(&needs, &here, std::path::Path::new("."))?;
                 self.progress.restart(spec.positions(), &name);
                 let solved = spec.solve(kind, self.progress)?;
                 self.used.push(match why {

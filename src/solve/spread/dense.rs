@@ -393,15 +393,17 @@ fn expand_stripe<P: Bipartite>(
     let base = layout.global_stripe(ls) * layout.stripe;
     let first = ls * layout.stripe / 64;
     let sides = layout.side_masks(p).iter().cycle();
-    let positions = (0..layout.stripe / 64).zip(sides).flat_map(move |(w, &side)| {
-        let at = (first + w) as usize;
-        let front = frontier_word(marker.table, expanded, side, at);
-        if front != 0 {
-            // Only this task writes this stripe's bits.
-            expanded[at].store(expanded[at].load(Relaxed) | front, Relaxed);
-        }
-        BitsOf(front).map(move |b| base + 64 * w + b)
-    });
+    let positions = (0..layout.stripe / 64)
+        .zip(sides)
+        .flat_map(move |(w, &side)| {
+            let at = (first + w) as usize;
+            let front = frontier_word(marker.table, expanded, side, at);
+            if front != 0 {
+                // Only this task writes this stripe's bits.
+                expanded[at].store(expanded[at].load(Relaxed) | front, Relaxed);
+            }
+            BitsOf(front).map(move |b| base + 64 * w + b)
+        });
     let mut near = 0u64;
     let mut found = 0u64;
     // Far neighbours (the table is larger than the caches) are looked at 32 neighbours after

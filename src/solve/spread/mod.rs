@@ -40,7 +40,7 @@ pub use exchange::{Exchange, Single};
 pub use layout::{FastDiv, Layout};
 
 use crate::progress::Progress;
-use crate::resources::human_bytes as bytes;
+use crate::resources::bytes;
 use crate::solve::bfs::Puzzle;
 use crate::{Error, Result};
 

@@ -1,0 +1,58 @@
+//! How many positions of a table hold each value: P and N, each Grundy value, or each
+//! distance. The explorer's chart (`GET /api/tables/{file}/values`) and `gamedb plot` draw it.
+
+use serde::Serialize;
+
+use crate::format::payload::UNREACHED;
+use crate::game::ValueKind;
+use crate::lookup::Table;
+
+/// The value distribution of a table. JSON keys: `values` (the value kind), `labels` (`P`,
+/// `N`; or the values `0`, `1`, ...), `counts` (positions with each label), and `unreached`
+/// for distance tables (entries marked 255, only in pattern databases).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Distribution {
+    /// The value kind's name.
+    pub values: &'static str,
+    /// One label per bar.
+    pub labels: Vec<String>,
+    /// Positions with each label.
+    pub counts: Vec<u64>,
+    /// Distance tables: entries that cannot reach the goal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreached: Option<u64>,
+}
+
+impl Distribution {
+    /// Counts every entry of the table (parallel; reads the whole payload).
+    pub fn of(table: &Table) -> Distribution {
+        let kind = table.value_kind();
+        let mut counts = table.entries().histogram();
+        let (labels, unreached) = match kind {
+            ValueKind::Outcome => (vec!["P".to_string(), "N".to_string()], None),
+            ValueKind::Grundy => ((0..counts.len()).map(|v| v.to_string()).collect(), None),
+            ValueKind::Distance => {
+                let unreached = counts.get(UNREACHED as usize).copied().unwrap_or(0);
+                counts.truncate(UNREACHED as usize);
+                while counts.last() == Some(&0) {
+                    counts.pop();
+                }
+                (
+                    (0..counts.len()).map(|v| v.to_string()).collect(),
+                    Some(unreached),
+                )
+            }
+        };
+        Distribution {
+            values: kind.name(),
+            labels,
+            counts,
+            unreached,
+        }
+    }
+
+    /// One JSON object on one line.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

@@ -1,0 +1,413 @@
+//! `gamedb plot`: pictures of a table as SVG, drawn with `plotters`.
+//!
+//! * [`Picture::Values`]: the value distribution (distances of a puzzle table, Grundy values,
+//!   or P against N) as a histogram;
+//! * [`Picture::Census`]: a Chomp box's P-position census (P-positions in every sub-box of a
+//!   rows and b columns) as a heat map;
+//! * [`Picture::Pairs`]: for Nim or Wythoff, the P-positions of two heaps `(a, b)` as points;
+//! * [`Picture::Chomp3`]: the P-positions `(p, q, r)` of three-rowed Chomp for one `r`, as
+//!   points in the `(q, p − q)` plane. It reads them through [`ThreeRowed`], which any Chomp
+//!   box of at least three rows implements today; the coming three-rowed Chomp table (long
+//!   first rows) plugs in by implementing the same trait.
+//!
+//! Text is written as SVG `<text>` elements in the generic `sans-serif` family, which every
+//! SVG viewer resolves: plotters is built without its font features, so it lays text out with
+//! its own size estimate and never reads a font file (no system fonts needed to make the
+//! picture).
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::game::{Outcome, ValueKind};
+use crate::games::Spec;
+use crate::lookup::Table;
+use crate::report::distribution::Distribution;
+use crate::{Error, Result};
+
+/// Which picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Picture {
+    /// The value distribution as a histogram (every table).
+    Values,
+    /// A Chomp box's P-census heat map (Chomp outcome or Grundy tables).
+    Census,
+    /// The P-positions of two heaps (Nim with at least two heaps, Wythoff).
+    Pairs,
+    /// Three-rowed Chomp: P-positions (p,q,r) for one r as points (q, p−q) (Chomp tables of
+    /// at least three rows).
+    Chomp3,
+}
+
+/// The picture drawn when none is named: the census of a Chomp outcome table, the pairs of a
+/// Nim or Wythoff outcome table, the value histogram otherwise.
+pub fn default_picture(table: &Table) -> Picture {
+    match (table.spec(), table.value_kind()) {
+        (Spec::Chomp(_), ValueKind::Outcome) => Picture::Census,
+        (Spec::Nim(n), ValueKind::Outcome) if n.params()[0] >= 2 => Picture::Pairs,
+        (Spec::Wythoff(_), ValueKind::Outcome) => Picture::Pairs,
+        _ => Picture::Values,
+    }
+}
+
+/// Pixel size of every picture.
+const SIZE: (u32, u32) = (900, 600);
+const FONT: &str = "sans-serif";
+const BAR: RGBColor = RGBColor(0x3b, 0x6e, 0xa8);
+const POINT: RGBColor = RGBColor(0xb2, 0x22, 0x22);
+
+fn failed<E: std::fmt::Display>(e: E) -> Error {
+    Error::Unsupported(format!("drawing the picture failed: {e}"))
+}
+
+/// Draws `picture` of `table` as an SVG document. `r` is the third row of [`Picture::Chomp3`]
+/// (default 1).
+pub fn plot(table: &Table, picture: Picture, r: Option<u32>) -> Result<String> {
+    let name = table
+        .file()
+        .path()
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match picture {
+        Picture::Values => values(&name, &Distribution::of(table)),
+        Picture::Census => census(&name, table),
+        Picture::Pairs => pairs(&name, table),
+        Picture::Chomp3 => {
+            let source = ChompBox::of(table)
+                .ok_or_else(|| refuse(table, "chomp3", "Chomp tables of at least three rows"))?;
+            chomp3(&name, &source, r.unwrap_or(1))
+        }
+    }
+}
+
+fn refuse(table: &Table, picture: &str, needs: &str) -> Error {
+    Error::bad(format!(
+        "picture '{picture}' needs {needs}; {} holds {}. Pictures of this table: {}",
+        table.file().path().display(),
+        table.describe(),
+        possible(table).join(", ")
+    ))
+}
+
+/// The pictures a table can give.
+pub fn possible(table: &Table) -> Vec<&'static str> {
+    let mut out = vec!["values"];
+    match table.spec() {
+        Spec::Chomp(c) => {
+            out.push("census");
+            if c.params()[0] >= 3 {
+                out.push("chomp3");
+            }
+        }
+        Spec::Nim(n) if n.params()[0] >= 2 => out.push("pairs"),
+        Spec::Wythoff(_) => out.push("pairs"),
+        _ => {}
+    }
+    out
+}
+
+use crate::game::GameSpec;
+
+fn values(name: &str, d: &Distribution) -> Result<String> {
+    let what = match d.values {
+        "distance" => "distance",
+        "grundy" => "Grundy value",
+        _ => "outcome",
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(failed)?;
+        let n = d.counts.len().max(1) as u32;
+        let top = d.counts.iter().copied().max().unwrap_or(1).max(1);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(format!("{name}: positions at each {what}"), (FONT, 22))
+            .margin(16)
+            .x_label_area_size(48)
+            .y_label_area_size(96)
+            .build_cartesian_2d((0..n).into_segmented(), 0..top + top / 20 + 1)
+            .map_err(failed)?;
+        let labels = d.labels.clone();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc(what)
+            .y_desc("positions")
+            .x_labels(d.counts.len().min(40))
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
+                    labels.get(*i as usize).cloned().unwrap_or_default()
+                }
+                SegmentValue::Last => String::new(),
+            })
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(failed)?;
+        chart
+            .draw_series(
+                Histogram::vertical(&chart)
+                    .style(BAR.filled())
+                    .margin(2)
+                    .data(d.counts.iter().enumerate().map(|(i, &c)| (i as u32, c))),
+            )
+            .map_err(failed)?;
+        root.present().map_err(failed)?;
+    }
+    Ok(svg)
+}
+
+fn census(name: &str, table: &Table) -> Result<String> {
+    let Spec::Chomp(spec) = table.spec() else {
+        return Err(refuse(table, "census", "a Chomp table"));
+    };
+    let (rows, cols) = (spec.params()[0] as usize, spec.params()[1] as usize);
+    let chomp = crate::games::chomp::Chomp::new(spec.clone());
+    let counts = chomp.census(table);
+    let top = counts[rows][cols].max(1) as f64;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(failed)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("{name}: P-positions in each sub-box (a rows, b columns)"),
+                (FONT, 22),
+            )
+            .margin(16)
+            .x_label_area_size(48)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0.5f64..cols as f64 + 0.5, rows as f64 + 0.5..0.5f64)
+            .map_err(failed)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("b (columns)")
+            .y_desc("a (rows)")
+            .x_labels(cols.min(20))
+            .y_labels(rows.min(20))
+            .x_label_formatter(&|v| format!("{}", v.round()))
+            .y_label_formatter(&|v| format!("{}", v.round()))
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(failed)?;
+        let cell_px = (SIZE.0 as usize - 120) / cols.max(1);
+        let show_numbers = cell_px >= 7 * (top.log10() as usize + 1);
+        for (a, row) in counts.iter().enumerate().skip(1) {
+            for (b, &n) in row.iter().enumerate().skip(1) {
+                // Log scale: the counts span several orders of magnitude.
+                let t = if n == 0 {
+                    0.0
+                } else {
+                    (1.0 + n as f64).ln() / (1.0 + top).ln()
+                };
+                let color = heat(t);
+                let (x, y) = (b as f64, a as f64);
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)],
+                        color.filled(),
+                    )))
+                    .map_err(failed)?;
+                if show_numbers {
+                    let ink = if t > 0.6 { WHITE } else { BLACK };
+                    let style = TextStyle::from((FONT, 11).into_font())
+                        .color(&ink)
+                        .pos(Pos::new(HPos::Center, VPos::Center));
+                    chart
+                        .draw_series(std::iter::once(Text::new(n.to_string(), (x, y), style)))
+                        .map_err(failed)?;
+                }
+            }
+        }
+        root.present().map_err(failed)?;
+    }
+    Ok(svg)
+}
+
+/// Light yellow (0) to dark red (1).
+fn heat(t: f64) -> RGBColor {
+    let t = t.clamp(0.0, 1.0);
+    let lerp = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+    RGBColor(lerp(255.0, 128.0), lerp(247.0, 0.0), lerp(188.0, 38.0))
+}
+
+fn scatter(
+    title: String,
+    x_desc: &str,
+    y_desc: &str,
+    x_max: u32,
+    y_max: u32,
+    points: &[(u32, u32)],
+) -> Result<String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(failed)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, (FONT, 22))
+            .margin(16)
+            .x_label_area_size(48)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0..x_max + 1, 0..y_max + 1)
+            .map_err(failed)?;
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()
+            .map_err(failed)?;
+        let radius = if x_max.max(y_max) > 120 { 2 } else { 3 };
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .map(|&(x, y)| Circle::new((x, y), radius, POINT.filled())),
+            )
+            .map_err(failed)?;
+        root.present().map_err(failed)?;
+    }
+    Ok(svg)
+}
+
+fn pairs(name: &str, table: &Table) -> Result<String> {
+    let most = match table.spec() {
+        Spec::Nim(n) if n.params()[0] >= 2 => n.params()[1] as u32,
+        Spec::Wythoff(w) => w.params()[0] as u32,
+        _ => {
+            return Err(refuse(
+                table,
+                "pairs",
+                "a Nim table of at least two heaps, or Wythoff",
+            ))
+        }
+    };
+    let mut points = Vec::new();
+    for a in 0..=most {
+        for b in 0..=most {
+            if table.outcome_of(&[a, b])? == Outcome::P {
+                points.push((a, b));
+            }
+        }
+    }
+    scatter(
+        format!("{name}: P-positions (a, b) of two heaps"),
+        "a (first heap)",
+        "b (second heap)",
+        most,
+        most,
+        &points,
+    )
+}
+
+/// Where [`Picture::Chomp3`] reads three-rowed Chomp positions `(p, q, r)`, `p ≥ q ≥ r ≥ 0`.
+pub trait ThreeRowed {
+    /// The longest first row the source answers for.
+    fn max_first_row(&self) -> u32;
+    /// Whether `(p, q, r)` is a P-position.
+    fn is_p(&self, p: u32, q: u32, r: u32) -> Result<bool>;
+}
+
+/// A Chomp box of at least three rows, read as three-rowed Chomp.
+pub struct ChompBox<'a> {
+    table: &'a Table,
+    cols: u32,
+}
+
+impl<'a> ChompBox<'a> {
+    /// The box of `table`, when it is a Chomp table of at least three rows.
+    pub fn of(table: &'a Table) -> Option<ChompBox<'a>> {
+        match table.spec() {
+            Spec::Chomp(c) if c.params()[0] >= 3 => Some(ChompBox {
+                table,
+                cols: c.params()[1] as u32,
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl ThreeRowed for ChompBox<'_> {
+    fn max_first_row(&self) -> u32 {
+        self.cols
+    }
+    fn is_p(&self, p: u32, q: u32, r: u32) -> Result<bool> {
+        Ok(self.table.outcome_of(&[p, q, r])? == Outcome::P)
+    }
+}
+
+/// The P-positions `(p, q, r)` of one `r` as points `(q, p − q)`.
+pub fn chomp3(name: &str, source: &dyn ThreeRowed, r: u32) -> Result<String> {
+    let most = source.max_first_row();
+    if r > most || r == 0 && most == 0 {
+        return Err(Error::bad(format!(
+            "--third-row {r}: expected 0..={most} (the third row is at most the first)"
+        )));
+    }
+    let mut points = Vec::new();
+    let mut top = 0;
+    for p in r.max(1)..=most {
+        for q in r..=p {
+            if source.is_p(p, q, r)? {
+                points.push((q, p - q));
+                top = top.max(p - q);
+            }
+        }
+    }
+    scatter(
+        format!("{name}: P-positions (p, q, {r}) of three-rowed Chomp"),
+        "q (second row)",
+        "p − q (first row beyond the second)",
+        most,
+        top.max(1),
+        &points,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chomp::ChompSpec;
+    use crate::games::wythoff::WythoffSpec;
+
+    fn table(spec: Spec, kind: ValueKind) -> Table {
+        Table::from_solved(&spec, spec.solve(kind, &()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn pictures_are_svg_with_text_and_no_font_files() {
+        let chomp = table(
+            Spec::Chomp(ChompSpec::new(4, 6).unwrap()),
+            ValueKind::Outcome,
+        );
+        let wythoff = table(
+            Spec::Wythoff(WythoffSpec::new(20).unwrap()),
+            ValueKind::Grundy,
+        );
+        for (t, p) in [
+            (&chomp, Picture::Census),
+            (&chomp, Picture::Values),
+            (&chomp, Picture::Chomp3),
+            (&wythoff, Picture::Values),
+            (&wythoff, Picture::Pairs),
+        ] {
+            let svg = plot(t, p, None).unwrap();
+            assert!(svg.starts_with("<svg"), "{p:?}: {}", &svg[..60]);
+            assert!(svg.contains("<text"), "{p:?}");
+            assert!(svg.contains("sans-serif"), "{p:?}");
+            assert!(!svg.contains("url("), "{p:?}: no external resources");
+        }
+        // Wythoff's P-positions of two heaps up to 20: (0,0), (1,2), (3,5), (4,7), (6,10),
+        // (8,13), (9,15), (11,18), (12,20) and their mirror images: 17 points.
+        let svg = plot(&wythoff, Picture::Pairs, None).unwrap();
+        assert_eq!(svg.matches("<circle").count(), 17);
+        let err = plot(&wythoff, Picture::Census, None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("values, pairs"), "{err}");
+    }
+}

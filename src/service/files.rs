@@ -1,0 +1,143 @@
+//! The tables a service serves: the `*.gtab` files directly inside its folder, found by
+//! header when the service starts, opened lazily (once, on the first request that needs one),
+//! and shared by every request.
+//!
+//! A request names a table by its file name alone. A name with a path in it (`/`, `\`), `..`,
+//! a NUL byte, or an absolute path is refused (400) before anything is looked up; a name that
+//! is not one of the folder's usable tables (unknown, unreadable header, a link out of the
+//! folder) is not found (404). Nothing outside the folder is ever opened.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use crate::lookup::Table;
+use crate::report::listing::{self, Described, ListedTable};
+use crate::tables::TableDir;
+
+use super::ApiError;
+
+/// One usable table of the folder.
+pub struct Slot {
+    /// The file (inside the folder).
+    pub path: PathBuf,
+    /// The file name.
+    pub name: String,
+    /// The open table, once a request opened it.
+    pub table: OnceLock<Arc<Table>>,
+    /// `info --json` of it, once computed (it reads the whole payload).
+    pub info: OnceLock<String>,
+    /// Its value distribution as JSON, once computed.
+    pub values: OnceLock<String>,
+}
+
+/// The folder's tables, as found when the service started.
+pub struct Files {
+    /// The folder.
+    pub dir: Arc<TableDir>,
+    /// Every `*.gtab` file, usable or not (`GET /api/tables`).
+    pub listing: Vec<ListedTable>,
+    /// The usable tables by file name.
+    slots: HashMap<String, Slot>,
+    /// Check payload checksums when opening.
+    verify: bool,
+}
+
+/// Refuses a table name that is not a plain file name, with what is accepted.
+pub fn check_name(name: &str) -> Result<(), ApiError> {
+    let why = if name.is_empty() {
+        Some("it is empty")
+    } else if name.contains('\0') {
+        Some("it holds a NUL byte")
+    } else if name.starts_with('/') || name.starts_with('\\') {
+        Some("it is an absolute path")
+    } else if name.contains('/') || name.contains('\\') {
+        Some("it holds a path separator")
+    } else if name == "." || name == ".." || name.contains("..") {
+        Some("it holds '..'")
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(ApiError::bad(format!(
+            "table name '{}' is refused: {why}; expected the file name of a table in the served \
+             folder, e.g. nim-3x7.gtab (GET /api/tables lists them)",
+            crate::answer::echo(name)
+        ))),
+        None => Ok(()),
+    }
+}
+
+impl Files {
+    /// Reads the headers of the folder's tables (nothing else is read until asked).
+    pub fn new(dir: Arc<TableDir>, verify: bool) -> Files {
+        let listing = listing::list(&dir);
+        let slots = listing
+            .iter()
+            .filter(|l| matches!(l.what, Described::Table { .. }))
+            .map(|l| {
+                let slot = Slot {
+                    path: dir.path().join(&l.file),
+                    name: l.file.clone(),
+                    table: OnceLock::new(),
+                    info: OnceLock::new(),
+                    values: OnceLock::new(),
+                };
+                (l.file.clone(), slot)
+            })
+            .collect();
+        Files {
+            dir,
+            listing,
+            slots,
+            verify,
+        }
+    }
+
+    /// Number of usable tables.
+    pub fn count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The slot of a table named by a request: 400 for a name that is not a plain file name,
+    /// 404 for one that is not a usable table of the folder.
+    pub fn slot(&self, name: &str) -> Result<&Slot, ApiError> {
+        check_name(name)?;
+        if let Some(slot) = self.slots.get(name) {
+            return Ok(slot);
+        }
+        let why = self
+            .listing
+            .iter()
+            .find(|l| l.file == name)
+            .and_then(|l| match &l.what {
+                Described::Refused { error } => Some(error.clone()),
+                Described::Table { .. } => None,
+            });
+        Err(ApiError::not_found(match why {
+            Some(error) => error,
+            None => format!(
+                "no table '{name}' in {}; GET /api/tables lists the {} tables served",
+                self.dir.path().display(),
+                self.slots.len()
+            ),
+        }))
+    }
+
+    /// The open table of a slot, opening it (blocking: it maps the file and, unless told
+    /// not to, reads the whole payload to check its checksum) if no request did yet.
+    pub fn open(&self, slot: &Slot) -> Result<Arc<Table>, ApiError> {
+        if let Some(t) = slot.table.get() {
+            return Ok(t.clone());
+        }
+        if !listing::inside(self.dir.path(), &slot.path) {
+            return Err(ApiError::not_found(format!(
+                "{}: not served: it no longer resolves to a file inside {}",
+                slot.path.display(),
+                self.dir.path().display()
+            )));
+        }
+        let table = self.dir.open(&slot.path, self.verify)?;
+        Ok(slot.table.get_or_init(|| table).clone())
+    }
+}

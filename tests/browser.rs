@@ -1,0 +1,305 @@
+//! The explorer page in a real browser: Debian's `chromium` driven headlessly through
+//! `chromedriver` (W3C WebDriver, spoken here over plain HTTP). Opens a Chomp table, bites,
+//! and checks the outcome and the winning bites shown against the API; plays one optimal
+//! move and one step of the path on the 3x3 board; saves a screenshot of each in the test's
+//! temporary folder (kept, and its path printed, when GAMEDB_KEEP_SCREENSHOTS is set).
+//!
+//! The test fails, never skips, when the browser is missing (`.ci/run` installs it).
+
+mod common;
+mod http;
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use http::{build, Client, Server, TempDir};
+use serde_json::{json, Value};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const DRIVER: &str = "/usr/bin/chromedriver";
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// A chromedriver process and one browser session.
+struct Browser {
+    driver: Child,
+    client: Client,
+    session: String,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        for tool in [CHROMIUM, DRIVER] {
+            assert!(
+                Path::new(tool).exists(),
+                "{tool} is missing: the browser test needs Debian's chromium and chromium-driver \
+                 (apt-get install chromium chromium-driver; .ci/run installs them)"
+            );
+        }
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new(DRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let client = Client {
+            addr: format!("127.0.0.1:{port}"),
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(&client.addr).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "chromedriver did not start listening"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                         "--disable-dev-shm-usage", "--window-size=1200,900"]
+            }
+        }}});
+        let mut b = Browser {
+            driver,
+            client,
+            session: String::new(),
+        };
+        let r = b.call("POST", "/session", caps);
+        b.session = r["sessionId"].as_str().expect("a session id").to_string();
+        b
+    }
+
+    /// One WebDriver command; its `value`.
+    fn call(&self, method: &str, path: &str, body: Value) -> Value {
+        let body = if method == "GET" || method == "DELETE" {
+            Vec::new()
+        } else {
+            body.to_string().into_bytes()
+        };
+        let r = self.client.request(
+            method,
+            path,
+            &["Content-Type: application/json; charset=utf-8"],
+            &body,
+        );
+        let v = r.json();
+        assert_eq!(r.status, 200, "WebDriver {method} {path}: {v}");
+        v["value"].clone()
+    }
+
+    fn session(&self, method: &str, path: &str, body: Value) -> Value {
+        self.call(method, &format!("/session/{}{path}", self.session), body)
+    }
+
+    fn go(&self, url: &str) {
+        self.session("POST", "/url", json!({"url": url}));
+    }
+
+    /// Runs `script` (a function body) in the page and returns its result.
+    fn run(&self, script: &str) -> Value {
+        self.session(
+            "POST",
+            "/execute/sync",
+            json!({"script": script, "args": []}),
+        )
+    }
+
+    /// Waits until `script` returns something truthy, and returns it.
+    fn wait(&self, what: &str, script: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let v = self.run(script);
+            if !(v.is_null() || v == json!(false) || v == json!("")) {
+                return v;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn click(&self, css: &str) {
+        let found = self.session(
+            "POST",
+            "/element",
+            json!({"using": "css selector", "value": css}),
+        );
+        let id = found[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("no element {css}: {found}"));
+        self.session("POST", &format!("/element/{id}/click"), json!({}));
+    }
+
+    fn screenshot(&self, path: &Path) {
+        let png = base64(
+            self.session("GET", "/screenshot", json!({}))
+                .as_str()
+                .unwrap(),
+        );
+        assert_eq!(&png[1..4], b"PNG");
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = self
+                .client
+                .request("DELETE", &format!("/session/{}", self.session), &[], b"");
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = text
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(value)
+        .collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for c in digits.chunks(4) {
+        let n = c
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | (d as u32) << (18 - 6 * i));
+        out.extend_from_slice(&n.to_be_bytes()[1..c.len()]);
+    }
+    out
+}
+
+/// The cells `(row,col)` drawn as winning bites, sorted.
+const WINS: &str = "return Array.from(document.querySelectorAll('rect.win'))
+    .map(r => '(' + r.dataset.row + ',' + r.dataset.col + ')').sort().join(' ');";
+
+#[test]
+fn the_explorer_in_a_real_browser() {
+    let dir = TempDir::new("browser");
+    build(
+        dir.path(),
+        &["chomp --rows 4 --cols 5", "slide --rows 3 --cols 3"],
+    );
+    let server = Server::start(dir.path(), &[]);
+    let browser = Browser::start();
+    let site = format!("http://{}", server.addr);
+
+    // Chomp: the whole 4x5 box, then bite at row 2, column 3.
+    browser.go(&format!("{site}/?table=chomp-4x5.gtab"));
+    browser.wait("the first answer", "return document.getElementById('outcome') && document.getElementById('position').textContent === '5,5,5,5';");
+    browser.click("rect[data-row='2'][data-col='3']");
+    let shown = browser.wait(
+        "the answer after the bite",
+        "const p = document.getElementById('position'); return p && p.textContent === '5,2,2,2' && document.getElementById('outcome').textContent;",
+    );
+    let api = server
+        .get("/api/tables/chomp-4x5.gtab/query?position=5,2,2,2")
+        .json();
+    assert_eq!(shown, api["outcome"]);
+    let mut bites: Vec<String> = api["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    bites.sort();
+    assert!(
+        !bites.is_empty(),
+        "5,2,2,2 is an N-position with winning bites: {api}"
+    );
+    assert_eq!(browser.run(WINS), json!(bites.join(" ")));
+    // Playing a winning bite leaves a P-position with nothing highlighted.
+    let (row, col) = bites[0]
+        .trim_matches(|c| c == '(' || c == ')')
+        .split_once(',')
+        .unwrap();
+    browser.click(&format!("rect[data-row='{row}'][data-col='{col}']"));
+    browser.wait(
+        "the P-position",
+        "const o = document.getElementById('outcome'); return o && o.textContent === 'P';",
+    );
+    assert_eq!(browser.run(WINS), json!(""));
+    browser.screenshot(&dir.path().join("chomp.png"));
+
+    // The 3x3 board: play one optimal move (a highlighted tile), then one step of the path.
+    browser.go(&format!("{site}/?table=slide-3x3.gtab"));
+    let position = browser.wait("the board's answer", "const d = document.getElementById('distance'); return d && document.getElementById('position').textContent;");
+    let position = position.as_str().unwrap().to_string();
+    let api = server
+        .get(&format!(
+            "/api/tables/slide-3x3.gtab/query?position={position}&path=1"
+        ))
+        .json();
+    let distance = api["distance"].as_u64().unwrap();
+    assert!(
+        distance >= 2,
+        "the scramble is {distance} moves from the goal"
+    );
+    let shown = browser.run("return document.getElementById('distance').textContent;");
+    assert_eq!(shown, json!(distance.to_string()));
+    let mut optimal: Vec<String> = api["optimal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            m["move"]
+                .as_str()
+                .unwrap()
+                .split(' ')
+                .nth(1)
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    optimal.sort();
+    let highlighted = browser.run("return Array.from(document.querySelectorAll('rect.tile.opt')).map(r => r.dataset.tile).sort().join(' ');");
+    assert_eq!(highlighted, json!(optimal.join(" ")));
+    let first = &api["optimal_moves"][0];
+    let tile = first["move"].as_str().unwrap().split(' ').nth(1).unwrap();
+    browser.click(&format!("rect[data-tile='{tile}']"));
+    let after = format!(
+        "const p = document.getElementById('position'); return p && p.textContent === '{}' && document.getElementById('distance').textContent;",
+        first["leaves"].as_str().unwrap()
+    );
+    assert_eq!(
+        browser.wait("the move played", &after),
+        json!((distance - 1).to_string())
+    );
+    browser.click("#step");
+    let step = browser.wait(
+        "one step of the path",
+        &format!("const d = document.getElementById('distance'); return d && d.textContent === '{}' && document.getElementById('position').textContent;", distance - 2),
+    );
+    let next = server
+        .get(&format!(
+            "/api/tables/slide-3x3.gtab/query?position={}",
+            step.as_str().unwrap()
+        ))
+        .json();
+    assert_eq!(next["distance"], json!(distance - 2));
+    browser.screenshot(&dir.path().join("slide.png"));
+
+    if std::env::var_os("GAMEDB_KEEP_SCREENSHOTS").is_some() {
+        let keep = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-screenshots");
+        std::fs::create_dir_all(&keep).unwrap();
+        for f in ["chomp.png", "slide.png"] {
+            std::fs::copy(dir.path().join(f), keep.join(f)).unwrap();
+        }
+        eprintln!("screenshots kept in {}", keep.display());
+    }
+}

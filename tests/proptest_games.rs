@@ -1,0 +1,140 @@
+//! Property tests over every registered game, through the registry (a game added to the
+//! registry is tested here without a line of new code): random small parameters, random
+//! indices and random text.
+//!
+//! * rank/unrank round trips, and unranked positions pass the rules' check (or are refused
+//!   with a message: the candy game's last index is a state no game reaches);
+//! * parse/print round trips (`format` then `parse` gives the same position's index);
+//! * moves: `move_indices` agrees with the leaves of `moves`, `moves_at` picks the same moves;
+//! * the game's own contracts on the whole instance (`Spec::conformance`: children and
+//!   parents consistent, levels, terminal positions) for random small instances.
+
+use std::sync::OnceLock;
+
+use gamedb::games::{Spec, GAMES};
+use proptest::prelude::*;
+
+/// Every valid spec whose parameters lie in a small grid (read back through
+/// `Spec::from_header`, so the grid knows no game) and that has at most 4,000 positions.
+fn small_specs() -> &'static [Spec] {
+    static ALL: OnceLock<Vec<Spec>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut out = Vec::new();
+        for &(id, _) in GAMES {
+            for p0 in 0..14u64 {
+                for p1 in 0..10u64 {
+                    for p2 in 0..16u64 {
+                        for p3 in 0..2u64 {
+                            let params = [p0, p1, p2, p3, 0, 0, 0, 0];
+                            if let Ok(spec) = Spec::from_header(id, params) {
+                                if spec.positions() <= 4_000 && !out.contains(&spec) {
+                                    out.push(spec);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Every registered game is represented.
+        for &(id, name) in GAMES {
+            assert!(
+                out.iter().any(|s| s.game_id() == id),
+                "no small instance of {name} in the grid: widen it"
+            );
+        }
+        out
+    })
+}
+
+/// A small spec and a seed for indices.
+fn spec_and_seed() -> impl Strategy<Value = (Spec, u64)> {
+    (0..small_specs().len(), any::<u64>()).prop_map(|(i, seed)| (small_specs()[i].clone(), seed))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn rank_unrank_and_print_parse_round_trip((spec, seed) in spec_and_seed()) {
+        let rules = spec.rules().unwrap();
+        let n = spec.positions();
+        for k in 0..16u64 {
+            let i = seed.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)) % n;
+            let pos = rules.unrank(i);
+            prop_assert_eq!(rules.rank(&pos), i, "{:?}: rank(unrank({}))", spec, i);
+            // A few indices may hold states no position reaches (the candy game's last one):
+            // the check refuses those, with a message.
+            if let Err(e) = rules.check(&pos) {
+                prop_assert!(e.to_string().contains("expected"), "{spec:?}: {e}");
+                continue;
+            }
+            prop_assert!(rules.outside(&pos).is_none(), "{spec:?}: unrank({i}) is outside");
+            let text = rules.format(&pos);
+            let again = rules.parse(&text);
+            prop_assert!(again.is_ok(), "{spec:?}: '{text}' does not parse: {:?}", again.err());
+            let again = again.unwrap();
+            prop_assert_eq!(rules.rank(&again), i, "{:?}: parse(format) of '{}'", spec, text);
+            prop_assert_eq!(rules.format(&again), text.clone());
+        }
+    }
+
+    #[test]
+    fn moves_agree_with_their_indices((spec, seed) in spec_and_seed(), pick in any::<u64>()) {
+        let rules = spec.rules().unwrap();
+        let n = spec.positions();
+        let pos = rules.unrank(seed % n);
+        prop_assume!(rules.check(&pos).is_ok());
+        let moves = rules.moves(&pos);
+        let mut fast = Vec::new();
+        rules.move_indices(&pos, &mut fast);
+        prop_assert_eq!(fast.len(), moves.len());
+        for (m, &j) in moves.iter().zip(&fast) {
+            prop_assert!(rules.check(&m.leaves).is_ok(), "{spec:?}: {} leaves {:?}", m.label, m.leaves);
+            if rules.outside(&m.leaves).is_none() {
+                prop_assert_eq!(rules.rank(&m.leaves), j);
+                prop_assert!(j < n);
+            }
+        }
+        let which: Vec<usize> = (0..moves.len()).filter(|k| pick >> (k % 64) & 1 == 1).collect();
+        let picked: Vec<_> = which.iter().map(|&k| moves[k].clone()).collect();
+        prop_assert_eq!(rules.moves_at(&pos, &which), picked);
+    }
+
+    #[test]
+    fn random_text_is_parsed_or_refused_with_a_message(
+        (spec, _) in spec_and_seed(),
+        numbers in proptest::collection::vec(0u32..40, 0..20),
+        noise in "[ ,0-9x+-]{0,12}",
+    ) {
+        let rules = spec.rules().unwrap();
+        let text = numbers.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(",") + &noise;
+        match rules.parse(&text) {
+            Ok(pos) => {
+                prop_assert!(rules.check(&pos).is_ok());
+                let printed = rules.format(&pos);
+                let back = rules.parse(&printed).unwrap();
+                prop_assert_eq!(rules.format(&back), printed);
+                if rules.outside(&pos).is_none() {
+                    prop_assert!(rules.rank(&pos) < spec.positions());
+                }
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                prop_assert!(msg.contains("expected"), "{spec:?}: '{text}': {msg}");
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Children and parents consistent, levels in order, terminal positions right: the
+    /// game's own contracts over a whole random small instance.
+    #[test]
+    fn conformance_of_random_small_instances((spec, _) in spec_and_seed()) {
+        let checked = spec.conformance();
+        prop_assert!(checked.is_ok(), "{spec:?}: {:?}", checked.err());
+    }
+}
