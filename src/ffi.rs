@@ -353,7 +353,8 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
 
 /// The value stored for a position: on outcome tables 0 = P, 1 = N; on Grundy tables the
 /// Grundy value; on distance tables the distance (see the game's section of
-/// `tables/README.md` for any marker value). Negative: an error code.
+/// `tables/README.md` for any marker value; a mod3 table answers the exact distance, found by
+/// descent). Negative: an error code.
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
@@ -363,7 +364,7 @@ pub unsafe extern "C" fn gamedb_value(table: *const Table, position: *const c_ch
         // SAFETY: forwarded from this function's contract.
         let found =
             unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
-        match found.and_then(|(t, text)| Ok(t.raw(rank_text(t, text)?) as i64)) {
+        match found.and_then(|(t, text)| value_of(t, rank_text(t, text)?)) {
             Ok(v) => v,
             Err(code) => code,
         }
@@ -392,8 +393,17 @@ pub unsafe extern "C" fn gamedb_value_at(table: *const Table, index: u64) -> i64
                 ),
             );
         }
-        t.raw(index) as i64
+        value_of(t, index).unwrap_or_else(|code| code)
     })
+}
+
+/// The value at an index as [`gamedb_value`] gives it; a mod3 table that contradicts itself
+/// fails as [`gamedb_query_json`] does, with `GAMEDB_ERR_POSITION` and the message naming the
+/// damaged table.
+fn value_of(t: &Table, index: u64) -> Result<i64, i64> {
+    t.value(index)
+        .map(i64::from)
+        .map_err(|e| fail(GAMEDB_ERR_POSITION, &e.to_string()))
 }
 
 /// Writes the position at an index as text (`snprintf` contract: returns the text's length;
@@ -490,24 +500,23 @@ pub unsafe extern "C" fn gamedb_moves_json(
             Err(code) => return code,
         };
         let kind = t.value_kind();
-        let moves: Vec<serde_json::Value> = t
-            .rules()
-            .moves(&pos)
-            .into_iter()
-            .map(|m| {
-                let i = t.rules().rank(&m.leaves);
-                let mut o = serde_json::Map::new();
-                o.insert("move".into(), m.label.into());
-                o.insert("leaves".into(), t.rules().format(&m.leaves).into());
-                if kind != ValueKind::Distance {
-                    o.insert("outcome".into(), t.outcome(i).as_str().into());
-                }
-                if kind != ValueKind::Outcome {
-                    o.insert(kind.name().into(), t.raw(i).into());
-                }
-                serde_json::Value::Object(o)
-            })
-            .collect();
+        let mut moves = Vec::new();
+        for m in t.rules().moves(&pos) {
+            let i = t.rules().rank(&m.leaves);
+            let mut o = serde_json::Map::new();
+            o.insert("move".into(), m.label.into());
+            o.insert("leaves".into(), t.rules().format(&m.leaves).into());
+            if kind != ValueKind::Distance {
+                o.insert("outcome".into(), t.outcome(i).as_str().into());
+            }
+            if kind != ValueKind::Outcome {
+                match value_of(t, i) {
+                    Ok(v) => o.insert(kind.name().into(), v.into()),
+                    Err(code) => return code,
+                };
+            }
+            moves.push(serde_json::Value::Object(o));
+        }
         let text = serde_json::to_string(&moves).unwrap_or_default();
         // SAFETY: forwarded from this function's contract.
         unsafe { write_out(&text, buf, cap) }

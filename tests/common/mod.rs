@@ -3,6 +3,7 @@
 //! memory or into a folder, and the programs (C compiler, Python) some tests need.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -207,6 +208,41 @@ pub fn text_of(pos: &[u32]) -> String {
     gamedb::game::format_numbers(pos)
 }
 
+/// The published counts of `../shared/data/slide-distances.txt` (OEIS A089473, A090034 and
+/// partial 4×4 counts), keyed by (rows, cols). The file must be there: the test fails
+/// without it.
+pub fn published_slide_counts() -> HashMap<(usize, usize), Vec<u64>> {
+    let path = Path::new(ROOT).join("../shared/data/slide-distances.txt");
+    let data = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; the published distance counts are needed to check the tables",
+            path.display()
+        )
+    });
+    let mut out = HashMap::new();
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains(':'))
+    {
+        let (board, counts) = line.split_once(':').unwrap();
+        // Boards are written 'width x height' there.
+        let (w, h) = board
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .split_once('x')
+            .unwrap();
+        let counts: Vec<u64> = counts
+            .split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let (w, h): (usize, usize) = (w.parse().unwrap(), h.parse().unwrap());
+        out.insert((h, w), counts.clone());
+        out.insert((w, h), counts);
+    }
+    out
+}
+
 // ---------- tables ----------
 
 /// Solves a table in memory.
@@ -223,6 +259,18 @@ pub fn payload_bytes(spec: &Spec, kind: ValueKind) -> Vec<u8> {
 /// Solves and writes a table into `dir` under its standard name; returns its path.
 pub fn build(spec: Spec, kind: ValueKind, dir: &Path) -> PathBuf {
     gamedb::build::build(&spec, kind, dir, &()).unwrap().path
+}
+
+/// The mod3 table of a sliding-puzzle board written into `dir` by the library's enumeration
+/// (`gamedb enumerate slide --table`, one process, no checkpoints); returns its path.
+pub fn mod3_table(rows: u32, cols: u32, dir: &Path) -> PathBuf {
+    let opts = gamedb::enumerate::Options {
+        table: true,
+        ..gamedb::enumerate::Options::new(rows, cols, dir)
+    };
+    let done = gamedb::enumerate::enumerate(&opts, &gamedb::solve::spread::Single, &())
+        .unwrap_or_else(|e| panic!("enumerate {rows}x{cols}: {e}"));
+    done.table.expect("a complete enumeration writes its table")
 }
 
 // ---------- other programs ----------
