@@ -16,7 +16,8 @@
 #                                       compared byte for byte), 4x4 to depth DEPTH_4X4 at 1 and 2
 #                                       processes, 3x5 and 2x8 to depth 30
 #
-# Variables: OUT (work folder, default /tmp/gamedb-bench-enumerate), DEPTH_4X4 (default 30).
+# Variables: OUT (work folder, default /tmp/gamedb-bench-enumerate), DEPTH_4X4 (default 30),
+# SKIP_2X7 (set: --big without the two 2x7 runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -175,6 +176,7 @@ EOF
 fi
 
 DEPTH_4X4=${DEPTH_4X4:-30}
+if [ -z "${SKIP_2X7:-}" ]; then
 echo "== 2x7 complete 2-bit table, 2 threads (targets: under 45 min, at most 16 GiB)"
 run enumerate-2x7-t2 "$BIN" enumerate slide --json --out "$OUT" --rows 2 --cols 7 --table --threads 2 \
     --checkpoint-every 1800
@@ -240,6 +242,7 @@ if [ ${#FEATURES[@]} -gt 0 ]; then
     cmp "$OUT/slide-2x7-mod3.t2.gtab" "$OUT/slide-2x7-mod3.gtab" && echo "  tables of 1 and 2 processes: byte-identical"
 fi
 rm -f "$OUT"/slide-2x7-mod3*.gtab
+fi
 
 echo "== 4x4 to depth $DEPTH_4X4 (sparse store), 1 process and 2 MPI processes"
 run enumerate-4x4 "$BIN" "${E[@]}" --rows 4 --cols 4 --max-depth "$DEPTH_4X4" --threads 2
