@@ -263,44 +263,39 @@ impl TableParts {
     /// Creates the temporary file of the table `path` (payload zeros until written), named
     /// after process `pid` (the caller's own id).
     pub fn create(path: &Path, meta: &TableMeta, pid: u32) -> Result<TableParts> {
-        let payload_len = TableParts::payload_len(meta)?;
-        let (dir, tmp) = TableParts::temporary(path, pid)?;
-        fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-        let file = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)
-            .map_err(|e| Error::io(&tmp, e))?;
-        file.set_len(PAYLOAD_OFFSET + payload_len)
-            .map_err(|e| Error::io(&tmp, e))?;
-        Ok(TableParts {
-            path: path.to_path_buf(),
-            tmp,
-            file,
-            meta: meta.clone(),
-            payload_len,
-            in_order: Some((xxhash_rust::xxh3::Xxh3Default::new(), 0)),
-        })
+        TableParts::open(path, meta, pid, true)
     }
 
     /// Opens the temporary file that the writer of process id `pid` created.
     pub fn join(path: &Path, meta: &TableMeta, pid: u32) -> Result<TableParts> {
+        TableParts::open(path, meta, pid, false)
+    }
+
+    fn open(path: &Path, meta: &TableMeta, pid: u32, create: bool) -> Result<TableParts> {
         let payload_len = TableParts::payload_len(meta)?;
-        let (_, tmp) = TableParts::temporary(path, pid)?;
+        let (dir, tmp) = TableParts::temporary(path, pid)?;
+        if create {
+            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        }
         let file = fs::OpenOptions::new()
             .read(true)
             .write(true)
+            .create(create)
+            .truncate(create)
             .open(&tmp)
             .map_err(|e| Error::io(&tmp, e))?;
+        if create {
+            file.set_len(PAYLOAD_OFFSET + payload_len)
+                .map_err(|e| Error::io(&tmp, e))?;
+        }
         Ok(TableParts {
             path: path.to_path_buf(),
             tmp,
             file,
             meta: meta.clone(),
             payload_len,
-            in_order: None,
+            // Only the creator may write in order from the first byte: joiners write parts.
+            in_order: create.then(|| (xxhash_rust::xxh3::Xxh3Default::new(), 0)),
         })
     }
 
