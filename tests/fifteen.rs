@@ -490,11 +490,7 @@ fn build_all_builds_every_table_of_a_fifteen_line() {
         "pdb-catalog",
         "fifteen --partition 5-5-5\npdb --rows 2 --cols 3 --pattern 2,1\n",
     );
-    let out = std::path::PathBuf::from(out);
-    let args = words(
-        "build-all --catalog {} --out {} -q",
-        &[&cat, out.to_str().unwrap()],
-    );
+    let args = build_all_args(&cat, &out, &[]);
     let o = gamedb(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).matches(" built").count(), 4, "{}", stdout(&o));

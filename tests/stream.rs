@@ -159,8 +159,9 @@ fn queries_survive_bad_bytes_and_huge_lines() {
         r#"{"position":"1,2,3","outcome":"P","winning_moves":[]}"#
     );
     let bad = json(lines[1]);
+    let error = bad["error"].as_str().unwrap();
     assert!(
-        bad["error"].as_str().unwrap().contains("not UTF-8"),
+        error.starts_with("line '") && error.contains("not UTF-8"),
         "{out}"
     );
     assert_eq!(
