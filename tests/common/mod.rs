@@ -132,6 +132,13 @@ pub fn json(text: &str) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("not one JSON value ({e}): {text}"))
 }
 
+/// The text at `key` of a JSON answer; panics naming the answer when it is not text.
+pub fn str_at<'a>(answer: &'a serde_json::Value, key: &str) -> &'a str {
+    answer[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} is not text: {answer}"))
+}
+
 /// Every line of a text as JSON.
 pub fn json_lines(text: &str) -> Vec<serde_json::Value> {
     text.lines().map(json).collect()
