@@ -132,6 +132,13 @@ pub fn json(text: &str) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("not one JSON value ({e}): {text}"))
 }
 
+/// The text at `key` of a JSON answer; panics naming the answer when it is not text.
+pub fn str_at<'a>(answer: &'a serde_json::Value, key: &str) -> &'a str {
+    answer[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} is not text: {answer}"))
+}
+
 /// Every line of a text as JSON.
 pub fn json_lines(text: &str) -> Vec<serde_json::Value> {
     text.lines().map(json).collect()
@@ -371,10 +378,36 @@ pub fn cli_build(tag: &str, what: &str) -> TempDir {
 
 /// A fresh temporary folder with a catalog file holding `text`: the folder, the catalog's path
 /// and the path of a `tables` folder inside it for `build-all --out`.
-pub fn with_catalog(tag: &str, text: &str) -> (TempDir, String, String) {
+pub fn with_catalog(tag: &str, text: &str) -> (TempDir, String, PathBuf) {
     let dir = TempDir::new(tag);
     let cat = dir.join("catalog.txt");
     std::fs::write(&cat, text).unwrap();
-    let out = dir.join("tables");
+    let out = dir.path().join("tables");
     (dir, cat, out)
+}
+
+/// `gamedb build-all --catalog CAT --out OUT -q` and `more`, as arguments.
+pub fn build_all_args<'a>(cat: &'a str, out: &'a Path, more: &[&'a str]) -> Vec<&'a str> {
+    let out = out.to_str().expect("temporary folders have UTF-8 names");
+    let mut args = vec!["build-all", "--catalog", cat, "--out", out, "-q"];
+    args.extend_from_slice(more);
+    args
+}
+
+/// The row of `build-all`'s summary about `table`.
+pub fn summary_row(out: &str, table: &str) -> String {
+    out.lines()
+        .find(|l| l.starts_with(table))
+        .unwrap_or_else(|| panic!("{table} missing from summary:\n{out}"))
+        .to_string()
+}
+
+/// The names of the files in `dir` that `keep` does not accept: what a run should not have
+/// left behind.
+pub fn left_over(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !keep(n))
+        .collect()
 }
