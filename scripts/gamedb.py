@@ -108,7 +108,7 @@ HEADER = struct.Struct("<8sII8QIIQQQQ16sQ")
 assert HEADER.size == HEADER_LEN
 
 VALUE_KINDS = {1: "outcome", 2: "grundy", 3: "distance", 4: "extension"}
-ENCODINGS = {1: "bits", 2: "u8", 3: "u16"}
+ENCODINGS = {1: "bits", 2: "u8", 3: "u16", 4: "mod3"}
 MAX_POSITIONS = 1 << 37
 PURE_PYTHON_VERIFY_LIMIT = 16 << 20
 # The byte a distance table stores for a position it could not reach (pattern databases).
@@ -120,7 +120,21 @@ M64 = 0xFFFFFFFFFFFFFFFF
 
 def payload_len(encoding, entries):
     """Payload bytes of ``entries`` entries stored as ``encoding`` (a name)."""
-    return {"bits": (entries + 7) // 8, "u8": entries, "u16": 2 * entries}[encoding]
+    return {"bits": (entries + 7) // 8, "u8": entries, "u16": 2 * entries, "mod3": (entries + 3) // 4}[encoding]
+
+
+# A mod3 entry (2 bits, four a byte): 0 not reached, else 1 + distance mod 3 (src/game/mod.rs).
+MOD3_UNREACHED = 0
+
+
+def mod3_code(d):
+    """The mod3 code of a position at distance ``d``."""
+    return d % 3 + 1
+
+
+def mod3_closer(code):
+    """The code of a neighbour one step closer to the goal (1 -> 3, 2 -> 1, 3 -> 2)."""
+    return (code + 1) % 3 + 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -1057,7 +1071,8 @@ class Slide(Game):
 
     ID = 4
     NAME = "slide"
-    MAX_TABLE_CELLS = 12
+    # Byte tables stop at 12 cells; the mod3 tables of `gamedb enumerate` go to 16.
+    MAX_TABLE_CELLS = 16
 
     def __init__(self, params):
         if any(params[2:]) or params[0] > 16 or params[1] > 16:
@@ -1066,7 +1081,7 @@ class Slide(Game):
         if r < 2 or c < 2 or r * c > self.MAX_TABLE_CELLS:
             raise ValueError(
                 "--rows %d --cols %d: expected at least 2 rows and 2 columns and at most %d cells "
-                "in all (2×2 up to 3×4, 4×3, 2×6, 6×2)" % (r, c, self.MAX_TABLE_CELLS)
+                "in all (up to 4×4, 3×5, 2×8 and their transposes)" % (r, c, self.MAX_TABLE_CELLS)
             )
         self.rows, self.cols, self.cells = r, c, r * c
 
@@ -1392,7 +1407,8 @@ class Table:
             raise self._damaged("%s tables do not hold %s values" % (self.game.NAME, self.value_kind))
         if (
             (self.value_kind == "outcome") != (self.encoding == "bits")
-            or (self.value_kind == "distance" and self.encoding != "u8")
+            or (self.value_kind == "distance" and self.encoding not in ("u8", "mod3"))
+            or (self.encoding == "mod3" and (self.value_kind != "distance" or self.game.distance_bound() is not None))
             or (self.value_kind == "extension" and self.encoding != "u16")
         ):
             raise self._damaged("%s values cannot be encoded as %s" % (self.value_kind, self.encoding))
@@ -1438,7 +1454,8 @@ class Table:
         return self.entry_count
 
     def raw(self, index):
-        """The stored value of entry ``index``: the bit (1 = N), the byte, or the u16."""
+        """The stored value of entry ``index``: the bit (1 = N), the byte, the u16, or the
+        mod3 code."""
         if not 0 <= index < self.entry_count:
             raise IndexError("index %d out of range 0..%d" % (index, self.entry_count))
         p = self.payload
@@ -1446,7 +1463,43 @@ class Table:
             return p[index >> 3] >> (index & 7) & 1
         if self.encoding == "u8":
             return p[index]
+        if self.encoding == "mod3":
+            return p[index >> 2] >> (2 * (index & 3)) & 3
         return p[2 * index] | p[2 * index + 1] << 8
+
+    def descend(self, pos):
+        """The exact distance of a position of a mod3 table: the number of steps of the walk
+        to the goal that takes, each step, the first move whose leaves hold the closer code
+        (every move changes a puzzle's distance by exactly one, so that move is one step
+        closer). The goal is the one position without such a move; it holds code 1."""
+        g = self.game
+        here, steps = list(pos), 0
+        while True:
+            code = self.raw(g.rank(here))
+            if code == MOD3_UNREACHED:
+                raise self._damaged(
+                    "position %s is marked unreached, but the rules say the goal can be reached" % g.format(here)
+                )
+            want = mod3_closer(code)
+            step = None
+            for _, leaves in g.moves(here):
+                if g.outside(leaves) is None and self.raw(g.rank(leaves)) == want:
+                    step = leaves
+                    break
+            if step is None:
+                if code != mod3_code(0):
+                    raise self._damaged("position %s has no move one step nearer the goal" % g.format(here))
+                return steps
+            if steps >= self.entry_count:
+                raise self._damaged("position %s descends for ever (no path to the goal)" % g.format(pos))
+            here, steps = list(step), steps + 1
+
+    def value(self, index):
+        """The value at an index as the C ABI's ``gamedb_value_at`` gives it: the stored value,
+        except that a mod3 table answers the exact distance (by descent)."""
+        if self.encoding == "mod3":
+            return self.descend(self.game.unrank(index))
+        return self.raw(index)
 
     def outcome(self, index):
         """'P' or 'N' for the player to move at entry ``index``."""
@@ -1481,7 +1534,7 @@ class Table:
         uint16 for u16 tables. Needs numpy."""
         if _numpy is None:
             raise Error("numpy is not installed (or GAMEDB_PY_STDLIB_ONLY is set)")
-        dtype = {"bits": _numpy.uint8, "u8": _numpy.uint8, "u16": _numpy.dtype("<u2")}[self.encoding]
+        dtype = {"bits": _numpy.uint8, "u8": _numpy.uint8, "u16": _numpy.dtype("<u2"), "mod3": _numpy.uint8}[self.encoding]
         count = self.payload_len // _numpy.dtype(dtype).itemsize
         return _numpy.memmap(self.path, dtype=dtype, mode="r", offset=self.payload_offset, shape=(count,))
 
@@ -1510,14 +1563,19 @@ class Table:
                 out["optimal_moves"] = []
                 return out
             i = g.rank(pos)
-            here = self.raw(i)
-            if here == UNREACHED:
-                raise self._damaged(
-                    "entry %d is marked unreachable, but the rules say the goal can be reached" % i
-                )
+            if self.encoding == "mod3":
+                here = self.descend(pos)
+                want = mod3_code(here - 1) if here > 0 else None
+            else:
+                here = self.raw(i)
+                if here == UNREACHED:
+                    raise self._damaged(
+                        "entry %d is marked unreachable, but the rules say the goal can be reached" % i
+                    )
+                want = here - 1
             nearer = []
             for label, leaves in g.moves(pos):
-                if g.outside(leaves) is None and self.raw(g.rank(leaves)) + 1 == here:
+                if g.outside(leaves) is None and self.raw(g.rank(leaves)) == want:
                     nearer.append({"move": label, "leaves": g.format(leaves)})
             if here > 0 and not nearer:
                 raise self._damaged(
@@ -1550,6 +1608,8 @@ class Table:
         self.game.check(pos)
         if self.game.outside(pos) is not None:
             return None
+        if self.encoding == "mod3":
+            return self.descend(pos)
         v = self.raw(self.game.rank(pos))
         return None if v == UNREACHED else v
 
@@ -1641,7 +1701,20 @@ class Table:
         """Header fields and counts, with the keys of ``gamedb info --json`` (distance tables:
         ``distance_counts``, ``max_distance`` and ``unreached`` instead of P/N counts)."""
         out = self._header_info()
-        if self.value_kind == "distance":
+        if self.encoding == "mod3":
+            # No distance is stored: how many entries hold each code.
+            tally = [0, 0, 0, 0]
+            for b in bytes(self.payload):
+                for k in range(4):
+                    tally[b >> (2 * k) & 3] += 1
+            padding = 4 * self.payload_len - self.entry_count
+            out.update(
+                distance_residues=[tally[mod3_code(r)] for r in range(3)],
+                distance_counts=[],
+                max_distance=None,
+                unreached=tally[MOD3_UNREACHED] - padding,
+            )
+        elif self.value_kind == "distance":
             counts, unreached = self.distance_counts()
             out.update(distance_counts=counts, max_distance=len(counts) - 1 if counts else None, unreached=unreached)
         elif self.value_kind == "extension":

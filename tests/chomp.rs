@@ -423,35 +423,43 @@ fn command_line() {
     let table = dir.join("chomp-8x10.gtab");
     let table = table.as_str();
 
-    let (code, stdout, _) = run(&["query", table, "10,10,10,10,10,10,10,10", "4,3,1"]);
-    assert_eq!(code, 0);
-    assert!(stdout.starts_with("10,10,10,10,10,10,10,10: N  winning: (4,9) -> 10,10,10,8,8,8,8,8; (5,6) -> 10,10,10,10,5,5,5,5\n"), "{stdout}");
-
-    let (code, stdout, _) = run(&["chomp-rectangles", table]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains("80 rectangles; 1 with more than one winning bite: 8x10"),
-        "{stdout}"
-    );
-    let (code, stdout, _) = run(&["chomp-rectangles", table, "--json"]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.starts_with(r#"{"rectangles":80,"with_more_than_one":1,"#),
-        "{stdout}"
-    );
-
-    let (code, stdout, _) = run(&["info", table]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains("P-positions in each sub-box of a rows and b columns:"),
-        "{stdout}"
-    );
-    let (code, stdout, _) = run(&["info", table, "--json"]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains(r#""p_census":{"rows":8,"cols":10,"counts":[[1,"#),
-        "{stdout}"
-    );
+    // (arguments, whether the answer starts with the text or only contains it, the text)
+    for (line, at_start, shown) in [
+        (
+            "query {} 10,10,10,10,10,10,10,10 4,3,1",
+            true,
+            "10,10,10,10,10,10,10,10: N  winning: (4,9) -> 10,10,10,8,8,8,8,8; (5,6) -> 10,10,10,10,5,5,5,5\n",
+        ),
+        (
+            "chomp-rectangles {}",
+            false,
+            "80 rectangles; 1 with more than one winning bite: 8x10",
+        ),
+        (
+            "chomp-rectangles {} --json",
+            true,
+            r#"{"rectangles":80,"with_more_than_one":1,"#,
+        ),
+        (
+            "info {}",
+            false,
+            "P-positions in each sub-box of a rows and b columns:",
+        ),
+        (
+            "info {} --json",
+            false,
+            r#""p_census":{"rows":8,"cols":10,"counts":[[1,"#,
+        ),
+    ] {
+        let (code, stdout, _) = run(&words(line, &[table]));
+        assert_eq!(code, 0, "{line}");
+        let found = if at_start {
+            stdout.starts_with(shown)
+        } else {
+            stdout.contains(shown)
+        };
+        assert!(found, "{line}: {stdout}");
+    }
 
     // Bad input: exit 2 and one line naming what was wrong.
     for (args, needle) in [

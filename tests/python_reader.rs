@@ -25,7 +25,7 @@ use gamedb::games::Spec;
 use gamedb::ValueKind;
 
 mod common;
-use common::{build, program, shared_library, TempDir, ROOT};
+use common::{build, mod3_table, program, shared_library, TempDir, ROOT};
 
 /// One table of every game and variant the reader must know (a new game adds its lines: the
 /// test fails while a registered game has none).
@@ -73,9 +73,14 @@ fn tables(dir: &Path) -> Vec<PathBuf> {
         covered, registered,
         "the Python comparison needs a table of every registered game"
     );
-    all.into_iter()
+    let mut paths: Vec<PathBuf> = all
+        .into_iter()
         .map(|(spec, kind)| build(spec, kind, dir))
-        .collect()
+        .collect();
+    // The 2-bit tables of `gamedb enumerate` (mod3 encoding: distances by descent).
+    let mod3 = dir.join("mod3");
+    paths.extend([(2, 3), (3, 3)].map(|(r, c)| mod3_table(r, c, &mod3)));
+    paths
 }
 
 fn has_extras(python: &str) -> bool {

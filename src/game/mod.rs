@@ -96,6 +96,32 @@ impl ValueKind {
 /// each, so the largest distance a table holds is 254. The format module stores it as is.
 pub const UNREACHED: u8 = u8::MAX;
 
+/// Distances kept modulo 3 in two bits, for puzzles too large for a byte per position (the
+/// breadth-first engine of `crate::solve::spread` stores them; the format module packs them
+/// four a byte, see `format::payload`).
+///
+/// A code is 0 for a position not reached, `1 + d mod 3` for a position at distance `d`. On a
+/// puzzle whose moves change the distance by exactly one (a bipartite graph), the neighbours
+/// one step closer to the goal are exactly those whose code is [`mod3::closer`]: lookups
+/// recover the exact distance and every optimal move by descending to the goal.
+pub mod mod3 {
+    /// The code of a position not reached (zeroed memory is "nothing reached").
+    pub const UNREACHED: u8 = 0;
+
+    /// The code of a position at distance `d`.
+    #[inline]
+    pub fn code(d: u32) -> u8 {
+        (d % 3) as u8 + 1
+    }
+
+    /// The code of a neighbour one step closer to the goal than a position holding `code`
+    /// (1 → 3, 2 → 1, 3 → 2).
+    #[inline]
+    pub fn closer(code: u8) -> u8 {
+        (code + 1) % 3 + 1
+    }
+}
+
 /// The values a solver produced for every position of a game, in index order: what
 /// [`GameSpec::solve`] returns and the format module encodes into a table's payload.
 #[derive(Debug)]

@@ -74,6 +74,10 @@ pub enum Counts {
     },
     /// Distance tables.
     Distances {
+        /// A mod3 table (which stores no whole distances; `distance_counts` is then empty):
+        /// entries at distances ≡ 0, 1, 2 (mod 3).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        distance_residues: Option<[u64; 3]>,
         /// `distance_counts[d]`: entries at distance `d`.
         distance_counts: Vec<u64>,
         /// The largest distance present.
@@ -100,14 +104,16 @@ impl Info {
         let counts = if h.value_kind == ValueKind::Distance {
             let d = table.distance_census(ANTIPODES_LISTED);
             Counts::Distances {
+                distance_residues: d.residues,
                 max_distance: d.max_distance(),
                 antipode_count: d.antipode_count,
-                antipodes: (d.antipode_count as usize <= ANTIPODES_LISTED).then(|| {
-                    d.antipodes
-                        .iter()
-                        .map(|&i| rules.format(&rules.unrank(i)))
-                        .collect()
-                }),
+                antipodes: (d.residues.is_none() && d.antipode_count as usize <= ANTIPODES_LISTED)
+                    .then(|| {
+                        d.antipodes
+                            .iter()
+                            .map(|&i| rules.format(&rules.unrank(i)))
+                            .collect()
+                    }),
                 unreached: d.unreached,
                 lower_bounds_of: rules.distance_bound(),
                 distance_counts: d.counts,
@@ -189,6 +195,7 @@ impl Info {
         line(format!("written by:      gamedb {}", self.crate_version));
         match &self.counts {
             Counts::Distances {
+                distance_residues,
                 distance_counts,
                 max_distance,
                 antipode_count,
@@ -196,7 +203,12 @@ impl Info {
                 unreached,
                 lower_bounds_of,
             } => {
-                if let Some(what) = lower_bounds_of {
+                if let Some([r0, r1, r2]) = distance_residues {
+                    line(format!(
+                        "distances mod 3: ≡ 0: {r0}, ≡ 1: {r1}, ≡ 2: {r2} (each distance is found \
+                         by descent to the goal; `gamedb enumerate` reports the counts per depth)"
+                    ));
+                } else if let Some(what) = lower_bounds_of {
                     // A pattern database: entries are placements and their values lower bounds.
                     line(format!("values:          {what}"));
                     line("placements at each value:".into());
@@ -207,10 +219,11 @@ impl Info {
                     line(format!("  {dist:>4} {count:>14}"));
                 }
                 if *unreached > 0 {
-                    line(format!(
-                        "unreached:       {unreached} (value {})",
-                        crate::game::UNREACHED
-                    ));
+                    let marker = match distance_residues {
+                        Some(_) => format!("code {}", crate::game::mod3::UNREACHED),
+                        None => format!("value {}", crate::game::UNREACHED),
+                    };
+                    line(format!("unreached:       {unreached} ({marker})"));
                 }
                 if let Some(m) = max_distance {
                     line(format!("max distance:    {m}"));
