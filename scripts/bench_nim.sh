@@ -4,13 +4,7 @@
 # tables are byte-identical, and checks 100,000 random queries against the xor rule (and the
 # misère and bounded tables against THEOREMS.md section 2).
 # Usage: scripts/bench_nim.sh [OUT_DIR]   (default: a temporary folder, removed at the end)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release --quiet
-BIN=target/release/gamedb
-OUT=${1:-$(mktemp -d)}
-[ -n "${1:-}" ] || trap 'rm -rf "$OUT"' EXIT
-mkdir -p "$OUT/t1" "$OUT/t2"
+source "$(dirname "$0")/bench_setup.sh"
 
 run() { # threads dir extra-args...
     local threads=$1 dir=$2; shift 2

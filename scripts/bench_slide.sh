@@ -5,13 +5,7 @@
 # distributions (maxima 53 and 80) and checks transposes agree, then times `--path` queries on
 # the 3×4 table end to end.
 # Usage: scripts/bench_slide.sh [OUT_DIR]   (default: a temporary folder, removed at the end)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release --quiet
-BIN=target/release/gamedb
-OUT=${1:-$(mktemp -d)}
-[ -n "${1:-}" ] || trap 'rm -rf "$OUT"' EXIT
-mkdir -p "$OUT/t1" "$OUT/t2"
+source "$(dirname "$0")/bench_setup.sh"
 
 load() { uptime | sed 's/.*load average: //'; }
 

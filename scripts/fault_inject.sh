@@ -9,6 +9,11 @@
 #              two idle cores; CHOMP_BOX="16 16" for the 16x16 box, about 8 s a build)
 #   slide      `gamedb build slide --rows 3 --cols 4` (239,500,800 positions, 6-15 s a build)
 #   build-all  `gamedb build-all` of a small catalog (five tables, a few seconds)
+#   enumerate  `gamedb enumerate slide --rows 2 --cols 5 --table` with a checkpoint after every
+#              level and each level slowed by 20 ms (about 1.5 s a run), so kills land in
+#              levels, in checkpoints and in the table's writing; the next run resumes from
+#              the checkpoint when there is one (`--resume`), and must leave no checkpoint
+#              folder behind
 #   special    one trial each: a full disk (a 3 MiB tmpfs, two builds racing for it), a
 #              read-only folder, a table truncated under a running `query -`; the tmpfs
 #              needs root (mount); without it these are reported as not run.
@@ -68,7 +73,18 @@ command_of() {
     chomp) echo "env --default-signal=INT $G build chomp --rows $chomp_rows --cols $chomp_cols --out $1 -q" ;;
     slide) echo "env --default-signal=INT $G build slide --rows 3 --cols 4 --out $1 -q" ;;
     build-all) echo "env --default-signal=INT $G build-all --catalog $work/catalog.txt --out $1 -q" ;;
+    enumerate) echo "env --default-signal=INT $G enumerate slide --rows 2 --cols 5 --table --checkpoint-every 0 --level-delay-ms 20 --out $1 -q" ;;
     esac
+}
+
+# The command that continues an interrupted run in folder $1: enumerate resumes from its
+# checkpoint when one was written; the builds simply run again.
+next_of() {
+    if [ "$2" = enumerate ] && [ -d "$1/slide-2x5.enumerate" ]; then
+        echo "$(command_of "$1" "$2") --resume"
+    else
+        command_of "$1" "$2"
+    fi
 }
 
 # Check 1/3: every table in folder $1 verifies and equals the reference in $2 (or is still
@@ -139,12 +155,13 @@ run_scenario() {
         [ "$rc" -ne 0 ] && interrupted=$((interrupted + 1))
         tables_match "$dir" "$ref" "$planted"
         # The next run completes.
-        if ! $(command_of "$dir" "$s") >"$work/next.out" 2>&1; then
+        if ! $(next_of "$dir" "$s") >"$work/next.out" 2>&1; then
             fail "the next run failed: $(tail -3 "$work/next.out")"
         fi
         local left
         left=$(leftovers "$dir")
         [ -z "$left" ] || fail "left after the next run: $left"
+        [ ! -e "$dir/slide-2x5.enumerate" ] || fail "a checkpoint folder left after the next run"
         tables_match "$dir" "$ref"
         local want have
         want=$(cd "$ref" && ls *.gtab | sort | tr '\n' ' ')
@@ -264,7 +281,7 @@ mkdir -p "$work/ref-disk"
 "$G" build slide --rows 5 --cols 2 --out "$work/ref-disk" -q >/dev/null
 for s in "${scenarios[@]}"; do
     case $s in
-    chomp | slide | build-all) run_scenario "$s" ;;
+    chomp | slide | build-all | enumerate) run_scenario "$s" ;;
     special) run_special ;;
     *) echo "unknown scenario $s" && exit 2 ;;
     esac

@@ -13,8 +13,9 @@ game's ranking function) independently of the Rust code, and answers the same qu
     with gamedb.open_table("tables/slide-3x3.gtab") as t:
         t.distance_of((8, 6, 7, 2, 5, 4, 3, 0, 1))   # 31 (None for an unsolvable arrangement)
 
-Every game of gamedb is known: candy (1), Nim (2), Chomp (3), sliding puzzles (4) and pattern
-databases (5); outcome, Grundy and distance tables answer as ``gamedb query`` does.
+Every game of gamedb is known: candy (1), Nim (2), Chomp (3), sliding puzzles (4), pattern
+databases (5), Wythoff (6) and three-rowed Chomp (7); outcome, Grundy, distance and extension
+tables answer as ``gamedb query`` does.
 
 Command line (mirrors ``gamedb query`` and ``gamedb info``)::
 
@@ -106,8 +107,8 @@ PAYLOAD_OFFSET = 4096
 HEADER = struct.Struct("<8sII8QIIQQQQ16sQ")
 assert HEADER.size == HEADER_LEN
 
-VALUE_KINDS = {1: "outcome", 2: "grundy", 3: "distance"}
-ENCODINGS = {1: "bits", 2: "u8", 3: "u16"}
+VALUE_KINDS = {1: "outcome", 2: "grundy", 3: "distance", 4: "extension"}
+ENCODINGS = {1: "bits", 2: "u8", 3: "u16", 4: "mod3"}
 MAX_POSITIONS = 1 << 37
 PURE_PYTHON_VERIFY_LIMIT = 16 << 20
 # The byte a distance table stores for a position it could not reach (pattern databases).
@@ -119,7 +120,21 @@ M64 = 0xFFFFFFFFFFFFFFFF
 
 def payload_len(encoding, entries):
     """Payload bytes of ``entries`` entries stored as ``encoding`` (a name)."""
-    return {"bits": (entries + 7) // 8, "u8": entries, "u16": 2 * entries}[encoding]
+    return {"bits": (entries + 7) // 8, "u8": entries, "u16": 2 * entries, "mod3": (entries + 3) // 4}[encoding]
+
+
+# A mod3 entry (2 bits, four a byte): 0 not reached, else 1 + distance mod 3 (src/game/mod.rs).
+MOD3_UNREACHED = 0
+
+
+def mod3_code(d):
+    """The mod3 code of a position at distance ``d``."""
+    return d % 3 + 1
+
+
+def mod3_closer(code):
+    """The code of a neighbour one step closer to the goal (1 -> 3, 2 -> 1, 3 -> 2)."""
+    return (code + 1) % 3 + 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -885,6 +900,143 @@ class Chomp(Game):
         return format_numbers(rows)
 
 
+@register
+class Chomp3(Game):
+    """Three-rowed Chomp (src/games/chomp3.rs): positions ``p,q,r`` with ``q <= N`` and the
+    first row unbounded. The table holds one u16 per pair ``r <= q <= N`` at index
+    ``q (q + 1) / 2 + r``: 0 when no ``p`` makes ``(p, q, r)`` P, else ``f(q, r) - q + 1``
+    (extension values). Winning bites are read from ``O(N)`` entries."""
+
+    ID = 7
+    NAME = "chomp3"
+    MAX_N = 90000
+
+    def __init__(self, params):
+        if any(params[1:]) or params[0] > self.MAX_N:
+            raise ValueError("chomp3 parameters out of range")
+        self.n = params[0]
+        if not 1 <= self.n <= self.MAX_N:
+            raise ValueError(
+                "--max %d: expected 1..=%d (the longest second row of three-rowed Chomp)" % (self.n, self.MAX_N)
+            )
+
+    def value_kinds(self):
+        return ("extension",)
+
+    def positions(self):
+        return (self.n + 1) * (self.n + 2) // 2
+
+    def describe(self):
+        return (
+            "Three-rowed Chomp: every position p,q,r with q ≤ %d (the first row unbounded), "
+            "stored as f(q, r)" % self.n
+        )
+
+    def position_form(self):
+        return (
+            "row lengths p,q,r top row first, e.g. 7,4,3: non-increasing, p ≥ 1 (it holds the "
+            "poisoned cell; the first row may be as long as you like, up to %d), q ≤ %d "
+            "(missing rows are empty)" % (U32_MAX, self.n)
+        )
+
+    @staticmethod
+    def _rows(pos):
+        return tuple(list(pos[:3]) + [0] * (3 - len(pos[:3])))
+
+    def check(self, pos):
+        self._check_ints(pos)
+
+        def bad(what):
+            return BadInput("position '%s': %s; expected %s" % (quote(pos), what, self.position_form()))
+
+        if len(pos) > 3:
+            raise bad("%d rows (three-rowed Chomp has at most 3)" % len(pos))
+        if not pos or pos[0] == 0:
+            raise bad("the top row is empty, so the poisoned cell (1,1) has been eaten")
+        for k in range(1, len(pos)):
+            if pos[k] > pos[k - 1]:
+                raise bad(
+                    "row %d (length %d) is longer than row %d (length %d); rows may not grow downwards"
+                    % (k + 1, pos[k], k, pos[k - 1])
+                )
+        q = self._rows(pos)[1]
+        if q > self.n:
+            raise bad("row 2 has %d cells but this table holds second rows up to %d" % (q, self.n))
+
+    def rank(self, pos):
+        _, q, r = self._rows(pos)
+        return q * (q + 1) // 2 + r
+
+    def unrank(self, index):
+        q = (_isqrt(8 * index + 1) - 1) // 2
+        r = index - q * (q + 1) // 2
+        return self._trim([max(q, 1), q, r])
+
+    @staticmethod
+    def _trim(rows):
+        rows = list(rows)
+        while len(rows) > 1 and rows[-1] == 0:
+            rows.pop()
+        return rows
+
+    def moves(self, pos):
+        p, q, r = self._rows(pos)
+        out = [("(1,%d)" % (j + 1), self._trim([j, min(q, j), min(r, j)])) for j in range(1, p)]
+        out += [("(2,%d)" % (j + 1), self._trim([p, j, min(r, j)])) for j in range(q)]
+        out += [("(3,%d)" % (j + 1), self._trim([p, q, j])) for j in range(r)]
+        return out
+
+    def format(self, pos):
+        return format_numbers(self._trim(pos))
+
+    def f(self, raw, q, r):
+        """``f(q, r)`` from the entries (``raw(index)``), None when no ``p`` makes it P."""
+        v = raw(q * (q + 1) // 2 + r)
+        return q + v - 1 if v else None
+
+    def extension_outcome(self, pos, raw):
+        p, q, r = self._rows(pos)
+        return "P" if self.f(raw, q, r) == p else "N"
+
+    def extension_winning_moves(self, pos, raw):
+        """The winning bites as ``(label, leaves)``, row by row, columns ascending (the Rust
+        ``View::winning_bites``)."""
+        p, q, r = self._rows(pos)
+        out = []
+        for j in range(r):
+            v = self.f(raw, j, j)
+            if j >= 1 and v == j:
+                out.append((1, j, (j, j, j)))
+            if v == p:
+                out.append((2, j, (p, j, j)))
+        for j in range(r, q):
+            v = self.f(raw, j, r)
+            if j >= 1 and v == j:
+                out.append((1, j, (j, j, r)))
+            if v == p:
+                out.append((2, j, (p, j, r)))
+            if v is None:
+                break
+        v = self.f(raw, q, r)
+        if v is not None and v < p:
+            out.append((1, v, (v, q, r)))
+        for j in range(r):
+            if self.f(raw, q, j) == p:
+                out.append((3, j, (p, q, j)))
+        out.sort(key=lambda b: (b[0], b[1]))
+        return [("(%d,%d)" % (row, keep + 1), self._trim(leaves)) for row, keep, leaves in out]
+
+
+def _isqrt(x):
+    """The integer square root (math.isqrt, for Pythons before 3.8)."""
+    r = int(x ** 0.5)
+    while r * r > x:
+        r -= 1
+    while (r + 1) * (r + 1) <= x:
+        r += 1
+    return r
+
+
 def _lex_rank(seq):
     """Lexicographic rank of a permutation of 0..len(seq) (Lehmer code)."""
     n, rank, rest = len(seq), 0, list(range(len(seq)))
@@ -919,7 +1071,8 @@ class Slide(Game):
 
     ID = 4
     NAME = "slide"
-    MAX_TABLE_CELLS = 12
+    # Byte tables stop at 12 cells; the mod3 tables of `gamedb enumerate` go to 16.
+    MAX_TABLE_CELLS = 16
 
     def __init__(self, params):
         if any(params[2:]) or params[0] > 16 or params[1] > 16:
@@ -928,7 +1081,7 @@ class Slide(Game):
         if r < 2 or c < 2 or r * c > self.MAX_TABLE_CELLS:
             raise ValueError(
                 "--rows %d --cols %d: expected at least 2 rows and 2 columns and at most %d cells "
-                "in all (2×2 up to 3×4, 4×3, 2×6, 6×2)" % (r, c, self.MAX_TABLE_CELLS)
+                "in all (up to 4×4, 3×5, 2×8 and their transposes)" % (r, c, self.MAX_TABLE_CELLS)
             )
         self.rows, self.cols, self.cells = r, c, r * c
 
@@ -1252,8 +1405,11 @@ class Table:
             )
         if self.value_kind not in self.game.value_kinds():
             raise self._damaged("%s tables do not hold %s values" % (self.game.NAME, self.value_kind))
-        if (self.value_kind == "outcome") != (self.encoding == "bits") or (
-            self.value_kind == "distance" and self.encoding != "u8"
+        if (
+            (self.value_kind == "outcome") != (self.encoding == "bits")
+            or (self.value_kind == "distance" and self.encoding not in ("u8", "mod3"))
+            or (self.encoding == "mod3" and (self.value_kind != "distance" or self.game.distance_bound() is not None))
+            or (self.value_kind == "extension" and self.encoding != "u16")
         ):
             raise self._damaged("%s values cannot be encoded as %s" % (self.value_kind, self.encoding))
         self.game_id = game
@@ -1298,7 +1454,8 @@ class Table:
         return self.entry_count
 
     def raw(self, index):
-        """The stored value of entry ``index``: the bit (1 = N), the byte, or the u16."""
+        """The stored value of entry ``index``: the bit (1 = N), the byte, the u16, or the
+        mod3 code."""
         if not 0 <= index < self.entry_count:
             raise IndexError("index %d out of range 0..%d" % (index, self.entry_count))
         p = self.payload
@@ -1306,7 +1463,43 @@ class Table:
             return p[index >> 3] >> (index & 7) & 1
         if self.encoding == "u8":
             return p[index]
+        if self.encoding == "mod3":
+            return p[index >> 2] >> (2 * (index & 3)) & 3
         return p[2 * index] | p[2 * index + 1] << 8
+
+    def descend(self, pos):
+        """The exact distance of a position of a mod3 table: the number of steps of the walk
+        to the goal that takes, each step, the first move whose leaves hold the closer code
+        (every move changes a puzzle's distance by exactly one, so that move is one step
+        closer). The goal is the one position without such a move; it holds code 1."""
+        g = self.game
+        here, steps = list(pos), 0
+        while True:
+            code = self.raw(g.rank(here))
+            if code == MOD3_UNREACHED:
+                raise self._damaged(
+                    "position %s is marked unreached, but the rules say the goal can be reached" % g.format(here)
+                )
+            want = mod3_closer(code)
+            step = None
+            for _, leaves in g.moves(here):
+                if g.outside(leaves) is None and self.raw(g.rank(leaves)) == want:
+                    step = leaves
+                    break
+            if step is None:
+                if code != mod3_code(0):
+                    raise self._damaged("position %s has no move one step nearer the goal" % g.format(here))
+                return steps
+            if steps >= self.entry_count:
+                raise self._damaged("position %s descends for ever (no path to the goal)" % g.format(pos))
+            here, steps = list(step), steps + 1
+
+    def value(self, index):
+        """The value at an index as the C ABI's ``gamedb_value_at`` gives it: the stored value,
+        except that a mod3 table answers the exact distance (by descent)."""
+        if self.encoding == "mod3":
+            return self.descend(self.game.unrank(index))
+        return self.raw(index)
 
     def outcome(self, index):
         """'P' or 'N' for the player to move at entry ``index``."""
@@ -1319,6 +1512,8 @@ class Table:
     def outcome_of(self, pos):
         """'P' or 'N' of a position given as a sequence of ints (checked)."""
         self.game.check(pos)
+        if self.value_kind == "extension":
+            return self.game.extension_outcome(pos, self.raw)
         i = self.game.rank(pos)
         if self.encoding == "bits":
             return "N" if self.payload[i >> 3] >> (i & 7) & 1 else "P"
@@ -1339,7 +1534,7 @@ class Table:
         uint16 for u16 tables. Needs numpy."""
         if _numpy is None:
             raise Error("numpy is not installed (or GAMEDB_PY_STDLIB_ONLY is set)")
-        dtype = {"bits": _numpy.uint8, "u8": _numpy.uint8, "u16": _numpy.dtype("<u2")}[self.encoding]
+        dtype = {"bits": _numpy.uint8, "u8": _numpy.uint8, "u16": _numpy.dtype("<u2"), "mod3": _numpy.uint8}[self.encoding]
         count = self.payload_len // _numpy.dtype(dtype).itemsize
         return _numpy.memmap(self.path, dtype=dtype, mode="r", offset=self.payload_offset, shape=(count,))
 
@@ -1368,14 +1563,19 @@ class Table:
                 out["optimal_moves"] = []
                 return out
             i = g.rank(pos)
-            here = self.raw(i)
-            if here == UNREACHED:
-                raise self._damaged(
-                    "entry %d is marked unreachable, but the rules say the goal can be reached" % i
-                )
+            if self.encoding == "mod3":
+                here = self.descend(pos)
+                want = mod3_code(here - 1) if here > 0 else None
+            else:
+                here = self.raw(i)
+                if here == UNREACHED:
+                    raise self._damaged(
+                        "entry %d is marked unreachable, but the rules say the goal can be reached" % i
+                    )
+                want = here - 1
             nearer = []
             for label, leaves in g.moves(pos):
-                if g.outside(leaves) is None and self.raw(g.rank(leaves)) + 1 == here:
+                if g.outside(leaves) is None and self.raw(g.rank(leaves)) == want:
                     nearer.append({"move": label, "leaves": g.format(leaves)})
             if here > 0 and not nearer:
                 raise self._damaged(
@@ -1385,6 +1585,10 @@ class Table:
             out["distance"] = here
             out["optimal_moves"] = nearer
             return out
+        if self.value_kind == "extension":
+            # One entry per prefix: the game reads what it needs from the entries.
+            winning = [{"move": label, "leaves": g.format(leaves)} for label, leaves in g.extension_winning_moves(pos, self.raw)]
+            return {"position": g.format(pos), "outcome": g.extension_outcome(pos, self.raw), "winning_moves": winning}
         if outside is not None:
             raise BadInput("position '%s' is not in this table: %s" % (g.format(pos), outside))
         i = g.rank(pos)
@@ -1404,6 +1608,8 @@ class Table:
         self.game.check(pos)
         if self.game.outside(pos) is not None:
             return None
+        if self.encoding == "mod3":
+            return self.descend(pos)
         v = self.raw(self.game.rank(pos))
         return None if v == UNREACHED else v
 
@@ -1495,9 +1701,26 @@ class Table:
         """Header fields and counts, with the keys of ``gamedb info --json`` (distance tables:
         ``distance_counts``, ``max_distance`` and ``unreached`` instead of P/N counts)."""
         out = self._header_info()
-        if self.value_kind == "distance":
+        if self.encoding == "mod3":
+            # No distance is stored: how many entries hold each code.
+            tally = [0, 0, 0, 0]
+            for b in bytes(self.payload):
+                for k in range(4):
+                    tally[b >> (2 * k) & 3] += 1
+            padding = 4 * self.payload_len - self.entry_count
+            out.update(
+                distance_residues=[tally[mod3_code(r)] for r in range(3)],
+                distance_counts=[],
+                max_distance=None,
+                unreached=tally[MOD3_UNREACHED] - padding,
+            )
+        elif self.value_kind == "distance":
             counts, unreached = self.distance_counts()
             out.update(distance_counts=counts, max_distance=len(counts) - 1 if counts else None, unreached=unreached)
+        elif self.value_kind == "extension":
+            # Each prefix with a nonzero entry stands for exactly one P-position.
+            without = self.count_p()
+            out.update(p_positions=self.entry_count - without, prefixes_without_p=without)
         else:
             p = self.count_p()
             out.update(p_positions=p, n_positions=self.entry_count - p)

@@ -103,6 +103,41 @@ unsafe fn with_table(table: *const Table, f: impl FnOnce(&Table) -> i64) -> i64 
     })
 }
 
+/// `f` of the table behind a handle and the text of a position, or the error code of the first
+/// of them that fails; a panic becomes `GAMEDB_ERR_INTERNAL`.
+///
+/// # Safety
+/// `table` is NULL or a handle from [`gamedb_open`] not yet closed; `position` is NULL or a
+/// NUL-terminated string.
+unsafe fn with_position(
+    table: *const Table,
+    position: *const c_char,
+    f: impl FnOnce(&Table, &str) -> Result<i64, i64>,
+) -> i64 {
+    guard(GAMEDB_ERR_INTERNAL, || {
+        // SAFETY: forwarded from this function's contract.
+        let found =
+            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
+        match found.and_then(|(t, text)| f(t, text)) {
+            Ok(v) | Err(v) => v,
+        }
+    })
+}
+
+/// `GAMEDB_ERR_INDEX` unless `index` is a position of the table.
+fn check_index(table: &Table, index: u64) -> Result<(), i64> {
+    if index >= table.len() {
+        return Err(fail(
+            GAMEDB_ERR_INDEX,
+            &format!(
+                "index {index} is out of range: the table has {} positions",
+                table.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The text of a C string argument, or an error code.
 ///
 /// # Safety
@@ -308,15 +343,8 @@ pub unsafe extern "C" fn gamedb_value_kind(table: *const Table) -> i64 {
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_rank(table: *const Table, position: *const c_char) -> i64 {
-    guard(GAMEDB_ERR_INTERNAL, || {
-        // SAFETY: forwarded from this function's contract.
-        let found =
-            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
-        match found.and_then(|(t, text)| rank_text(t, text)) {
-            Ok(i) => i as i64,
-            Err(code) => code,
-        }
-    })
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_position(table, position, |t, text| Ok(rank_text(t, text)? as i64)) }
 }
 
 /// The outcome of a position for the player to move: 0 = P (loses with best play),
@@ -327,47 +355,45 @@ pub unsafe extern "C" fn gamedb_rank(table: *const Table, position: *const c_cha
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_char) -> i64 {
-    guard(GAMEDB_ERR_INTERNAL, || {
-        // SAFETY: forwarded from this function's contract.
-        let found =
-            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
-        let (t, text) = match found {
-            Ok(x) => x,
-            Err(code) => return code,
-        };
+    let outcome = |t: &Table, text: &str| {
         if t.value_kind() == ValueKind::Distance {
-            return fail(
+            return Err(fail(
                 GAMEDB_ERR_KIND,
                 "this table holds distances, not outcomes; use gamedb_value",
-            );
+            ));
         }
-        match rank_text(t, text) {
-            Ok(i) => match t.outcome(i) {
+        if t.value_kind() == ValueKind::Extension {
+            // One entry per prefix: the game reads the outcome from the entries.
+            let pos = parse_in_table(t, text)?;
+            let o = t
+                .outcome_of(&pos)
+                .map_err(|e| fail(GAMEDB_ERR_POSITION, &e.to_string()))?;
+            return Ok(match o {
                 Outcome::P => 0,
                 Outcome::N => 1,
-            },
-            Err(code) => code,
+            });
         }
-    })
+        Ok(match t.outcome(rank_text(t, text)?) {
+            Outcome::P => 0,
+            Outcome::N => 1,
+        })
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_position(table, position, outcome) }
 }
 
 /// The value stored for a position: on outcome tables 0 = P, 1 = N; on Grundy tables the
 /// Grundy value; on distance tables the distance (see the game's section of
-/// `tables/README.md` for any marker value). Negative: an error code.
+/// `tables/README.md` for any marker value; a mod3 table answers the exact distance, found by
+/// descent); on extension tables (three-rowed Chomp) the entry of the position's prefix.
+/// Negative: an error code.
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_value(table: *const Table, position: *const c_char) -> i64 {
-    guard(GAMEDB_ERR_INTERNAL, || {
-        // SAFETY: forwarded from this function's contract.
-        let found =
-            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
-        match found.and_then(|(t, text)| Ok(t.raw(rank_text(t, text)?) as i64)) {
-            Ok(v) => v,
-            Err(code) => code,
-        }
-    })
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_position(table, position, |t, text| value_of(t, rank_text(t, text)?)) }
 }
 
 /// The value stored at an index (as [`gamedb_value`]), or `GAMEDB_ERR_INDEX` when
@@ -377,23 +403,20 @@ pub unsafe extern "C" fn gamedb_value(table: *const Table, position: *const c_ch
 /// `table` is NULL or an open handle.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_value_at(table: *const Table, index: u64) -> i64 {
-    guard(GAMEDB_ERR_INTERNAL, || {
-        // SAFETY: forwarded from this function's contract.
-        let t = match unsafe { table_ref(table) } {
-            Ok(t) => t,
-            Err(code) => return code,
-        };
-        if index >= t.len() {
-            return fail(
-                GAMEDB_ERR_INDEX,
-                &format!(
-                    "index {index} is out of range: the table has {} positions",
-                    t.len()
-                ),
-            );
-        }
-        t.raw(index) as i64
-    })
+    let value = |t: &Table| match check_index(t, index).and_then(|()| value_of(t, index)) {
+        Ok(v) | Err(v) => v,
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_table(table, value) }
+}
+
+/// The value at an index as [`gamedb_value`] gives it; a mod3 table that contradicts itself
+/// fails as [`gamedb_query_json`] does, with `GAMEDB_ERR_POSITION` and the message naming the
+/// damaged table.
+fn value_of(t: &Table, index: u64) -> Result<i64, i64> {
+    t.value(index)
+        .map(i64::from)
+        .map_err(|e| fail(GAMEDB_ERR_POSITION, &e.to_string()))
 }
 
 /// Writes the position at an index as text (`snprintf` contract: returns the text's length;
@@ -409,25 +432,16 @@ pub unsafe extern "C" fn gamedb_position_at(
     buf: *mut c_char,
     cap: usize,
 ) -> i64 {
-    guard(GAMEDB_ERR_INTERNAL, || {
-        // SAFETY: forwarded from this function's contract.
-        let t = match unsafe { table_ref(table) } {
-            Ok(t) => t,
-            Err(code) => return code,
-        };
-        if index >= t.len() {
-            return fail(
-                GAMEDB_ERR_INDEX,
-                &format!(
-                    "index {index} is out of range: the table has {} positions",
-                    t.len()
-                ),
-            );
+    let write = |t: &Table| {
+        if let Err(code) = check_index(t, index) {
+            return code;
         }
         let text = t.rules().format(&t.rules().unrank(index));
         // SAFETY: forwarded from this function's contract.
         unsafe { write_out(&text, buf, cap) }
-    })
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_table(table, write) }
 }
 
 /// Writes the answer to a position as one JSON object, exactly the line
@@ -445,20 +459,13 @@ pub unsafe extern "C" fn gamedb_query_json(
     buf: *mut c_char,
     cap: usize,
 ) -> i64 {
-    guard(GAMEDB_ERR_INTERNAL, || {
+    let write = |t: &Table, text: &str| match t.query(text) {
         // SAFETY: forwarded from this function's contract.
-        let found =
-            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
-        let (t, text) = match found {
-            Ok(x) => x,
-            Err(code) => return code,
-        };
-        match t.query(text) {
-            // SAFETY: forwarded from this function's contract.
-            Ok(answer) => unsafe { write_out(&answer.to_json(), buf, cap) },
-            Err(e) => fail(GAMEDB_ERR_POSITION, &e.to_string()),
-        }
-    })
+        Ok(answer) => Ok(unsafe { write_out(&answer.to_json(), buf, cap) }),
+        Err(e) => Err(fail(GAMEDB_ERR_POSITION, &e.to_string())),
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_position(table, position, write) }
 }
 
 /// Writes every legal move of a position as a JSON array, in the order the game lists them:
@@ -477,41 +484,42 @@ pub unsafe extern "C" fn gamedb_moves_json(
     buf: *mut c_char,
     cap: usize,
 ) -> i64 {
-    guard(GAMEDB_ERR_INTERNAL, || {
+    let write = |t: &Table, text: &str| {
+        let pos = parse_in_table(t, text)?;
+        if t.value_kind() == ValueKind::Extension {
+            // A first row may have billions of bites; the winning ones come from a query.
+            return Err(fail(
+                GAMEDB_ERR_KIND,
+                "this table holds one extension value per prefix, not a value per move's position; use gamedb_query_json for the winning moves",
+            ));
+        }
+        let json = moves_text(t, &pos)?;
         // SAFETY: forwarded from this function's contract.
-        let found =
-            unsafe { table_ref(table).and_then(|t| Ok((t, text_arg(position, "position")?))) };
-        let (t, text) = match found {
-            Ok(x) => x,
-            Err(code) => return code,
-        };
-        let pos = match parse_in_table(t, text) {
-            Ok(p) => p,
-            Err(code) => return code,
-        };
-        let kind = t.value_kind();
-        let moves: Vec<serde_json::Value> = t
-            .rules()
-            .moves(&pos)
-            .into_iter()
-            .map(|m| {
-                let i = t.rules().rank(&m.leaves);
-                let mut o = serde_json::Map::new();
-                o.insert("move".into(), m.label.into());
-                o.insert("leaves".into(), t.rules().format(&m.leaves).into());
-                if kind != ValueKind::Distance {
-                    o.insert("outcome".into(), t.outcome(i).as_str().into());
-                }
-                if kind != ValueKind::Outcome {
-                    o.insert(kind.name().into(), t.raw(i).into());
-                }
-                serde_json::Value::Object(o)
-            })
-            .collect();
-        let text = serde_json::to_string(&moves).unwrap_or_default();
-        // SAFETY: forwarded from this function's contract.
-        unsafe { write_out(&text, buf, cap) }
-    })
+        Ok(unsafe { write_out(&json, buf, cap) })
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_position(table, position, write) }
+}
+
+/// The JSON array [`gamedb_moves_json`] writes, or the error code of a value that cannot be
+/// read (see [`value_of`]).
+fn moves_text(t: &Table, pos: &[u32]) -> Result<String, i64> {
+    let kind = t.value_kind();
+    let mut moves = Vec::new();
+    for m in t.rules().moves(pos) {
+        let i = t.rules().rank(&m.leaves);
+        let mut o = serde_json::Map::new();
+        o.insert("move".into(), m.label.into());
+        o.insert("leaves".into(), t.rules().format(&m.leaves).into());
+        if kind != ValueKind::Distance {
+            o.insert("outcome".into(), t.outcome(i).as_str().into());
+        }
+        if kind != ValueKind::Outcome {
+            o.insert(kind.name().into(), value_of(t, i)?.into());
+        }
+        moves.push(serde_json::Value::Object(o));
+    }
+    Ok(serde_json::to_string(&moves).unwrap_or_default())
 }
 
 /// Flag of [`gamedb_board_query_json`]: include a whole optimal solution (`path`).
@@ -642,6 +650,38 @@ mod tests {
             assert_eq!(buf[1], b'x' as c_char);
             assert_eq!(write_out("hello", buf.as_mut_ptr(), 6), 5);
             assert_eq!(CStr::from_ptr(buf.as_ptr()).to_str().unwrap(), "hello");
+        }
+    }
+
+    #[test]
+    fn three_rowed_chomp_tables_answer_from_their_prefixes() {
+        use crate::games::chomp3::Chomp3Spec;
+        use crate::games::Spec;
+        let spec = Spec::Chomp3(Chomp3Spec::new(30).unwrap());
+        let solved = spec.solve(ValueKind::Extension, &()).unwrap();
+        let table = Table::from_solved(&spec, solved).unwrap();
+        let t: *const Table = &table;
+        let mut buf = [0 as c_char; 4096];
+        // SAFETY: `t` points to a live table; the strings are NUL-terminated literals; `buf`
+        // has 4096 writable bytes.
+        unsafe {
+            assert_eq!(gamedb_value_kind(t), 4);
+            assert_eq!(gamedb_outcome(t, c"7,4,3".as_ptr()), 0);
+            assert_eq!(gamedb_outcome(t, c"8,4,3".as_ptr()), 1);
+            assert_eq!(gamedb_outcome(t, c"4000000000,4,3".as_ptr()), 1);
+            assert_eq!(gamedb_outcome(t, c"40,31".as_ptr()), GAMEDB_ERR_POSITION);
+            assert!(last_error().contains("second rows up to 30"));
+            // The entry of the prefix (4, 3): f(4, 3) − 4 + 1 = 4.
+            assert_eq!(gamedb_value(t, c"9,4,3".as_ptr()), 4);
+            let n = gamedb_moves_json(t, c"9,4,3".as_ptr(), buf.as_mut_ptr(), buf.len());
+            assert_eq!(n, GAMEDB_ERR_KIND);
+            let n = gamedb_query_json(t, c"9,4,3".as_ptr(), buf.as_mut_ptr(), buf.len());
+            assert!(n > 0);
+            let answer = CStr::from_ptr(buf.as_ptr()).to_str().unwrap();
+            assert_eq!(
+                answer,
+                r#"{"position":"9,4,3","outcome":"N","winning_moves":[{"move":"(1,8)","leaves":"7,4,3"}]}"#
+            );
         }
     }
 

@@ -49,6 +49,7 @@ extern "C" {
 #define GAMEDB_VALUES_OUTCOME 1
 #define GAMEDB_VALUES_GRUNDY 2
 #define GAMEDB_VALUES_DISTANCE 3
+#define GAMEDB_VALUES_EXTENSION 4
 
 /* Game numbers returned by gamedb_game() (see tables/README.md). tests/c_abi.rs checks these
  * against the registry of src/games/mod.rs: one line per registered game. */
@@ -58,6 +59,7 @@ extern "C" {
 #define GAMEDB_GAME_SLIDE 4
 #define GAMEDB_GAME_PDB 5
 #define GAMEDB_GAME_WYTHOFF 6
+#define GAMEDB_GAME_CHOMP3 7
 
 /* An open table. */
 typedef struct gamedb_table gamedb_table;
@@ -112,7 +114,8 @@ int64_t gamedb_query_json(const gamedb_table *table, const char *position, char 
 
 /* Writes every legal move as a JSON array [{"move", "leaves", "outcome", "grundy" or
  * "distance"}, ...] with the stored values of the positions the moves leave (snprintf
- * contract). */
+ * contract). GAMEDB_ERR_KIND on extension tables (three-rowed Chomp: a first row may have
+ * billions of bites; gamedb_query_json gives the winning ones). */
 int64_t gamedb_moves_json(const gamedb_table *table, const char *position, char *buf,
                           size_t cap);
 

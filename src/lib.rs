@@ -30,7 +30,9 @@
 //! * [`lookup`]: answers from an open table, in the answer model of [`answer`];
 //! * [`tables`]: a folder of tables, found and checked by their headers;
 //! * [`fifteen`]: the sliding-puzzle service (the 15-puzzle solver, board queries);
-//! * [`build`], [`catalog`]: building tables; [`stream`]: answering lines of input;
+//! * [`build`], [`catalog`]: building tables; [`enumerate`]: sliding puzzles too large for a
+//!   byte table, level by level through the partitioned breadth-first engine (threads, MPI);
+//!   [`stream`]: answering lines of input;
 //! * [`report`]: `info` and the Chomp rectangles; [`verify`]: the statements checked against
 //!   every position, with their sources;
 //! * [`service`]: `gamedb serve`, the tables over HTTP/JSON and the web explorer;
@@ -43,6 +45,7 @@
 pub mod answer;
 pub mod build;
 pub mod catalog;
+pub mod enumerate;
 mod error;
 pub mod ffi;
 pub mod fifteen;

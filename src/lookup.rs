@@ -2,11 +2,17 @@
 //! (see [`crate::answer`]): outcome and Grundy tables give the outcome, the Grundy value and the
 //! winning moves; distance tables (puzzles) give the distance to the goal, the optimal moves
 //! and, on request, a whole optimal solution; tables of lower bounds give the bound.
+//!
+//! A distance table in the mod3 encoding (2 bits a position, written by `gamedb enumerate`)
+//! stores each distance modulo 3 only. Its answers are the byte table's, found by descent:
+//! every move changes a puzzle's distance by exactly one, so the moves one step nearer the goal
+//! are exactly those whose leaves hold the code [`mod3::closer`]; the exact distance is the
+//! number of steps of the walk that takes, each step, the first such move, until the goal.
 
 use std::path::Path;
 
 use crate::answer::{Answer, AnswerMove, BoundValue, DistanceValue, GameValue, Value};
-use crate::format::payload::{self, Entries, UNREACHED};
+use crate::format::payload::{self, mod3, Encoding, Entries, UNREACHED};
 use crate::format::TableFile;
 use crate::game::{Fact, Move, Outcome, Rules, Solved, ValueKind, Values};
 use crate::games::Spec;
@@ -26,6 +32,9 @@ pub struct DistanceCensus {
     pub counts: Vec<u64>,
     /// Entries marked unreachable (none in a complete table).
     pub unreached: u64,
+    /// A mod3 table, which stores no whole distances (`counts` is then empty): the entries at
+    /// distances ≡ 0, 1, 2 (mod 3).
+    pub residues: Option<[u64; 3]>,
     /// Number of entries at the largest distance.
     pub antipode_count: u64,
     /// Indices of the first of them (in index order), at most the number asked for.
@@ -82,7 +91,12 @@ impl Table {
                 ),
             ));
         }
-        if Entries::new(file.payload(), h.value_kind, h.encoding, h.entry_count).is_none() {
+        let rules = spec.rules()?;
+        // Distances mod 3 are answered by descent: exact distances only, not lower bounds.
+        let descends = h.encoding != Encoding::Mod3 || rules.distance_bound().is_none();
+        if !descends
+            || Entries::new(file.payload(), h.value_kind, h.encoding, h.entry_count).is_none()
+        {
             return Err(Error::corrupt(
                 file.path(),
                 format!(
@@ -92,7 +106,6 @@ impl Table {
                 ),
             ));
         }
-        let rules = spec.rules()?;
         Ok(Table { file, spec, rules })
     }
 
@@ -149,7 +162,8 @@ impl Table {
         self.entries().raw(index)
     }
 
-    /// P or N of entry `index` (outcome and Grundy tables).
+    /// P or N of entry `index` (outcome and Grundy tables; an entry of an extension table is
+    /// a prefix, not a position: ask [`outcome_of`](Table::outcome_of) there).
     #[inline]
     pub fn outcome(&self, index: u64) -> Outcome {
         self.entries().outcome(index)
@@ -171,6 +185,12 @@ impl Table {
     where
         I: IntoIterator<Item = &'a [u32]>,
     {
+        if self.value_kind() == ValueKind::Extension {
+            for pos in positions {
+                out.push(self.outcome_of(pos)?);
+            }
+            return Ok(());
+        }
         const BATCH: usize = 256;
         let entries = self.entries();
         let mut indices = Vec::with_capacity(BATCH);
@@ -234,7 +254,7 @@ impl Table {
                 (None, None) => {
                     let i = self.rules.rank(&position);
                     index = Some(i);
-                    let here = self.stored_distance(i)?;
+                    let here = self.distance_of(&position, i)?;
                     let nearer = self.nearer(&position, here)?;
                     Value::Distance(DistanceValue::at(
                         here,
@@ -242,6 +262,23 @@ impl Table {
                     ))
                 }
             }
+        } else if self.value_kind() == ValueKind::Extension {
+            // One entry per prefix: the game reads what it needs from the entries.
+            let i = self.rules.rank(&position);
+            index = Some(i);
+            let entries = self.entries();
+            let entry = |k: u64| entries.raw(k);
+            let (Some(outcome), Some(winning)) = (
+                self.rules.extension_outcome(&position, &entry),
+                self.rules.extension_winning_moves(&position, &entry),
+            ) else {
+                return Err(self.no_extensions());
+            };
+            Value::Game(GameValue {
+                outcome,
+                grundy: None,
+                winning_moves: AnswerMove::all(self.rules(), winning),
+            })
         } else {
             if let Some(why) = outside {
                 return Err(Error::bad(format!(
@@ -280,6 +317,73 @@ impl Table {
         })
     }
 
+    /// Whether entries are distances mod 3, answered by descent.
+    fn is_mod3(&self) -> bool {
+        self.file.header().encoding == Encoding::Mod3
+    }
+
+    /// The exact distance of a position (at `index`) of a table of exact distances: the stored
+    /// byte, or for a mod3 table the length of the descent to the goal.
+    fn distance_of(&self, position: &[u32], index: u64) -> Result<u32> {
+        if self.is_mod3() {
+            self.descend(position)
+        } else {
+            self.stored_distance(index)
+        }
+    }
+
+    /// The value at an index as the C ABI gives it: the stored value, except that a mod3 table
+    /// answers the exact distance (by descent from the position at the index).
+    pub fn value(&self, index: u64) -> Result<u32> {
+        if self.is_mod3() {
+            return self.descend(&self.rules.unrank(index));
+        }
+        Ok(self.raw(index))
+    }
+
+    /// The length of the walk from `position` to the goal in a mod3 table, each step to the
+    /// first move whose leaves hold the closer code. The goal is the one position without
+    /// such a move (its neighbours are all at distance 1, code 2; none holds code 3), and it
+    /// holds code 1. A table that contradicts this is reported as damaged.
+    fn descend(&self, position: &[u32]) -> Result<u32> {
+        let mut pos = position.to_vec();
+        let mut steps = 0u64;
+        loop {
+            let code = self.raw(self.rules.rank(&pos)) as u8;
+            if code == mod3::UNREACHED {
+                return Err(self.inconsistent(
+                    &pos,
+                    "is marked unreached, but the rules say the goal can be reached",
+                ));
+            }
+            let closer = mod3::closer(code) as u32;
+            let next = self.rules.moves(&pos).into_iter().find(|m| {
+                self.rules.outside(&m.leaves).is_none()
+                    && self.raw(self.rules.rank(&m.leaves)) == closer
+            });
+            match next {
+                Some(m) if steps < self.len() => {
+                    pos = m.leaves;
+                    steps += 1;
+                }
+                Some(_) => {
+                    return Err(
+                        self.inconsistent(position, "descends for ever (no path to the goal)")
+                    )
+                }
+                None if code == mod3::code(0) => return Ok(steps as u32),
+                None => return Err(self.inconsistent(&pos, "has no move one step nearer the goal")),
+            }
+        }
+    }
+
+    fn inconsistent(&self, position: &[u32], what: &str) -> Error {
+        Error::corrupt(
+            self.file.path(),
+            format!("position {} {what}", self.rules.format(position)),
+        )
+    }
+
     /// The distance stored for an index of a distance table; a damaged table (an unreachable
     /// mark, or neighbours' distances that do not fit) is reported as such.
     fn stored_distance(&self, index: u64) -> Result<u32> {
@@ -295,13 +399,19 @@ impl Table {
 
     /// The moves of a position at distance `here` that lead one move nearer the goal.
     fn nearer(&self, position: &[u32], here: u32) -> Result<Vec<Move>> {
+        // The entry a move one step nearer leaves: the distance, or its mod3 code.
+        let want = match here.checked_sub(1) {
+            None => None,
+            Some(d) if self.is_mod3() => Some(mod3::code(d) as u32),
+            Some(d) => Some(d),
+        };
         let moves: Vec<Move> = self
             .rules
             .moves(position)
             .into_iter()
             .filter(|m| {
                 self.rules.outside(&m.leaves).is_none()
-                    && self.raw(self.rules.rank(&m.leaves)) + 1 == here
+                    && Some(self.raw(self.rules.rank(&m.leaves))) == want
             })
             .collect();
         if here > 0 && moves.is_empty() {
@@ -330,7 +440,7 @@ impl Table {
         if let Some(why) = self.rules.outside(position) {
             return Err(Error::bad(why));
         }
-        let mut here = self.stored_distance(self.rules.rank(position))?;
+        let mut here = self.distance_of(position, self.rules.rank(position))?;
         let mut pos = position.to_vec();
         let mut path = Vec::with_capacity(here as usize);
         while here > 0 {
@@ -347,6 +457,17 @@ impl Table {
     pub fn distance_census(&self, list: usize) -> DistanceCensus {
         let entries = self.entries();
         let mut counts = entries.histogram();
+        if self.is_mod3() {
+            // Codes: unreached, then 1 + distance mod 3. No distance itself is stored.
+            counts.resize(4, 0);
+            return DistanceCensus {
+                counts: Vec::new(),
+                unreached: counts[mod3::UNREACHED as usize],
+                antipode_count: 0,
+                antipodes: Vec::new(),
+                residues: Some([0, 1, 2].map(|r| counts[mod3::code(r) as usize])),
+            };
+        }
         let unreached = counts.get(UNREACHED as usize).copied().unwrap_or(0);
         counts.truncate(UNREACHED as usize);
         while counts.last() == Some(&0) {
@@ -361,6 +482,7 @@ impl Table {
             unreached,
             antipode_count,
             antipodes,
+            residues: None,
         }
     }
 
@@ -376,7 +498,35 @@ impl Table {
     /// P/N of a position written as numbers, checked against the table's bounds.
     pub fn outcome_of(&self, position: &[u32]) -> Result<Outcome> {
         self.check_inside(position)?;
+        if self.value_kind() == ValueKind::Extension {
+            let entries = self.entries();
+            return self
+                .rules
+                .extension_outcome(position, &|k| entries.raw(k))
+                .ok_or_else(|| self.no_extensions());
+        }
         Ok(self.outcome(self.rules.rank(position)))
+    }
+
+    /// The error of a game that says it stores extension values but cannot read them.
+    fn no_extensions(&self) -> Error {
+        Error::corrupt(
+            self.file.path(),
+            format!(
+                "{} tables cannot be read as extension values",
+                self.spec.name()
+            ),
+        )
+    }
+
+    /// Number of P-positions a table stores: for extension tables the prefixes that have
+    /// one (each stands for exactly one P-position), else the entries whose outcome is P.
+    pub fn p_positions(&self) -> u64 {
+        let entries = self.entries();
+        if self.value_kind() == ValueKind::Extension {
+            return entries.len() - entries.count_p();
+        }
+        entries.count_p()
     }
 
     /// The index of a position written as numbers, checked against the table's bounds.
@@ -390,9 +540,10 @@ impl Table {
         self.rules.facts(self)
     }
 
-    /// Number of P-positions (entries with outcome P).
+    /// Number of P-positions (entries with outcome P; on extension tables the prefixes that
+    /// have one, as [`p_positions`](Table::p_positions)).
     pub fn count_p(&self) -> u64 {
-        self.entries().count_p()
+        self.p_positions()
     }
 }
 
@@ -403,6 +554,10 @@ impl Values for Table {
 
     fn outcome(&self, index: u64) -> Outcome {
         Table::outcome(self, index)
+    }
+
+    fn raw(&self, index: u64) -> u32 {
+        Table::raw(self, index)
     }
 
     fn for_each_p(&self, f: &mut dyn FnMut(u64)) {

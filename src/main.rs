@@ -57,6 +57,7 @@ fn main() -> ExitCode {
         Command::ChompRectangles(a) => cli::chomp_rectangles::run(a),
         Command::ChompCensus(a) => cli::chomp_census::run(a),
         Command::Solve(a) => cli::solve::run(a),
+        Command::Enumerate(a) => cli::enumerate::run(a),
         Command::Serve(a) => cli::serve::run(a),
         Command::List(a) => cli::list::run(a),
         Command::Plot(a) => cli::plot::run(a),

@@ -16,6 +16,10 @@ pub trait Progress: Sync {
 
     /// The work turned out to be `len` units in all. By default ignored.
     fn set_length(&self, _len: u64) {}
+
+    /// A line worth keeping on screen (a finished level of a long enumeration), shown above
+    /// the bar. By default ignored.
+    fn note(&self, _line: &str) {}
 }
 
 /// No progress shown.
@@ -36,5 +40,9 @@ impl Progress for indicatif::ProgressBar {
 
     fn set_length(&self, len: u64) {
         indicatif::ProgressBar::set_length(self, len)
+    }
+
+    fn note(&self, line: &str) {
+        self.println(line)
     }
 }

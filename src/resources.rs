@@ -25,6 +25,15 @@ fn meminfo_field(text: &str, key: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// The memory this process holds now (its resident set, Linux: `/proc/self/statm`); 0 where
+/// it cannot tell.
+pub fn resident_memory() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
+}
+
 /// The memory this process may still use and what sets that limit: the least of the OS's
 /// available memory, the headroom of the process's cgroup (v1 or v2), the headroom under
 /// `ulimit -v` / the data rlimit, and `budget` (a `--memory` flag). `None` where nothing is

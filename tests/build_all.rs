@@ -16,29 +16,10 @@ candy --max-candies 101 --max-take 3 --win odd
 nim --heaps 4 --max-heap 20 --grundy
 ";
 
-fn summary_status(out: &str, table: &str) -> String {
-    out.lines()
-        .find(|l| l.starts_with(table))
-        .unwrap_or_else(|| panic!("{table} missing from summary:\n{out}"))
-        .to_string()
-}
-
 #[test]
 fn build_all_skips_intact_tables_and_rebuilds_damaged_ones() {
-    let dir = TempDir::new("buildall");
-    let cat = dir.path().join("catalog.txt");
-    std::fs::write(&cat, CATALOG).unwrap();
-    let out = dir.path().join("tables");
-    let args = [
-        "build-all",
-        "--catalog",
-        cat.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--jobs",
-        "2",
-        "-q",
-    ];
+    let (_dir, cat, out) = with_catalog("buildall", CATALOG);
+    let args = build_all_args(&cat, &out, &["--jobs", "2"]);
 
     let o = gamedb(&args);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -49,7 +30,7 @@ fn build_all_skips_intact_tables_and_rebuilds_damaged_ones() {
         "candy-n101-k3-odd.gtab",
         "nim-4x20-grundy.gtab",
     ] {
-        assert!(summary_status(&s, t).ends_with("built"), "{s}");
+        assert!(summary_row(&s, t).ends_with("built"), "{s}");
     }
 
     // Second run: nothing rebuilt.
@@ -67,7 +48,7 @@ fn build_all_skips_intact_tables_and_rebuilds_damaged_ones() {
     let s = stdout(&o);
     assert!(o.status.success());
     assert!(
-        summary_status(&s, "nim-4x31-k3-misere.gtab").ends_with("rebuilt (was damaged)"),
+        summary_row(&s, "nim-4x31-k3-misere.gtab").ends_with("rebuilt (was damaged)"),
         "{s}"
     );
     assert_eq!(s.matches("present, skipped").count(), 3, "{s}");
@@ -116,11 +97,7 @@ fn interrupted_build_all_leaves_no_partial_table_and_resumes() {
         "interrupt",
         "nim --heaps 2 --max-heap 15\nnim --heaps 6 --max-heap 63\nnim --heaps 3 --max-heap 15\n",
     );
-    let out = std::path::PathBuf::from(out);
-    let args = words(
-        "build-all --catalog {} --out {} -q",
-        &[&cat, out.to_str().unwrap()],
-    );
+    let args = build_all_args(&cat, &out, &[]);
     for signal in ["INT", "KILL"] {
         let child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
             .args(&args)
@@ -149,11 +126,7 @@ fn interrupted_build_all_leaves_no_partial_table_and_resumes() {
     }
     let o = gamedb(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(summary_status(&stdout(&o), "nim-6x63.gtab").ends_with("built"));
-    let leftovers: Vec<_> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.ends_with(".gtab"))
-        .collect();
+    assert!(summary_row(&stdout(&o), "nim-6x63.gtab").ends_with("built"));
+    let leftovers = left_over(&out, |n| n.ends_with(".gtab"));
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }

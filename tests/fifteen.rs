@@ -19,6 +19,21 @@ fn pdb_values(spec: &PdbSpec) -> Vec<u8> {
     payload_bytes(&Spec::Pdb(spec.clone()), ValueKind::Distance)
 }
 
+/// Runs a stream that holds a bad line, which must exit 2 with `answers` lines of JSON: its
+/// output, those lines, and its standard error.
+fn stream_with_errors(
+    args: &[&str],
+    input: &[u8],
+    answers: usize,
+) -> (String, Vec<serde_json::Value>, String) {
+    let o = gamedb_stdin(args, input);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), answers, "{out}");
+    (out, lines, stderr(&o))
+}
+
 /// The solver on the tables of a folder.
 fn open_solver(rows: u32, cols: u32, dir: &Path, options: &Options) -> Solver {
     Solver::open(rows, cols, &TableDir::new(dir), options).unwrap()
@@ -490,11 +505,7 @@ fn build_all_builds_every_table_of_a_fifteen_line() {
         "pdb-catalog",
         "fifteen --partition 5-5-5\npdb --rows 2 --cols 3 --pattern 2,1\n",
     );
-    let out = std::path::PathBuf::from(out);
-    let args = words(
-        "build-all --catalog {} --out {} -q",
-        &[&cat, out.to_str().unwrap()],
-    );
+    let args = build_all_args(&cat, &out, &[]);
     let o = gamedb(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).matches(" built").count(), 4, "{}", stdout(&o));
@@ -609,14 +620,11 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
         assert_eq!(e.lines().count(), 1, "{bad}: {e}");
     }
     // Standard input: one answer per line, a bad line answered with an error.
-    let o = gamedb_stdin(
+    let (out, lines, err) = stream_with_errors(
         &words("solve --rows 3 --cols 3 --tables {} --json -", &[d]),
         b"1,2,3,4,5,6,7,8,0\n\n0,1,2\n1,2,3,4,5,6,0,7,8\n",
+        3,
     );
-    assert_eq!(o.status.code(), Some(2));
-    let out = stdout(&o);
-    let lines = json_lines(&out);
-    assert_eq!(lines.len(), 3, "{out}");
     assert_eq!(lines[0]["distance"], 0, "{out}");
     assert_eq!(lines[1]["position"], "0,1,2", "{out}");
     assert!(lines[1]["error"].is_string(), "{out}");
@@ -626,7 +634,7 @@ fn solve_cli_answers_text_json_stdin_and_refuses_bad_input() {
         serde_json::json!(["slide 7 left", "slide 8 left"]),
         "{out}"
     );
-    assert!(stderr(&o).contains("1 of 3 input lines"), "{}", stderr(&o));
+    assert!(err.contains("1 of 3 input lines"), "{err}");
 }
 
 // ---------- one query interface for the 8-puzzle and the 15-puzzle ----------
@@ -763,21 +771,16 @@ fn query_answers_4x4_positions_through_the_solver() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no position given"), "{}", stderr(&o));
     // Standard input: one answer per line, a bad line answered with an error.
-    let o = gamedb_stdin(
+    let (out, lines, _) = stream_with_errors(
         &words("query --rows 4 --cols 4 --tables {} --json -", &[d]),
         b"1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n1,2\n",
+        2,
     );
-    assert_eq!(o.status.code(), Some(2));
-    let out = stdout(&o);
-    let lines = json_lines(&out);
-    assert_eq!(lines.len(), 2, "{out}");
     assert_eq!(lines[0]["distance"], 1, "{out}");
     assert_eq!(lines[1]["position"], "1,2", "{out}");
+    let error = str_at(&lines[1], "error");
     assert!(
-        lines[1]["error"]
-            .as_str()
-            .unwrap()
-            .contains("has 2 numbers, a 4×4 board has 16 cells"),
+        error.contains("has 2 numbers, a 4×4 board has 16 cells"),
         "{out}"
     );
 }
@@ -863,11 +866,9 @@ fn pattern_tables_answer_query_and_info_with_lower_bounds() {
         let answer = json(&out);
         let stored = table.raw(table.rules().rank(&pos));
         assert_eq!(answer["lower_bound"], stored, "{out}");
+        let counts = str_at(&answer, "counts");
         assert!(
-            answer["counts"]
-                .as_str()
-                .unwrap()
-                .starts_with("moves of tiles 1-4 of the 3x3 board"),
+            counts.starts_with("moves of tiles 1-4 of the 3x3 board"),
             "{out}"
         );
         assert!(
@@ -892,12 +893,7 @@ fn pattern_tables_answer_query_and_info_with_lower_bounds() {
     assert!(out.contains("values:          moves of tiles 1-4"), "{out}");
     let info = json(&gamedb_ok(&["info", file, "--json"]));
     assert_eq!(info["values"], "distance", "{info}");
-    assert!(
-        info["lower_bounds_of"]
-            .as_str()
-            .unwrap()
-            .starts_with("moves of tiles 1-4"),
-        "{info}"
-    );
+    let of = str_at(&info, "lower_bounds_of");
+    assert!(of.starts_with("moves of tiles 1-4"), "{info}");
     assert_eq!(info["unreached"], 0, "{info}");
 }

@@ -5,17 +5,14 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
 use gamedb::build::{build_locked, Options};
-use gamedb::games::candy::{CandySpec, WinRule};
 use gamedb::games::chomp::ChompSpec;
 use gamedb::games::nim::NimSpec;
-use gamedb::games::pdb::PdbSpec;
 use gamedb::games::slide::SlideSpec;
-use gamedb::games::wythoff::WythoffSpec;
 use gamedb::lock::TableLock;
 use gamedb::resources::bytes;
 use gamedb::{Spec, TableDir, ValueKind};
@@ -28,14 +25,35 @@ fn nim(s: u32, h: u32) -> Spec {
     Spec::Nim(NimSpec::new(s, h, None, false).unwrap())
 }
 
-/// Builds a table with the CLI into `dir`; returns its path.
-fn built(dir: &Path, args: &[&str], name: &str) -> PathBuf {
-    let mut all = vec!["build"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["--out", s(dir), "-q"]);
-    let o = gamedb(&all);
-    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+/// Builds a table with the CLI into `dir` (`what`: the words after `build`); returns its path.
+fn built(dir: &Path, what: &str, name: &str) -> PathBuf {
+    gamedb_ok(&words(&format!("build {what} --out {{}} -q"), &[s(dir)]));
     dir.join(name)
+}
+
+/// The spec and value kind of the words after `build`, as a catalog line reads them.
+fn entry(what: &str) -> (Spec, ValueKind) {
+    let e = gamedb::catalog::parse(what, "test").unwrap().remove(0);
+    (e.spec, e.kind)
+}
+
+/// Starts gamedb with its output piped, for tests that run several at once.
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Asserts a refusal came fast enough to mean nothing was solved first.
+fn quick(started: Instant, limit: Duration, what: &str) {
+    assert!(
+        started.elapsed() < limit,
+        "{what} took {:?}",
+        started.elapsed()
+    );
 }
 
 fn exit2(o: &Output, what: &str) -> String {
@@ -50,28 +68,15 @@ fn exit2(o: &Output, what: &str) -> String {
 #[test]
 fn a_renamed_table_is_refused_where_its_name_would_pick_it() {
     let dir = TempDir::new("renamed");
-    let nine = built(
-        dir.path(),
-        &["nim", "--heaps", "9", "--max-heap", "3"],
-        "nim-9x3.gtab",
-    );
+    let nine = built(dir.path(), "nim --heaps 9 --max-heap 3", "nim-9x3.gtab");
     let fake = dir.path().join("slide-3x3.gtab");
     std::fs::rename(&nine, &fake).unwrap();
     let pos = "8,6,7,2,5,4,3,0,1";
-    for args in [
-        vec![
-            "query",
-            "--rows",
-            "3",
-            "--cols",
-            "3",
-            "--tables",
-            s(dir.path()),
-            pos,
-        ],
-        vec!["query", s(dir.path()), "--rows", "3", "--cols", "3", pos],
+    for line in [
+        "query --rows 3 --cols 3 --tables {} {}",
+        "query {} --rows 3 --cols 3 {}",
     ] {
-        let o = gamedb(&args);
+        let o = gamedb(&words(line, &[s(dir.path()), pos]));
         let e = exit2(&o, "renamed table");
         assert!(
             stdout(&o).is_empty(),
@@ -99,11 +104,7 @@ fn a_renamed_table_is_refused_where_its_name_would_pick_it() {
     assert!(out.contains("Nim: 9 heaps"), "{out}");
     assert!(!out.contains("(reused)"), "{out}");
     // The folder finds a table by its header under any name, and refuses the misnamed one.
-    let right = built(
-        dir.path(),
-        &["slide", "--rows", "2", "--cols", "3"],
-        "slide-2x3.gtab",
-    );
+    let right = built(dir.path(), "slide --rows 2 --cols 3", "slide-2x3.gtab");
     std::fs::rename(&right, dir.path().join("puzzle.gtab")).unwrap();
     let tables = TableDir::new(dir.path());
     let spec = Spec::Slide(SlideSpec::new(2, 3).unwrap());
@@ -124,11 +125,7 @@ fn a_renamed_table_is_refused_where_its_name_would_pick_it() {
 fn build_all_never_overwrites_a_file_holding_another_table() {
     let dir = TempDir::new("foreign");
     let out = dir.path().join("t");
-    let nine = built(
-        &out,
-        &["nim", "--heaps", "9", "--max-heap", "3"],
-        "nim-9x3.gtab",
-    );
+    let nine = built(&out, "nim --heaps 9 --max-heap 3", "nim-9x3.gtab");
     let victim = out.join("nim-3x7.gtab");
     std::fs::rename(&nine, &victim).unwrap();
     let before = std::fs::read(&victim).unwrap();
@@ -158,41 +155,14 @@ fn build_all_never_overwrites_a_file_holding_another_table() {
 
 #[test]
 fn a_line_that_is_not_utf8_gets_an_error_and_the_stream_goes_on() {
+    // The JSON stream is checked in tests/stream.rs (queries_survive_bad_bytes_and_huge_lines);
+    // here text mode, and `solve -` (unsolvable arrangements need no tables).
     let dir = TempDir::new("utf8");
-    let t = built(
-        dir.path(),
-        &["nim", "--heaps", "3", "--max-heap", "15"],
-        "nim-3x15.gtab",
-    );
-    let o = gamedb_stdin(&["query", s(&t), "-", "--json"], b"1,2,3\n\xff\n1,2,4\n");
-    let e = exit2(&o, "stream");
-    let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
-    assert_eq!(
-        lines[0],
-        r#"{"position":"1,2,3","outcome":"P","winning_moves":[]}"#
-    );
-    assert!(lines[1].contains(r#""error":"line '"#) && lines[1].contains("not UTF-8"));
-    assert!(
-        lines[2].starts_with(r#"{"position":"1,2,4","outcome":"N""#),
-        "{out}"
-    );
-    assert!(e.contains("1 of 3 input lines"), "{e}");
-    // Text mode, and `solve -` (unsolvable arrangements need no tables).
+    let t = built(dir.path(), "nim --heaps 3 --max-heap 15", "nim-3x15.gtab");
     let o = gamedb_stdin(&["query", s(&t), "-"], b"\xc3\x28 bad\n1,2,3\n");
     assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
     let o = gamedb_stdin(
-        &[
-            "solve",
-            "--rows",
-            "2",
-            "--cols",
-            "2",
-            "--tables",
-            s(dir.path()),
-            "-",
-        ],
+        &words("solve --rows 2 --cols 2 --tables {} -", &[s(dir.path())]),
         b"2,1,3,0\n\xfe\xff\n2,1,3,0\n",
     );
     let out = stdout(&o);
@@ -204,11 +174,7 @@ fn a_line_that_is_not_utf8_gets_an_error_and_the_stream_goes_on() {
 #[test]
 fn a_huge_bad_line_is_echoed_once_and_short() {
     let dir = TempDir::new("hugeline");
-    let t = built(
-        dir.path(),
-        &["nim", "--heaps", "3", "--max-heap", "15"],
-        "nim-3x15.gtab",
-    );
+    let t = built(dir.path(), "nim --heaps 3 --max-heap 15", "nim-3x15.gtab");
     // 10 MB of heaps, 10 MB of garbage, 10 MB of non-UTF-8 bytes, 10 MB of zeros.
     let mut input = Vec::new();
     for line in [
@@ -253,25 +219,12 @@ fn a_huge_bad_line_is_echoed_once_and_short() {
 fn absurd_thread_counts_are_clamped_with_a_note_and_zero_is_refused() {
     let dir = TempDir::new("threads");
     let started = Instant::now();
-    let o = gamedb(&[
-        "build",
-        "nim",
-        "--heaps",
-        "3",
-        "--max-heap",
-        "7",
-        "--threads",
-        "100000",
-        "--out",
-        s(dir.path()),
-        "-q",
-    ]);
+    let o = gamedb(&words(
+        "build nim --heaps 3 --max-heap 7 --threads 100000 --out {} -q",
+        &[s(dir.path())],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        started.elapsed()
-    );
+    quick(started, Duration::from_secs(10), "--threads 100000");
     let e = stderr(&o);
     assert!(
         e.contains("--threads 100000: using") && e.contains("per core"),
@@ -279,34 +232,16 @@ fn absurd_thread_counts_are_clamped_with_a_note_and_zero_is_refused() {
     );
     let big = std::fs::read(dir.path().join("nim-3x7.gtab")).unwrap();
     let one = dir.path().join("one");
-    gamedb(&[
-        "build",
-        "nim",
-        "--heaps",
-        "3",
-        "--max-heap",
-        "7",
-        "--threads",
-        "1",
-        "--out",
-        s(&one),
-        "-q",
-    ]);
+    gamedb(&words(
+        "build nim --heaps 3 --max-heap 7 --threads 1 --out {} -q",
+        &[s(&one)],
+    ));
     assert_eq!(std::fs::read(one.join("nim-3x7.gtab")).unwrap(), big);
-    for args in [
-        vec![
-            "build",
-            "nim",
-            "--heaps",
-            "3",
-            "--max-heap",
-            "7",
-            "--threads",
-            "0",
-        ],
-        vec!["build-all", "--threads", "0", "--catalog", "/dev/null"],
+    for line in [
+        "build nim --heaps 3 --max-heap 7 --threads 0",
+        "build-all --threads 0 --catalog /dev/null",
     ] {
-        let e = exit2(&gamedb(&args), "--threads 0");
+        let e = exit2(&gamedb(&words(line, &[])), "--threads 0");
         assert!(e.contains("--threads 0: expected at least 1"), "{e}");
     }
 }
@@ -316,67 +251,24 @@ fn absurd_thread_counts_are_clamped_with_a_note_and_zero_is_refused() {
 #[test]
 fn builds_that_do_not_fit_in_memory_are_refused_before_solving() {
     let dir = TempDir::new("memory");
-    let specs = [
+    for what in [
         // 75 billion positions: 8.8 GiB of bits.
-        (
-            vec!["chomp", "--rows", "10", "--cols", "50"],
-            Spec::Chomp(ChompSpec::new(10, 50).unwrap()),
-            ValueKind::Outcome,
-        ),
-        (
-            vec!["chomp", "--rows", "16", "--cols", "16", "--grundy"],
-            Spec::Chomp(ChompSpec::new(16, 16).unwrap()),
-            ValueKind::Grundy,
-        ),
-        (
-            vec!["slide", "--rows", "3", "--cols", "4"],
-            Spec::Slide(SlideSpec::new(3, 4).unwrap()),
-            ValueKind::Distance,
-        ),
-        (
-            vec!["nim", "--heaps", "6", "--max-heap", "63"],
-            nim(6, 63),
-            ValueKind::Outcome,
-        ),
-        (
-            vec![
-                "pdb",
-                "--rows",
-                "4",
-                "--cols",
-                "4",
-                "--pattern",
-                "1,2,3,4,5,6,7",
-            ],
-            Spec::Pdb(PdbSpec::new(4, 4, &[1, 2, 3, 4, 5, 6, 7]).unwrap()),
-            ValueKind::Distance,
-        ),
-        (
-            vec!["wythoff", "--max-heap", "20000"],
-            Spec::Wythoff(WythoffSpec::new(20000).unwrap()),
-            ValueKind::Outcome,
-        ),
-        (
-            vec!["candy", "--max-candies", "200000001", "--max-take", "3"],
-            Spec::Candy(CandySpec::new(200_000_001, 3, WinRule::Even).unwrap()),
-            ValueKind::Outcome,
-        ),
-    ];
-    for (args, spec, kind) in specs {
+        "chomp --rows 10 --cols 50",
+        "chomp --rows 16 --cols 16 --grundy",
+        "slide --rows 3 --cols 4",
+        "nim --heaps 6 --max-heap 63",
+        "pdb --rows 4 --cols 4 --pattern 1,2,3,4,5,6,7",
+        "wythoff --max-heap 20000",
+        "candy --max-candies 200000001 --max-take 3",
+    ] {
+        let (spec, kind) = entry(what);
         let needs = gamedb::build::needs(&spec, kind);
-        let mut all = vec!["build"];
-        all.extend_from_slice(&args);
-        all.extend_from_slice(&["--out", s(dir.path()), "--memory", "8M"]);
+        let line = format!("build {what} --out {{}} --memory 8M");
         let started = Instant::now();
-        let o = gamedb(&all);
-        let e = exit2(&o, &all.join(" "));
-        assert!(
-            started.elapsed() < Duration::from_secs(2),
-            "{all:?} took {:?}",
-            started.elapsed()
-        );
+        let e = exit2(&gamedb(&words(&line, &[s(dir.path())])), &line);
+        quick(started, Duration::from_secs(2), &line);
         let want = format!("{}: needs {} of memory", needs.what, bytes(needs.memory));
-        assert!(e.contains(&want), "{all:?}: {e}");
+        assert!(e.contains(&want), "{line}: {e}");
         assert!(
             e.contains("the --memory budget allows 8.0 MiB") && e.contains("nothing was solved"),
             "{e}"
@@ -384,34 +276,20 @@ fn builds_that_do_not_fit_in_memory_are_refused_before_solving() {
     }
     // The 10x50 box of the issue: its bits alone are 8.8 GiB.
     let e = exit2(
-        &gamedb(&[
-            "build",
-            "chomp",
-            "--rows",
-            "10",
-            "--cols",
-            "50",
-            "--memory",
-            "8G",
-            "--out",
-            s(dir.path()),
-        ]),
+        &gamedb(&words(
+            "build chomp --rows 10 --cols 50 --memory 8G --out {}",
+            &[s(dir.path())],
+        )),
         "10x50",
     );
     assert!(e.contains("8.8 GiB for the table"), "{e}");
-    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    let left = left_over(dir.path(), |_| false);
     assert!(left.is_empty(), "{left:?}");
     let e = exit2(
-        &gamedb(&[
-            "build",
-            "candy",
-            "--max-candies",
-            "9",
-            "--max-take",
-            "2",
-            "--memory",
-            "lots",
-        ]),
+        &gamedb(&words(
+            "build candy --max-candies 9 --max-take 2 --memory lots",
+            &[],
+        )),
         "bad size",
     );
     assert!(e.contains("'lots'") && e.contains("512M"), "{e}");
@@ -420,12 +298,7 @@ fn builds_that_do_not_fit_in_memory_are_refused_before_solving() {
 /// Runs gamedb with `args` and returns its output and its peak resident memory in bytes
 /// (from `wait4`, for this child alone).
 fn peak_rss(args: &[&str]) -> (Output, u64) {
-    let child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn(args);
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: wait4 fills the status and the zeroed rusage we pass, for our own child.
@@ -458,101 +331,39 @@ fn peak_rss(args: &[&str]) -> (Output, u64) {
 fn every_build_fits_in_the_memory_it_says_it_needs() {
     let dir = TempDir::new("fits");
     let out = s(dir.path());
-    let (o, base) = peak_rss(&[
-        "build",
-        "nim",
-        "--heaps",
-        "2",
-        "--max-heap",
-        "3",
-        "--out",
-        out,
-        "-q",
-        "--threads",
-        "2",
-    ]);
+    let (o, base) = peak_rss(&words(
+        "build nim --heaps 2 --max-heap 3 --out {} -q --threads 2",
+        &[out],
+    ));
     assert!(o.status.success());
-    for (args, spec, kind) in [
-        (
-            vec!["chomp", "--rows", "13", "--cols", "13"],
-            Spec::Chomp(ChompSpec::new(13, 13).unwrap()),
-            ValueKind::Outcome,
-        ),
-        (
-            vec!["chomp", "--rows", "11", "--cols", "11", "--grundy"],
-            Spec::Chomp(ChompSpec::new(11, 11).unwrap()),
-            ValueKind::Grundy,
-        ),
+    for what in [
+        "chomp --rows 13 --cols 13",
+        "chomp --rows 11 --cols 11 --grundy",
         // A tall box (solved through its transpose: two tables at the end), a box of more
         // than 63 columns (runs of the last row) and a non-square Grundy box (triangles).
-        (
-            vec!["chomp", "--rows", "16", "--cols", "12"],
-            Spec::Chomp(ChompSpec::new(16, 12).unwrap()),
-            ValueKind::Outcome,
-        ),
-        (
-            vec!["chomp", "--rows", "4", "--cols", "120"],
-            Spec::Chomp(ChompSpec::new(4, 120).unwrap()),
-            ValueKind::Outcome,
-        ),
-        (
-            vec!["chomp", "--rows", "9", "--cols", "14", "--grundy"],
-            Spec::Chomp(ChompSpec::new(9, 14).unwrap()),
-            ValueKind::Grundy,
-        ),
-        (
-            vec!["slide", "--rows", "2", "--cols", "5"],
-            Spec::Slide(SlideSpec::new(2, 5).unwrap()),
-            ValueKind::Distance,
-        ),
-        (
-            vec!["nim", "--heaps", "6", "--max-heap", "40"],
-            Spec::Nim(NimSpec::new(6, 40, None, false).unwrap()),
-            ValueKind::Outcome,
-        ),
-        (
-            vec!["nim", "--heaps", "5", "--max-heap", "40", "--grundy"],
-            Spec::Nim(NimSpec::new(5, 40, None, false).unwrap()),
-            ValueKind::Grundy,
-        ),
+        "chomp --rows 16 --cols 12",
+        "chomp --rows 4 --cols 120",
+        "chomp --rows 9 --cols 14 --grundy",
+        "slide --rows 2 --cols 5",
+        "nim --heaps 6 --max-heap 40",
+        "nim --heaps 5 --max-heap 40 --grundy",
         // Four million levels of two positions: the solver's list of levels is most of the
         // memory (an estimate that forgot it was found by scripts/bench_needs.sh).
-        (
-            vec!["candy", "--max-candies", "4000001", "--max-take", "3"],
-            Spec::Candy(CandySpec::new(4_000_001, 3, WinRule::Even).unwrap()),
-            ValueKind::Outcome,
-        ),
-        (
-            vec!["wythoff", "--max-heap", "400", "--grundy"],
-            Spec::Wythoff(WythoffSpec::new(400).unwrap()),
-            ValueKind::Grundy,
-        ),
-        (
-            vec![
-                "pdb",
-                "--rows",
-                "3",
-                "--cols",
-                "4",
-                "--pattern",
-                "1,2,3,4,5",
-            ],
-            Spec::Pdb(PdbSpec::new(3, 4, &[1, 2, 3, 4, 5]).unwrap()),
-            ValueKind::Distance,
-        ),
+        "candy --max-candies 4000001 --max-take 3",
+        "wythoff --max-heap 400 --grundy",
+        "pdb --rows 3 --cols 4 --pattern 1,2,3,4,5",
     ] {
+        let (spec, kind) = entry(what);
         let needs = gamedb::build::needs(&spec, kind);
         assert_eq!(needs.what, spec.file_name(kind));
-        let mut all = vec!["build"];
-        all.extend_from_slice(&args);
-        all.extend_from_slice(&["--out", out, "-q", "--threads", "2"]);
-        let (o, peak) = peak_rss(&all);
-        assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+        let line = format!("build {what} --out {{}} -q --threads 2");
+        let (o, peak) = peak_rss(&words(&line, &[out]));
+        assert!(o.status.success(), "{line}: {}", stderr(&o));
         // A little slack for the allocator's rounding and per-thread buffers.
         let allowed = needs.memory + base + (2 << 20);
         assert!(
             peak <= allowed,
-            "{args:?}: peak {} > needs {} + base {}",
+            "{what}: peak {} > needs {} + base {}",
             bytes(peak),
             bytes(needs.memory),
             bytes(base)
@@ -560,9 +371,9 @@ fn every_build_fits_in_the_memory_it_says_it_needs() {
         let file = std::fs::metadata(dir.path().join(spec.file_name(kind)))
             .unwrap()
             .len();
-        assert!(file <= needs.file, "{args:?}: file {file} > {}", needs.file);
+        assert!(file <= needs.file, "{what}: file {file} > {}", needs.file);
         if kind != ValueKind::Grundy {
-            assert_eq!(file, needs.file, "{args:?}");
+            assert_eq!(file, needs.file, "{what}");
         }
     }
 }
@@ -659,22 +470,12 @@ fn a_read_only_folder_is_refused_at_once_by_build_and_build_all() {
     let dir = TempDir::new("readonly");
     let ro = ReadOnly::new(dir.path());
     let started = Instant::now();
-    let o = gamedb(&[
-        "build",
-        "slide",
-        "--rows",
-        "3",
-        "--cols",
-        "4",
-        "--out",
-        s(&ro.path),
-    ]);
+    let o = gamedb(&words(
+        "build slide --rows 3 --cols 4 --out {}",
+        &[s(&ro.path)],
+    ));
     let e = exit2(&o, "read-only build");
-    assert!(
-        started.elapsed() < Duration::from_millis(900),
-        "{:?}",
-        started.elapsed()
-    );
+    quick(started, Duration::from_millis(900), "read-only build");
     assert!(
         e.contains("not writable") && e.contains("nothing was solved"),
         "{e}"
@@ -687,20 +488,12 @@ fn a_read_only_folder_is_refused_at_once_by_build_and_build_all() {
     )
     .unwrap();
     let started = Instant::now();
-    let o = gamedb(&[
-        "build-all",
-        "--catalog",
-        s(&cat),
-        "--out",
-        s(&ro.path),
-        "-q",
-    ]);
+    let o = gamedb(&words(
+        "build-all --catalog {} --out {} -q",
+        &[s(&cat), s(&ro.path)],
+    ));
     let e = exit2(&o, "read-only build-all");
-    assert!(
-        started.elapsed() < Duration::from_millis(900),
-        "{:?}",
-        started.elapsed()
-    );
+    quick(started, Duration::from_millis(900), "read-only build-all");
     assert!(e.contains("not writable"), "{e}");
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }
@@ -710,37 +503,22 @@ fn out_must_be_a_folder() {
     let dir = TempDir::new("outfile");
     let file = dir.path().join("afile");
     std::fs::write(&file, b"x").unwrap();
-    for args in [
-        vec![
-            "build",
-            "nim",
-            "--heaps",
-            "2",
-            "--max-heap",
-            "3",
-            "--out",
-            s(&file),
-        ],
-        vec!["build-all", "--catalog", "/dev/null", "--out", s(&file)],
+    for line in [
+        "build nim --heaps 2 --max-heap 3 --out {}",
+        "build-all --catalog /dev/null --out {}",
     ] {
-        let e = exit2(&gamedb(&args), "--out file");
+        let e = exit2(&gamedb(&words(line, &[s(&file)])), "--out file");
         assert!(
             e.contains("afile: the output folder is a file"),
-            "{args:?}: {e}"
+            "{line}: {e}"
         );
     }
     let under = file.join("sub");
     let e = exit2(
-        &gamedb(&[
-            "build",
-            "nim",
-            "--heaps",
-            "2",
-            "--max-heap",
-            "3",
-            "--out",
-            s(&under),
-        ]),
+        &gamedb(&words(
+            "build nim --heaps 2 --max-heap 3 --out {}",
+            &[s(&under)],
+        )),
         "under a file",
     );
     assert!(e.contains("a part of the path is a file"), "{e}");
@@ -759,27 +537,9 @@ nim --heaps 3 --max-heap 15
 
 #[test]
 fn two_build_alls_into_one_folder_build_each_table_once() {
-    let dir = TempDir::new("twoall");
-    let cat = dir.path().join("c.txt");
-    std::fs::write(&cat, SHARED).unwrap();
-    let out = dir.path().join("t");
-    let run = || {
-        Command::new(env!("CARGO_BIN_EXE_gamedb"))
-            .args([
-                "build-all",
-                "--catalog",
-                s(&cat),
-                "--out",
-                s(&out),
-                "-q",
-                "--threads",
-                "1",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
+    let (_dir, cat, out) = with_catalog("twoall", SHARED);
+    let args = build_all_args(&cat, &out, &["--threads", "1"]);
+    let run = || spawn(&args);
     let (a, b) = (run(), run());
     let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
     assert!(
@@ -794,14 +554,10 @@ fn two_build_alls_into_one_folder_build_each_table_once() {
         .map(|e| e.spec.file_name(e.kind))
         .collect();
     for name in &names {
-        let status = |o: &Output| {
-            stdout(o)
-                .lines()
-                .find(|l| l.starts_with(name.as_str()))
-                .unwrap_or_else(|| panic!("{name} missing: {}", stdout(o)))
-                .to_string()
-        };
-        let (sa, sb) = (status(&a), status(&b));
+        let (sa, sb) = (
+            summary_row(&stdout(&a), name),
+            summary_row(&stdout(&b), name),
+        );
         let builds = [&sa, &sb].iter().filter(|l| l.ends_with("  built")).count();
         assert_eq!(builds, 1, "{name} built {builds} times:\n{sa}\n{sb}");
         // The other run found it built, or found it being built and came back to it.
@@ -819,50 +575,25 @@ fn two_build_alls_into_one_folder_build_each_table_once() {
     // table for later instead of building it too.
     let both = stdout(&a) + &stdout(&b);
     assert!(both.contains("built by another gamedb run"), "{both}");
-    let left: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.ends_with(".gtab") || n.starts_with('.'))
-        .collect();
+    let left = left_over(&out, |n| n.ends_with(".gtab") && !n.starts_with('.'));
     assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]
 fn a_build_waits_for_the_lock_and_build_all_skips_what_the_holder_built() {
-    let dir = TempDir::new("lockwait");
-    let out = dir.path().join("t");
+    let (_dir, cat, out) = with_catalog(
+        "lockwait",
+        "nim --heaps 4 --max-heap 20\nnim --heaps 2 --max-heap 9\n",
+    );
     std::fs::create_dir_all(&out).unwrap();
     let spec = nim(4, 20);
     let name = spec.file_name(ValueKind::Outcome);
-    let cat = dir.path().join("c.txt");
-    std::fs::write(
-        &cat,
-        "nim --heaps 4 --max-heap 20\nnim --heaps 2 --max-heap 9\n",
-    )
-    .unwrap();
     let lock = TableLock::try_take(&out, &name).unwrap().unwrap();
-    let all = Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args(["build-all", "--catalog", s(&cat), "--out", s(&out), "-q"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let one = Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args([
-            "build",
-            "nim",
-            "--heaps",
-            "4",
-            "--max-heap",
-            "20",
-            "--out",
-            s(&out),
-            "-q",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let all = spawn(&build_all_args(&cat, &out, &[]));
+    let one = spawn(&words(
+        "build nim --heaps 4 --max-heap 20 --out {} -q",
+        &[s(&out)],
+    ));
     // Both wait for us: the other table is built meanwhile, ours is not.
     let deadline = Instant::now() + Duration::from_secs(20);
     while !out.join("nim-2x9.gtab").exists() {
@@ -894,11 +625,7 @@ fn a_build_waits_for_the_lock_and_build_all_skips_what_the_holder_built() {
         "{e}"
     );
     assert!(e.contains("waiting for the other gamedb"), "{e}");
-    let row = stdout(&all)
-        .lines()
-        .find(|l| l.starts_with(&name))
-        .unwrap()
-        .to_string();
+    let row = summary_row(&stdout(&all), &name);
     assert!(
         row.ends_with("built by another gamedb run (waited for it), skipped"),
         "{row}"
@@ -911,11 +638,7 @@ fn a_build_waits_for_the_lock_and_build_all_skips_what_the_holder_built() {
         stderr(&one)
     );
     assert!(stdout(&one).starts_with("wrote"));
-    let left: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with('.'))
-        .collect();
+    let left = left_over(&out, |n| !n.starts_with('.'));
     assert!(left.is_empty(), "{left:?}");
 }
 
@@ -924,11 +647,7 @@ fn a_build_waits_for_the_lock_and_build_all_skips_what_the_holder_built() {
 #[test]
 fn small_message_problems() {
     let dir = TempDir::new("messages");
-    let t = built(
-        dir.path(),
-        &["nim", "--heaps", "3", "--max-heap", "15"],
-        "nim-3x15.gtab",
-    );
+    let t = built(dir.path(), "nim --heaps 3 --max-heap 15", "nim-3x15.gtab");
     let o = gamedb(&["query", s(&t), "99999999999999999999"]);
     let e = exit2(&o, "too large");
     assert!(
@@ -948,16 +667,10 @@ fn small_message_problems() {
     assert!(e.contains("40 numbers (at most 32)"), "{e}");
     // An even --max-candies.
     let e = exit2(
-        &gamedb(&[
-            "build",
-            "candy",
-            "--max-candies",
-            "100",
-            "--max-take",
-            "3",
-            "--out",
-            s(dir.path()),
-        ]),
+        &gamedb(&words(
+            "build candy --max-candies 100 --max-take 3 --out {}",
+            &[s(dir.path())],
+        )),
         "even",
     );
     assert!(
@@ -998,11 +711,7 @@ fn small_message_problems() {
 #[test]
 fn the_python_reader_says_when_it_skips_the_checksum_and_survives_bad_bytes() {
     let dir = TempDir::new("pywarn");
-    let t = built(
-        dir.path(),
-        &["nim", "--heaps", "3", "--max-heap", "15"],
-        "nim-3x15.gtab",
-    );
+    let t = built(dir.path(), "nim --heaps 3 --max-heap 15", "nim-3x15.gtab");
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
     let scripts = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts");
     // Above the limit (lowered here to 100 bytes) the standard-library mode skips the

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use gamedb::games::candy::{CandySpec, WinRule};
 use gamedb::games::chomp::ChompSpec;
+use gamedb::games::chomp3::Chomp3Spec;
 use gamedb::games::nim::NimSpec;
 use gamedb::games::pdb::PdbSpec;
 use gamedb::games::slide::SlideSpec;
@@ -24,7 +25,7 @@ use gamedb::games::Spec;
 use gamedb::ValueKind;
 
 mod common;
-use common::{build, program, shared_library, TempDir, ROOT};
+use common::{build, mod3_table, program, shared_library, TempDir, ROOT};
 
 /// One table of every game and variant the reader must know (a new game adds its lines: the
 /// test fails while a registered game has none).
@@ -35,6 +36,7 @@ fn tables(dir: &Path) -> Vec<PathBuf> {
     let slide = |r, c| Spec::Slide(SlideSpec::new(r, c).unwrap());
     let pdb = |r, c, tiles: &[u32]| Spec::Pdb(PdbSpec::new(r, c, tiles).unwrap());
     let wythoff = |n| Spec::Wythoff(WythoffSpec::new(n).unwrap());
+    let chomp3 = |n| Spec::Chomp3(Chomp3Spec::new(n).unwrap());
     let outcome = ValueKind::Outcome;
     let grundy = ValueKind::Grundy;
     let distance = ValueKind::Distance;
@@ -62,6 +64,8 @@ fn tables(dir: &Path) -> Vec<PathBuf> {
         (pdb(2, 2, &[1, 2, 3]), distance),
         (wythoff(60), outcome),
         (wythoff(40), grundy),
+        (chomp3(1), ValueKind::Extension),
+        (chomp3(150), ValueKind::Extension),
     ];
     let covered: BTreeSet<&str> = all.iter().map(|(spec, _)| spec.name()).collect();
     let registered: BTreeSet<&str> = gamedb::games::GAMES.iter().map(|&(_, n)| n).collect();
@@ -69,9 +73,14 @@ fn tables(dir: &Path) -> Vec<PathBuf> {
         covered, registered,
         "the Python comparison needs a table of every registered game"
     );
-    all.into_iter()
+    let mut paths: Vec<PathBuf> = all
+        .into_iter()
         .map(|(spec, kind)| build(spec, kind, dir))
-        .collect()
+        .collect();
+    // The 2-bit tables of `gamedb enumerate` (mod3 encoding: distances by descent).
+    let mod3 = dir.join("mod3");
+    paths.extend([(2, 3), (3, 3)].map(|(r, c)| mod3_table(r, c, &mod3)));
+    paths
 }
 
 fn has_extras(python: &str) -> bool {

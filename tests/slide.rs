@@ -5,7 +5,6 @@
 mod common;
 
 use std::collections::{HashMap, VecDeque};
-use std::path::Path;
 
 use common::*;
 use gamedb::games::board::Board;
@@ -61,46 +60,11 @@ fn brute_force(g: &Board) -> HashMap<Vec<u32>, u32> {
     dist
 }
 
-/// The published counts of `../shared/data/slide-distances.txt` (OEIS A089473, A090034 and
-/// partial 4×4 counts), keyed by (rows, cols). The file must be there: the test fails
-/// without it.
-fn published() -> HashMap<(usize, usize), Vec<u64>> {
-    let path = Path::new(ROOT).join("../shared/data/slide-distances.txt");
-    let data = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; the published distance counts are needed to check the tables",
-            path.display()
-        )
-    });
-    let mut out = HashMap::new();
-    for line in data
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.contains(':'))
-    {
-        let (board, counts) = line.split_once(':').unwrap();
-        // Boards are written 'width x height' there.
-        let (w, h) = board
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .split_once('x')
-            .unwrap();
-        let counts: Vec<u64> = counts
-            .split_whitespace()
-            .map(|c| c.parse().unwrap())
-            .collect();
-        let (w, h): (usize, usize) = (w.parse().unwrap(), h.parse().unwrap());
-        out.insert((h, w), counts.clone());
-        out.insert((w, h), counts);
-    }
-    out
-}
-
 // ---------------------------------------------------------------------------------------------
 
 #[test]
 fn distributions_equal_the_published_counts() {
-    let published = published();
+    let published = published_slide_counts();
     for (r, c) in [(2, 2), (3, 2), (2, 3), (3, 3)] {
         let want = &published[&(r, c)];
         let got = slide_table(r as u32, c as u32).distance_census(0).counts;

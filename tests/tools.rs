@@ -4,6 +4,7 @@
 mod common;
 mod http;
 
+use common::words;
 use http::{build, gamedb, gamedb_stdin, TempDir};
 
 fn text(out: &[u8]) -> String {
@@ -106,15 +107,10 @@ fn export_writes_every_position_in_index_order() {
     }
     // Every row answers as query does; to a file, in JSON lines.
     let file = dir.path().join("all.jsonl");
-    let out = gamedb(&[
-        "export",
-        c,
-        "--format",
-        "jsonl",
-        "--out",
-        file.to_str().unwrap(),
-        "-q",
-    ]);
+    let out = gamedb(&words(
+        "export {} --format jsonl --out {} -q",
+        &[c, file.to_str().unwrap()],
+    ));
     assert!(out.status.success());
     let all = std::fs::read_to_string(&file).unwrap();
     assert_eq!(
@@ -148,13 +144,10 @@ fn export_writes_every_position_in_index_order() {
     let out = gamedb(&["export", slide.to_str().unwrap(), "--only", "P"]);
     assert_eq!(out.status.code(), Some(2));
     let wythoff = dir.path().join("wythoff-10-grundy.gtab");
-    let out = gamedb(&[
-        "export",
-        wythoff.to_str().unwrap(),
-        "--format",
-        "jsonl",
-        "-q",
-    ]);
+    let out = gamedb(&words(
+        "export {} --format jsonl -q",
+        &[wythoff.to_str().unwrap()],
+    ));
     let first = text(&out.stdout).lines().next().unwrap().to_string();
     assert_eq!(
         first,
@@ -243,18 +236,10 @@ fn completions_man_and_json_summaries() {
     assert!(pages.join("gamedb-serve.1").exists());
 
     let d = dir.path().to_str().unwrap();
-    let out = gamedb(&[
-        "build",
-        "nim",
-        "--heaps",
-        "2",
-        "--max-heap",
-        "5",
-        "--out",
-        d,
-        "--json",
-        "-q",
-    ]);
+    let out = gamedb(&words(
+        "build nim --heaps 2 --max-heap 5 --out {} --json -q",
+        &[d],
+    ));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         (v["game"].as_str(), v["positions"].as_u64()),
@@ -266,15 +251,10 @@ fn completions_man_and_json_summaries() {
         "nim --heaps 2 --max-heap 5\ncandy --max-candies 9 --max-take 2\n",
     )
     .unwrap();
-    let out = gamedb(&[
-        "build-all",
-        "--catalog",
-        catalog.to_str().unwrap(),
-        "--out",
-        d,
-        "--json",
-        "-q",
-    ]);
+    let out = gamedb(&words(
+        "build-all --catalog {} --out {} --json -q",
+        &[catalog.to_str().unwrap(), d],
+    ));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["status"], "present, skipped");
     assert_eq!(v[1]["status"], "built");

@@ -15,6 +15,7 @@ pub mod build_all;
 pub mod chomp_census;
 pub mod chomp_rectangles;
 pub mod completions;
+pub mod enumerate;
 pub mod export;
 pub mod info;
 pub mod list;
@@ -57,6 +58,9 @@ pub enum Command {
     ChompCensus(chomp_census::ChompCensusArgs),
     /// Solve sliding-puzzle positions optimally with pattern databases (`-` reads stdin).
     Solve(solve::SolveArgs),
+    /// Enumerate a puzzle level by level (threads, or MPI processes): positions per depth and
+    /// the complete 2-bit table.
+    Enumerate(enumerate::EnumerateArgs),
     /// Serve a folder of tables over HTTP/JSON, with the explorer page at `/`.
     Serve(serve::ServeArgs),
     /// List the tables of a folder, by their headers.

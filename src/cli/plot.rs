@@ -17,7 +17,7 @@ pub struct PlotArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Which picture (default: census for Chomp, pairs for Nim and Wythoff outcome tables,
-    /// values otherwise).
+    /// chomp3 for three-rowed Chomp tables, values otherwise).
     #[arg(long, value_enum)]
     pub picture: Option<Picture>,
     /// chomp3: the third row r of the positions (p, q, r) shown (default 1).

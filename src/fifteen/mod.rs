@@ -590,7 +590,7 @@ impl BoardQuery {
     /// named as the board's complete table but holding another table is refused here.
     pub fn open(rows: u32, cols: u32, dir: Arc<TableDir>, options: Options) -> Result<BoardQuery> {
         let board = Board::new(rows, cols)?;
-        let complete = match SlideSpec::new(rows, cols) {
+        let complete = match SlideSpec::enumerated(rows, cols) {
             Ok(spec) => dir.table(&Spec::Slide(spec), ValueKind::Distance, options.verify)?,
             Err(_) => None,
         };

@@ -178,6 +178,23 @@ impl<'s, 'a> State<'s, 'a> {
         }
         st
     }
+
+    /// Slides the tile on `from` into the blank on `to`, in the reflected cells too when they
+    /// are kept; returns the tile. Undoing a move is the slide back.
+    #[inline]
+    fn slide(&mut self, from: u8, to: u8) -> usize {
+        let s = self.s;
+        let t = self.tile_at[from as usize] as usize;
+        self.tile_at[to as usize] = t as u8;
+        self.tile_at[from as usize] = 0;
+        self.blank = from;
+        self.cells[s.slot_of[t] as usize] = to;
+        if s.reflect {
+            let u = s.reflect_tile[t] as usize;
+            self.rcells[s.slot_of[u] as usize] = s.reflect_cell[to as usize];
+        }
+        t
+    }
 }
 
 impl IdaProblem for State<'_, '_> {
@@ -222,18 +239,13 @@ impl IdaProblem for State<'_, '_> {
     #[inline]
     fn apply(&mut self, m: Move) {
         let s = self.s;
-        let t = self.tile_at[m.from as usize] as usize;
-        self.tile_at[m.to as usize] = t as u8;
-        self.tile_at[m.from as usize] = 0;
-        self.blank = m.from;
-        self.cells[s.slot_of[t] as usize] = m.to;
+        let t = self.slide(m.from, m.to);
         let j = s.pattern_of[t] as usize;
-        let mut ju = 0;
-        if s.reflect {
-            let u = s.reflect_tile[t] as usize;
-            ju = s.pattern_of[u] as usize;
-            self.rcells[s.slot_of[u] as usize] = s.reflect_cell[m.to as usize];
-        }
+        let ju = if s.reflect {
+            s.pattern_of[s.reflect_tile[t] as usize] as usize
+        } else {
+            0
+        };
         self.undo.push(Undo {
             values: (self.values[j], self.rvalues[ju]),
             sums: (self.sum, self.rsum),
@@ -245,18 +257,12 @@ impl IdaProblem for State<'_, '_> {
     #[inline]
     fn undo(&mut self, m: Move) {
         let s = self.s;
-        let t = self.tile_at[m.to as usize] as usize;
-        self.tile_at[m.from as usize] = t as u8;
-        self.tile_at[m.to as usize] = 0;
-        self.blank = m.to;
-        self.cells[s.slot_of[t] as usize] = m.from;
+        let t = self.slide(m.to, m.from);
         let j = s.pattern_of[t] as usize;
         let u = self.undo.pop().expect("undo follows apply");
         self.values[j] = u.values.0;
         if s.reflect {
-            let tu = s.reflect_tile[t] as usize;
-            self.rcells[s.slot_of[tu] as usize] = s.reflect_cell[m.from as usize];
-            self.rvalues[s.pattern_of[tu] as usize] = u.values.1;
+            self.rvalues[s.pattern_of[s.reflect_tile[t] as usize] as usize] = u.values.1;
         }
         (self.sum, self.rsum) = u.sums;
         self.pending = None;

@@ -9,7 +9,8 @@
 //!     12    4 game             u32, the registry's game number (1 candy, 2 nim, 3 chomp, ...)
 //!     16   64 params           [u64; 8], meaning per game, unused ones 0
 //!     80    4 value_kind       u32 (1 outcome, 2 Grundy value, 3 distance)
-//!     84    4 encoding         u32 (1 one bit per entry, 2 one byte, 3 u16 little-endian)
+//!     84    4 encoding         u32 (1 one bit per entry, 2 one byte, 3 u16 little-endian,
+//!                                   4 two bits: distance mod 3)
 //!     88    8 entry_count      u64
 //!     96    8 payload_offset   u64 = 4096
 //!    104    8 payload_len      u64
@@ -133,6 +134,11 @@ impl Spec {
 }
 
 fn encode_header(meta: &TableMeta, payload: &[u8]) -> Vec<u8> {
+    header_for(meta, payload.len() as u64, xxh3_64(payload))
+}
+
+/// The header bytes of a table whose payload is `payload_len` bytes hashing to `payload_xxh3`.
+fn header_for(meta: &TableMeta, payload_len: u64, payload_xxh3: u64) -> Vec<u8> {
     let mut version = [0u8; 16];
     let v = env!("CARGO_PKG_VERSION").as_bytes();
     version[..v.len().min(16)].copy_from_slice(&v[..v.len().min(16)]);
@@ -145,8 +151,8 @@ fn encode_header(meta: &TableMeta, payload: &[u8]) -> Vec<u8> {
         encoding: meta.encoding.code(),
         entry_count: meta.entry_count,
         payload_offset: PAYLOAD_OFFSET,
-        payload_len: payload.len() as u64,
-        payload_xxh3: xxh3_64(payload),
+        payload_len,
+        payload_xxh3,
         crate_version: version,
         header_xxh3: 0,
     };
@@ -212,6 +218,160 @@ pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> 
         });
     }
     Ok(())
+}
+
+/// A table file written in pieces, by one process or by several: the processes of one
+/// `gamedb enumerate` run each hold part of the payload and write it into one temporary file
+/// on a folder they all see, so a table larger than any one process's memory is never
+/// gathered, and no table is copied in memory to be written. As with [`write_table`], nothing
+/// appears under the final name until [`TableParts::finish`] renames the complete file.
+///
+/// One writer [`create`](TableParts::create)s the temporary file (named after its process id,
+/// which [`remove_stale_temporaries`] respects while that process lives), the others
+/// [`join`](TableParts::join) it; each writes its pieces and syncs; then, after all have
+/// synced, one of them finishes it.
+pub struct TableParts {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: File,
+    meta: TableMeta,
+    payload_len: u64,
+    /// The checksum of the payload written so far, while it was written in order from its
+    /// first byte (a single writer): then finishing needs not read it back.
+    in_order: Option<(xxhash_rust::xxh3::Xxh3Default, u64)>,
+}
+
+impl TableParts {
+    fn temporary(path: &Path, pid: u32) -> Result<(PathBuf, PathBuf)> {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = path
+            .file_name()
+            .ok_or_else(|| Error::bad(format!("{}: not a file path", path.display())))?;
+        let tmp = dir.join(format!(".{}.tmp-{pid}", name.to_string_lossy()));
+        Ok((dir, tmp))
+    }
+
+    fn payload_len(meta: &TableMeta) -> Result<u64> {
+        meta.encoding
+            .payload_len(meta.entry_count)
+            .ok_or_else(|| Error::Unsupported(format!("{} entries: too many", meta.entry_count)))
+    }
+
+    /// Creates the temporary file of the table `path` (payload zeros until written), named
+    /// after process `pid` (the caller's own id).
+    pub fn create(path: &Path, meta: &TableMeta, pid: u32) -> Result<TableParts> {
+        TableParts::open(path, meta, pid, true)
+    }
+
+    /// Opens the temporary file that the writer of process id `pid` created.
+    pub fn join(path: &Path, meta: &TableMeta, pid: u32) -> Result<TableParts> {
+        TableParts::open(path, meta, pid, false)
+    }
+
+    fn open(path: &Path, meta: &TableMeta, pid: u32, create: bool) -> Result<TableParts> {
+        let payload_len = TableParts::payload_len(meta)?;
+        let (dir, tmp) = TableParts::temporary(path, pid)?;
+        if create {
+            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        }
+        let file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(create)
+            .truncate(create)
+            .open(&tmp)
+            .map_err(|e| Error::io(&tmp, e))?;
+        if create {
+            file.set_len(PAYLOAD_OFFSET + payload_len)
+                .map_err(|e| Error::io(&tmp, e))?;
+        }
+        Ok(TableParts {
+            path: path.to_path_buf(),
+            tmp,
+            file,
+            meta: meta.clone(),
+            payload_len,
+            // Only the creator may write in order from the first byte: joiners write parts.
+            in_order: create.then(|| (xxhash_rust::xxh3::Xxh3Default::new(), 0)),
+        })
+    }
+
+    /// Writes `bytes` at byte `offset` of the payload.
+    pub fn write_at(&mut self, offset: u64, bytes: &[u8]) -> Result<()> {
+        use std::os::unix::fs::FileExt;
+        if offset + bytes.len() as u64 > self.payload_len {
+            return Err(Error::Unsupported(format!(
+                "internal error: payload bytes {offset}..{} of {}",
+                offset + bytes.len() as u64,
+                self.payload_len
+            )));
+        }
+        self.in_order = match self.in_order.take() {
+            Some((mut hash, next)) if next == offset => {
+                hash.update(bytes);
+                Some((hash, next + bytes.len() as u64))
+            }
+            _ => None,
+        };
+        self.file
+            .write_all_at(bytes, PAYLOAD_OFFSET + offset)
+            .map_err(|e| Error::io(&self.tmp, e))
+    }
+
+    /// Makes this writer's pieces durable.
+    pub fn sync(&self) -> Result<()> {
+        self.file.sync_all().map_err(|e| Error::io(&self.tmp, e))
+    }
+
+    /// Completes the table once every writer has synced its pieces: checksums the payload
+    /// (reading it back unless this one writer wrote it in order), writes the header, syncs
+    /// and renames the file to its name.
+    pub fn finish(self) -> Result<()> {
+        let tmp = self.tmp.clone();
+        let result = self.complete();
+        if result.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        result
+    }
+
+    fn complete(mut self) -> Result<()> {
+        use std::os::unix::fs::FileExt;
+        let io = |e| Error::io(&self.tmp, e);
+        let sum = match self.in_order.take() {
+            Some((hash, written)) if written == self.payload_len => hash.digest(),
+            _ => {
+                let mut hash = xxhash_rust::xxh3::Xxh3Default::new();
+                let mut buf = vec![0u8; 1 << 22];
+                let mut at = 0;
+                while at < self.payload_len {
+                    let k = (self.payload_len - at).min(buf.len() as u64) as usize;
+                    self.file
+                        .read_exact_at(&mut buf[..k], PAYLOAD_OFFSET + at)
+                        .map_err(io)?;
+                    hash.update(&buf[..k]);
+                    at += k as u64;
+                }
+                hash.digest()
+            }
+        };
+        let header = header_for(&self.meta, self.payload_len, sum);
+        self.file.write_all_at(&header, 0).map_err(io)?;
+        self.file.sync_all().map_err(io)?;
+        fs::rename(&self.tmp, &self.path).map_err(|e| Error::io(&self.path, e))?;
+        if let Some(d) = self.path.parent().and_then(|d| File::open(d).ok()) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+
+    /// Removes the temporary file (a failed run).
+    pub fn abandon(self) {
+        let _ = fs::remove_file(&self.tmp);
+    }
 }
 
 /// The table name and writer's process id of a temporary file name, `.NAME.tmp-PID`.

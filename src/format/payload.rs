@@ -8,10 +8,18 @@
 //! | Grundy     | u8       | byte `i` (every value ≤ 255)                                |
 //! | Grundy     | u16      | bytes `2i, 2i+1`, little-endian (some value > 255)          |
 //! | distance   | u8       | byte `i`; [`UNREACHED`] (255) where the goal is out of reach |
+//! | distance   | mod3     | bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`: the code of [`mod3`] |
+//! | extension  | u16      | bytes `2i, 2i+1`, little-endian: 0 none, else 1 + offset    |
+//!
+//! The mod3 encoding keeps a distance modulo 3 (0 not reached, `1 + d mod 3` otherwise), a
+//! quarter of a byte table, for puzzles whose moves change the distance by exactly one: lookups
+//! find the exact distance by descending to the goal (see `crate::lookup`). Its tables are
+//! written in pieces by `gamedb enumerate` ([`mod3_bytes`] and `format::TableParts`), never
+//! held twice in memory.
 
 use crate::game::{Outcome, Solved, ValueKind};
 
-pub use crate::game::UNREACHED;
+pub use crate::game::{mod3, UNREACHED};
 
 /// How each entry is stored in the payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,11 +30,13 @@ pub enum Encoding {
     U8 = 2,
     /// Two bytes per entry, little-endian.
     U16 = 3,
+    /// Two bits per entry, four a byte: distance mod 3 plus "not reached" ([`mod3`]).
+    Mod3 = 4,
 }
 
 impl Encoding {
     /// Every encoding, in the order of their codes.
-    pub const ALL: [Encoding; 3] = [Encoding::Bits, Encoding::U8, Encoding::U16];
+    pub const ALL: [Encoding; 4] = [Encoding::Bits, Encoding::U8, Encoding::U16, Encoding::Mod3];
 
     /// The encoding stored as `code` in table headers.
     pub fn from_code(code: u32) -> Option<Encoding> {
@@ -44,6 +54,7 @@ impl Encoding {
             Encoding::Bits => Some(entries.div_ceil(8)),
             Encoding::U8 => Some(entries),
             Encoding::U16 => entries.checked_mul(2),
+            Encoding::Mod3 => Some(entries.div_ceil(MOD3_PER_BYTE)),
         }
     }
 
@@ -53,6 +64,7 @@ impl Encoding {
             Encoding::Bits => "bits",
             Encoding::U8 => "u8",
             Encoding::U16 => "u16",
+            Encoding::Mod3 => "mod3",
         }
     }
 
@@ -62,9 +74,29 @@ impl Encoding {
             (kind, self),
             (ValueKind::Outcome, Encoding::Bits)
                 | (ValueKind::Grundy, Encoding::U8 | Encoding::U16)
-                | (ValueKind::Distance, Encoding::U8)
+                | (ValueKind::Distance, Encoding::U8 | Encoding::Mod3)
+                | (ValueKind::Extension, Encoding::U16)
         )
     }
+}
+
+/// Entries per byte of a mod3 payload.
+pub const MOD3_PER_BYTE: u64 = 4;
+
+/// Appends to `out` the mod3 payload bytes of codes packed 32 to a word (entry `i` of the
+/// words in bits `2(i % 32)`, `2(i % 32) + 1` of word `i / 32`, as the breadth-first engine
+/// keeps them): payload bytes `from / 4 .. to.div_ceil(4)` of entries `from..to` (`from` a
+/// multiple of 32), `words` starting at entry `from`. Codes past `to` in the last byte must be
+/// 0, as the format requires.
+pub fn mod3_bytes(words: &[u64], from: u64, to: u64, out: &mut Vec<u8>) {
+    debug_assert_eq!(from % 32, 0);
+    let bytes = (to.div_ceil(MOD3_PER_BYTE) - from / MOD3_PER_BYTE) as usize;
+    let start = out.len();
+    // Entry i of a little-endian word lands in byte i / 4 at bits 2(i % 4): the same packing.
+    for w in &words[..bytes.div_ceil(8)] {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.truncate(start + bytes);
 }
 
 /// The largest payload of `entries` values of `kind`: Grundy values may need two bytes each
@@ -72,7 +104,7 @@ impl Encoding {
 pub fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
     match kind {
         ValueKind::Outcome => entries.div_ceil(8),
-        ValueKind::Grundy => entries.saturating_mul(2),
+        ValueKind::Grundy | ValueKind::Extension => entries.saturating_mul(2),
         ValueKind::Distance => entries,
     }
 }
@@ -108,6 +140,7 @@ pub fn encode(solved: Solved) -> Encoded {
     let (encoding, bytes) = match solved {
         Solved::Outcomes { bits, .. } => (Encoding::Bits, bits),
         Solved::Distances(bytes) => (Encoding::U8, bytes),
+        Solved::Extensions { bytes, .. } => (Encoding::U16, bytes),
         Solved::Grundy(values) => {
             if values.iter().all(|&v| v <= u8::MAX as u16) {
                 (Encoding::U8, values.into_iter().map(|v| v as u8).collect())
@@ -190,6 +223,7 @@ impl<'a> Entries<'a> {
             Encoding::Bits => (p[i / 8] >> (i % 8) & 1) as u32,
             Encoding::U8 => p[i] as u32,
             Encoding::U16 => u16::from_le_bytes([p[2 * i], p[2 * i + 1]]) as u32,
+            Encoding::Mod3 => (p[i / 4] >> (2 * (i % 4)) & 3) as u32,
         }
     }
 
@@ -215,7 +249,7 @@ impl<'a> Entries<'a> {
                     .iter()
                     .map(|&i| Outcome::from_win(p[i as usize] != 0)),
             ),
-            Encoding::U16 => out.extend(indices.iter().map(|&i| self.outcome(i))),
+            Encoding::U16 | Encoding::Mod3 => out.extend(indices.iter().map(|&i| self.outcome(i))),
         }
     }
 
@@ -255,12 +289,32 @@ impl<'a> Entries<'a> {
     }
 
     /// How many entries hold each value (`counts[v]`, up to the largest value present; for
-    /// bit tables `[P, N]`). Parallel; the counts do not depend on the thread count.
+    /// bit tables `[P, N]`; for mod3 tables the codes, `[unreached, ≡ 0, ≡ 1, ≡ 2]`).
+    /// Parallel; the counts do not depend on the thread count.
     pub fn histogram(&self) -> Vec<u64> {
         use rayon::prelude::*;
         if self.encoding == Encoding::Bits {
             let p = self.count_p();
             return vec![p, self.len - p];
+        }
+        if self.encoding == Encoding::Mod3 {
+            let bytes = Entries {
+                encoding: Encoding::U8,
+                ..*self
+            }
+            .histogram();
+            let mut codes = vec![0u64; 4];
+            for (b, n) in bytes.iter().enumerate() {
+                for k in 0..MOD3_PER_BYTE {
+                    codes[b >> (2 * k) & 3] += n;
+                }
+            }
+            // The unused entries of the last byte hold code 0 too.
+            codes[0] -= self.bytes.len() as u64 * MOD3_PER_BYTE - self.len;
+            while codes.last() == Some(&0) {
+                codes.pop();
+            }
+            return codes;
         }
         let width = if self.encoding == Encoding::U16 { 2 } else { 1 };
         let size = if self.encoding == Encoding::U16 {
@@ -343,6 +397,37 @@ mod tests {
         // A length that does not fit, or a kind the encoding cannot hold, is refused.
         assert!(Entries::new(&e.bytes[1..], e.kind, e.encoding, e.entries).is_none());
         assert!(Entries::new(&e.bytes, ValueKind::Distance, e.encoding, e.entries).is_none());
+    }
+
+    #[test]
+    fn mod3_codes_pack_four_a_byte() {
+        assert_eq!([0, 1, 2, 3, 4].map(mod3::code), [1, 2, 3, 1, 2]);
+        for d in 1..10 {
+            assert_eq!(mod3::closer(mod3::code(d)), mod3::code(d - 1));
+        }
+        // Entries 0..37: distances 0, 1, 2, ... with entry 2 unreached, packed in words.
+        let mut words = vec![0u64; 2];
+        for i in 0..37u64 {
+            if i != 2 {
+                words[(i / 32) as usize] |= (mod3::code(i as u32) as u64) << (2 * (i % 32));
+            }
+        }
+        let mut bytes = Vec::new();
+        mod3_bytes(&words, 0, 37, &mut bytes);
+        assert_eq!(bytes.len(), 10);
+        assert_eq!(bytes[0], 0b01_00_10_01);
+        let e = Entries::new(&bytes, ValueKind::Distance, Encoding::Mod3, 37).unwrap();
+        assert_eq!(e.raw(0), 1);
+        assert_eq!(e.raw(2), 0);
+        assert_eq!(e.raw(36), mod3::code(36) as u32);
+        // Codes: one unreached, thirteen ≡ 0 (0, 3, ..., 36), twelve ≡ 1, eleven ≡ 2 (not 2).
+        assert_eq!(e.histogram(), [1, 13, 12, 11]);
+        // From a later word on: the bytes of entries 32..37.
+        let mut tail = Vec::new();
+        mod3_bytes(&words[1..], 32, 37, &mut tail);
+        assert_eq!(tail, bytes[8..]);
+        assert!(Entries::new(&bytes, ValueKind::Grundy, Encoding::Mod3, 37).is_none());
+        assert!(Entries::new(&bytes, ValueKind::Distance, Encoding::Mod3, 41).is_none());
     }
 
     #[test]

@@ -60,11 +60,21 @@ pub enum ValueKind {
     Grundy = 2,
     /// Distance in moves to the goal.
     Distance = 3,
+    /// For games whose positions are a *prefix* (stored) and one unbounded number (not
+    /// stored), where at most one value of the number makes a position P: per prefix, which
+    /// value that is (0 none, else 1 + its offset from the smallest allowed value; the game
+    /// says what the offset counts). Three-rowed Chomp stores `f(q, r)` this way.
+    Extension = 4,
 }
 
 impl ValueKind {
     /// Every kind, in the order of their codes.
-    pub const ALL: [ValueKind; 3] = [ValueKind::Outcome, ValueKind::Grundy, ValueKind::Distance];
+    pub const ALL: [ValueKind; 4] = [
+        ValueKind::Outcome,
+        ValueKind::Grundy,
+        ValueKind::Distance,
+        ValueKind::Extension,
+    ];
 
     /// The kind stored as `code` in table headers.
     pub fn from_code(code: u32) -> Option<ValueKind> {
@@ -77,6 +87,7 @@ impl ValueKind {
             ValueKind::Outcome => "outcome",
             ValueKind::Grundy => "grundy",
             ValueKind::Distance => "distance",
+            ValueKind::Extension => "extension",
         }
     }
 }
@@ -84,6 +95,32 @@ impl ValueKind {
 /// A distance entry that was never reached (no path to the goal). Distances are one byte
 /// each, so the largest distance a table holds is 254. The format module stores it as is.
 pub const UNREACHED: u8 = u8::MAX;
+
+/// Distances kept modulo 3 in two bits, for puzzles too large for a byte per position (the
+/// breadth-first engine of `crate::solve::spread` stores them; the format module packs them
+/// four a byte, see `format::payload`).
+///
+/// A code is 0 for a position not reached, `1 + d mod 3` for a position at distance `d`. On a
+/// puzzle whose moves change the distance by exactly one (a bipartite graph), the neighbours
+/// one step closer to the goal are exactly those whose code is [`mod3::closer`]: lookups
+/// recover the exact distance and every optimal move by descending to the goal.
+pub mod mod3 {
+    /// The code of a position not reached (zeroed memory is "nothing reached").
+    pub const UNREACHED: u8 = 0;
+
+    /// The code of a position at distance `d`.
+    #[inline]
+    pub fn code(d: u32) -> u8 {
+        (d % 3) as u8 + 1
+    }
+
+    /// The code of a neighbour one step closer to the goal than a position holding `code`
+    /// (1 → 3, 2 → 1, 3 → 2).
+    #[inline]
+    pub fn closer(code: u8) -> u8 {
+        (code + 1) % 3 + 1
+    }
+}
 
 /// The values a solver produced for every position of a game, in index order: what
 /// [`GameSpec::solve`] returns and the format module encodes into a table's payload.
@@ -100,6 +137,15 @@ pub enum Solved {
     Grundy(Vec<u16>),
     /// Distances to the goal, [`UNREACHED`] where the goal cannot be reached.
     Distances(Vec<u8>),
+    /// Extension values ([`ValueKind::Extension`]), one u16 per prefix, little-endian:
+    /// entry `i` is bytes `2i, 2i + 1` (built as bytes, so the payload is the solver's
+    /// storage and no copy is made).
+    Extensions {
+        /// `2 * len` bytes.
+        bytes: Vec<u8>,
+        /// Number of entries.
+        len: u64,
+    },
 }
 
 impl Solved {
@@ -109,6 +155,7 @@ impl Solved {
             Solved::Outcomes { .. } => ValueKind::Outcome,
             Solved::Grundy(_) => ValueKind::Grundy,
             Solved::Distances(_) => ValueKind::Distance,
+            Solved::Extensions { .. } => ValueKind::Extension,
         }
     }
 
@@ -118,6 +165,7 @@ impl Solved {
             Solved::Outcomes { len, .. } => *len,
             Solved::Grundy(v) => v.len() as u64,
             Solved::Distances(v) => v.len() as u64,
+            Solved::Extensions { len, .. } => *len,
         }
     }
 
@@ -282,6 +330,25 @@ pub trait Rules: Send + Sync {
             .collect()
     }
 
+    /// For a table of [`ValueKind::Extension`] values (one entry per prefix): P or N of a
+    /// checked position, read from the entries through `entry` (entry index to stored value).
+    /// `None` (the default) for games that do not store such tables.
+    fn extension_outcome(&self, _pos: &[u32], _entry: &dyn Fn(u64) -> u32) -> Option<Outcome> {
+        None
+    }
+
+    /// For a table of [`ValueKind::Extension`] values: every winning move of a checked
+    /// position, in the order of [`moves`](Rules::moves), found from the entries alone
+    /// (a position may have too many moves to list them all). `None` (the default) for
+    /// games that do not store such tables.
+    fn extension_winning_moves(
+        &self,
+        _pos: &[u32],
+        _entry: &dyn Fn(u64) -> u32,
+    ) -> Option<Vec<Move>> {
+        None
+    }
+
     /// Writes a position the way `parse` reads it.
     fn format(&self, pos: &[u32]) -> String {
         format_numbers(pos)
@@ -306,6 +373,10 @@ pub trait Values {
 
     /// P or N of position `index`.
     fn outcome(&self, index: u64) -> Outcome;
+
+    /// The stored value of entry `index` (the bit, the byte or the u16), for facts that need
+    /// more than P or N (the extension tables of three-rowed Chomp).
+    fn raw(&self, index: u64) -> u32;
 
     /// Calls `f` with the index of every P-position, in increasing order.
     fn for_each_p(&self, f: &mut dyn FnMut(u64)) {

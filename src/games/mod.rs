@@ -105,6 +105,7 @@ games! {
     Slide(slide::SlideSpec),
     Pdb(pdb::PdbSpec),
     Wythoff(wythoff::WythoffSpec),
+    Chomp3(chomp3::Chomp3Spec),
 }
 
 impl Spec {

@@ -29,16 +29,22 @@
 //! the search never unranks position by position.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::board::{lex_rank, move_label, select_bit, Board, FACTORIAL, SEQ_CELLS as MAX_CELLS};
 use crate::game::{
     conformance, format_numbers, Fact, GameSpec, Move, Progress, Rules, Solved, ValueKind, Values,
 };
 use crate::solve::bfs::{self, Puzzle};
+use crate::solve::spread::{Bipartite, FastDiv};
 use crate::{Error, Result};
 
-/// Most cells of a board with a complete table (12! / 2 = 239,500,800 positions).
+/// Most cells of a board with a byte table (12! / 2 = 239,500,800 positions).
 pub const MAX_TABLE_CELLS: usize = 12;
+
+/// Most cells of a board `gamedb enumerate` handles (4×4, 3×5, 2×8): its 2-bit tables (the
+/// mod3 encoding) hold boards past [`MAX_TABLE_CELLS`].
+pub const MAX_ENUMERATED_CELLS: usize = 16;
 
 /// Parameters of a sliding-puzzle table, checked: the board's shape.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,7 +71,21 @@ impl SlideSpec {
         if rows < 2 || cols < 2 || cells > MAX_TABLE_CELLS as u64 {
             return Err(Error::bad(format!(
                 "--rows {rows} --cols {cols}: expected at least 2 rows and 2 columns and at most \
-                 {MAX_TABLE_CELLS} cells in all (2×2 up to 3×4, 4×3, 2×6, 6×2)"
+                 {MAX_TABLE_CELLS} cells in all (2×2 up to 3×4, 4×3, 2×6, 6×2); `gamedb enumerate \
+                 slide --table` writes the 2-bit tables of boards up to 16 cells"
+            )));
+        }
+        Ok(SlideSpec { rows, cols })
+    }
+
+    /// Checks the parameters of a board `gamedb enumerate` handles: 2 ≤ rows, cols and
+    /// rows · cols ≤ 16.
+    pub fn enumerated(rows: u32, cols: u32) -> Result<SlideSpec> {
+        let cells = rows as u64 * cols as u64;
+        if rows < 2 || cols < 2 || cells > MAX_ENUMERATED_CELLS as u64 {
+            return Err(Error::bad(format!(
+                "--rows {rows} --cols {cols}: expected at least 2 rows and 2 columns and at most \
+                 {MAX_ENUMERATED_CELLS} cells in all (up to 4×4, 3×5, 2×8 and their transposes)"
             )));
         }
         Ok(SlideSpec { rows, cols })
@@ -107,7 +127,8 @@ impl GameSpec for SlideSpec {
         if p[2..].iter().any(|&x| x != 0) || p[0] > 16 || p[1] > 16 {
             return Err("slide parameters out of range".into());
         }
-        SlideSpec::new(p[0] as u32, p[1] as u32).map_err(|e| e.to_string())
+        // Boards past 12 cells have 2-bit tables (`gamedb enumerate`).
+        SlideSpec::enumerated(p[0] as u32, p[1] as u32).map_err(|e| e.to_string())
     }
 
     fn positions(&self) -> u64 {
@@ -138,6 +159,14 @@ impl GameSpec for SlideSpec {
     }
 
     fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        if (self.rows * self.cols) as usize > MAX_TABLE_CELLS {
+            return Err(Error::bad(format!(
+                "a byte table of the {}×{} board would not fit: byte tables stop at \
+                 {MAX_TABLE_CELLS} cells; `gamedb enumerate slide --rows {} --cols {} --table` \
+                 writes its 2-bit table",
+                self.rows, self.cols, self.rows, self.cols
+            )));
+        }
         let index = SlideIndex::dense(self.grid());
         let d = bfs::distances(&index, progress)?;
         if d.reached() != index.positions() {
@@ -263,6 +292,12 @@ pub struct SlideIndex {
     parity: [u8; MAX_CELLS],
     /// Number of blocks (tile-sequence ranks, halved for the dense index).
     blocks: u64,
+    /// Division by the number of cells (an index's block and blank cell).
+    by_cells: FastDiv,
+    /// The column of each cell.
+    col: [u8; MAX_CELLS],
+    /// The table of the last entries, for dense indices of at least [`TAIL`] tiles.
+    tail: Option<Arc<Tail>>,
 }
 
 /// One arrangement met by [`SlideIndex::visit`].
@@ -287,6 +322,63 @@ struct Cursor {
     p: [[u8; MAX_CELLS]; 2],
     d: [[u8; MAX_CELLS]; 2],
     parity: u8,
+    /// With a [`Tail`]: the block's low digits as one number (`block mod LOWS`), the last
+    /// [`TAIL`] entries of its tile sequence in increasing order, and the parity of its
+    /// higher digits.
+    low: u64,
+    set: [u8; TAIL],
+    high_parity: u8,
+}
+
+/// Entries at the end of a dense index's tile sequence that a [`Tail`] walks by table.
+const TAIL: usize = 6;
+/// Blocks for each value of the higher digits: the arrangements of the last [`TAIL`] entries,
+/// halved (the digit `n − 2` is the variant, see [`SlideIndex::variant`]).
+const LOWS: u64 = 360;
+
+/// Consecutive blocks of a dense index differ mostly in their last few entries: the last
+/// [`TAIL`] entries of the tile sequence run through the arrangements of one set of tiles,
+/// [`LOWS`] blocks in a row, before a higher digit changes. The table gives, for each of
+/// those blocks, the arrangement (as places in the sorted set) and its Lehmer digits, so a
+/// cursor moving forward by a few blocks looks them up instead of selecting entry by entry.
+#[derive(Clone, Debug)]
+struct Tail {
+    order: Vec<[u8; TAIL]>,
+    digits: Vec<[u8; TAIL]>,
+    parity: Vec<u8>,
+}
+
+impl Tail {
+    fn new() -> Tail {
+        let mut t = Tail {
+            order: Vec::new(),
+            digits: Vec::new(),
+            parity: Vec::new(),
+        };
+        for low in 0..LOWS {
+            // The low digits, most significant first: radices TAIL, TAIL − 1, ..., 3; the
+            // last two digits are 0 (variant 0).
+            let mut digits = [0u8; TAIL];
+            let mut rest = low;
+            for i in (0..TAIL - 2).rev() {
+                let radix = (TAIL - i) as u64;
+                digits[i] = (rest % radix) as u8;
+                rest /= radix;
+            }
+            let mut free: u32 = (1 << TAIL) - 1;
+            let mut order = [0u8; TAIL];
+            for i in 0..TAIL {
+                let v = select_bit(free, digits[i] as u32);
+                order[i] = v as u8;
+                free &= !(1 << v);
+            }
+            t.order.push(order);
+            t.digits.push(digits);
+            t.parity
+                .push((digits.iter().map(|&x| x as u32).sum::<u32>() & 1) as u8);
+        }
+        t
+    }
 }
 
 impl SlideIndex {
@@ -316,6 +408,10 @@ impl SlideIndex {
         } else {
             FACTORIAL[n]
         };
+        let mut col = [0u8; MAX_CELLS];
+        for (c, x) in col.iter_mut().enumerate().take(cells) {
+            *x = (c % grid.cols()) as u8;
+        }
         SlideIndex {
             grid,
             cells,
@@ -324,6 +420,9 @@ impl SlideIndex {
             w,
             parity,
             blocks,
+            by_cells: FastDiv::new(cells as u64),
+            col,
+            tail: (dense && n >= TAIL).then(|| Arc::new(Tail::new())),
         }
     }
 
@@ -411,6 +510,9 @@ impl SlideIndex {
             p: [[0; MAX_CELLS]; 2],
             d: [[0; MAX_CELLS]; 2],
             parity: 0,
+            low: 0,
+            set: [0; TAIL],
+            high_parity: 0,
         };
         for j in 0..self.n {
             let w = self.w[j] as u64;
@@ -419,7 +521,90 @@ impl SlideIndex {
         }
         c.parity = (c.d[0][..self.n].iter().map(|&x| x as u32).sum::<u32>() & 1) as u8;
         self.rebuild(&mut c, 0);
+        if self.tail.is_some() {
+            let h = self.n - TAIL;
+            c.low = block % LOWS;
+            c.set.copy_from_slice(&c.p[0][h..self.n]);
+            c.set.sort_unstable();
+            c.high_parity = (c.d[0][..h].iter().map(|&x| x as u32).sum::<u32>() & 1) as u8;
+        }
         c
+    }
+
+    /// Writes the last [`TAIL`] entries and digits of both variants from the table, for the
+    /// cursor's low digits and set.
+    #[inline]
+    fn fill_tail(&self, t: &Tail, c: &mut Cursor) {
+        let n = self.n;
+        let h = n - TAIL;
+        let order = &t.order[c.low as usize];
+        let digits = &t.digits[c.low as usize];
+        let [p0, p1] = &mut c.p;
+        let [d0, d1] = &mut c.d;
+        for i in 0..TAIL {
+            let v = c.set[order[i] as usize];
+            p0[h + i] = v;
+            p1[h + i] = v;
+            d0[h + i] = digits[i];
+            d1[h + i] = digits[i];
+        }
+        p1[n - 2] = p0[n - 1];
+        p1[n - 1] = p0[n - 2];
+        d1[n - 2] = 1;
+        c.parity = c.high_parity ^ t.parity[c.low as usize];
+    }
+
+    /// [`advance`](Self::advance) with a [`Tail`]: within the same higher digits a table
+    /// lookup; otherwise the carry goes into the higher digits, whose entries are rebuilt from
+    /// the highest that changed, and the tail follows from the set left over.
+    #[inline]
+    fn advance_tail(&self, t: &Tail, c: &mut Cursor, k: u64) {
+        let low = c.low + k;
+        c.block += k;
+        if low < LOWS {
+            c.low = low;
+            self.fill_tail(t, c);
+            return;
+        }
+        c.low = low % LOWS;
+        let n = self.n;
+        let h = n - TAIL;
+        let d = &mut c.d[0];
+        let mut j = h - 1;
+        let mut carry = low / LOWS;
+        let mut change = 0u8;
+        loop {
+            let radix = (n - j) as u64;
+            let v = d[j] as u64 + carry;
+            let (digit, up) = if v < radix {
+                (v, 0)
+            } else {
+                (v % radix, v / radix)
+            };
+            change ^= (d[j] ^ digit as u8) & 1;
+            d[j] = digit as u8;
+            carry = up;
+            if carry == 0 || j == 0 {
+                break;
+            }
+            j -= 1;
+        }
+        c.high_parity ^= change;
+        let [p0, p1] = &mut c.p;
+        let [d0, d1] = &mut c.d;
+        let mut free: u32 = p0[j..n].iter().fold(0, |m, &v| m | 1 << v);
+        for j in j..h {
+            let v = select_bit(free, d0[j] as u32) as u8;
+            p0[j] = v;
+            p1[j] = v;
+            d1[j] = d0[j];
+            free &= !(1 << v);
+        }
+        for s in c.set.iter_mut() {
+            *s = free.trailing_zeros() as u8;
+            free &= free - 1;
+        }
+        self.fill_tail(t, c);
     }
 
     /// Recomputes the tile sequences from digit `from` on (the entries before it are kept),
@@ -455,6 +640,9 @@ impl SlideIndex {
     /// `n−2` is the parity choice, see [`variant`](Self::variant)) or `n−2` for the full one.
     #[inline]
     fn step(&self, c: &mut Cursor) {
+        if let Some(t) = &self.tail {
+            return self.advance_tail(t, c, 1);
+        }
         let n = self.n;
         let d = &mut c.d[0];
         let mut j = if self.dense { n - 3 } else { n - 2 };
@@ -479,6 +667,9 @@ impl SlideIndex {
     /// reaches far, whatever `k`.
     #[inline]
     fn advance(&self, c: &mut Cursor, k: u64) {
+        if let Some(t) = &self.tail {
+            return self.advance_tail(t, c, k);
+        }
         let n = self.n;
         let d = &mut c.d[0];
         let mut j = if self.dense { n - 3 } else { n - 2 };
@@ -487,8 +678,11 @@ impl SlideIndex {
         loop {
             let radix = (n - j) as u64;
             let v = d[j] as u64 + carry;
+            // Blocks are mostly near each other: a division only for long jumps.
             let (digit, up) = if v < radix {
                 (v, 0)
+            } else if v < 2 * radix {
+                (v - radix, 1)
             } else {
                 (v % radix, v / radix)
             };
@@ -609,9 +803,9 @@ impl Puzzle for SlideIndex {
         let cols = self.grid.cols();
         let mut cursor: Option<Cursor> = None;
         for here in positions {
-            let block = here / cells;
-            let b = (here % cells) as usize;
-            let col = b % cols;
+            let (block, b) = self.by_cells.div_rem(here);
+            let b = b as usize;
+            let col = self.col[b] as usize;
             if col > 0 {
                 f(here - 1);
             }
@@ -643,6 +837,19 @@ impl Puzzle for SlideIndex {
                 f(self.block_of(r2) * cells + (b + cols) as u64);
             }
         }
+    }
+}
+
+/// The board's graph is bipartite: a move takes the blank to a neighbouring cell, flipping the
+/// parity of its taxicab distance from its home cell (the last one), and with it the parity of
+/// the distance to the goal. The blank's cell is the fast-moving part of the index, so the side
+/// of index `i` is that of cell `i mod N`.
+impl Bipartite for SlideIndex {
+    fn sides(&self) -> Vec<u8> {
+        let g = self.grid;
+        (0..self.cells)
+            .map(|b| (g.taxicab(b, self.cells - 1) % 2) as u8)
+            .collect()
     }
 }
 

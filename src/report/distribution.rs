@@ -30,7 +30,10 @@ impl Distribution {
         let mut counts = table.entries().histogram();
         let (labels, unreached) = match kind {
             ValueKind::Outcome => (vec!["P".to_string(), "N".to_string()], None),
-            ValueKind::Grundy => ((0..counts.len()).map(|v| v.to_string()).collect(), None),
+            // Extension values as stored: 0 for a prefix without a P-position.
+            ValueKind::Grundy | ValueKind::Extension => {
+                ((0..counts.len()).map(|v| v.to_string()).collect(), None)
+            }
             ValueKind::Distance => {
                 let unreached = counts.get(UNREACHED as usize).copied().unwrap_or(0);
                 counts.truncate(UNREACHED as usize);

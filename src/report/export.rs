@@ -41,6 +41,7 @@ fn columns(table: &Table) -> &'static [&'static str] {
         ValueKind::Grundy => &["outcome", "grundy"],
         ValueKind::Distance if table.rules().distance_bound().is_some() => &["lower_bound"],
         ValueKind::Distance => &["distance"],
+        ValueKind::Extension => &["extension"],
     }
 }
 
@@ -53,6 +54,12 @@ pub fn export(
     out: &mut dyn Write,
     progress: &dyn Progress,
 ) -> Result<u64> {
+    if only.is_some() && table.value_kind() == ValueKind::Extension {
+        return Err(Error::bad(format!(
+            "--only: {} holds one extension value per prefix, not outcomes; export it without --only",
+            table.file().path().display()
+        )));
+    }
     if only.is_some() && table.value_kind() == ValueKind::Distance {
         return Err(Error::bad(format!(
             "--only: {} holds distances, not outcomes; export it without --only",
@@ -122,7 +129,13 @@ fn block(
             (Format::Csv, ValueKind::Distance) if bound && raw == UNREACHED as u32 => {
                 writeln!(s, "{i},\"{position}\",")
             }
-            (Format::Csv, ValueKind::Distance) => writeln!(s, "{i},\"{position}\",{raw}"),
+            (Format::Csv, ValueKind::Distance | ValueKind::Extension) => {
+                writeln!(s, "{i},\"{position}\",{raw}")
+            }
+            (Format::Jsonl, ValueKind::Extension) => writeln!(
+                s,
+                "{{\"index\":{i},\"position\":\"{position}\",\"extension\":{raw}}}"
+            ),
             (Format::Jsonl, ValueKind::Outcome) => writeln!(
                 s,
                 "{{\"index\":{i},\"position\":\"{position}\",\"outcome\":\"{}\"}}",

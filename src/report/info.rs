@@ -70,8 +70,20 @@ pub enum Counts {
         #[serde(skip_serializing_if = "Option::is_none")]
         max_grundy: Option<u32>,
     },
+    /// Extension tables (three-rowed Chomp): each prefix stands for every position that
+    /// extends it, of which at most one is P.
+    Extensions {
+        /// P-positions: the prefixes that have one.
+        p_positions: u64,
+        /// Prefixes none of whose positions is P.
+        prefixes_without_p: u64,
+    },
     /// Distance tables.
     Distances {
+        /// A mod3 table (which stores no whole distances; `distance_counts` is then empty):
+        /// entries at distances ≡ 0, 1, 2 (mod 3).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        distance_residues: Option<[u64; 3]>,
         /// `distance_counts[d]`: entries at distance `d`.
         distance_counts: Vec<u64>,
         /// The largest distance present.
@@ -98,14 +110,16 @@ impl Info {
         let counts = if h.value_kind == ValueKind::Distance {
             let d = table.distance_census(ANTIPODES_LISTED);
             Counts::Distances {
+                distance_residues: d.residues,
                 max_distance: d.max_distance(),
                 antipode_count: d.antipode_count,
-                antipodes: (d.antipode_count as usize <= ANTIPODES_LISTED).then(|| {
-                    d.antipodes
-                        .iter()
-                        .map(|&i| rules.format(&rules.unrank(i)))
-                        .collect()
-                }),
+                antipodes: (d.residues.is_none() && d.antipode_count as usize <= ANTIPODES_LISTED)
+                    .then(|| {
+                        d.antipodes
+                            .iter()
+                            .map(|&i| rules.format(&rules.unrank(i)))
+                            .collect()
+                    }),
                 unreached: d.unreached,
                 lower_bounds_of: rules.distance_bound(),
                 distance_counts: d.counts,
@@ -121,6 +135,12 @@ impl Info {
                 n_positions: table.len() - p,
                 max_grundy: Some(counts.len().saturating_sub(1) as u32),
                 grundy_counts: Some(counts),
+            }
+        } else if h.value_kind == ValueKind::Extension {
+            let p = table.p_positions();
+            Counts::Extensions {
+                p_positions: p,
+                prefixes_without_p: table.len() - p,
             }
         } else {
             let p = table.count_p();
@@ -195,6 +215,7 @@ impl Info {
         line(format!("written by:      gamedb {}", self.crate_version));
         match &self.counts {
             Counts::Distances {
+                distance_residues,
                 distance_counts,
                 max_distance,
                 antipode_count,
@@ -202,7 +223,12 @@ impl Info {
                 unreached,
                 lower_bounds_of,
             } => {
-                if let Some(what) = lower_bounds_of {
+                if let Some([r0, r1, r2]) = distance_residues {
+                    line(format!(
+                        "distances mod 3: ≡ 0: {r0}, ≡ 1: {r1}, ≡ 2: {r2} (each distance is found \
+                         by descent to the goal; `gamedb enumerate` reports the counts per depth)"
+                    ));
+                } else if let Some(what) = lower_bounds_of {
                     // A pattern database: entries are placements and their values lower bounds.
                     line(format!("values:          {what}"));
                     line("placements at each value:".into());
@@ -213,10 +239,11 @@ impl Info {
                     line(format!("  {dist:>4} {count:>14}"));
                 }
                 if *unreached > 0 {
-                    line(format!(
-                        "unreached:       {unreached} (value {})",
-                        crate::game::UNREACHED
-                    ));
+                    let marker = match distance_residues {
+                        Some(_) => format!("code {}", crate::game::mod3::UNREACHED),
+                        None => format!("value {}", crate::game::UNREACHED),
+                    };
+                    line(format!("unreached:       {unreached} ({marker})"));
                 }
                 if let Some(m) = max_distance {
                     line(format!("max distance:    {m}"));
@@ -248,6 +275,15 @@ impl Info {
                         line(format!("  {g:>5} {count:>14}"));
                     }
                 }
+            }
+            Counts::Extensions {
+                p_positions,
+                prefixes_without_p,
+            } => {
+                line(format!("P-positions:     {p_positions} (one per prefix that has one; every other position is N)"));
+                line(format!(
+                    "prefixes without a P-position: {prefixes_without_p}"
+                ));
             }
         }
         for f in &self.facts {

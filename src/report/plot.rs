@@ -6,9 +6,9 @@
 //!   rows and b columns) as a heat map;
 //! * [`Picture::Pairs`]: for Nim or Wythoff, the P-positions of two heaps `(a, b)` as points;
 //! * [`Picture::Chomp3`]: the P-positions `(p, q, r)` of three-rowed Chomp for one `r`, as
-//!   points in the `(q, p − q)` plane. It reads them through [`ThreeRowed`], which any Chomp
-//!   box of at least three rows implements today; the coming three-rowed Chomp table (long
-//!   first rows) plugs in by implementing the same trait.
+//!   points in the `(q, p − q)` plane. It reads them through [`ThreeRowed`], which a Chomp
+//!   box of at least three rows implements, and so does a three-rowed Chomp table (`gamedb
+//!   build chomp3`: every `q ≤ N`, long first rows), straight from its `f(q, r)`.
 //!
 //! Text is written as SVG `<text>` elements in the generic `sans-serif` family, which every
 //! SVG viewer resolves: plotters is built without its font features, so it lays text out with
@@ -33,18 +33,20 @@ pub enum Picture {
     Census,
     /// The P-positions of two heaps (Nim with at least two heaps, Wythoff).
     Pairs,
-    /// Three-rowed Chomp: P-positions (p,q,r) for one r as points (q, p−q) (Chomp tables of
-    /// at least three rows).
+    /// Three-rowed Chomp: P-positions (p,q,r) for one r as points (q, p−q) (three-rowed
+    /// Chomp tables, Chomp tables of at least three rows).
     Chomp3,
 }
 
 /// The picture drawn when none is named: the census of a Chomp outcome table, the pairs of a
-/// Nim or Wythoff outcome table, the value histogram otherwise.
+/// Nim or Wythoff outcome table, the P-positions of r = 1 of a three-rowed Chomp table, the
+/// value histogram otherwise.
 pub fn default_picture(table: &Table) -> Picture {
     match (table.spec(), table.value_kind()) {
         (Spec::Chomp(_), ValueKind::Outcome) => Picture::Census,
         (Spec::Nim(n), ValueKind::Outcome) if n.params()[0] >= 2 => Picture::Pairs,
         (Spec::Wythoff(_), ValueKind::Outcome) => Picture::Pairs,
+        (Spec::Chomp3(_), _) => Picture::Chomp3,
         _ => Picture::Values,
     }
 }
@@ -73,9 +75,18 @@ pub fn plot(table: &Table, picture: Picture, r: Option<u32>) -> Result<String> {
         Picture::Census => census(&name, table),
         Picture::Pairs => pairs(&name, table),
         Picture::Chomp3 => {
-            let source = ChompBox::of(table)
-                .ok_or_else(|| refuse(table, "chomp3", "Chomp tables of at least three rows"))?;
-            chomp3(&name, &source, r.unwrap_or(1))
+            let r = r.unwrap_or(1);
+            if let Some(source) = ThreeRowTable::of(table) {
+                return chomp3(&name, &source, r);
+            }
+            let source = ChompBox::of(table).ok_or_else(|| {
+                refuse(
+                    table,
+                    "chomp3",
+                    "a three-rowed Chomp table or a Chomp box of at least three rows",
+                )
+            })?;
+            chomp3(&name, &source, r)
         }
     }
 }
@@ -101,6 +112,7 @@ pub fn possible(table: &Table) -> Vec<&'static str> {
         }
         Spec::Nim(n) if n.params()[0] >= 2 => out.push("pairs"),
         Spec::Wythoff(_) => out.push("pairs"),
+        Spec::Chomp3(_) => out.push("chomp3"),
         _ => {}
     }
     out
@@ -306,10 +318,25 @@ fn pairs(name: &str, table: &Table) -> Result<String> {
 
 /// Where [`Picture::Chomp3`] reads three-rowed Chomp positions `(p, q, r)`, `p ≥ q ≥ r ≥ 0`.
 pub trait ThreeRowed {
-    /// The longest first row the source answers for.
+    /// The longest second row the picture shows (and the largest third row it accepts): the
+    /// box's width, or a three-rowed table's N.
     fn max_first_row(&self) -> u32;
     /// Whether `(p, q, r)` is a P-position.
     fn is_p(&self, p: u32, q: u32, r: u32) -> Result<bool>;
+    /// The P-positions `(p, q, r)` of this `r` as points `(q, p − q)`. By default every
+    /// position with `p ≤` [`max_first_row`](ThreeRowed::max_first_row) is asked.
+    fn p_points(&self, r: u32) -> Result<Vec<(u32, u32)>> {
+        let most = self.max_first_row();
+        let mut points = Vec::new();
+        for p in r.max(1)..=most {
+            for q in r..=p {
+                if self.is_p(p, q, r)? {
+                    points.push((q, p - q));
+                }
+            }
+        }
+        Ok(points)
+    }
 }
 
 /// A Chomp box of at least three rows, read as three-rowed Chomp.
@@ -340,6 +367,42 @@ impl ThreeRowed for ChompBox<'_> {
     }
 }
 
+/// A three-rowed Chomp table (`gamedb build chomp3`): every `q ≤ N`, the first row as long as
+/// one likes; its P-positions are read straight from `f(q, r)`.
+pub struct ThreeRowTable<'a> {
+    table: &'a Table,
+    max: u32,
+}
+
+impl<'a> ThreeRowTable<'a> {
+    /// The table, when it is a three-rowed Chomp table.
+    pub fn of(table: &'a Table) -> Option<ThreeRowTable<'a>> {
+        match table.spec() {
+            Spec::Chomp3(c) => Some(ThreeRowTable {
+                table,
+                max: c.max(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl ThreeRowed for ThreeRowTable<'_> {
+    fn max_first_row(&self) -> u32 {
+        self.max
+    }
+    fn is_p(&self, p: u32, q: u32, r: u32) -> Result<bool> {
+        Ok(self.table.outcome_of(&[p, q, r])? == Outcome::P)
+    }
+    fn p_points(&self, r: u32) -> Result<Vec<(u32, u32)>> {
+        let entry = |i: u64| self.table.raw(i);
+        let view = crate::games::chomp3::View::new(self.max, &entry);
+        Ok((r as u64..=self.max as u64)
+            .filter_map(|q| view.f(q, r as u64).map(|f| (q as u32, (f - q) as u32)))
+            .collect())
+    }
+}
+
 /// The P-positions `(p, q, r)` of one `r` as points `(q, p − q)`.
 pub fn chomp3(name: &str, source: &dyn ThreeRowed, r: u32) -> Result<String> {
     let most = source.max_first_row();
@@ -348,16 +411,8 @@ pub fn chomp3(name: &str, source: &dyn ThreeRowed, r: u32) -> Result<String> {
             "--third-row {r}: expected 0..={most} (the third row is at most the first)"
         )));
     }
-    let mut points = Vec::new();
-    let mut top = 0;
-    for p in r.max(1)..=most {
-        for q in r..=p {
-            if source.is_p(p, q, r)? {
-                points.push((q, p - q));
-                top = top.max(p - q);
-            }
-        }
-    }
+    let points = source.p_points(r)?;
+    let top = points.iter().map(|&(_, d)| d).max().unwrap_or(0);
     scatter(
         format!("{name}: P-positions (p, q, {r}) of three-rowed Chomp"),
         "q (second row)",
@@ -409,5 +464,37 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("values, pairs"), "{err}");
+    }
+
+    /// A three-rowed Chomp table draws the same P-positions as a box that holds them.
+    #[test]
+    fn three_rowed_tables_draw_their_p_positions() {
+        use crate::games::chomp3::Chomp3Spec;
+        let rows = table(
+            Spec::Chomp3(Chomp3Spec::new(30).unwrap()),
+            ValueKind::Extension,
+        );
+        let boxed = table(
+            Spec::Chomp(ChompSpec::new(3, 60).unwrap()),
+            ValueKind::Outcome,
+        );
+        assert_eq!(default_picture(&rows), Picture::Chomp3);
+        let from_table = ThreeRowTable::of(&rows).unwrap();
+        let from_box = ChompBox::of(&boxed).unwrap();
+        for r in 0..=30 {
+            // Every f(q, r) with q ≤ 30 is at most 60, so the box holds them all.
+            let mut want: Vec<(u32, u32)> = from_box
+                .p_points(r)
+                .unwrap()
+                .into_iter()
+                .filter(|&(q, _)| q <= 30)
+                .collect();
+            want.sort_unstable();
+            assert_eq!(from_table.p_points(r).unwrap(), want, "r = {r}");
+        }
+        // r = 3: (6,3,3), (7,4,3), (5,5,3).
+        let svg = plot(&rows, Picture::Chomp3, Some(3)).unwrap();
+        assert_eq!(svg.matches("<circle").count(), 3);
+        assert!(plot(&rows, Picture::Chomp3, Some(31)).is_err());
     }
 }

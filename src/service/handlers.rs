@@ -1,7 +1,7 @@
 //! The endpoints, and the layers around them.
 
 use std::io::BufReader;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
@@ -24,6 +24,7 @@ use crate::report::distribution::Distribution;
 use crate::report::info::Info;
 use crate::solve::Budget;
 
+use super::files::Slot;
 use super::{json_line, web, ApiError, App};
 
 type Reply = Result<Response, ApiError>;
@@ -275,40 +276,35 @@ async fn tables(State(app): State<Arc<App>>) -> Response {
     json_line(crate::report::listing::to_json(&app.files.listing))
 }
 
-async fn info(State(app): State<Arc<App>>, Path(file): Path<String>) -> Reply {
-    let slot = app.files.slot(&file)?;
-    if let Some(info) = slot.info.get() {
-        return Ok(json_line(info.clone()));
+/// A JSON summary of a whole table, kept in its slot's `cell`: `make` reads the whole payload,
+/// so it runs once, as heavy work, and later requests are answered from memory.
+async fn summary(
+    app: &Arc<App>,
+    file: String,
+    cell: fn(&Slot) -> &OnceLock<String>,
+    make: fn(&Table, &Slot) -> String,
+) -> Reply {
+    if let Some(json) = cell(app.files.slot(&file)?).get() {
+        return Ok(json_line(json.clone()));
     }
-    let table = table(&app, &file).await?;
-    let info = heavy(&app, move |app| {
+    let table = table(app, &file).await?;
+    let json = heavy(app, move |app| {
         let slot = app.files.slot(&file)?;
-        // The file as `gamedb info DIR/FILE --json` names it.
-        let shown = slot.path.display().to_string();
-        Ok(slot
-            .info
-            .get_or_init(|| Info::of(&table, &shown).to_json())
-            .clone())
+        Ok(cell(slot).get_or_init(|| make(&table, slot)).clone())
     })
     .await?;
-    Ok(json_line(info))
+    Ok(json_line(json))
+}
+
+async fn info(State(app): State<Arc<App>>, Path(file): Path<String>) -> Reply {
+    // The file as `gamedb info DIR/FILE --json` names it.
+    let make = |t: &Table, slot: &Slot| Info::of(t, &slot.path.display().to_string()).to_json();
+    summary(&app, file, |slot| &slot.info, make).await
 }
 
 async fn values(State(app): State<Arc<App>>, Path(file): Path<String>) -> Reply {
-    let slot = app.files.slot(&file)?;
-    if let Some(v) = slot.values.get() {
-        return Ok(json_line(v.clone()));
-    }
-    let table = table(&app, &file).await?;
-    let v = heavy(&app, move |app| {
-        let slot = app.files.slot(&file)?;
-        Ok(slot
-            .values
-            .get_or_init(|| Distribution::of(&table).to_json())
-            .clone())
-    })
-    .await?;
-    Ok(json_line(v))
+    let make = |t: &Table, _: &Slot| Distribution::of(t).to_json();
+    summary(&app, file, |slot| &slot.values, make).await
 }
 
 /// Whether answering with `path` may take long (walking a distance table, one step per move).

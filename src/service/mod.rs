@@ -222,8 +222,10 @@ pub async fn serve(
     let header_timeout = app.limits.header_timeout;
     let router = router(app);
     let mut http = hyper::server::conn::http1::Builder::new();
+    // Pipelined requests: their answers go out in one write instead of one each.
     http.timer(TokioTimer::new())
-        .header_read_timeout(header_timeout);
+        .header_read_timeout(header_timeout)
+        .pipeline_flush(true);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(shutdown);
     loop {

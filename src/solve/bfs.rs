@@ -165,7 +165,7 @@ pub fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Dista
                 let words = c * words_per_chunk..((c + 1) * words_per_chunk).min(frontier.len());
                 let positions =
                     words.flat_map(|w| BitsOf(frontier[w]).map(move |b| w as u64 * 64 + b));
-                let mut delay = Delay::new(|j: u64| {
+                let mut delay = Delay::<_, 16>::new(|j: u64| {
                     let cell = &cells[j as usize];
                     if cell.load(Relaxed) == UNSEEN {
                         if last {
@@ -326,7 +326,7 @@ pub fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> 
                     .iter()
                     .enumerate()
                     .flat_map(|(k, &w)| BitsOf(w).map(move |b| (first + k) as u64 * 64 + b));
-                let mut delay = Delay::new(|j: u64| {
+                let mut delay = Delay::<_, 16>::new(|j: u64| {
                     if !seen.get(j) {
                         seen.set(j);
                     }
@@ -400,21 +400,18 @@ impl Bitmap {
     }
 }
 
-/// Neighbours waiting to be looked at. Each is held for [`LAG`] further neighbours after its
+/// Neighbours waiting to be looked at. Each is held for `LAG` further neighbours after its
 /// memory was prefetched, so the random accesses of many neighbours overlap instead of waiting
 /// for one another. The order in which a layer's neighbours are looked at does not matter.
-struct Delay<P: FnMut(u64)> {
+pub(crate) struct Delay<P: FnMut(u64), const LAG: usize> {
     ring: [u64; LAG],
     len: usize,
     at: usize,
     process: P,
 }
 
-/// How many neighbours a [`Delay`] holds.
-const LAG: usize = 16;
-
-impl<P: FnMut(u64)> Delay<P> {
-    fn new(process: P) -> Self {
+impl<P: FnMut(u64), const LAG: usize> Delay<P, LAG> {
+    pub(crate) fn new(process: P) -> Self {
         Delay {
             ring: [0; LAG],
             len: 0,
@@ -425,7 +422,7 @@ impl<P: FnMut(u64)> Delay<P> {
 
     /// Prefetches `addr` (the neighbour's byte) and queues `j`, processing the oldest.
     #[inline]
-    fn push(&mut self, j: u64, addr: *const u8) {
+    pub(crate) fn push(&mut self, j: u64, addr: *const u8) {
         prefetch(addr);
         if self.len == LAG {
             let old = std::mem::replace(&mut self.ring[self.at], j);
@@ -438,7 +435,7 @@ impl<P: FnMut(u64)> Delay<P> {
     }
 
     /// Processes every queued neighbour.
-    fn flush(&mut self) {
+    pub(crate) fn flush(&mut self) {
         for k in 0..self.len {
             (self.process)(self.ring[(self.at + k) % LAG]);
         }
@@ -448,7 +445,7 @@ impl<P: FnMut(u64)> Delay<P> {
 
 /// Asks the processor to start loading `addr` into the cache.
 #[inline(always)]
-fn prefetch(addr: *const u8) {
+pub(crate) fn prefetch(addr: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint; it never faults and never changes memory, whatever
     // the address.
@@ -460,7 +457,7 @@ fn prefetch(addr: *const u8) {
 }
 
 /// The positions of the set bits of a word, lowest first.
-struct BitsOf(u64);
+pub(crate) struct BitsOf(pub(crate) u64);
 
 impl Iterator for BitsOf {
     type Item = u64;

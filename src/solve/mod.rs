@@ -1,17 +1,21 @@
 //! Solvers. They know nothing about particular games: they see games only through the traits
 //! of [`crate::game`] and [`waves::Waves`] (the exhaustive solvers of acyclic games), puzzles
 //! through [`bfs::Puzzle`] (breadth-first search), tokens on a grid through [`tokens::Grid`]
-//! (the pattern-database search), and search problems through [`ida::IdaProblem`] (the
-//! heuristic search). What they produce is [`crate::game::Solved`] data, which the format
-//! module encodes. Each solver states the memory it needs (`*_memory`), so a game can say what
-//! its build needs before it starts (see [`crate::game::GameSpec::solve_memory`]).
+//! (the pattern-database search), search problems through [`ida::IdaProblem`] (the
+//! heuristic search), and bipartite puzzles too large for a byte per position through
+//! [`spread::Bipartite`] (the partitioned breadth-first engine: threads, and MPI processes).
+//! What they produce is [`crate::game::Solved`] data, which the format module encodes. Each
+//! solver states the memory it needs (`*_memory`), so a game can say what its build needs
+//! before it starts (see [`crate::game::GameSpec::solve_memory`]).
 
 pub mod acyclic;
 pub mod bfs;
 pub mod ida;
 pub mod runs;
+pub mod spread;
 pub mod tokens;
 pub mod triangles;
+pub mod wavefront;
 pub mod waves;
 pub mod wordbits;
 

@@ -22,6 +22,7 @@ use crate::Result;
 
 mod candy;
 mod chomp;
+mod chomp3;
 mod nim;
 mod slide;
 mod wythoff;
@@ -169,6 +170,7 @@ pub fn statements() -> Vec<Statement> {
     all.extend(candy::statements());
     all.extend(nim::statements());
     all.extend(chomp::statements());
+    all.extend(chomp3::statements());
     all.extend(slide::statements());
     all.extend(wythoff::statements());
     all
@@ -263,6 +265,7 @@ pub fn run(statement: &Statement, env: &mut Env) -> Result<Report> {
 
 /// The works the statements come from, by the short name their sources use.
 pub const REFERENCES: &[(&str, &str)] = &[
+    ("Brouwer, Horváth, Molnár-Sáska, Szabó 2005", "A. E. Brouwer, G. Horváth, I. Molnár-Sáska and C. Szabó, \"On three-rowed Chomp\", INTEGERS 5 (2005), #G07. The P-positions of three-rowed Chomp as a function f(q, r), its recurrence, end points and the eventual periodicity of p − q in q (the first period other than 1 at r = 120)."),
     ("Bouton 1901", "C. L. Bouton, \"Nim, a game with a complete mathematical theory\", Annals of Mathematics (2) 3 (1901–1902), 35–39. Normal and misère Nim."),
     ("Brouwer's Chomp page", "A. E. Brouwer, \"The game of Chomp\", https://www.win.tue.nl/~aeb/games/chomp.html. Three-rowed P-positions by third row, the transposition symmetry, the unique last row."),
     ("Chen Jingrun", "陳景潤 (Chen Jingrun), \"關于十五子的游戲\" (On the game of fifteen). The inversion count and the blank's row decide whether a 15-puzzle arrangement can be solved; the others reach the goal with two tiles swapped."),
@@ -271,8 +274,9 @@ pub const REFERENCES: &[(&str, &str)] = &[
     ("Grundy 1939", "P. M. Grundy, \"Mathematics and games\", Eureka 2 (1939), 6–8. With Sprague 1935: the Sprague–Grundy values of impartial games."),
     ("Johnson & Story 1879", "W. W. Johnson and W. E. Story, \"Notes on the '15' puzzle\", American Journal of Mathematics 2 (1879), 397–404. Half of the arrangements are solvable; the parity invariant."),
     ("Little Match Girl story", "\"第九夜 · 卖火柴的小女孩的游戏\" (The ninth night: the Little Match Girl's game), a story with a Nim program: its check of every 2- and 3-heap position up to 15, and its story positions."),
-    ("OEIS", "The On-Line Encyclopedia of Integer Sequences: A089473 (3×3 sliding puzzle, positions at each distance), A090034 (3×2), A089484 (4×4)."),
+    ("OEIS", "The On-Line Encyclopedia of Integer Sequences: A089473 (3×3 sliding puzzle, positions at each distance), A090034 (3×2), A089484 (4×4); A029899 (three-rowed Chomp: P-positions with p ≤ n, b-file to n = 400), A029900 (f(n, n)), A029901 and A029902 (the P-positions (k, k, r): k and r)."),
     ("Solvable N×N note", "The blog note \"如何判断数字华容道中随机排列的数字阵列是否有解\" (How to tell whether a random N×N number-slide arrangement is solvable): inversions with the blank as 0 plus the blank's row and column."),
+    ("Sheiner 2026", "Sheiner, arXiv 2605.23837 (2026). Every 3×n rectangle of Chomp has exactly one winning bite, never in row 1, in row 2 exactly when n is in A029900."),
     ("Sprague 1935", "R. Sprague, \"Über mathematische Kampfspiele\", Tôhoku Mathematical Journal 41 (1935), 438–444."),
     ("Chomp problem note", "The problem note on poisoned chocolate (有毒的巧克力 / Chomp) that cites Zeilberger 2001: one row, squares, two rows, its tables of three-rowed positions with third row 0, 1 and 2 (its N-families with third row 1 are stated for positions of at least 6 cells)."),
     ("Wythoff 1907", "W. A. Wythoff, \"A modification of the game of Nim\", Nieuw Archief voor Wiskunde 7 (1907), 199–202. The P-positions of two heaps when a move may also take the same number from both."),

@@ -3,6 +3,7 @@
 //! memory or into a folder, and the programs (C compiler, Python) some tests need.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -131,6 +132,13 @@ pub fn json(text: &str) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("not one JSON value ({e}): {text}"))
 }
 
+/// The text at `key` of a JSON answer; panics naming the answer when it is not text.
+pub fn str_at<'a>(answer: &'a serde_json::Value, key: &str) -> &'a str {
+    answer[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} is not text: {answer}"))
+}
+
 /// Every line of a text as JSON.
 pub fn json_lines(text: &str) -> Vec<serde_json::Value> {
     text.lines().map(json).collect()
@@ -207,6 +215,41 @@ pub fn text_of(pos: &[u32]) -> String {
     gamedb::game::format_numbers(pos)
 }
 
+/// The published counts of `../shared/data/slide-distances.txt` (OEIS A089473, A090034 and
+/// partial 4×4 counts), keyed by (rows, cols). The file must be there: the test fails
+/// without it.
+pub fn published_slide_counts() -> HashMap<(usize, usize), Vec<u64>> {
+    let path = Path::new(ROOT).join("../shared/data/slide-distances.txt");
+    let data = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; the published distance counts are needed to check the tables",
+            path.display()
+        )
+    });
+    let mut out = HashMap::new();
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains(':'))
+    {
+        let (board, counts) = line.split_once(':').unwrap();
+        // Boards are written 'width x height' there.
+        let (w, h) = board
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .split_once('x')
+            .unwrap();
+        let counts: Vec<u64> = counts
+            .split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let (w, h): (usize, usize) = (w.parse().unwrap(), h.parse().unwrap());
+        out.insert((h, w), counts.clone());
+        out.insert((w, h), counts);
+    }
+    out
+}
+
 // ---------- tables ----------
 
 /// Solves a table in memory.
@@ -223,6 +266,18 @@ pub fn payload_bytes(spec: &Spec, kind: ValueKind) -> Vec<u8> {
 /// Solves and writes a table into `dir` under its standard name; returns its path.
 pub fn build(spec: Spec, kind: ValueKind, dir: &Path) -> PathBuf {
     gamedb::build::build(&spec, kind, dir, &()).unwrap().path
+}
+
+/// The mod3 table of a sliding-puzzle board written into `dir` by the library's enumeration
+/// (`gamedb enumerate slide --table`, one process, no checkpoints); returns its path.
+pub fn mod3_table(rows: u32, cols: u32, dir: &Path) -> PathBuf {
+    let opts = gamedb::enumerate::Options {
+        table: true,
+        ..gamedb::enumerate::Options::new(rows, cols, dir)
+    };
+    let done = gamedb::enumerate::enumerate(&opts, &gamedb::solve::spread::Single, &())
+        .unwrap_or_else(|e| panic!("enumerate {rows}x{cols}: {e}"));
+    done.table.expect("a complete enumeration writes its table")
 }
 
 // ---------- other programs ----------
@@ -323,10 +378,36 @@ pub fn cli_build(tag: &str, what: &str) -> TempDir {
 
 /// A fresh temporary folder with a catalog file holding `text`: the folder, the catalog's path
 /// and the path of a `tables` folder inside it for `build-all --out`.
-pub fn with_catalog(tag: &str, text: &str) -> (TempDir, String, String) {
+pub fn with_catalog(tag: &str, text: &str) -> (TempDir, String, PathBuf) {
     let dir = TempDir::new(tag);
     let cat = dir.join("catalog.txt");
     std::fs::write(&cat, text).unwrap();
-    let out = dir.join("tables");
+    let out = dir.path().join("tables");
     (dir, cat, out)
+}
+
+/// `gamedb build-all --catalog CAT --out OUT -q` and `more`, as arguments.
+pub fn build_all_args<'a>(cat: &'a str, out: &'a Path, more: &[&'a str]) -> Vec<&'a str> {
+    let out = out.to_str().expect("temporary folders have UTF-8 names");
+    let mut args = vec!["build-all", "--catalog", cat, "--out", out, "-q"];
+    args.extend_from_slice(more);
+    args
+}
+
+/// The row of `build-all`'s summary about `table`.
+pub fn summary_row(out: &str, table: &str) -> String {
+    out.lines()
+        .find(|l| l.starts_with(table))
+        .unwrap_or_else(|| panic!("{table} missing from summary:\n{out}"))
+        .to_string()
+}
+
+/// The names of the files in `dir` that `keep` does not accept: what a run should not have
+/// left behind.
+pub fn left_over(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !keep(n))
+        .collect()
 }

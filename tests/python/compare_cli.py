@@ -169,6 +169,26 @@ def wythoff_like(r, game):
     return pos
 
 
+def chomp3_like(r, game):
+    """Extra three-rowed Chomp cases: any p,q,r with q ≤ N and a first row short, near q or
+    far beyond N; rows out of order; a second row just too long; a fourth row."""
+    n = game.n
+    q = r.randint(0, n)
+    rr = r.randint(0, q)
+    c = r.random()
+    if c < 0.5:
+        pos = [max(1, q + r.randint(0, q + 3)), q, rr]
+    elif c < 0.6:
+        pos = [r.randint(q, 4294967295), q, rr]
+    elif c < 0.7:
+        pos = [q + r.randint(0, 3), q, rr, r.randint(0, 2)]
+    elif c < 0.8:
+        pos = [n + r.randint(1, 5), n + r.randint(1, 2)]
+    else:
+        pos = [r.randint(0, n), r.randint(0, n), r.randint(0, n)]
+    return pos
+
+
 # Game-specific generators (by NAME); a new game may add one, the generic ones cover it anyway.
 EXTRA = {
     "nim": nim_like,
@@ -177,6 +197,7 @@ EXTRA = {
     "slide": tiles_like,
     "pdb": tiles_like,
     "wythoff": wythoff_like,
+    "chomp3": chomp3_like,
 }
 
 
@@ -255,6 +276,8 @@ def load_lib(path):
     lib.gamedb_position_at.restype = ctypes.c_int64
     lib.gamedb_position_at.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_char_p, ctypes.c_size_t]
     lib.gamedb_last_error.restype = ctypes.c_char_p
+    lib.gamedb_value_at.restype = ctypes.c_int64
+    lib.gamedb_value_at.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
     return lib
 
 
@@ -291,6 +314,11 @@ def compare_ranks(lib, table, r, count):
                 continue
             if rust != i:
                 fail("%s: rank of %s is %d in Rust, %d in Python" % (table.path, text, rust, i))
+            # Values too (a mod3 table's are exact distances, found by descent on both sides).
+            if checked < 300:
+                rust = lib.gamedb_value_at(handle, i)
+                if rust != table.value(i):
+                    fail("%s: value at %d is %d in Rust, %d in Python" % (table.path, i, rust, table.value(i)))
             checked += 1
     finally:
         lib.gamedb_close(handle)
@@ -424,7 +452,12 @@ def main():
                 if info["entries"] != len(t):
                     fail("%s: info differs: %s" % (path, info))
                 mine = t.info()
-                keys = ["distance_counts", "max_distance", "unreached"] if t.value_kind == "distance" else ["p_positions", "n_positions"]
+                keys = {
+                    "distance": ["distance_counts", "max_distance", "unreached"],
+                    "extension": ["p_positions", "prefixes_without_p"],
+                }.get(t.value_kind, ["p_positions", "n_positions"])
+                if t.encoding == "mod3":
+                    keys.append("distance_residues")
                 for key in keys:
                     if info[key] != mine[key]:
                         fail("%s: info %s is %s in the CLI, %s in Python" % (path, key, info[key], mine[key]))

@@ -1,0 +1,155 @@
+//! How the processes of one enumeration talk: an all-to-all of index lists, sums, and a
+//! barrier. [`Single`] is the one-process case (nothing to send); with the cargo feature
+//! `mpi`, [`Mpi`] runs over an MPI communicator (rsmpi, the `mpi` crate), so the same engine
+//! runs as `mpirun -np N gamedb enumerate ...` or under Slurm's `srun`.
+
+use crate::Result;
+
+/// The collective operations the engine needs. Every process calls them in the same order.
+pub trait Exchange {
+    /// This process's number, `0..size()`.
+    fn rank(&self) -> usize;
+    /// Number of processes.
+    fn size(&self) -> usize;
+    /// Sends `sends[p]` to process `p` and returns everything received, in the order of the
+    /// senders (for every process, including this one: `sends[rank()]` comes back).
+    fn all_to_all(&self, sends: &[Vec<u64>]) -> Result<Vec<u64>>;
+    /// Element-wise sums over all processes.
+    fn sum(&self, values: &[u64]) -> Result<Vec<u64>>;
+    /// Waits until every process has arrived.
+    fn barrier(&self) -> Result<()>;
+
+    /// True when `flag` is true on some process.
+    fn any(&self, flag: bool) -> Result<bool> {
+        Ok(self.sum(&[flag as u64])?[0] > 0)
+    }
+}
+
+/// One process alone.
+pub struct Single;
+
+impl Exchange for Single {
+    fn rank(&self) -> usize {
+        0
+    }
+    fn size(&self) -> usize {
+        1
+    }
+    fn all_to_all(&self, sends: &[Vec<u64>]) -> Result<Vec<u64>> {
+        Ok(sends[0].clone())
+    }
+    fn sum(&self, values: &[u64]) -> Result<Vec<u64>> {
+        Ok(values.to_vec())
+    }
+    fn barrier(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Most `u64`s one MPI message carries: MPI counts and displacements are 32-bit `int`s, so a
+/// larger exchange goes in several rounds of at most this many per destination.
+pub const MPI_CHUNK: usize = 1 << 26;
+
+#[cfg(feature = "mpi")]
+pub use with_mpi::Mpi;
+
+#[cfg(feature = "mpi")]
+mod with_mpi {
+    use mpi::collective::SystemOperation;
+    use mpi::datatype::{Partition, PartitionMut};
+    use mpi::topology::SimpleCommunicator;
+    use mpi::traits::*;
+    use mpi::Count;
+
+    use super::{Exchange, MPI_CHUNK};
+    use crate::Result;
+
+    /// The processes of `MPI_COMM_WORLD`.
+    pub struct Mpi {
+        world: SimpleCommunicator,
+        _universe: mpi::environment::Universe,
+    }
+
+    impl Mpi {
+        /// Initializes MPI (once per process); `None` when it was initialized already.
+        pub fn init() -> Option<Mpi> {
+            let universe = mpi::initialize()?;
+            let world = universe.world();
+            Some(Mpi {
+                world,
+                _universe: universe,
+            })
+        }
+    }
+
+    impl Exchange for Mpi {
+        fn rank(&self) -> usize {
+            self.world.rank() as usize
+        }
+
+        fn size(&self) -> usize {
+            self.world.size() as usize
+        }
+
+        fn all_to_all(&self, sends: &[Vec<u64>]) -> Result<Vec<u64>> {
+            let p = self.size();
+            let mut received = Vec::new();
+            let mut sent = vec![0usize; p];
+            // Displacements are `int`s too: a round carries less than 2^31 entries in all.
+            let chunk = (i32::MAX as usize / p).min(MPI_CHUNK);
+            loop {
+                // This round's pieces: at most `chunk` entries for each destination.
+                let counts: Vec<Count> = (0..p)
+                    .map(|q| (sends[q].len() - sent[q]).min(chunk) as Count)
+                    .collect();
+                let mut incoming: Vec<Count> = vec![0; p];
+                self.world.all_to_all_into(&counts[..], &mut incoming[..]);
+                let more = counts.iter().chain(&incoming).any(|&c| c > 0);
+                if !more {
+                    return Ok(received);
+                }
+                let mut buf = Vec::with_capacity(counts.iter().map(|&c| c as usize).sum());
+                for q in 0..p {
+                    buf.extend_from_slice(&sends[q][sent[q]..sent[q] + counts[q] as usize]);
+                    sent[q] += counts[q] as usize;
+                }
+                let displs: Vec<Count> = prefix(&counts);
+                let rdispls: Vec<Count> = prefix(&incoming);
+                let total: usize = incoming.iter().map(|&c| c as usize).sum();
+                let start = received.len();
+                received.resize(start + total, 0u64);
+                {
+                    let send = Partition::new(&buf[..], &counts[..], &displs[..]);
+                    let mut recv =
+                        PartitionMut::new(&mut received[start..], &incoming[..], &rdispls[..]);
+                    self.world.all_to_all_varcount_into(&send, &mut recv);
+                }
+            }
+        }
+
+        fn sum(&self, values: &[u64]) -> Result<Vec<u64>> {
+            let mut out = vec![0u64; values.len()];
+            self.world
+                .all_reduce_into(values, &mut out[..], SystemOperation::sum());
+            Ok(out)
+        }
+
+        fn barrier(&self) -> Result<()> {
+            self.world.barrier();
+            Ok(())
+        }
+    }
+
+    /// Displacements of consecutive pieces of the given sizes (below 2^31 in all).
+    fn prefix(counts: &[Count]) -> Vec<Count> {
+        let mut at = 0;
+        counts
+            .iter()
+            .map(|&c| {
+                let d = at;
+                at += c;
+                d
+            })
+            .collect()
+    }
+}
