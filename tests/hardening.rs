@@ -540,7 +540,20 @@ fn two_build_alls_into_one_folder_build_each_table_once() {
     let (_dir, cat, out) = with_catalog("twoall", SHARED);
     let args = build_all_args(&cat, &out, &["--threads", "1"]);
     let run = || spawn(&args);
-    let (a, b) = (run(), run());
+    // The second run starts once the first holds a table's lock, so that it meets the first at
+    // work however slowly this machine starts processes.
+    let a = run();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let locked = || {
+        std::fs::read_dir(&out).is_ok_and(|d| {
+            d.flatten()
+                .any(|e| e.file_name().to_string_lossy().ends_with(".lock"))
+        })
+    };
+    while !locked() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let b = run();
     let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
     assert!(
         a.status.success() && b.status.success(),

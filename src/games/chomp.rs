@@ -64,7 +64,7 @@ use crate::game::{
 use crate::solve::{
     solve_grundy_triangles, solve_grundy_waves, solve_outcomes_runs, solve_outcomes_runs_words,
     solve_outcomes_triangles, solve_outcomes_triangles_words, solve_outcomes_waves, Bits, Edge,
-    Mirror, Runs, Triangles, Waves, WordBits, MAX_TRIANGLE,
+    Mirror, Runs, Staged, Triangles, Waves, WordBits, MAX_TRIANGLE,
 };
 use rayon::prelude::*;
 use crate::{Error, Result};
@@ -478,27 +478,65 @@ impl Chomp {
     }
 }
 
-impl Waves for Chomp {
+/// The solvers' waves are the diagrams of the first rows of the box: all rows for the wave
+/// solver (a unit is a diagram), all but the last for runs, all but the last two for
+/// triangles. Wave `w` holds the units whose first rows have `w + 1` cells.
+trait FirstRows: Sync {
+    /// The box.
+    fn chomp(&self) -> &Chomp;
+    /// How many rows make the waves.
+    fn rows(&self) -> usize;
+}
+
+impl FirstRows for Chomp {
+    fn chomp(&self) -> &Chomp {
+        self
+    }
+    fn rows(&self) -> usize {
+        self.r
+    }
+}
+
+impl FirstRows for LastRow<'_> {
+    fn chomp(&self) -> &Chomp {
+        self.0
+    }
+    fn rows(&self) -> usize {
+        self.0.r - 1
+    }
+}
+
+impl FirstRows for LastTwoRows<'_> {
+    fn chomp(&self) -> &Chomp {
+        self.0
+    }
+    fn rows(&self) -> usize {
+        self.0.r - 2
+    }
+}
+
+impl<T: FirstRows> Staged for T {
     type Piece = Piece;
     type Cursor = Cursor;
 
     fn positions(&self) -> u64 {
-        self.spec.positions()
+        self.chomp().spec.positions()
     }
 
-    /// Wave `w` holds the diagrams of `w + 1` cells.
     fn waves(&self) -> usize {
-        self.r * self.c
+        self.rows() * self.chomp().c
     }
 
     fn pieces(&self, wave: usize) -> Vec<Piece> {
-        self.pieces_of(self.r, wave + 1)
+        self.chomp().pieces_of(self.rows(), wave + 1)
     }
 
     fn walk<V: FnMut(&Cursor)>(&self, piece: &Piece, visit: V) {
-        self.walk_rows(self.r, piece, visit)
+        self.chomp().walk_rows(self.rows(), piece, visit)
     }
+}
 
+impl Waves for Chomp {
     #[inline]
     fn index(&self, at: &Cursor) -> u64 {
         at.p[at.height] - 1
@@ -506,28 +544,8 @@ impl Waves for Chomp {
 
     #[inline]
     fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, at: &Cursor, mut f: F) -> ControlFlow<()> {
-        let (rows, p) = (&at.rows, &at.p);
-        let rank = p[at.height];
-        let stride = self.r + 1;
-        // Narrowest children first: new length x = 0, 1, ...; for each, top row first.
-        let mut t = at.height - 1;
-        for x in 0..rows[0] {
-            while rows[t] <= x {
-                t -= 1;
-            }
-            let q = &self.q[x * stride..x * stride + t + 2];
-            // Index of the bite at row i: base + p[i] - q[i] (wrapping: base may be -1).
-            let base = rank
-                .wrapping_sub(p[t + 1])
-                .wrapping_add(q[t + 1])
-                .wrapping_sub(1);
-            // The bite at (0, 0) eats the poison: not a move.
-            let first = (x == 0) as usize;
-            for (pi, qi) in p[first..=t].iter().zip(&q[first..=t]) {
-                f(base.wrapping_add(pi - qi))?;
-            }
-        }
-        ControlFlow::Continue(())
+        // Every bite, in every row, is a bite above the rows below it.
+        self.bites_above(at, |e| f(e.child))
     }
 
     #[inline]
@@ -559,26 +577,6 @@ impl Waves for Chomp {
 pub struct LastRow<'a>(pub &'a Chomp);
 
 impl Runs for LastRow<'_> {
-    type Piece = Piece;
-    type Cursor = Cursor;
-
-    fn positions(&self) -> u64 {
-        self.0.spec.positions()
-    }
-
-    /// Wave `w` holds the runs whose first `R − 1` rows have `w + 1` cells.
-    fn waves(&self) -> usize {
-        (self.0.r - 1) * self.0.c
-    }
-
-    fn pieces(&self, wave: usize) -> Vec<Piece> {
-        self.0.pieces_of(self.0.r - 1, wave + 1)
-    }
-
-    fn walk<V: FnMut(&Cursor)>(&self, piece: &Piece, visit: V) {
-        self.0.walk_rows(self.0.r - 1, piece, visit)
-    }
-
     #[inline]
     fn run(&self, at: &Cursor) -> (u64, u64) {
         let r = self.0.r;
@@ -605,26 +603,6 @@ impl Runs for LastRow<'_> {
 pub struct LastTwoRows<'a>(pub &'a Chomp);
 
 impl Triangles for LastTwoRows<'_> {
-    type Piece = Piece;
-    type Cursor = Cursor;
-
-    fn positions(&self) -> u64 {
-        self.0.spec.positions()
-    }
-
-    /// Wave `w` holds the triangles whose first `R − 2` rows have `w + 1` cells.
-    fn waves(&self) -> usize {
-        (self.0.r - 2) * self.0.c
-    }
-
-    fn pieces(&self, wave: usize) -> Vec<Piece> {
-        self.0.pieces_of(self.0.r - 2, wave + 1)
-    }
-
-    fn walk<V: FnMut(&Cursor)>(&self, piece: &Piece, visit: V) {
-        self.0.walk_rows(self.0.r - 2, piece, visit)
-    }
-
     #[inline]
     fn triangle(&self, at: &Cursor) -> (u64, u32) {
         let r = self.0.r;
@@ -995,6 +973,7 @@ fn census_fact(census: &[Vec<u64>], r: usize, c: usize) -> Fact {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::in_pool;
 
     fn chomp(r: u32, c: u32) -> Chomp {
         Chomp::new(ChompSpec::new(r, c).unwrap())
@@ -1039,9 +1018,9 @@ mod tests {
         if r >= 2 {
             let lr = LastRow(&g);
             let mut seen = vec![0u8; n as usize];
-            for wave in 0..Runs::waves(&lr) {
-                for piece in Runs::pieces(&lr, wave) {
-                    Runs::walk(&lr, &piece, |at| {
+            for wave in 0..Staged::waves(&lr) {
+                for piece in Staged::pieces(&lr, wave) {
+                    Staged::walk(&lr, &piece, |at| {
                         let (base, len) = lr.run(at);
                         let mut edges = Vec::new();
                         let _ = lr.edges(at, |e| {
@@ -1070,9 +1049,9 @@ mod tests {
         if r >= 3 && c <= MAX_TRIANGLE {
             let lt = LastTwoRows(&g);
             let mut seen = vec![0u8; n as usize];
-            for wave in 0..Triangles::waves(&lt) {
-                for piece in Triangles::pieces(&lt, wave) {
-                    Triangles::walk(&lt, &piece, |at| {
+            for wave in 0..Staged::waves(&lt) {
+                for piece in Staged::pieces(&lt, wave) {
+                    Staged::walk(&lt, &piece, |at| {
                         let (first, size) = lt.triangle(at);
                         let size = size as u64;
                         let mut edges = Vec::new();
@@ -1124,14 +1103,6 @@ mod tests {
         ] {
             conformance_grouped(r, c);
         }
-    }
-
-    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(f)
     }
 
     /// Both Grundy engines give the same values, squares included (where the triangles copy

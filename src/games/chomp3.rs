@@ -936,6 +936,7 @@ pub fn brute_force(m: usize) -> Vec<Vec<Vec<bool>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::in_pool;
     use crate::games::chomp::{Chomp, ChompSpec};
 
     fn solved(n: u32) -> Vec<u8> {
@@ -944,14 +945,6 @@ mod tests {
 
     fn read(bytes: &[u8]) -> impl Fn(u64) -> u32 + '_ {
         |i| u16::from_le_bytes([bytes[2 * i as usize], bytes[2 * i as usize + 1]]) as u32
-    }
-
-    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(f)
     }
 
     #[test]

@@ -12,7 +12,6 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::rectangles::{rectangles, Rectangle};
-use crate::game::format_numbers;
 use crate::games::Spec;
 use crate::lookup::Table;
 use crate::{Error, Result};
@@ -127,11 +126,7 @@ impl Census {
             );
         }
         for r in &self.multi_bite_bars {
-            let bites: Vec<String> = r
-                .winning_bites
-                .iter()
-                .map(|b| format!("({},{}) -> {}", b.row, b.col, format_numbers(&b.leaves)))
-                .collect();
+            let bites = r.bites_text();
             s += &format!(
                 "{:>9}  {} winning bites: {}\n",
                 format!("{}x{}", r.rows, r.cols),

@@ -44,6 +44,16 @@ pub struct Rectangle {
     pub more_than_one: bool,
 }
 
+impl Rectangle {
+    /// Each winning bite as `(row,col) -> position left`.
+    pub fn bites_text(&self) -> Vec<String> {
+        self.winning_bites
+            .iter()
+            .map(|b| format!("({},{}) -> {}", b.row, b.col, format_numbers(&b.leaves)))
+            .collect()
+    }
+}
+
 /// Every rectangle a×b inside a box, a-major. JSON: `rectangles` (how many),
 /// `with_more_than_one`, `most_winning_bites`, `multi_bite_bars` (`AxB` of each rectangle
 /// with more than one winning bite), `answers` (each rectangle: `rows`, `cols`, `outcome`,
@@ -141,11 +151,7 @@ impl Rectangles {
             if grundy { "grundy  " } else { "" }
         );
         for r in &self.answers {
-            let bites: Vec<String> = r
-                .winning_bites
-                .iter()
-                .map(|b| format!("({},{}) -> {}", b.row, b.col, format_numbers(&b.leaves)))
-                .collect();
+            let bites = r.bites_text();
             s += &format!(
                 "{} {:>9}  {:<7}  {}{}\n",
                 if r.more_than_one { "*" } else { " " },

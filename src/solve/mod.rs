@@ -32,6 +32,16 @@ pub use triangles::{
 };
 pub use waves::{
     grundy_waves_memory, outcomes_waves_memory, solve_grundy_waves, solve_outcomes_waves, Mirror,
-    Waves,
+    Staged, Waves,
 };
 pub use wordbits::WordBits;
+
+/// Runs `f` on a pool of `threads` threads: the solvers' tests compare 1 and 2 threads.
+#[cfg(test)]
+pub(crate) fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}

@@ -27,6 +27,7 @@ use crate::progress::Progress;
 use rayon::prelude::*;
 
 use super::acyclic::Bits;
+use super::waves::Staged;
 use super::wordbits::WordBits;
 use crate::Result;
 
@@ -45,24 +46,7 @@ pub struct Edge {
 /// * every index in `0..positions()` lies in exactly one run of exactly one wave;
 /// * element `v` of a run moves to the run's elements `< v` and through each edge, and nowhere
 ///   else; every edge's children lie in earlier waves.
-pub trait Runs: Sync {
-    /// One task's share of a wave.
-    type Piece: Send + Sync;
-    /// The game's view of the run being visited.
-    type Cursor;
-
-    /// Number of positions; indices are `0..positions()`.
-    fn positions(&self) -> u64;
-
-    /// Number of waves.
-    fn waves(&self) -> usize;
-
-    /// The pieces of wave `wave`, which together hold exactly its runs.
-    fn pieces(&self, wave: usize) -> Vec<Self::Piece>;
-
-    /// Calls `visit` with a cursor on each run of `piece`.
-    fn walk<V: FnMut(&Self::Cursor)>(&self, piece: &Self::Piece, visit: V);
-
+pub trait Runs: Staged {
     /// The run under the cursor: its first index and its length (at least 1).
     fn run(&self, at: &Self::Cursor) -> (u64, u64);
 
@@ -215,7 +199,7 @@ mod tests {
         heap_b: u64,
     }
 
-    impl Runs for Toy {
+    impl Staged for Toy {
         type Piece = u64;
         type Cursor = u64;
         fn positions(&self) -> u64 {
@@ -230,6 +214,9 @@ mod tests {
         fn walk<V: FnMut(&u64)>(&self, piece: &u64, mut visit: V) {
             visit(piece)
         }
+    }
+
+    impl Runs for Toy {
         fn run(&self, a: &u64) -> (u64, u64) {
             (a * (self.heap_b + 1), self.heap_b + 1)
         }

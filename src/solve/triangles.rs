@@ -32,6 +32,7 @@ use rayon::prelude::*;
 use super::acyclic::Bits;
 use super::acyclic::MAX_GRUNDY;
 use super::runs::Edge;
+use super::waves::Staged;
 use super::wordbits::WordBits;
 use crate::Result;
 
@@ -47,24 +48,7 @@ pub const MAX_TRIANGLE: u32 = 63;
 ///   large), and nowhere else; every child triangle lies in an earlier wave;
 /// * [`same_as`](Triangles::same_as), where given, names a position of an earlier wave with
 ///   the same value.
-pub trait Triangles: Sync {
-    /// One task's share of a wave.
-    type Piece: Send + Sync;
-    /// The game's view of the triangle being visited.
-    type Cursor;
-
-    /// Number of positions; indices are `0..positions()`.
-    fn positions(&self) -> u64;
-
-    /// Number of waves.
-    fn waves(&self) -> usize;
-
-    /// The pieces of wave `wave`, which together hold exactly its triangles.
-    fn pieces(&self, wave: usize) -> Vec<Self::Piece>;
-
-    /// Calls `visit` with a cursor on each triangle of `piece`.
-    fn walk<V: FnMut(&Self::Cursor)>(&self, piece: &Self::Piece, visit: V);
-
+pub trait Triangles: Staged {
     /// The triangle under the cursor: its first index and its size `U ≤ 63`.
     fn triangle(&self, at: &Self::Cursor) -> (u64, u32);
 
@@ -450,7 +434,7 @@ mod tests {
         }
     }
 
-    impl Triangles for Toy {
+    impl Staged for Toy {
         type Piece = u64;
         type Cursor = u64;
         fn positions(&self) -> u64 {
@@ -465,6 +449,9 @@ mod tests {
         fn walk<V: FnMut(&u64)>(&self, piece: &u64, mut visit: V) {
             visit(piece)
         }
+    }
+
+    impl Triangles for Toy {
         fn triangle(&self, a: &u64) -> (u64, u32) {
             (a * self.tri(), self.size as u32)
         }

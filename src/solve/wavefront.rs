@@ -102,15 +102,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::in_pool;
     use std::sync::atomic::AtomicU64;
-
-    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(f)
-    }
 
     /// A triangular grid: every tile runs once, after its neighbours.
     #[test]

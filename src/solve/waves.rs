@@ -45,6 +45,30 @@ pub enum Mirror {
     Image,
 }
 
+/// Work cut into waves and pieces, which the game walks: what the wave solver ([`Waves`]), the
+/// run solver ([`super::runs::Runs`]) and the triangle solver ([`super::triangles::Triangles`])
+/// share. A walk visits *units*: positions for [`Waves`] (in increasing index order), runs or
+/// triangles for the others.
+pub trait Staged: Sync {
+    /// One task's share of a wave.
+    type Piece: Send + Sync;
+    /// The game's view of the unit being visited: the unit itself and whatever makes its
+    /// indices, its children's indices and its mirror image cheap.
+    type Cursor;
+
+    /// Number of positions; indices are `0..positions()`.
+    fn positions(&self) -> u64;
+
+    /// Number of waves.
+    fn waves(&self) -> usize;
+
+    /// The pieces of wave `wave`, which together hold exactly its units.
+    fn pieces(&self, wave: usize) -> Vec<Self::Piece>;
+
+    /// Calls `visit` with a cursor on each unit of `piece`.
+    fn walk<V: FnMut(&Self::Cursor)>(&self, piece: &Self::Piece, visit: V);
+}
+
 /// A finite acyclic game solved wave by wave.
 ///
 /// Contract (checked for each game by its tests, not at run time):
@@ -54,25 +78,7 @@ pub enum Mirror {
 /// * [`terminal`](Waves::terminal) is `Some` exactly for positions without moves;
 /// * [`mirror`](Waves::mirror) pairs positions as its documentation says. A game that leaves
 ///   it out has every position searched.
-pub trait Waves: Sync {
-    /// One task's share of a wave.
-    type Piece: Send + Sync;
-    /// The game's view of the position being visited: the position itself and whatever makes
-    /// its index, its children's indices and its mirror image cheap.
-    type Cursor;
-
-    /// Number of positions; indices are `0..positions()`.
-    fn positions(&self) -> u64;
-
-    /// Number of waves.
-    fn waves(&self) -> usize;
-
-    /// The pieces of wave `wave`, which together hold exactly its positions.
-    fn pieces(&self, wave: usize) -> Vec<Self::Piece>;
-
-    /// Calls `visit` with a cursor on each position of `piece`, in increasing index order.
-    fn walk<V: FnMut(&Self::Cursor)>(&self, piece: &Self::Piece, visit: V);
-
+pub trait Waves: Staged {
     /// The index of the position under the cursor.
     fn index(&self, at: &Self::Cursor) -> u64;
 
@@ -263,7 +269,7 @@ mod tests {
 
     use super::*;
     use crate::game::Game;
-    use crate::solve::{solve_grundy, solve_outcomes};
+    use crate::solve::{in_pool, solve_grundy, solve_outcomes};
     use std::ops::Range;
 
     const N: u64 = 40;
@@ -277,7 +283,7 @@ mod tests {
         a * (N + 1) + b
     }
 
-    impl Waves for Heaps {
+    impl Staged for Heaps {
         type Piece = (u64, Range<u64>);
         type Cursor = (u64, u64);
         fn positions(&self) -> u64 {
@@ -302,6 +308,9 @@ mod tests {
                 visit(&(a, s - a));
             }
         }
+    }
+
+    impl Waves for Heaps {
         fn index(&self, at: &(u64, u64)) -> u64 {
             index(at.0, at.1)
         }
@@ -381,14 +390,6 @@ mod tests {
             }
         }
         unreachable!()
-    }
-
-    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(f)
     }
 
     #[test]
