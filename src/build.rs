@@ -196,3 +196,23 @@ pub fn build_locked(
         total_time: started.elapsed(),
     })
 }
+
+/// Writes a table of every registered game's samples ([`Spec::samples`]) of at most
+/// `max_positions` positions, in every value kind the game stores, into `dir` under their
+/// standard names; returns the file names. Solved in memory at once: for tests, fuzzing and
+/// demonstrations, not for tables that need the resource checks of [`build`].
+pub fn write_samples(dir: &Path, max_positions: u64) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    for spec in Spec::samples() {
+        if spec.positions() > max_positions {
+            continue;
+        }
+        for &kind in spec.value_kinds() {
+            let encoded = payload::encode(spec.solve(kind, &())?);
+            let name = spec.file_name(kind);
+            format::write_table(&dir.join(&name), &spec.meta(&encoded), &encoded.bytes)?;
+            names.push(name);
+        }
+    }
+    Ok(names)
+}

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{gamedb, gamedb_ok, json, published_slide_counts, refused, table, TempDir};
+use common::{gamedb, gamedb_ok, json, published_slide_counts, refused, table, words, TempDir};
 use gamedb::games::slide::SlideSpec;
 use gamedb::{Spec, Table, ValueKind};
 
@@ -319,83 +319,64 @@ fn foreign_and_damaged_checkpoints_are_refused() {
 #[test]
 fn memory_is_checked_before_anything_is_allocated() {
     let dir = TempDir::new("enum-memory");
-    let line = format!(
-        "enumerate slide --rows 3 --cols 4 --table --memory 10M --out {}",
-        dir.arg()
-    );
-    refused(
-        "3x4 in 10 MiB",
-        &line.split_whitespace().collect::<Vec<_>>(),
-        &[
-            "not enough memory",
-            "per process",
-            "10.0 MiB is available",
-            "mpirun -np",
-        ],
-    );
-    // The 2×7 table needs more than a test run is given; it is refused up front.
-    let line = format!(
-        "enumerate slide --rows 2 --cols 7 --table --memory 1G --out {}",
-        dir.arg()
-    );
-    refused(
-        "2x7 in 1 GiB",
-        &line.split_whitespace().collect::<Vec<_>>(),
-        &[
-            "not enough memory",
-            "GiB per process",
-            "1.0 GiB is available",
-        ],
-    );
-    // Bad sizes and boards are refused with what is accepted.
-    refused(
-        "4x5",
-        &["enumerate", "slide", "--rows", "4", "--cols", "5"],
-        &["at most 16 cells"],
-    );
-    refused(
-        "memory lots",
-        &[
-            "enumerate",
-            "slide",
-            "--rows",
-            "3",
-            "--cols",
-            "3",
-            "--memory",
-            "lots",
-        ],
-        &["expected bytes"],
-    );
-    // A second run into the same folder while one holds the board's lock is refused up front.
+    // A second run into a folder while another holds the board's lock is refused up front.
     let busy = TempDir::new("enum-busy");
     let _held = gamedb::lock::TableLock::try_take(busy.path(), "slide-3x3-mod3.gtab")
         .unwrap()
         .unwrap();
-    let line = format!(
-        "enumerate slide --rows 3 --cols 3 --table --out {}",
-        busy.arg()
-    );
-    refused(
-        "locked board",
-        &line.split_whitespace().collect::<Vec<_>>(),
-        &["another gamedb is enumerating", "slide-3x3-mod3.gtab"],
-    );
-    // A byte table past 12 cells is refused by `build`, pointing at `enumerate`.
-    refused(
-        "build 2x7",
-        &[
-            "build",
-            "slide",
-            "--rows",
-            "2",
-            "--cols",
-            "7",
-            "--out",
-            dir.arg(),
-        ],
-        &["at most 12 cells"],
-    );
+    let (out, locked) = (dir.arg(), busy.arg());
+    for (case, line, folder, needles) in [
+        (
+            "3x4 in 10 MiB",
+            "enumerate slide --rows 3 --cols 4 --table --memory 10M --out {}",
+            out,
+            &[
+                "not enough memory",
+                "per process",
+                "10.0 MiB is available",
+                "mpirun -np",
+            ][..],
+        ),
+        // The 2×7 table needs more than a test run is given; it is refused up front.
+        (
+            "2x7 in 1 GiB",
+            "enumerate slide --rows 2 --cols 7 --table --memory 1G --out {}",
+            out,
+            &[
+                "not enough memory",
+                "GiB per process",
+                "1.0 GiB is available",
+            ],
+        ),
+        // Bad sizes and boards are refused with what is accepted.
+        (
+            "4x5",
+            "enumerate slide --rows 4 --cols 5 --out {}",
+            out,
+            &["at most 16 cells"],
+        ),
+        (
+            "memory lots",
+            "enumerate slide --rows 3 --cols 3 --memory lots --out {}",
+            out,
+            &["expected bytes"],
+        ),
+        (
+            "locked board",
+            "enumerate slide --rows 3 --cols 3 --table --out {}",
+            locked,
+            &["another gamedb is enumerating", "slide-3x3-mod3.gtab"],
+        ),
+        // A byte table past 12 cells is refused by `build`, pointing at `enumerate`.
+        (
+            "build 2x7",
+            "build slide --rows 2 --cols 7 --out {}",
+            out,
+            &["at most 12 cells"],
+        ),
+    ] {
+        refused(case, &words(line, &[folder]), needles);
+    }
     assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
 }
 

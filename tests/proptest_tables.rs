@@ -5,7 +5,6 @@
 use std::sync::OnceLock;
 
 use gamedb::format::{self, TableFile};
-use gamedb::games::Spec;
 use gamedb::Table;
 use proptest::prelude::*;
 
@@ -14,18 +13,14 @@ fn files() -> &'static [(String, Vec<u8>)] {
     static FILES: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
     FILES.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("gamedb-proptest-{}", std::process::id()));
-        let mut out = Vec::new();
-        for spec in Spec::samples() {
-            if spec.positions() > 50_000 {
-                continue;
-            }
-            for &kind in spec.value_kinds() {
-                let encoded = format::payload::encode(spec.solve(kind, &()).unwrap());
-                let path = dir.join(spec.file_name(kind));
-                format::write_table(&path, &spec.meta(&encoded), &encoded.bytes).unwrap();
-                out.push((spec.file_name(kind), std::fs::read(&path).unwrap()));
-            }
-        }
+        let out: Vec<(String, Vec<u8>)> = gamedb::build::write_samples(&dir, 50_000)
+            .unwrap()
+            .into_iter()
+            .map(|name| {
+                let bytes = std::fs::read(dir.join(&name)).unwrap();
+                (name, bytes)
+            })
+            .collect();
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(out.len() >= gamedb::games::GAMES.len());
         out

@@ -579,18 +579,24 @@ pub struct LastRow<'a>(pub &'a Chomp);
 impl Runs for LastRow<'_> {
     #[inline]
     fn run(&self, at: &Cursor) -> (u64, u64) {
-        let r = self.0.r;
-        let longest = if at.height == r - 1 {
-            at.rows[r - 2]
-        } else {
-            0
-        };
-        (at.p[at.height] - 1, longest as u64 + 1)
+        // The run's longest element: the last row as long as the row above it.
+        (at.p[at.height] - 1, last_walked(at, self.0.r - 1) as u64 + 1)
     }
 
     #[inline]
     fn edges<F: FnMut(Edge) -> ControlFlow<()>>(&self, at: &Cursor, f: F) -> ControlFlow<()> {
         self.0.bites_above(at, f)
+    }
+}
+
+/// The length of the last of the first `rows` rows under the cursor, when all of them are
+/// non-empty (0 otherwise: the rows below are empty then too).
+#[inline]
+fn last_walked(at: &Cursor, rows: usize) -> usize {
+    if at.height == rows {
+        at.rows[rows - 1]
+    } else {
+        0
     }
 }
 
@@ -605,13 +611,8 @@ pub struct LastTwoRows<'a>(pub &'a Chomp);
 impl Triangles for LastTwoRows<'_> {
     #[inline]
     fn triangle(&self, at: &Cursor) -> (u64, u32) {
-        let r = self.0.r;
-        let size = if at.height == r - 2 {
-            at.rows[r - 3]
-        } else {
-            0
-        };
-        (at.p[at.height] - 1, size as u32)
+        // The triangle's size: the last two rows as long as the row above them.
+        (at.p[at.height] - 1, last_walked(at, self.0.r - 2) as u32)
     }
 
     #[inline]
@@ -664,6 +665,22 @@ impl Chomp {
         }
         ControlFlow::Continue(())
     }
+}
+
+/// What is wrong with row lengths as a Chomp diagram, if anything: the top row must hold the
+/// poisoned cell, and rows may not grow downwards.
+pub(crate) fn diagram_problem(pos: &[u32]) -> Option<String> {
+    if pos.first().copied().unwrap_or(0) == 0 {
+        return Some("the top row is empty, so the poisoned cell (1,1) has been eaten".into());
+    }
+    let k = (1..pos.len()).find(|&k| pos[k] > pos[k - 1])?;
+    Some(format!(
+        "row {} (length {}) is longer than row {} (length {}); rows may not grow downwards",
+        k + 1,
+        pos[k],
+        k,
+        pos[k - 1]
+    ))
 }
 
 /// Which engine solves the P/N table of a box.
@@ -849,17 +866,8 @@ impl Rules for Chomp {
             // Empty rows may be written out, but not without end: each move copies the rows.
             return bad(format!("{} numbers (at most {MAX_ROWS})", pos.len()));
         }
-        if pos.first().copied().unwrap_or(0) == 0 {
-            return bad("the top row is empty, so the poisoned cell (1,1) has been eaten".into());
-        }
-        if let Some(k) = (1..pos.len()).find(|&k| pos[k] > pos[k - 1]) {
-            return bad(format!(
-                "row {} (length {}) is longer than row {} (length {}); rows may not grow downwards",
-                k + 1,
-                pos[k],
-                k,
-                pos[k - 1]
-            ));
+        if let Some(what) = diagram_problem(pos) {
+            return bad(what);
         }
         if pos[0] as usize > self.c {
             return bad(format!(
@@ -1006,6 +1014,14 @@ mod tests {
     /// triangle's inside moves) and one child per edge, exactly the rules' bites; children lie
     /// in earlier waves.
     fn conformance_grouped(r: u32, c: u32) {
+        /// Calls `f` with the wave and cursor of every unit, wave by wave.
+        fn each_unit<S: Staged>(s: &S, mut f: impl FnMut(usize, &S::Cursor)) {
+            for wave in 0..s.waves() {
+                for piece in s.pieces(wave) {
+                    s.walk(&piece, |at| f(wave, at));
+                }
+            }
+        }
         let g = chomp(r, c);
         let n = g.spec.positions();
         let prefix_cells =
@@ -1018,9 +1034,7 @@ mod tests {
         if r >= 2 {
             let lr = LastRow(&g);
             let mut seen = vec![0u8; n as usize];
-            for wave in 0..Staged::waves(&lr) {
-                for piece in Staged::pieces(&lr, wave) {
-                    Staged::walk(&lr, &piece, |at| {
+            each_unit(&lr, |wave, at| {
                         let (base, len) = lr.run(at);
                         let mut edges = Vec::new();
                         let _ = lr.edges(at, |e| {
@@ -1041,17 +1055,13 @@ mod tests {
                             let want = g.moves(&rows).iter().map(|m| g.rank(&m.leaves)).collect();
                             assert_eq!(sorted(kids), sorted(want), "{rows:?}");
                         }
-                    });
-                }
-            }
+            });
             assert!(seen.iter().all(|&s| s == 1), "runs of {r}x{c}");
         }
         if r >= 3 && c <= MAX_TRIANGLE {
             let lt = LastTwoRows(&g);
             let mut seen = vec![0u8; n as usize];
-            for wave in 0..Staged::waves(&lt) {
-                for piece in Staged::pieces(&lt, wave) {
-                    Staged::walk(&lt, &piece, |at| {
+            each_unit(&lt, |wave, at| {
                         let (first, size) = lt.triangle(at);
                         let size = size as u64;
                         let mut edges = Vec::new();
@@ -1080,9 +1090,7 @@ mod tests {
                                 assert_eq!(sorted(kids), sorted(want), "{rows:?}");
                             }
                         }
-                    });
-                }
-            }
+            });
             assert!(seen.iter().all(|&s| s == 1), "triangles of {r}x{c}");
         }
     }

@@ -737,17 +737,8 @@ impl Rules for Chomp3Rules {
                 pos.len()
             ));
         }
-        if pos.first().copied().unwrap_or(0) == 0 {
-            return bad("the top row is empty, so the poisoned cell (1,1) has been eaten".into());
-        }
-        if let Some(k) = (1..pos.len()).find(|&k| pos[k] > pos[k - 1]) {
-            return bad(format!(
-                "row {} (length {}) is longer than row {} (length {}); rows may not grow downwards",
-                k + 1,
-                pos[k],
-                k,
-                pos[k - 1]
-            ));
+        if let Some(what) = super::chomp::diagram_problem(pos) {
+            return bad(what);
         }
         let (_, q, _) = Chomp3Rules::rows(pos);
         if q > self.max {

@@ -240,16 +240,21 @@ pub fn grundy_memory(positions: u64, levels: u64) -> u64 {
 pub fn solve_outcomes<G: Game>(game: &G, progress: &dyn Progress) -> Result<Bits> {
     solve_bits(game, progress, |bits, pos| match game.terminal(pos) {
         Some(o) => o == Outcome::N,
-        None => game
-            .children(pos, |c| {
-                if bits.get(c) {
-                    ControlFlow::Continue(())
-                } else {
-                    ControlFlow::Break(())
-                }
-            })
-            .is_break(),
+        None => game.children(pos, stop_at_p(bits)).is_break(),
     })
+}
+
+/// A children visitor that stops at the first P child (a clear bit): the visit then breaks
+/// exactly when the position is N.
+#[inline]
+pub(crate) fn stop_at_p(bits: &Bits) -> impl FnMut(u64) -> ControlFlow<()> + '_ {
+    move |c| {
+        if bits.get(c) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    }
 }
 
 /// P/N of every position by retrograde pushing: a position still unmarked when its level comes

@@ -22,8 +22,9 @@
 //! value twice. The result is therefore a function of the puzzle alone: identical bytes at any
 //! thread count.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
+use super::wordbits::WordBits;
 use crate::progress::Progress;
 use rayon::prelude::*;
 
@@ -259,7 +260,7 @@ fn swar_equal_bytes(group: &[u8; 64], d: u8) -> u64 {
 /// The result of [`reach`].
 pub struct Reach {
     /// Bit `i` set when position `i` was reached.
-    pub seen: Bitmap,
+    pub seen: WordBits,
     /// `layers[d]`: number of positions first reached after `d` moves.
     pub layers: Vec<u64>,
 }
@@ -276,7 +277,7 @@ pub fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> 
             "{n} positions do not fit in memory on this machine"
         ))
     })?;
-    let seen = Bitmap::new(n);
+    let seen = WordBits::try_new(n)?;
     for &s in starts {
         if s >= n {
             return Err(Error::Unsupported(format!(
@@ -331,72 +332,9 @@ pub fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> 
                         seen.set(j);
                     }
                 });
-                let base = seen.words.as_ptr() as *const u8;
-                puzzle.expand(positions, |j| {
-                    delay.push(j, base.wrapping_add((j / 8) as usize))
-                });
+                puzzle.expand(positions, |j| delay.push(j, seen.byte_address(j)));
                 delay.flush();
             });
-    }
-}
-
-/// A fixed-size bitmap that several threads may set at once; bit `i` is bit `i % 64` of word
-/// `i / 64`.
-pub struct Bitmap {
-    words: Vec<AtomicU64>,
-    len: u64,
-}
-
-impl Bitmap {
-    /// `len` clear bits.
-    pub fn new(len: u64) -> Bitmap {
-        let n = len.div_ceil(64) as usize;
-        let mut words = Vec::with_capacity(n);
-        words.resize_with(n, || AtomicU64::new(0));
-        Bitmap { words, len }
-    }
-
-    /// Number of bits.
-    pub fn len(&self) -> u64 {
-        self.len
-    }
-
-    /// True when there are no bits.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Bit `i`.
-    #[inline]
-    pub fn get(&self, i: u64) -> bool {
-        self.words[(i / 64) as usize].load(Relaxed) >> (i % 64) & 1 == 1
-    }
-
-    /// Sets bit `i`.
-    #[inline]
-    pub fn set(&self, i: u64) {
-        self.words[(i / 64) as usize].fetch_or(1 << (i % 64), Relaxed);
-    }
-
-    /// Sets bit `i` and says whether it was already set.
-    #[inline]
-    pub fn test_and_set(&self, i: u64) -> bool {
-        let bit = 1 << (i % 64);
-        self.words[(i / 64) as usize].fetch_or(bit, Relaxed) & bit != 0
-    }
-
-    /// Word `w` (bits `64w .. 64w + 63`).
-    #[inline]
-    pub fn word(&self, w: usize) -> u64 {
-        self.words[w].load(Relaxed)
-    }
-
-    /// Number of set bits.
-    pub fn count_ones(&self) -> u64 {
-        self.words
-            .par_iter()
-            .map(|w| w.load(Relaxed).count_ones() as u64)
-            .sum()
     }
 }
 

@@ -306,16 +306,7 @@ fn add(seen: &mut [[u64; SEEN_WORDS]], spill: &mut Vec<(u32, u16)>, e: usize, v:
 /// contiguous stretch of the child triangle, so the reads stream through memory instead of
 /// jumping; the inside moves read values of the triangle itself, solved in order.
 pub fn solve_grundy_triangles<G: Triangles>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {
-    let n = usize::try_from(game.positions())
-        .map_err(|_| crate::Error::Unsupported("too many positions for a Grundy table".into()))?;
-    let mut values: Vec<AtomicU16> = Vec::new();
-    values.try_reserve_exact(n).map_err(|_| {
-        crate::Error::Unsupported(format!(
-            "cannot allocate {} bytes for the Grundy values of {n} positions",
-            2 * n as u64
-        ))
-    })?;
-    values.resize_with(n, || AtomicU16::new(0));
+    let values = super::waves::grundy_values(game.positions())?;
     let failed = AtomicBool::new(false);
     for wave in 0..game.waves() {
         game.pieces(wave).par_iter().for_each(|piece| {

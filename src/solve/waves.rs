@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
 use crate::progress::Progress;
 use rayon::prelude::*;
 
-use super::acyclic::{Bits, Mex};
+use super::acyclic::{stop_at_p, Bits, Mex};
 use crate::game::Outcome;
 use crate::{Error, Result};
 
@@ -174,15 +174,7 @@ pub fn solve_outcomes_waves<G: Waves>(game: &G, progress: &dyn Progress) -> Resu
                         Mirror::Solve(image) => {
                             let wins = match game.terminal(at) {
                                 Some(o) => o == Outcome::N,
-                                None => game
-                                    .children(at, |c| {
-                                        if bits.get(c) {
-                                            ControlFlow::Continue(())
-                                        } else {
-                                            ControlFlow::Break(())
-                                        }
-                                    })
-                                    .is_break(),
+                                None => game.children(at, stop_at_p(&bits)).is_break(),
                             };
                             if !wins {
                                 images.extend(image);
@@ -204,9 +196,10 @@ pub fn solve_outcomes_waves<G: Waves>(game: &G, progress: &dyn Progress) -> Resu
     Ok(bits)
 }
 
-/// Grundy value of every position of a normal-play game (terminal positions are P, value 0).
-pub fn solve_grundy_waves<G: Waves>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {
-    let n = usize::try_from(game.positions())
+/// `positions` Grundy values, all 0, that the threads of a solver may write; refused (not
+/// aborted) when they cannot be allocated.
+pub(crate) fn grundy_values(positions: u64) -> Result<Vec<AtomicU16>> {
+    let n = usize::try_from(positions)
         .map_err(|_| Error::Unsupported("too many positions for a Grundy table".into()))?;
     let mut values: Vec<AtomicU16> = Vec::new();
     values.try_reserve_exact(n).map_err(|_| {
@@ -216,6 +209,12 @@ pub fn solve_grundy_waves<G: Waves>(game: &G, progress: &dyn Progress) -> Result
         ))
     })?;
     values.resize_with(n, || AtomicU16::new(0));
+    Ok(values)
+}
+
+/// Grundy value of every position of a normal-play game (terminal positions are P, value 0).
+pub fn solve_grundy_waves<G: Waves>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {
+    let values = grundy_values(game.positions())?;
     let failed = AtomicBool::new(false);
     for wave in 0..game.waves() {
         let pieces = game.pieces(wave);

@@ -123,6 +123,33 @@ impl WordBits {
         self.words()[(i / 64) as usize].load(Relaxed) >> (i % 64) & 1 == 1
     }
 
+    /// Sets bit `i` (safe to call from several threads).
+    #[inline]
+    pub fn set(&self, i: u64) {
+        self.words()[(i / 64) as usize].fetch_or(1 << (i % 64), Relaxed);
+    }
+
+    /// Word `w` (bits `64w .. 64w + 63`).
+    #[inline]
+    pub fn word(&self, w: usize) -> u64 {
+        self.words()[w].load(Relaxed)
+    }
+
+    /// The address of bit `i`'s byte, to prefetch it.
+    #[inline]
+    pub fn byte_address(&self, i: u64) -> *const u8 {
+        (self.words as *const u8).wrapping_add((i / 8) as usize)
+    }
+
+    /// Number of set bits.
+    pub fn count_ones(&self) -> u64 {
+        use rayon::prelude::*;
+        self.words()
+            .par_iter()
+            .map(|w| w.load(Relaxed).count_ones() as u64)
+            .sum()
+    }
+
     /// Bits `start .. start + k` (`1 ≤ k ≤ 64`) as the low bits of a word.
     #[inline]
     pub fn get_bits(&self, start: u64, k: u64) -> u64 {

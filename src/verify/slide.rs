@@ -19,7 +19,8 @@ use crate::game::{format_numbers, Progress};
 use crate::games::board::{Board, FACTORIAL};
 use crate::games::slide::{SlideIndex, SlideSpec};
 use crate::games::Spec;
-use crate::solve::bfs::{self, Bitmap, Puzzle, CHUNK};
+use crate::solve::bfs::{self, Puzzle, CHUNK};
+use crate::solve::WordBits;
 use crate::Result;
 
 /// Every board with 2 ≤ R, C and R·C ≤ 12, smallest first.
@@ -275,8 +276,8 @@ fn sweep(
     ix: &SlideIndex,
     at: &Cells,
     range: Range<u64>,
-    goal: &Bitmap,
-    swapped: &Bitmap,
+    goal: &WordBits,
+    swapped: &WordBits,
 ) -> Partial {
     let mut out = Partial::default();
     ix.visit(range, |v| {

@@ -7,8 +7,6 @@
 use std::sync::{Arc, OnceLock};
 
 use axum::body::Body;
-use gamedb::format;
-use gamedb::games::Spec;
 use gamedb::service::{router, App, Limits};
 use http_body_util::BodyExt;
 use libfuzzer_sys::fuzz_target;
@@ -25,19 +23,7 @@ fn service() -> &'static Service {
     static S: OnceLock<Service> = OnceLock::new();
     S.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("gamedb-fuzz-http-{}", std::process::id()));
-        let mut names = Vec::new();
-        for spec in Spec::samples() {
-            if spec.positions() > 20_000 {
-                continue;
-            }
-            for &kind in spec.value_kinds() {
-                let encoded = format::payload::encode(spec.solve(kind, &()).unwrap());
-                let name = spec.file_name(kind);
-                format::write_table(&dir.join(&name), &spec.meta(&encoded), &encoded.bytes)
-                    .unwrap();
-                names.push(name);
-            }
-        }
+        let names = gamedb::build::write_samples(&dir, 20_000).unwrap();
         let limits = Limits {
             solve_timeout: std::time::Duration::from_secs(2),
             request_timeout: std::time::Duration::from_secs(4),

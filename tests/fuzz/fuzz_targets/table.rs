@@ -12,8 +12,7 @@
 
 use std::sync::OnceLock;
 
-use gamedb::format::{self, TableFile};
-use gamedb::games::Spec;
+use gamedb::format::TableFile;
 use gamedb::{Table, ValueKind};
 use libfuzzer_sys::fuzz_target;
 use xxhash_rust::xxh3::xxh3_64;
@@ -23,19 +22,11 @@ fn bases() -> &'static [Vec<u8>] {
     static B: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     B.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("gamedb-fuzz-table-{}", std::process::id()));
-        let mut out = Vec::new();
-        for spec in Spec::samples() {
-            if spec.positions() > 20_000 {
-                continue;
-            }
-            for &kind in spec.value_kinds() {
-                let solved = spec.solve(kind, &()).unwrap();
-                let encoded = format::payload::encode(solved);
-                let path = dir.join(spec.file_name(kind));
-                format::write_table(&path, &spec.meta(&encoded), &encoded.bytes).unwrap();
-                out.push(std::fs::read(&path).unwrap());
-            }
-        }
+        let out = gamedb::build::write_samples(&dir, 20_000)
+            .unwrap()
+            .iter()
+            .map(|name| std::fs::read(dir.join(name)).unwrap())
+            .collect();
         let _ = std::fs::remove_dir_all(&dir);
         out
     })
