@@ -408,17 +408,22 @@ fn run(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), stdout(&out), stderr(&out))
 }
 
+/// Runs gamedb, which must succeed, and checks its output contains `needle`.
+fn shows(args: &[&str], needle: &str) {
+    let (code, stdout, _) = run(args);
+    assert_eq!(code, 0, "{args:?}");
+    assert!(stdout.contains(needle), "{args:?}: {stdout}");
+}
+
 #[test]
 fn command_line() {
     let dir = TempDir::new("chomp-cli");
     let out = dir.arg();
-    let (code, stdout, _) = run(&[
-        "build", "chomp", "--rows", "8", "--cols", "10", "--out", out, "-q",
-    ]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains("chomp-8x10.gtab (43757 positions"),
-        "{stdout}"
+    shows(
+        &[
+            "build", "chomp", "--rows", "8", "--cols", "10", "--out", out, "-q",
+        ],
+        "chomp-8x10.gtab (43757 positions",
     );
     let table = dir.join("chomp-8x10.gtab");
     let table = table.as_str();
@@ -427,11 +432,9 @@ fn command_line() {
     assert_eq!(code, 0);
     assert!(stdout.starts_with("10,10,10,10,10,10,10,10: N  winning: (4,9) -> 10,10,10,8,8,8,8,8; (5,6) -> 10,10,10,10,5,5,5,5\n"), "{stdout}");
 
-    let (code, stdout, _) = run(&["chomp-rectangles", table]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains("80 rectangles; 1 with more than one winning bite: 8x10"),
-        "{stdout}"
+    shows(
+        &["chomp-rectangles", table],
+        "80 rectangles; 1 with more than one winning bite: 8x10",
     );
     let (code, stdout, _) = run(&["chomp-rectangles", table, "--json"]);
     assert_eq!(code, 0);
@@ -461,24 +464,18 @@ fn command_line() {
         stdout.ends_with("2 boxes, 140 distinct bars; 6 with more than one winning bite; the most: 2 winning bites (6x13, 8x10, 9x10, 10x8, 10x9, 10x14)\n"),
         "{stdout}"
     );
-    let (code, stdout, _) = run(&["chomp-census", "--boxes", "6x13", "--json", "-q"]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains(r#""multi_bite_bars":[{"rows":6,"cols":13,"outcome":"N","winning_bites":[{"row":4,"col":12,"leaves":"13,13,13,11,11,11"},{"row":5,"col":9,"leaves":"13,13,13,13,8,8"}],"more_than_one":true}]"#),
-        "{stdout}"
+    shows(
+        &["chomp-census", "--boxes", "6x13", "--json", "-q"],
+        r#""multi_bite_bars":[{"rows":6,"cols":13,"outcome":"N","winning_bites":[{"row":4,"col":12,"leaves":"13,13,13,11,11,11"},{"row":5,"col":9,"leaves":"13,13,13,13,8,8"}],"more_than_one":true}]"#,
     );
 
-    let (code, stdout, _) = run(&["info", table]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains("P-positions in each sub-box of a rows and b columns:"),
-        "{stdout}"
+    shows(
+        &["info", table],
+        "P-positions in each sub-box of a rows and b columns:",
     );
-    let (code, stdout, _) = run(&["info", table, "--json"]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains(r#""p_census":{"rows":8,"cols":10,"counts":[[1,"#),
-        "{stdout}"
+    shows(
+        &["info", table, "--json"],
+        r#""p_census":{"rows":8,"cols":10,"counts":[[1,"#,
     );
 
     // A Grundy table: info gives the distribution and the largest value; chomp-rectangles the
@@ -497,19 +494,13 @@ fn command_line() {
     assert!(counts[max as usize] > 0);
     assert_eq!(counts.iter().sum::<u64>(), 24309);
     assert_eq!(counts[0], info["p_positions"].as_u64().unwrap());
-    let (code, stdout, _) = run(&["info", &grundy]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains(&format!(
-            "largest Grundy value: {max}\npositions at each Grundy value:\n      0 "
-        )),
-        "{stdout}"
+    shows(
+        &["info", &grundy],
+        &format!("largest Grundy value: {max}\npositions at each Grundy value:\n      0 "),
     );
-    let (code, stdout, _) = run(&["chomp-rectangles", &grundy, "--json"]);
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains(r#"{"rows":8,"cols":8,"outcome":"N","grundy":13,"#),
-        "{stdout}"
+    shows(
+        &["chomp-rectangles", &grundy, "--json"],
+        r#"{"rows":8,"cols":8,"outcome":"N","grundy":13,"#,
     );
     let (code, stdout, _) = run(&["chomp-rectangles", &grundy]);
     assert_eq!(code, 0);

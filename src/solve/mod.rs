@@ -45,3 +45,60 @@ pub(crate) fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> 
         .unwrap()
         .install(f)
 }
+
+/// A toy for the solvers' tests: a heap `a` of `0..=heap` beside a block of `block` positions
+/// that the solver under test plays inside (a run, a triangle). Wave `a` is the block of heap
+/// `a`, in one piece; an edge takes `1..=take` from the heap and keeps the block's shape, up to
+/// `reach`.
+#[cfg(test)]
+pub(crate) struct HeapBlocks {
+    pub heap: u64,
+    pub block: u64,
+    pub reach: u64,
+    pub take: u64,
+}
+
+#[cfg(test)]
+impl HeapBlocks {
+    pub fn new(heap: u64, block: u64, reach: u64, take: u64) -> HeapBlocks {
+        HeapBlocks {
+            heap,
+            block,
+            reach,
+            take,
+        }
+    }
+
+    /// The edges of the block of heap `a`.
+    pub fn heap_edges<F: FnMut(Edge) -> std::ops::ControlFlow<()>>(
+        &self,
+        a: u64,
+        mut f: F,
+    ) -> std::ops::ControlFlow<()> {
+        for t in 1..=self.take.min(a) {
+            f(Edge {
+                child: (a - t) * self.block,
+                reach: self.reach,
+            })?;
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
+#[cfg(test)]
+impl Staged for HeapBlocks {
+    type Piece = u64;
+    type Cursor = u64;
+    fn positions(&self) -> u64 {
+        (self.heap + 1) * self.block
+    }
+    fn waves(&self) -> usize {
+        self.heap as usize + 1
+    }
+    fn pieces(&self, wave: usize) -> Vec<u64> {
+        vec![wave as u64]
+    }
+    fn walk<V: FnMut(&u64)>(&self, piece: &u64, mut visit: V) {
+        visit(piece)
+    }
+}

@@ -56,7 +56,7 @@ pub trait Runs: Staged {
 
 /// `k` ones (`k ≤ 64`).
 #[inline]
-fn ones(k: u64) -> u64 {
+pub(crate) fn ones(k: u64) -> u64 {
     if k >= 64 {
         u64::MAX
     } else {
@@ -194,47 +194,26 @@ mod tests {
 
     const K: u64 = 3;
 
-    struct Toy {
-        heap_a: u64,
-        heap_b: u64,
-    }
+    type Toy = crate::solve::HeapBlocks;
 
-    impl Staged for Toy {
-        type Piece = u64;
-        type Cursor = u64;
-        fn positions(&self) -> u64 {
-            (self.heap_a + 1) * (self.heap_b + 1)
-        }
-        fn waves(&self) -> usize {
-            self.heap_a as usize + 1
-        }
-        fn pieces(&self, wave: usize) -> Vec<u64> {
-            vec![wave as u64]
-        }
-        fn walk<V: FnMut(&u64)>(&self, piece: &u64, mut visit: V) {
-            visit(piece)
-        }
+    /// Heap `a` up to `heap_a`, the run `b` up to `heap_b`.
+    fn toy(heap_a: u64, heap_b: u64) -> Toy {
+        Toy::new(heap_a, heap_b + 1, heap_b, K)
     }
 
     impl Runs for Toy {
         fn run(&self, a: &u64) -> (u64, u64) {
-            (a * (self.heap_b + 1), self.heap_b + 1)
+            (a * self.block, self.block)
         }
-        fn edges<F: FnMut(Edge) -> ControlFlow<()>>(&self, a: &u64, mut f: F) -> ControlFlow<()> {
-            for t in 1..=K.min(*a) {
-                f(Edge {
-                    child: (a - t) * (self.heap_b + 1),
-                    reach: self.heap_b,
-                })?;
-            }
-            ControlFlow::Continue(())
+        fn edges<F: FnMut(Edge) -> ControlFlow<()>>(&self, a: &u64, f: F) -> ControlFlow<()> {
+            self.heap_edges(*a, f)
         }
     }
 
     #[test]
     fn toy_game_short_and_long_runs() {
         for heap_b in [0, 5, 63, 64, 65, 130, 200] {
-            let game = Toy { heap_a: 30, heap_b };
+            let game = toy(30, heap_b);
             let bits = solve_outcomes_runs(&game, &()).unwrap();
             for a in 0..=30 {
                 for b in 0..=heap_b {

@@ -31,7 +31,7 @@ use rayon::prelude::*;
 
 use super::acyclic::Bits;
 use super::acyclic::MAX_GRUNDY;
-use super::runs::Edge;
+use super::runs::{ones, Edge};
 use super::waves::Staged;
 use super::wordbits::WordBits;
 use crate::Result;
@@ -61,16 +61,6 @@ pub trait Triangles: Staged {
     /// triangle is.
     fn same_as(&self, _at: &Self::Cursor) -> Option<u64> {
         None
-    }
-}
-
-/// `k` ones (`k ≤ 64`).
-#[inline]
-fn ones(k: u64) -> u64 {
-    if k >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << k) - 1
     }
 }
 
@@ -411,56 +401,31 @@ mod tests {
 
     const K: u64 = 2;
 
-    struct Toy {
-        heap: u64,
-        size: u64,
+    type Toy = crate::solve::HeapBlocks;
+
+    /// Heap `a` up to `heap`, beside triangles of size `size`.
+    fn toy(heap: u64, size: u64) -> Toy {
+        Toy::new(heap, row_start(size + 1), size, K)
     }
 
-    impl Toy {
-        fn tri(&self) -> u64 {
-            row_start(self.size + 1)
-        }
-        fn index(&self, a: u64, u: u64, v: u64) -> u64 {
-            a * self.tri() + row_start(u) + v
-        }
-    }
-
-    impl Staged for Toy {
-        type Piece = u64;
-        type Cursor = u64;
-        fn positions(&self) -> u64 {
-            (self.heap + 1) * self.tri()
-        }
-        fn waves(&self) -> usize {
-            self.heap as usize + 1
-        }
-        fn pieces(&self, wave: usize) -> Vec<u64> {
-            vec![wave as u64]
-        }
-        fn walk<V: FnMut(&u64)>(&self, piece: &u64, mut visit: V) {
-            visit(piece)
-        }
+    /// The index of `(u, v)` beside heap `a`.
+    fn index(game: &Toy, a: u64, u: u64, v: u64) -> u64 {
+        a * game.block + row_start(u) + v
     }
 
     impl Triangles for Toy {
         fn triangle(&self, a: &u64) -> (u64, u32) {
-            (a * self.tri(), self.size as u32)
+            (a * self.block, self.reach as u32)
         }
-        fn edges<F: FnMut(Edge) -> ControlFlow<()>>(&self, a: &u64, mut f: F) -> ControlFlow<()> {
-            for t in 1..=K.min(*a) {
-                f(Edge {
-                    child: (a - t) * self.tri(),
-                    reach: self.size,
-                })?;
-            }
-            ControlFlow::Continue(())
+        fn edges<F: FnMut(Edge) -> ControlFlow<()>>(&self, a: &u64, f: F) -> ControlFlow<()> {
+            self.heap_edges(*a, f)
         }
     }
 
     #[test]
     fn toy_game_against_brute_force() {
         for size in [0, 1, 2, 5, 9, 63] {
-            let game = Toy { heap: 12, size };
+            let game = toy(12, size);
             let bits = solve_outcomes_triangles(&game, &()).unwrap();
             // Brute force in index order (every move lowers the index).
             let mut win = vec![false; game.positions() as usize];
@@ -469,15 +434,15 @@ mod tests {
                     for v in 0..=u {
                         let mut kids = Vec::new();
                         for x in 0..u {
-                            kids.push(game.index(a, x, v.min(x)));
+                            kids.push(index(&game, a, x, v.min(x)));
                         }
                         for x in 0..v {
-                            kids.push(game.index(a, u, x));
+                            kids.push(index(&game, a, u, x));
                         }
                         for t in 1..=K.min(a) {
-                            kids.push(game.index(a - t, u, v));
+                            kids.push(index(&game, a - t, u, v));
                         }
-                        let i = game.index(a, u, v);
+                        let i = index(&game, a, u, v);
                         win[i as usize] = kids.iter().any(|&c| !win[c as usize]);
                         assert_eq!(bits.get(i), win[i as usize], "a {a} ({u},{v}) size {size}");
                     }

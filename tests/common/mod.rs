@@ -394,6 +394,13 @@ pub fn build_all_args<'a>(cat: &'a str, out: &'a Path, more: &[&'a str]) -> Vec<
     args
 }
 
+/// Runs `gamedb build-all` of catalog `cat` into `out`, which must succeed; its stdout.
+pub fn build_all_ok(cat: &str, out: &Path) -> String {
+    let o = gamedb(&build_all_args(cat, out, &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
 /// The row of `build-all`'s summary about `table`.
 pub fn summary_row(out: &str, table: &str) -> String {
     out.lines()
