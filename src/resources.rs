@@ -163,7 +163,10 @@ pub fn check_output_folder(dir: &Path) -> Result<()> {
             dir.display()
         )));
     }
-    let probe = dir.join(format!(".gamedb-write-probe-{}", std::process::id()));
+    // One name per call: the jobs of one `build-all --jobs N` probe the same folder at once.
+    static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let probe = dir.join(format!(".gamedb-write-probe-{}-{n}", std::process::id()));
     let written = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -344,6 +347,22 @@ pub fn advise_huge_pages(p: *mut u8, len: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The jobs of one process check one folder at the same time (build-all --jobs N): each
+    /// probe has its own name, so none is taken for a read-only folder.
+    #[test]
+    fn concurrent_checks_of_one_folder_all_pass() {
+        let dir = std::env::temp_dir().join(format!("gamedb-probe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::thread::scope(|s| {
+            let checks: Vec<_> = (0..16)
+                .map(|_| s.spawn(|| (0..50).all(|_| check_output_folder(&dir).is_ok())))
+                .collect();
+            assert!(checks.into_iter().all(|c| c.join().unwrap()));
+        });
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn sizes_read_and_print() {
