@@ -348,22 +348,6 @@ pub fn advise_huge_pages(p: *mut u8, len: usize) {
 mod tests {
     use super::*;
 
-    /// The jobs of one process check one folder at the same time (build-all --jobs N): each
-    /// probe has its own name, so none is taken for a read-only folder.
-    #[test]
-    fn concurrent_checks_of_one_folder_all_pass() {
-        let dir = std::env::temp_dir().join(format!("gamedb-probe-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::thread::scope(|s| {
-            let checks: Vec<_> = (0..16)
-                .map(|_| s.spawn(|| (0..50).all(|_| check_output_folder(&dir).is_ok())))
-                .collect();
-            assert!(checks.into_iter().all(|c| c.join().unwrap()));
-        });
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
     #[test]
     fn sizes_read_and_print() {
         assert_eq!(parse_size("512M"), Ok(512 << 20));
@@ -410,5 +394,21 @@ mod tests {
         assert!(check(&needs, &Available::default(), Path::new("out")).is_ok());
         assert!(free_disk(Path::new("/")).is_some());
         assert!(memory_limit(None).is_some());
+    }
+
+    /// The jobs of one process check one folder at the same time (build-all --jobs N): each
+    /// probe has its own name, so none is taken for a read-only folder.
+    #[test]
+    fn concurrent_checks_of_one_folder_all_pass() {
+        let dir = std::env::temp_dir().join(format!("gamedb-probe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::thread::scope(|s| {
+            let checks: Vec<_> = (0..16)
+                .map(|_| s.spawn(|| (0..50).all(|_| check_output_folder(&dir).is_ok())))
+                .collect();
+            assert!(checks.into_iter().all(|c| c.join().unwrap()));
+        });
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
