@@ -381,6 +381,35 @@ impl Tail {
     }
 }
 
+/// Adds `carry` to the mixed-radix number of Lehmer digits `d` (digit `j` has radix `n - j`)
+/// at digit `lowest`, carrying into higher digits only as far as needed. Returns the highest
+/// digit that changed and the parity of the change of the digits' sum (odd digit changes),
+/// which is how the inversion parity changes.
+#[inline]
+fn add_digits(n: usize, d: &mut [u8], lowest: usize, mut carry: u64) -> (usize, u8) {
+    let mut j = lowest;
+    let mut change = 0u8;
+    loop {
+        let radix = (n - j) as u64;
+        let v = d[j] as u64 + carry;
+        // Blocks are mostly near each other: a division only for long jumps.
+        let (digit, up) = if v < radix {
+            (v, 0)
+        } else if v < 2 * radix {
+            (v - radix, 1)
+        } else {
+            (v % radix, v / radix)
+        };
+        change ^= (d[j] ^ digit as u8) & 1;
+        d[j] = digit as u8;
+        carry = up;
+        if carry == 0 || j == 0 {
+            return (j, change);
+        }
+        j -= 1;
+    }
+}
+
 impl SlideIndex {
     /// The tables' index: the N!/2 arrangements that can reach the goal.
     pub fn dense(grid: Board) -> SlideIndex {
@@ -569,26 +598,7 @@ impl SlideIndex {
         c.low = low % LOWS;
         let n = self.n;
         let h = n - TAIL;
-        let d = &mut c.d[0];
-        let mut j = h - 1;
-        let mut carry = low / LOWS;
-        let mut change = 0u8;
-        loop {
-            let radix = (n - j) as u64;
-            let v = d[j] as u64 + carry;
-            let (digit, up) = if v < radix {
-                (v, 0)
-            } else {
-                (v % radix, v / radix)
-            };
-            change ^= (d[j] ^ digit as u8) & 1;
-            d[j] = digit as u8;
-            carry = up;
-            if carry == 0 || j == 0 {
-                break;
-            }
-            j -= 1;
-        }
+        let (j, change) = add_digits(n, &mut c.d[0], h - 1, low / LOWS);
         c.high_parity ^= change;
         let [p0, p1] = &mut c.p;
         let [d0, d1] = &mut c.d;
@@ -671,30 +681,9 @@ impl SlideIndex {
             return self.advance_tail(t, c, k);
         }
         let n = self.n;
-        let d = &mut c.d[0];
-        let mut j = if self.dense { n - 3 } else { n - 2 };
-        let mut carry = k;
-        let mut change = 0u32;
-        loop {
-            let radix = (n - j) as u64;
-            let v = d[j] as u64 + carry;
-            // Blocks are mostly near each other: a division only for long jumps.
-            let (digit, up) = if v < radix {
-                (v, 0)
-            } else if v < 2 * radix {
-                (v - radix, 1)
-            } else {
-                (v % radix, v / radix)
-            };
-            change ^= (d[j] as u32 ^ digit as u32) & 1;
-            d[j] = digit as u8;
-            carry = up;
-            if carry == 0 || j == 0 {
-                break;
-            }
-            j -= 1;
-        }
-        c.parity ^= change as u8;
+        let lowest = if self.dense { n - 3 } else { n - 2 };
+        let (j, change) = add_digits(n, &mut c.d[0], lowest, k);
+        c.parity ^= change;
         self.rebuild(c, j);
         c.block += k;
     }
