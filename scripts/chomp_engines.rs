@@ -92,7 +92,7 @@ fn run() -> Result<(), String> {
         return Ok(());
     }
     let bits = pool
-        .install(|| game.solve_with(engine, &()))
+        .install(|| game.solve_with(engine, &(), &()))
         .map_err(|e| e.to_string())?;
     let secs = t0.elapsed().as_secs_f64();
     let n = bits.len();

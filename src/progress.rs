@@ -14,6 +14,13 @@ pub trait Progress: Sync {
     /// of a search). By default ignored.
     fn restart(&self, _len: u64, _what: &str) {}
 
+    /// `n` units were done before this run started (a resumed solve): counted as done, but
+    /// not as done now, so that an estimate of the time left is not fooled by them. By
+    /// default counted with [`Progress::inc`].
+    fn skip(&self, n: u64) {
+        self.inc(n)
+    }
+
     /// The work turned out to be `len` units in all. By default ignored.
     fn set_length(&self, _len: u64) {}
 
@@ -40,6 +47,15 @@ impl Progress for indicatif::ProgressBar {
 
     fn set_length(&self, len: u64) {
         indicatif::ProgressBar::set_length(self, len)
+    }
+
+    fn skip(&self, n: u64) {
+        indicatif::ProgressBar::inc(self, n);
+        // The estimator records the jump now, then forgets it: the rate is measured from here,
+        // and the elapsed time too (this run's).
+        self.tick();
+        self.reset_eta();
+        self.reset_elapsed();
     }
 
     fn note(&self, line: &str) {

@@ -215,6 +215,23 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
     fn rules(&self) -> Result<Box<dyn Rules>>;
     /// Solves every position for `kind` values (one of [`value_kinds`](GameSpec::value_kinds)).
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved>;
+    /// [`solve`](GameSpec::solve), handing the solver's finished waves to `saves` and resuming
+    /// from what it saved (see [`crate::solve::saves`]). By default the game saves nothing
+    /// and solves as [`solve`](GameSpec::solve) does.
+    fn solve_saving(
+        &self,
+        kind: ValueKind,
+        progress: &dyn Progress,
+        _saves: &dyn crate::solve::Saves,
+    ) -> Result<Solved> {
+        self.solve(kind, progress)
+    }
+    /// Bytes of the table [`solve_saving`](GameSpec::solve_saving) hands to its saves for
+    /// `kind` values (each save is that large; a build checks the disk for it): 0 when it saves
+    /// nothing, the default.
+    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
+        0
+    }
     /// Memory [`solve`](GameSpec::solve) needs at its peak for `kind` values, in bytes: the
     /// solver's (from its `*_memory` estimate in [`crate::solve`]) and the game's own tables.
     /// A build compares it with what the machine has before it allocates anything, so it must

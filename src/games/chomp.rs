@@ -62,9 +62,9 @@ use crate::game::{
     Solved, ValueKind, Values, MAX_POSITIONS,
 };
 use crate::solve::{
-    solve_grundy_triangles, solve_grundy_waves, solve_outcomes_runs, solve_outcomes_runs_words,
-    solve_outcomes_triangles, solve_outcomes_triangles_words, solve_outcomes_waves, Bits, Edge,
-    Mirror, Runs, Staged, Triangles, Waves, WordBits, MAX_TRIANGLE,
+    solve_grundy_triangles, solve_grundy_waves, solve_outcomes_runs_words,
+    solve_outcomes_triangles_words, solve_outcomes_waves, Bits, Edge, Mirror, Runs, Saves,
+    Staged, Triangles, Waves, WordBits, MAX_TRIANGLE,
 };
 use rayon::prelude::*;
 use crate::{Error, Result};
@@ -213,6 +213,17 @@ impl GameSpec for ChompSpec {
     }
 
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        self.solve_saving(kind, progress, &())
+    }
+
+    /// P/N tables save the finished waves of the run or triangle solver (Grundy tables,
+    /// under two minutes even for the 16×16 box, save nothing).
+    fn solve_saving(
+        &self,
+        kind: ValueKind,
+        progress: &dyn Progress,
+        saves: &dyn Saves,
+    ) -> Result<Solved> {
         let game = Chomp::new(self.clone());
         Ok(match kind {
             ValueKind::Grundy => {
@@ -226,8 +237,19 @@ impl GameSpec for ChompSpec {
                 }
                 Solved::Grundy(game.solve_grundy(progress)?)
             }
-            _ => game.solve_outcomes(progress)?.into_solved(),
+            _ => game.solve_with(game.engine(), progress, saves)?.into_solved(),
         })
+    }
+
+    /// The solver's words for P/N with the run or triangle engine (directly or through the
+    /// transpose, which has as many positions); the wave engine saves nothing.
+    fn saved_bytes(&self, kind: ValueKind) -> u64 {
+        match (kind, self.engine()) {
+            (ValueKind::Outcome, Engine::Runs | Engine::Triangles | Engine::Transposed) => {
+                self.positions().div_ceil(64) * 8
+            }
+            _ => 0,
+        }
     }
 
     /// What the engine chosen for the box and `kind` needs (see [`Engine`]); every engine's
@@ -710,7 +732,7 @@ impl Chomp {
     /// P/N of every diagram of the box, by the engine of [`Chomp::engine`]. The table is the
     /// same whichever engine makes it (checked by the tests).
     pub fn solve_outcomes(&self, progress: &dyn Progress) -> Result<Bits> {
-        self.solve_with(self.engine(), progress)
+        self.solve_with(self.engine(), progress, &())
     }
 }
 
@@ -741,13 +763,27 @@ impl ChompSpec {
 }
 
 impl Chomp {
-    /// P/N of every diagram by a given engine (for tests and benchmarks; `Triangles` needs
-    /// `3 ≤ R` and `C ≤ 63`, `Runs` needs `R ≥ 2`).
-    pub fn solve_with(&self, engine: Engine, progress: &dyn Progress) -> Result<Bits> {
+    /// P/N of every diagram by a given engine (`Triangles` needs `3 ≤ R` and `C ≤ 63`, `Runs`
+    /// needs `R ≥ 2`). The run and triangle solvers hand their finished waves to `saves`
+    /// (and resume from them), named after the engine and the box they solve (a save of
+    /// another engine or box is refused); the wave engine saves nothing.
+    pub fn solve_with(
+        &self,
+        engine: Engine,
+        progress: &dyn Progress,
+        saves: &dyn Saves,
+    ) -> Result<Bits> {
         match engine {
             Engine::Waves => solve_outcomes_waves(self, progress),
-            Engine::Runs => solve_outcomes_runs(&LastRow(self), progress),
-            Engine::Triangles => solve_outcomes_triangles(&LastTwoRows(self), progress),
+            Engine::Runs => {
+                let name = Chomp::solve_name("runs", self);
+                solve_outcomes_runs_words(&LastRow(self), progress, saves, &name)?.into_bits()
+            }
+            Engine::Triangles => {
+                let name = Chomp::solve_name("triangles", self);
+                solve_outcomes_triangles_words(&LastTwoRows(self), progress, saves, &name)?
+                    .into_bits()
+            }
             Engine::Transposed => {
                 if self.c > MAX_ROWS as usize || self.c < 2 {
                     return Err(Error::Unsupported(format!(
@@ -757,13 +793,22 @@ impl Chomp {
                 }
                 let t = self.transposed();
                 let tb = if t.r >= 3 && t.c <= MAX_TRIANGLE as usize {
-                    solve_outcomes_triangles_words(&LastTwoRows(&t), progress)?
+                    let name = Chomp::solve_name("transposed: triangles", &t);
+                    solve_outcomes_triangles_words(&LastTwoRows(&t), progress, saves, &name)?
                 } else {
-                    solve_outcomes_runs_words(&LastRow(&t), progress)?
+                    let name = Chomp::solve_name("transposed: runs", &t);
+                    solve_outcomes_runs_words(&LastRow(&t), progress, saves, &name)?
                 };
                 self.bits_via_transpose(&t, &tb)
             }
         }
+    }
+
+    /// The name of a saving solve: the solver and the box it solves, e.g. `triangles over the
+    /// 10x42 box`, `transposed: runs over the 2x9 box`. A save of another name is refused, so
+    /// a solve is never resumed by another engine or from another box.
+    fn solve_name(solver: &str, solved: &Chomp) -> String {
+        format!("{solver} over the {}x{} box", solved.r, solved.c)
     }
 
     /// The engine [`Chomp::solve_grundy`] uses: [`Engine::Triangles`] for boxes of 3 to 63
@@ -1169,7 +1214,7 @@ mod tests {
             }
             for e in engines {
                 for threads in [1, 2] {
-                    let got = in_pool(threads, || g.solve_with(e, &pb).unwrap().into_bytes());
+                    let got = in_pool(threads, || g.solve_with(e, &pb, &()).unwrap().into_bytes());
                     assert!(got == reference, "{r}x{c} by {e:?} at {threads} threads");
                 }
             }

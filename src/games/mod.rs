@@ -14,6 +14,7 @@
 //! 15-puzzle solver).
 
 use crate::game::{GameSpec, Progress, Rules, Solved, ValueKind, MAX_POSITIONS};
+use crate::solve::Saves;
 use crate::{Error, Result};
 
 pub mod board;
@@ -187,6 +188,22 @@ impl Spec {
 
     /// Solves every position; refuses value kinds the game does not support.
     pub fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        self.solve_saving(kind, progress, &())
+    }
+
+    /// Bytes each save of [`Spec::solve_saving`] holds (see [`GameSpec::saved_bytes`]).
+    pub fn saved_bytes(&self, kind: ValueKind) -> u64 {
+        dispatch!(self, g => g.saved_bytes(kind))
+    }
+
+    /// [`Spec::solve`], saving finished waves to `saves` and resuming from them (see
+    /// [`GameSpec::solve_saving`]).
+    pub fn solve_saving(
+        &self,
+        kind: ValueKind,
+        progress: &dyn Progress,
+        saves: &dyn Saves,
+    ) -> Result<Solved> {
         self.check_kind(kind)?;
         let positions = self.positions();
         if positions > MAX_POSITIONS {
@@ -195,7 +212,7 @@ impl Spec {
                 self.describe()
             )));
         }
-        let solved = dispatch!(self, g => g.solve(kind, progress))?;
+        let solved = dispatch!(self, g => g.solve_saving(kind, progress, saves))?;
         if solved.len() != positions || solved.kind() != kind {
             return Err(Error::Unsupported(format!(
                 "internal error: solving {} gave {} {} values, expected {positions} {} values",

@@ -6,12 +6,14 @@
 //! [`spread::Bipartite`] (the partitioned breadth-first engine: threads, and MPI processes).
 //! What they produce is [`crate::game::Solved`] data, which the format module encodes. Each
 //! solver states the memory it needs (`*_memory`), so a game can say what its build needs
-//! before it starts (see [`crate::game::GameSpec::solve_memory`]).
+//! before it starts (see [`crate::game::GameSpec::solve_memory`]). The run and triangle
+//! solvers save their finished waves through [`saves::Saves`], so that a long solve resumes.
 
 pub mod acyclic;
 pub mod bfs;
 pub mod ida;
 pub mod runs;
+pub mod saves;
 pub mod spread;
 pub mod tokens;
 pub mod triangles;
@@ -25,6 +27,7 @@ pub use acyclic::{
 pub use bfs::{distances_memory, Puzzle};
 pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
 pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
+pub use saves::{Saves, Wave};
 pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
 pub use triangles::{
     grundy_triangles_memory, outcomes_triangles_memory, solve_grundy_triangles,

@@ -94,6 +94,21 @@ impl WordBits {
         }
     }
 
+    /// Copies words `first .. first + out.len()` into `out` (for saving the table between
+    /// waves; a word being written meanwhile is read before or after the write).
+    pub fn load_words(&self, first: usize, out: &mut [u64]) {
+        for (o, w) in out.iter_mut().zip(&self.words()[first..]) {
+            *o = w.load(Relaxed);
+        }
+    }
+
+    /// Stores `words` at words `first ..` (for reading a saved table back).
+    pub fn store_words(&self, first: usize, words: &[u64]) {
+        for (w, &v) in self.words()[first..].iter().zip(words) {
+            w.store(v, Relaxed);
+        }
+    }
+
     /// Clears bit `i` (safe to call from several threads).
     #[inline]
     pub fn clear(&self, i: u64) {

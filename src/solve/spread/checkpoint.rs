@@ -22,12 +22,11 @@
 //! a message naming what differs; a damaged part (checksum, length) is refused as damaged.
 
 use std::fs::{self, File};
-use std::io::{BufReader, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
-
-use xxhash_rust::xxh3::Xxh3Default;
+use std::io::Write;
+use std::path::Path;
 
 use super::{Exchange, Store};
+use crate::solve::saves::{sync_dir, Hashed, Reader};
 use crate::{Error, Result};
 
 /// The layout version of checkpoints this build writes and reads.
@@ -140,11 +139,7 @@ fn write_part(
     sections: &[Section],
 ) -> Result<()> {
     let io = |e| Error::io(path, e);
-    let file = File::create(path).map_err(io)?;
-    let mut w = Hashed {
-        inner: BufWriter::with_capacity(1 << 22, file),
-        hash: Xxh3Default::new(),
-    };
+    let mut w = Hashed::create(path)?;
     w.put(MAGIC).map_err(io)?;
     w.put(&VERSION.to_le_bytes()).map_err(io)?;
     w.put(&store_code(store).to_le_bytes()).map_err(io)?;
@@ -166,42 +161,7 @@ fn write_part(
         w.words(&[words.len() as u64]).map_err(io)?;
         w.words(words).map_err(io)?;
     }
-    let sum = w.hash.digest();
-    let mut inner = w.inner;
-    inner.write_all(&sum.to_le_bytes()).map_err(io)?;
-    let file = inner.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)?;
-    Ok(())
-}
-
-struct Hashed<W: Write> {
-    inner: W,
-    hash: Xxh3Default,
-}
-
-impl<W: Write> Hashed<W> {
-    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
-        self.hash.update(b);
-        self.inner.write_all(b)
-    }
-
-    fn words(&mut self, words: &[u64]) -> std::io::Result<()> {
-        let mut buf = Vec::with_capacity(1 << 16);
-        for chunk in words.chunks(1 << 13) {
-            buf.clear();
-            for w in chunk {
-                buf.extend_from_slice(&w.to_le_bytes());
-            }
-            self.put(&buf)?;
-        }
-        Ok(())
-    }
-}
-
-fn sync_dir(dir: &Path) {
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
+    w.finish(path)
 }
 
 /// Whether `dir` holds a checkpoint (a manifest).
@@ -282,15 +242,7 @@ fn read_part(
     procs: usize,
     depth: u32,
 ) -> Result<Saved> {
-    let io = |e| Error::io(path, e);
-    let file = File::open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    let mut r = Reader {
-        inner: BufReader::with_capacity(1 << 22, file),
-        hash: Xxh3Default::new(),
-        path: path.to_path_buf(),
-        left: len.saturating_sub(8),
-    };
+    let mut r = Reader::open(path)?;
     let mut magic = [0u8; 8];
     r.take(&mut magic)?;
     if &magic != MAGIC {
@@ -340,10 +292,7 @@ fn read_part(
     if r.left != 0 {
         return Err(Error::corrupt(path, "extended (bytes after the sections)"));
     }
-    let sum = r.hash.digest();
-    let mut stored = [0u8; 8];
-    r.inner.read_exact(&mut stored).map_err(io)?;
-    if u64::from_le_bytes(stored) != sum {
+    if !r.checksum_matches()? {
         return Err(Error::corrupt(
             path,
             "checksum mismatch (damaged checkpoint)",
@@ -354,44 +303,6 @@ fn read_part(
         counts,
         sections,
     })
-}
-
-struct Reader {
-    inner: BufReader<File>,
-    hash: Xxh3Default,
-    path: PathBuf,
-    left: u64,
-}
-
-impl Reader {
-    fn take(&mut self, buf: &mut [u8]) -> Result<()> {
-        if (buf.len() as u64) > self.left {
-            return Err(Error::corrupt(&self.path, "truncated"));
-        }
-        self.inner
-            .read_exact(buf)
-            .map_err(|e| Error::io(&self.path, e))?;
-        self.hash.update(buf);
-        self.left -= buf.len() as u64;
-        Ok(())
-    }
-
-    fn words(&mut self, n: usize) -> Result<Vec<u64>> {
-        let mut out = Vec::with_capacity(n);
-        let mut buf = vec![0u8; 1 << 16];
-        let mut left = n;
-        while left > 0 {
-            let k = left.min(buf.len() / 8);
-            self.take(&mut buf[..8 * k])?;
-            out.extend(
-                buf[..8 * k]
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
-            );
-            left -= k;
-        }
-        Ok(out)
-    }
 }
 
 /// Removes a finished run's checkpoint folder (every process its own parts; process 0 the
