@@ -1,6 +1,9 @@
 //! Building tables: what `gamedb build` can build; checking what a build needs against what the
-//! machine has before solving; locking the table against a second writer; solving, then
-//! writing atomically.
+//! machine has before solving; locking the table against a second writer; solving (with
+//! [`checkpoint`]s of long solves, so that an interrupted build resumes), then writing
+//! atomically.
+
+pub mod checkpoint;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -12,6 +15,7 @@ use crate::games::{BuildGame, Spec};
 use crate::lock::TableLock;
 use crate::resources::{self, Available, Needs};
 use crate::{Error, Result};
+use checkpoint::{Checkpoint, Checkpoints};
 
 /// What `gamedb build` (and a catalog line) names: one registered game with its arguments, or
 /// a set of tables (the pattern databases of a 15-puzzle partition).
@@ -47,6 +51,8 @@ pub struct Built {
     pub solve_time: Duration,
     /// Wall time including writing.
     pub total_time: Duration,
+    /// What the checkpoints did (where the solve resumed, how many were written).
+    pub checkpoints: checkpoint::Report,
 }
 
 /// What building the table of `spec` with `kind` values needs: memory at the peak (the
@@ -62,6 +68,7 @@ pub fn needs(spec: &Spec, kind: ValueKind) -> Needs {
             .saturating_add(payload::encode_memory(kind, n)),
         table: payload::max_payload_len(kind, n),
         file: format::PAYLOAD_OFFSET + payload::max_payload_len(kind, n),
+        checkpoints: 0,
     }
 }
 
@@ -74,6 +81,8 @@ pub struct Options {
     /// The memory this build may use, when the caller has measured it already (`build-all`
     /// running several builds at once gives each its share); `None` measures it now.
     pub memory_available: Option<(u64, String)>,
+    /// Checkpoints of long solves (`gamedb build`): `None` neither writes nor reads any.
+    pub checkpoints: Option<Checkpoints>,
 }
 
 /// What a build checked before solving: its needs and what was available.
@@ -98,7 +107,13 @@ impl Plan {
 /// available.
 pub fn plan(spec: &Spec, kind: ValueKind, out_dir: &Path, options: &Options) -> Result<Plan> {
     spec.check_kind(kind)?;
-    plan_needs(needs(spec, kind), out_dir, options)
+    let mut needs = needs(spec, kind);
+    if let Some(c) = options.checkpoints {
+        let saves = Checkpoint::new(out_dir, spec, kind, c, &());
+        saves.check()?;
+        needs.checkpoints = saves.disk(needs.file);
+    }
+    plan_needs(needs, out_dir, options)
 }
 
 /// [`plan`] for any writer of tables that states its own [`Needs`] (an engine that solves
@@ -182,18 +197,32 @@ pub fn build_locked(
     let path = out_dir.join(&name);
     format::remove_stale_temporaries(out_dir);
     format::remove_temporaries_of(out_dir, &name);
+    let saves = options
+        .checkpoints
+        .map(|c| Checkpoint::new(out_dir, spec, kind, c, progress));
+    if let Some(s) = &saves {
+        s.remove_temporaries();
+    }
     progress.restart(spec.positions(), &name);
     let started = Instant::now();
-    let solved = spec.solve(kind, progress)?;
+    let solved = match &saves {
+        Some(s) => spec.solve_saving(kind, progress, s)?,
+        None => spec.solve(kind, progress)?,
+    };
     let solve_time = started.elapsed();
     let encoded = payload::encode(solved);
     format::write_table(&path, &spec.meta(&encoded), &encoded.bytes)?;
+    // The table is complete under its name: the checkpoint has served.
+    if let Some(s) = &saves {
+        s.remove()?;
+    }
     Ok(Built {
         path,
         positions: encoded.entries,
         file_bytes: format::PAYLOAD_OFFSET + encoded.bytes.len() as u64,
         solve_time,
         total_time: started.elapsed(),
+        checkpoints: saves.map(|s| s.report()).unwrap_or_default(),
     })
 }
 

@@ -194,6 +194,8 @@ pub struct Needs {
     pub table: u64,
     /// Bytes of the output file (at most: Grundy tables may turn out smaller).
     pub file: u64,
+    /// Disk the build's checkpoints need beside the file, at their peak (0: none).
+    pub checkpoints: u64,
 }
 
 /// What this machine offers a build.
@@ -233,11 +235,21 @@ pub fn check(needs: &Needs, available: &Available, dir: &Path) -> Result<()> {
         }
     }
     if let Some(free) = available.disk {
-        if needs.file > free {
+        let disk = needs.file.saturating_add(needs.checkpoints);
+        if disk > free {
+            let checkpoints = if needs.checkpoints > 0 {
+                format!(
+                    " ({} for the table, {} for checkpoints: --no-checkpoints needs none)",
+                    bytes(needs.file),
+                    bytes(needs.checkpoints)
+                )
+            } else {
+                String::new()
+            };
             return Err(Error::Unsupported(format!(
-                "{}: needs {} of disk, but {} has {} free; nothing was solved",
+                "{}: needs {} of disk{checkpoints}, but {} has {} free; nothing was solved",
                 needs.what,
-                bytes(needs.file),
+                bytes(disk),
                 dir.display(),
                 bytes(free)
             )));
@@ -252,8 +264,11 @@ pub fn describe(needs: &Needs, available: &Available, dir: &Path) -> String {
         "{}: needs {} of memory and {} of disk",
         needs.what,
         bytes(needs.memory),
-        bytes(needs.file)
+        bytes(needs.file.saturating_add(needs.checkpoints))
     );
+    if needs.checkpoints > 0 {
+        s += &format!(" ({} of it for checkpoints)", bytes(needs.checkpoints));
+    }
     let mut here = Vec::new();
     if let Some((m, _)) = &available.memory {
         here.push(format!("{} of memory", bytes(*m)));
@@ -368,6 +383,7 @@ mod tests {
             memory: 3 << 30,
             table: 2 << 30,
             file: 2 << 30,
+            checkpoints: 0,
         };
         let here = Available {
             memory: Some((1 << 30, "the --memory budget".into())),

@@ -1,10 +1,13 @@
-//! `gamedb build GAME ...`: solve every position of a game and write its table.
+//! `gamedb build GAME ... [--resume] [--checkpoint-every SECONDS] [--no-checkpoints]`: solve
+//! every position of a game and write its table; long solves leave checkpoints
+//! (`<table>.checkpoint`, see [`gamedb::build::checkpoint`]) that `--resume` continues from.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
-use gamedb::build::{build_locked, plan_all, BuildTarget, Options};
+use gamedb::build::checkpoint::Checkpoints;
+use gamedb::build::{build_locked, plan_all, BuildTarget, Built, Options};
 use gamedb::lock::TableLock;
 
 use super::{progress_bar, set_threads, Common, Failure};
@@ -21,9 +24,22 @@ pub struct BuildArgs {
     #[arg(long, global = true, value_parser = gamedb::resources::parse_size)]
     pub memory: Option<u64>,
     /// One JSON object per table written: file, game, values, positions, bytes, seconds,
-    /// solve_seconds, memory_needed.
+    /// solve_seconds, memory_needed, resumed_at_wave, checkpoints_written,
+    /// checkpoint_seconds.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Continue from the table's checkpoint (`<table>.checkpoint` in --out), left by a build
+    /// that was interrupted; refused when there is none, or when it is of another table,
+    /// damaged, or of another solver.
+    #[arg(long, global = true)]
+    pub resume: bool,
+    /// Seconds between checkpoints of a long solve (0: after every wave). Today Chomp P/N
+    /// tables keep checkpoints; each is about as large as the table.
+    #[arg(long, global = true, default_value_t = 300, value_name = "SECONDS")]
+    pub checkpoint_every: u64,
+    /// Write no checkpoints.
+    #[arg(long, global = true)]
+    pub no_checkpoints: bool,
     #[command(flatten)]
     pub common: Common,
 }
@@ -32,6 +48,10 @@ pub fn run(a: BuildArgs) -> Result<(), Failure> {
     set_threads(a.common.threads)?;
     let options = Options {
         memory_budget: a.memory,
+        checkpoints: Some(Checkpoints {
+            every: (!a.no_checkpoints).then_some(a.checkpoint_every),
+            resume: a.resume,
+        }),
         ..Options::default()
     };
     let tables = a.target.specs()?;
@@ -66,18 +86,52 @@ pub fn run(a: BuildArgs) -> Result<(), Failure> {
                 "seconds": built.total_time.as_secs_f64(),
                 "solve_seconds": built.solve_time.as_secs_f64(),
                 "memory_needed": gamedb::build::needs(&spec, kind).memory,
+                "resumed_at_wave": built.checkpoints.resumed.map(|w| w.next),
+                "checkpoints_written": built.checkpoints.written,
+                "checkpoint_seconds": built.checkpoints.seconds,
             });
             println!("{summary}");
             continue;
         }
         println!(
-            "wrote {} ({} positions, {} bytes) in {:.2} s ({:.0} positions/s solving)",
+            "wrote {} ({} positions, {} bytes) in {:.2} s ({:.0} positions/s solving){}",
             built.path.display(),
             built.positions,
             built.file_bytes,
             built.total_time.as_secs_f64(),
-            built.positions as f64 / built.solve_time.as_secs_f64().max(1e-9)
+            // A resumed build solved only the positions after its checkpoint.
+            (built.positions - built.checkpoints.resumed.map_or(0, |w| w.done.min(built.positions)))
+                as f64
+                / built.solve_time.as_secs_f64().max(1e-9),
+            checkpoint_summary(&built)
         );
     }
     Ok(())
+}
+
+/// `; resumed at wave W of N (P positions solved before), K checkpoints written (S each,
+/// T s in all)`, the parts that happened.
+fn checkpoint_summary(built: &Built) -> String {
+    let c = &built.checkpoints;
+    let mut parts = Vec::new();
+    if let Some(w) = c.resumed {
+        parts.push(format!(
+            "resumed at wave {} of {} ({} positions solved before)",
+            w.next, w.waves, w.done
+        ));
+    }
+    if c.written > 0 {
+        parts.push(format!(
+            "{} checkpoint{} written ({} each, {:.1} s in all)",
+            c.written,
+            if c.written == 1 { "" } else { "s" },
+            gamedb::resources::bytes(c.bytes),
+            c.seconds
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", parts.join(", "))
+    }
 }

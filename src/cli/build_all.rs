@@ -278,6 +278,7 @@ pub fn run(a: BuildAllArgs) -> Result<(), Failure> {
             let options = Options {
                 memory_budget: a.memory,
                 memory_available: share,
+                checkpoints: None,
             };
             let result = (|| {
                 let plan = build::plan(&e.spec, e.kind, &a.out, &options)?;

@@ -1,0 +1,216 @@
+//! Checkpoints of long builds (`gamedb build ... --resume`): a Chomp box build killed with
+//! SIGKILL after a checkpoint resumes to the same bytes as an uninterrupted build, at 1 and 2
+//! threads; without `--resume` a checkpoint is neither used nor overwritten; a checkpoint of
+//! another box, a damaged one and a truncated one are refused (exit 2, a line naming the
+//! file); `--resume` without a checkpoint is refused.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// The box of these tests: 10×20, 30,045,014 positions (a 3.6 MiB table) in 160 waves of the
+/// triangle solver; with a checkpoint after every wave a build takes a second or two.
+const ROWS: &str = "10";
+const COLS: &str = "20";
+const TABLE: &str = "chomp-10x20.gtab";
+
+fn build_args<'a>(out: &'a str, threads: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "build",
+        "chomp",
+        "--rows",
+        ROWS,
+        "--cols",
+        COLS,
+        "--out",
+        out,
+        "--threads",
+        threads,
+        "-q",
+    ];
+    args.extend_from_slice(more);
+    args
+}
+
+fn checkpoint_of(dir: &Path) -> PathBuf {
+    dir.join(format!("{TABLE}.checkpoint"))
+}
+
+/// Starts a build that checkpoints after every wave, waits until its first checkpoint is
+/// there and then `wait_ms` more, and kills it (SIGKILL). True when it was killed before it
+/// finished (a checkpoint is left to resume).
+fn start_and_kill(out: &Path, threads: &str, wait_ms: u64) -> bool {
+    let dir = out.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(build_args(dir, threads, &["--checkpoint-every", "0"]))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let ckpt = checkpoint_of(out);
+    let started = Instant::now();
+    while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(wait_ms));
+    child.kill().unwrap(); // SIGKILL
+    let status = child.wait().unwrap();
+    !status.success() && ckpt.exists()
+}
+
+#[test]
+fn a_build_killed_after_a_checkpoint_resumes_to_the_same_bytes_at_1_and_2_threads() {
+    let reference = TempDir::new("resume-ref");
+    gamedb_ok(&build_args(reference.arg(), "2", &["--no-checkpoints"]));
+    let want = std::fs::read(reference.path().join(TABLE)).unwrap();
+    let mut resumed = 0;
+    let mut waves = Vec::new();
+    for (i, wait) in [0u64, 30, 150, 400].into_iter().enumerate() {
+        // Killed at one thread count, resumed at the other (and at the same one).
+        let (first, then) = [("2", "1"), ("1", "2"), ("2", "2"), ("1", "1")][i];
+        let dir = TempDir::new("resume-kill");
+        if !start_and_kill(dir.path(), first, wait) {
+            continue;
+        }
+        assert!(!dir.path().join(TABLE).exists(), "a table after the kill");
+        // Without --resume the checkpoint is refused, not used and not overwritten.
+        let before = std::fs::read(checkpoint_of(dir.path())).unwrap();
+        refused(
+            "a checkpoint without --resume",
+            &build_args(dir.arg(), then, &[]),
+            &[TABLE, ".checkpoint", "--resume continues it"],
+        );
+        assert_eq!(std::fs::read(checkpoint_of(dir.path())).unwrap(), before);
+        // The first resumed build goes on writing a checkpoint after every wave.
+        let every = if i == 0 { "0" } else { "300" };
+        let out = gamedb_ok(&build_args(
+            dir.arg(),
+            then,
+            &["--resume", "--checkpoint-every", every, "--json"],
+        ));
+        let summary = json(out.trim());
+        let wave = summary["resumed_at_wave"].as_u64();
+        assert!(wave.is_some_and(|w| (1..160).contains(&w)), "{summary}");
+        waves.push(wave);
+        assert_eq!(
+            std::fs::read(dir.path().join(TABLE)).unwrap(),
+            want,
+            "killed at {first} thread(s) {wait} ms after the first checkpoint, resumed at {then}"
+        );
+        // The checkpoint has served; nothing else is left (no temporary, no lock).
+        assert_eq!(left_over(dir.path(), |n| n == TABLE), Vec::<String>::new());
+        resumed += 1;
+    }
+    assert!(
+        resumed >= 3,
+        "only {resumed} of 4 builds were killed mid-way (resumed at waves {waves:?})"
+    );
+}
+
+#[test]
+fn foreign_damaged_and_truncated_checkpoints_are_refused() {
+    let dir = TempDir::new("resume-bad");
+    assert!(
+        start_and_kill(dir.path(), "2", 20),
+        "the build finished first"
+    );
+    let ckpt = checkpoint_of(dir.path());
+    let good = std::fs::read(&ckpt).unwrap();
+    let name = ckpt.display().to_string();
+    let resume = build_args(dir.arg(), "2", &["--resume"]);
+
+    // A checkpoint of another box under this table's name.
+    let other = TempDir::new("resume-other");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args([
+            "build",
+            "chomp",
+            "--rows",
+            "10",
+            "--cols",
+            "19",
+            "--out",
+            other.arg(),
+            "-q",
+            "--checkpoint-every",
+            "0",
+        ])
+        .spawn()
+        .unwrap();
+    let theirs = other.path().join("chomp-10x19.gtab.checkpoint");
+    while !theirs.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "10x19 finished first");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let foreign = std::fs::read(&theirs).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::write(&ckpt, &foreign).unwrap();
+    refused(
+        "another box",
+        &resume,
+        &[&name, "10×19", "not of", "10×20", "cannot be resumed"],
+    );
+
+    // One byte changed in the words: the checksum.
+    let mut damaged = good.clone();
+    let at = damaged.len() - 1000;
+    damaged[at] ^= 0x10;
+    std::fs::write(&ckpt, &damaged).unwrap();
+    refused("a damaged word", &resume, &[&name, "checksum mismatch"]);
+
+    // Cut short, in the words and in the header.
+    std::fs::write(&ckpt, &good[..good.len() - 4096]).unwrap();
+    refused("truncated", &resume, &[&name, "truncated"]);
+    std::fs::write(&ckpt, &good[..100]).unwrap();
+    refused("truncated header", &resume, &[&name, "truncated"]);
+    std::fs::write(
+        &ckpt,
+        b"not a checkpoint at all, but long enough to hold a magic",
+    )
+    .unwrap();
+    refused(
+        "not a checkpoint",
+        &resume,
+        &[&name, "not a gamedb build checkpoint"],
+    );
+
+    // Another format version.
+    let mut newer = good.clone();
+    newer[8] = 9;
+    std::fs::write(&ckpt, &newer).unwrap();
+    refused("another version", &resume, &[&name, "version 9"]);
+
+    // The Grundy table of the box keeps no checkpoints: nothing to resume.
+    refused(
+        "a table without checkpoints",
+        &build_args(dir.arg(), "2", &["--resume", "--grundy"]),
+        &["chomp-10x20-grundy.gtab", "keep no checkpoints"],
+    );
+
+    // The good one still resumes; none of the refusals wrote a table.
+    assert!(!dir.path().join(TABLE).exists());
+    std::fs::write(&ckpt, &good).unwrap();
+    gamedb_ok(&resume);
+    assert!(!ckpt.exists());
+    let reference = TempDir::new("resume-bad-ref");
+    gamedb_ok(&build_args(reference.arg(), "1", &[]));
+    assert_eq!(
+        std::fs::read(dir.path().join(TABLE)).unwrap(),
+        std::fs::read(reference.path().join(TABLE)).unwrap()
+    );
+
+    // --resume with no checkpoint (the build finished and removed it) is refused.
+    refused(
+        "no checkpoint",
+        &resume,
+        &["--resume: no checkpoint", &name, "run without --resume"],
+    );
+}
