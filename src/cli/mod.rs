@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use clap::{Args, Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use gamedb::stream::{self, Reply};
 use gamedb::Error;
@@ -145,9 +145,19 @@ pub fn progress_bar(quiet: bool, len: u64, msg: String) -> ProgressBar {
     let pb = ProgressBar::with_draw_target(Some(len), target);
     pb.set_style(
         ProgressStyle::with_template(
-            "{msg:28} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({per_sec}, eta {eta})",
+            "{msg:28} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({per_sec}, eta {eta_after})",
         )
-        .expect("valid template"),
+        .expect("valid template")
+        // The rate of the first few chunks says little (weeks, or a second, for a build of
+        // a minute): no estimate during the first second of the work (or of a resumed part
+        // of it, see `Progress::skip`).
+        .with_key("eta_after", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = if state.elapsed().as_secs_f64() < 1.0 {
+                write!(w, "…")
+            } else {
+                write!(w, "{:#}", indicatif::HumanDuration(state.eta()))
+            };
+        }),
     );
     pb.set_message(msg);
     pb
