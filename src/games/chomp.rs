@@ -63,7 +63,7 @@ use crate::game::{
 };
 use crate::solve::{
     solve_grundy_triangles, solve_grundy_waves, solve_outcomes_runs_words,
-    solve_outcomes_triangles_words, solve_outcomes_waves, Bits, Edge, Mirror, Runs, Saves,
+    solve_outcomes_triangles_words, solve_outcomes_waves, Bits, Edge, Mirror, Runs, Saves, Saving,
     Staged, Triangles, Waves, WordBits, MAX_TRIANGLE,
 };
 use rayon::prelude::*;
@@ -776,12 +776,13 @@ impl Chomp {
         match engine {
             Engine::Waves => solve_outcomes_waves(self, progress),
             Engine::Runs => {
-                let name = Chomp::solve_name("runs", self);
-                solve_outcomes_runs_words(&LastRow(self), progress, saves, &name)?.into_bits()
+                let solve = &Chomp::solve_name("runs", self);
+                solve_outcomes_runs_words(&LastRow(self), progress, Saving { saves, solve })?
+                    .into_bits()
             }
             Engine::Triangles => {
-                let name = Chomp::solve_name("triangles", self);
-                solve_outcomes_triangles_words(&LastTwoRows(self), progress, saves, &name)?
+                let solve = &Chomp::solve_name("triangles", self);
+                solve_outcomes_triangles_words(&LastTwoRows(self), progress, Saving { saves, solve })?
                     .into_bits()
             }
             Engine::Transposed => {
@@ -793,11 +794,11 @@ impl Chomp {
                 }
                 let t = self.transposed();
                 let tb = if t.r >= 3 && t.c <= MAX_TRIANGLE as usize {
-                    let name = Chomp::solve_name("transposed: triangles", &t);
-                    solve_outcomes_triangles_words(&LastTwoRows(&t), progress, saves, &name)?
+                    let solve = &Chomp::solve_name("transposed: triangles", &t);
+                    solve_outcomes_triangles_words(&LastTwoRows(&t), progress, Saving { saves, solve })?
                 } else {
-                    let name = Chomp::solve_name("transposed: runs", &t);
-                    solve_outcomes_runs_words(&LastRow(&t), progress, saves, &name)?
+                    let solve = &Chomp::solve_name("transposed: runs", &t);
+                    solve_outcomes_runs_words(&LastRow(&t), progress, Saving { saves, solve })?
                 };
                 self.bits_via_transpose(&t, &tb)
             }

@@ -27,7 +27,7 @@ pub use acyclic::{
 pub use bfs::{distances_memory, Puzzle};
 pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
 pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
-pub use saves::{Saves, Wave};
+pub use saves::{Saves, Saving, Wave};
 pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
 pub use triangles::{
     grundy_triangles_memory, outcomes_triangles_memory, solve_grundy_triangles,

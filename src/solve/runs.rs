@@ -22,13 +22,11 @@
 //! Memory: [`outcomes_runs_memory`].
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::progress::Progress;
-use rayon::prelude::*;
 
 use super::acyclic::Bits;
-use super::saves::{start, Saves};
+use super::saves::{solve_waves, Saving};
 use super::waves::Staged;
 use super::wordbits::WordBits;
 use crate::Result;
@@ -75,40 +73,30 @@ pub fn outcomes_runs_memory(positions: u64, pieces: u64, piece_bytes: u64) -> u6
 
 /// P/N of every position of a [`Runs`] game.
 pub fn solve_outcomes_runs<G: Runs>(game: &G, progress: &dyn Progress) -> Result<Bits> {
-    solve_outcomes_runs_words(game, progress, &(), "")?.into_bits()
+    solve_outcomes_runs_words(game, progress, Saving::NONE)?.into_bits()
 }
 
-/// [`solve_outcomes_runs`], leaving the table as words, and handing it to `saves` after each
-/// wave (as the solve named `solve`; see [`super::saves`]), resuming from what `saves` saved.
+/// [`solve_outcomes_runs`], leaving the table as words, and handing it to the saves after
+/// each wave (see [`super::saves`]), resuming from what they saved.
 pub fn solve_outcomes_runs_words<G: Runs>(
     game: &G,
     progress: &dyn Progress,
-    saves: &dyn Saves,
-    solve: &str,
+    saving: Saving,
 ) -> Result<WordBits> {
-    let (mut wave, bits) = start(saves, solve, game.positions(), game.waves(), progress)?;
-    while wave.next < wave.waves {
-        let done = AtomicU64::new(0);
-        game.pieces(wave.next).par_iter().for_each(|piece| {
-            let mut visited = 0u64;
-            let mut wide = Vec::new();
-            game.walk(piece, |at| {
-                let (base, len) = game.run(at);
-                visited += len;
-                if len <= 64 {
-                    solve_short(game, at, &bits, base, len);
-                } else {
-                    solve_long(game, at, &bits, base, len, &mut wide);
-                }
-            });
-            progress.inc(visited);
-            done.fetch_add(visited, Relaxed);
+    solve_waves(game, progress, saving, |piece, bits| {
+        let mut visited = 0u64;
+        let mut wide = Vec::new();
+        game.walk(piece, |at| {
+            let (base, len) = game.run(at);
+            visited += len;
+            if len <= 64 {
+                solve_short(game, at, bits, base, len);
+            } else {
+                solve_long(game, at, bits, base, len, &mut wide);
+            }
         });
-        wave.next += 1;
-        wave.done += done.into_inner();
-        saves.finished_wave(solve, wave, &bits)?;
-    }
-    Ok(bits)
+        visited
+    })
 }
 
 /// A run of at most 64 elements: one word.

@@ -17,9 +17,12 @@
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use rayon::prelude::*;
 use xxhash_rust::xxh3::Xxh3Default;
 
+use super::waves::Staged;
 use super::wordbits::WordBits;
 use crate::progress::Progress;
 use crate::{Error, Result};
@@ -48,6 +51,23 @@ pub trait Saves: Sync {
     fn finished_wave(&self, solve: &str, at: Wave, bits: &WordBits) -> Result<()>;
 }
 
+/// A solve's saves and its name (see the module documentation).
+#[derive(Clone, Copy)]
+pub struct Saving<'a> {
+    /// Where the finished waves go.
+    pub saves: &'a dyn Saves,
+    /// The solve's name.
+    pub solve: &'a str,
+}
+
+impl Saving<'_> {
+    /// Nothing saved.
+    pub const NONE: Saving<'static> = Saving {
+        saves: &(),
+        solve: "",
+    };
+}
+
 /// Saves nothing.
 impl Saves for () {
     fn resume(&self, _solve: &str, _positions: u64) -> Result<Option<(Wave, WordBits)>> {
@@ -59,10 +79,36 @@ impl Saves for () {
     }
 }
 
+/// The waves of a solve kept in one [`WordBits`] table (the run and triangle solvers): from
+/// where `saves` resumes, or wave 0 on a zero table, each wave's pieces in parallel by
+/// `solve_piece` (which returns the positions it solved), the table handed to `saves` after
+/// every wave.
+pub(crate) fn solve_waves<G: Staged>(
+    game: &G,
+    progress: &dyn Progress,
+    saving: Saving,
+    solve_piece: impl Fn(&G::Piece, &WordBits) -> u64 + Sync,
+) -> Result<WordBits> {
+    let Saving { saves, solve } = saving;
+    let (mut wave, bits) = start(saves, solve, game.positions(), game.waves(), progress)?;
+    while wave.next < wave.waves {
+        let done = AtomicU64::new(0);
+        game.pieces(wave.next).par_iter().for_each(|piece| {
+            let visited = solve_piece(piece, &bits);
+            progress.inc(visited);
+            done.fetch_add(visited, Relaxed);
+        });
+        wave.next += 1;
+        wave.done += done.into_inner();
+        saves.finished_wave(solve, wave, &bits)?;
+    }
+    Ok(bits)
+}
+
 /// Where a wave solver of `waves` waves over `positions` positions starts: the saved table
 /// and its next wave when `saves` resumes one (the progress is told what was done before),
 /// else a zero table at wave 0.
-pub(crate) fn start(
+fn start(
     saves: &dyn Saves,
     solve: &str,
     positions: u64,

@@ -24,7 +24,7 @@
 //! [`crate::solve::waves`].
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
 
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -32,7 +32,7 @@ use rayon::prelude::*;
 use super::acyclic::Bits;
 use super::acyclic::MAX_GRUNDY;
 use super::runs::{ones, Edge};
-use super::saves::{start, Saves};
+use super::saves::{solve_waves, Saving};
 use super::waves::Staged;
 use super::wordbits::WordBits;
 use crate::Result;
@@ -88,42 +88,36 @@ pub fn grundy_triangles_memory(positions: u64, pieces: u64, piece_bytes: u64) ->
 
 /// P/N of every position of a [`Triangles`] game.
 pub fn solve_outcomes_triangles<G: Triangles>(game: &G, progress: &dyn Progress) -> Result<Bits> {
-    solve_outcomes_triangles_words(game, progress, &(), "")?.into_bits()
+    solve_outcomes_triangles_words(game, progress, Saving::NONE)?.into_bits()
 }
 
-/// [`solve_outcomes_triangles`], leaving the table as words, and handing it to `saves` after
-/// each wave (as the solve named `solve`; see [`super::saves`]), resuming from what `saves`
-/// saved.
+/// [`solve_outcomes_triangles`], leaving the table as words, and handing it to the saves
+/// after each wave (see [`super::saves`]), resuming from what they saved.
 pub fn solve_outcomes_triangles_words<G: Triangles>(
     game: &G,
     progress: &dyn Progress,
-    saves: &dyn Saves,
-    solve: &str,
+    saving: Saving,
 ) -> Result<WordBits> {
-    let (mut wave, bits) = start(saves, solve, game.positions(), game.waves(), progress)?;
-    while wave.next < wave.waves {
-        let done = AtomicU64::new(0);
-        game.pieces(wave.next).par_iter().for_each(|piece| {
-            let mut visited = 0u64;
-            game.walk(piece, |at| {
-                let (first, size) = game.triangle(at);
-                visited += row_start(size as u64 + 1);
-                if size == 0 {
-                    if let Some(j) = game.same_as(at) {
-                        bits.or_bits(first, 1, bits.get(j) as u64);
-                        return;
-                    }
-                }
-                solve_triangle(game, at, &bits, first, size as u64);
-            });
-            progress.inc(visited);
-            done.fetch_add(visited, Relaxed);
-        });
-        wave.next += 1;
-        wave.done += done.into_inner();
-        saves.finished_wave(solve, wave, &bits)?;
-    }
-    Ok(bits)
+    solve_waves(game, progress, saving, |piece, bits| {
+        solve_piece(game, piece, bits)
+    })
+}
+
+/// The triangles of one piece; returns the positions solved.
+fn solve_piece<G: Triangles>(game: &G, piece: &G::Piece, bits: &WordBits) -> u64 {
+    let mut visited = 0u64;
+    game.walk(piece, |at| {
+        let (first, size) = game.triangle(at);
+        visited += row_start(size as u64 + 1);
+        if size == 0 {
+            if let Some(j) = game.same_as(at) {
+                bits.or_bits(first, 1, bits.get(j) as u64);
+                return;
+            }
+        }
+        solve_triangle(game, at, bits, first, size as u64);
+    });
+    visited
 }
 
 /// Words of the largest triangle's bits.
