@@ -65,7 +65,7 @@ pub fn path(dir: &Path, name: &str) -> PathBuf {
 }
 
 /// Room in [`Checkpoint::disk`] for the solve's name (a few dozen bytes in practice).
-const NAME_ROOM: u64 = 256;
+const NAME_ROOM: u64 = 64;
 
 /// What the checkpoints of a build did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -93,16 +93,16 @@ pub fn run(a: BuildArgs) -> Result<(), Failure> {
             println!("{summary}");
             continue;
         }
+        // A resumed build solved only the positions after its checkpoint.
+        let before = built.checkpoints.resumed.map_or(0, |w| w.done);
+        let solved = built.positions.saturating_sub(before);
         println!(
             "wrote {} ({} positions, {} bytes) in {:.2} s ({:.0} positions/s solving){}",
             built.path.display(),
             built.positions,
             built.file_bytes,
             built.total_time.as_secs_f64(),
-            // A resumed build solved only the positions after its checkpoint.
-            (built.positions - built.checkpoints.resumed.map_or(0, |w| w.done.min(built.positions)))
-                as f64
-                / built.solve_time.as_secs_f64().max(1e-9),
+            solved as f64 / built.solve_time.as_secs_f64().max(1e-9),
             checkpoint_summary(&built)
         );
     }
