@@ -6,7 +6,11 @@
 #
 # Scenarios (default: chomp build-all special):
 #   chomp      `gamedb build chomp` of the box in $CHOMP_BOX (default 14x14: about a second on
-#              two idle cores; CHOMP_BOX="16 16" for the 16x16 box, about 8 s a build)
+#              two idle cores; CHOMP_BOX="16 16" for the 16x16 box, about 8 s a build) with a
+#              checkpoint after every wave (`--checkpoint-every 0`: a few seconds a build), so
+#              kills land in waves, in checkpoints and in the table's writing; the next run
+#              resumes from the checkpoint when there is one (`--resume`), and must leave no
+#              checkpoint behind
 #   slide      `gamedb build slide --rows 3 --cols 4` (239,500,800 positions, 6-15 s a build)
 #   build-all  `gamedb build-all` of a small catalog (five tables, a few seconds)
 #   enumerate  `gamedb enumerate slide --rows 2 --cols 5 --table` with a checkpoint after every
@@ -50,6 +54,7 @@ trap 'umount "$work"/mnt-* 2>/dev/null; rm -rf "$work"' EXIT
 echo "fault injection: N=$N, scenarios: ${scenarios[*]}, work in $work, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 trials=0
+resumed=0
 interrupted=0
 failures=0
 fail() {
@@ -70,17 +75,19 @@ EOF
 # The command of a scenario, writing into folder $1.
 command_of() {
     case $2 in
-    chomp) echo "env --default-signal=INT $G build chomp --rows $chomp_rows --cols $chomp_cols --out $1 -q" ;;
+    chomp) echo "env --default-signal=INT $G build chomp --rows $chomp_rows --cols $chomp_cols --checkpoint-every 0 --out $1 -q" ;;
     slide) echo "env --default-signal=INT $G build slide --rows 3 --cols 4 --out $1 -q" ;;
     build-all) echo "env --default-signal=INT $G build-all --catalog $work/catalog.txt --out $1 -q" ;;
     enumerate) echo "env --default-signal=INT $G enumerate slide --rows 2 --cols 5 --table --checkpoint-every 0 --level-delay-ms 20 --out $1 -q" ;;
     esac
 }
 
-# The command that continues an interrupted run in folder $1: enumerate resumes from its
-# checkpoint when one was written; the builds simply run again.
+# The command that continues an interrupted run in folder $1: enumerate and the chomp build
+# resume from their checkpoint when one was written; the other builds simply run again.
 next_of() {
     if [ "$2" = enumerate ] && [ -d "$1/slide-2x5.enumerate" ]; then
+        echo "$(command_of "$1" "$2") --resume"
+    elif [ "$2" = chomp ] && [ -e "$1/chomp-${chomp_rows}x${chomp_cols}.gtab.checkpoint" ]; then
         echo "$(command_of "$1" "$2") --resume"
     else
         command_of "$1" "$2"
@@ -154,6 +161,9 @@ run_scenario() {
         local rc=$?
         [ "$rc" -ne 0 ] && interrupted=$((interrupted + 1))
         tables_match "$dir" "$ref" "$planted"
+        if compgen -G "$dir/*.checkpoint" >/dev/null || [ -d "$dir/slide-2x5.enumerate" ]; then
+            resumed=$((resumed + 1))
+        fi
         # The next run completes.
         if ! $(next_of "$dir" "$s") >"$work/next.out" 2>&1; then
             fail "the next run failed: $(tail -3 "$work/next.out")"
@@ -162,6 +172,7 @@ run_scenario() {
         left=$(leftovers "$dir")
         [ -z "$left" ] || fail "left after the next run: $left"
         [ ! -e "$dir/slide-2x5.enumerate" ] || fail "a checkpoint folder left after the next run"
+        ! compgen -G "$dir/*.checkpoint" >/dev/null || fail "a checkpoint left after the next run"
         tables_match "$dir" "$ref"
         local want have
         want=$(cd "$ref" && ls *.gtab | sort | tr '\n' ' ')
@@ -286,6 +297,6 @@ for s in "${scenarios[@]}"; do
     *) echo "unknown scenario $s" && exit 2 ;;
     esac
 done
-echo "fault injection: $trials trials ($interrupted builds killed before they finished; the others had \
-finished when the signal came), $failures failed checks (load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "fault injection: $trials trials ($interrupted builds killed before they finished, $resumed of them \
+resumed from a checkpoint; the others had finished when the signal came), $failures failed checks (load $(cut -d' ' -f1-3 /proc/loadavg))"
 [ "$failures" -eq 0 ]
