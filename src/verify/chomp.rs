@@ -134,6 +134,12 @@ pub(super) fn statements() -> Vec<Statement> {
             claim: "the 2×n rectangle has Grundy value ⌊(3n − 1)/2⌋ (checked for every n ≤ 200)",
             run: grundy_two_by_n,
         },
+        Statement {
+            name: "chomp-grundy-3xn",
+            source: "OEIS A069001 (Grundy values of 3×n Chomp rectangles, its b-file)",
+            claim: "the 3×n rectangle has Grundy value A069001(n) for every n ≤ 200",
+            run: grundy_three_by_n,
+        },
     ]
 }
 
@@ -523,6 +529,30 @@ fn grundy_squares(env: &mut Env) -> Result<Finding> {
     Ok(f)
 }
 
+/// OEIS A069001, terms 1..200 of its b-file: the Grundy value of the 3×n rectangle.
+const A069001: &str = include_str!("data/a069001.txt");
+
+fn grundy_three_by_n(env: &mut Env) -> Result<Finding> {
+    let mut f = Finding::default();
+    let t = chomp(env, THREE_ROWS, ValueKind::Grundy)?;
+    for (n, want) in super::b_file(A069001) {
+        let n = n as u32;
+        let got = t.grundy(t.rules().rank(&[n, n, n]));
+        f.case(got == Some(want as u32), || {
+            format!("3×{n}: Grundy value {got:?}, A069001 says {want}")
+        });
+    }
+    let largest = (1..=THREE_ROWS.1)
+        .filter_map(|n| t.grundy(t.rules().rank(&[n, n, n])))
+        .max()
+        .unwrap_or(0);
+    f.note = Some(format!(
+        "3×1..3×{} read in the {}×{} box; largest value {largest}",
+        THREE_ROWS.1, THREE_ROWS.0, THREE_ROWS.1
+    ));
+    Ok(f)
+}
+
 fn grundy_two_by_n(env: &mut Env) -> Result<Finding> {
     let mut f = Finding::default();
     let t = chomp(env, THREE_ROWS, ValueKind::Grundy)?;
@@ -552,4 +582,14 @@ fn grundy_two_by_n(env: &mut Env) -> Result<Finding> {
         )
     });
     Ok(f)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_embedded_a069001_parses() {
+        let a = crate::verify::b_file(super::A069001);
+        assert_eq!(a.len(), 200);
+        assert_eq!((a[0], a[2], a[199]), ((1, 2), (3, 5), (200, 431)));
+    }
 }

@@ -21,12 +21,12 @@ const BOX: (u32, u32) = (3, 200);
 /// Columns whose pattern of `p − q` is determined.
 const PERIOD_R: u64 = 3000;
 
-/// OEIS A029899 as published (offset 0): P-positions of three-rowed Chomp with `p ≤ n`.
-const A029899: [u64; 48] = [
-    0, 1, 3, 5, 7, 10, 13, 17, 20, 25, 29, 33, 39, 44, 51, 56, 62, 70, 76, 85, 92, 100, 110, 121,
-    129, 137, 149, 158, 167, 180, 190, 204, 214, 229, 239, 250, 266, 278, 295, 307, 320, 338, 351,
-    370, 384, 398, 418, 439,
-];
+/// OEIS A029899 as published, its b-file (n = 0..400): P-positions of three-rowed Chomp with
+/// `p ≤ n`.
+const A029899: &str = include_str!("data/a029899.txt");
+/// Gabriel Nivasch's census as quoted on Brouwer's Chomp page: every `r ≤ 10000` whose column
+/// of `p − q` has a period other than 1, by period.
+const NIVASCH: &str = include_str!("data/nivasch-periods.txt");
 /// OEIS A029900 as published (offset 0): `f(n, n)`.
 const A029900: [u64; 56] = [
     1, 3, 4, 6, 8, 10, 11, 13, 15, 16, 18, 20, 21, 24, 25, 27, 28, 30, 32, 34, 35, 37, 39, 40, 42,
@@ -54,7 +54,7 @@ pub(super) fn statements() -> Vec<Statement> {
         },
         Statement {
             name: "chomp3-a029899",
-            source: "OEIS A029899 (terms n = 0..47)",
+            source: "OEIS A029899 (its b-file, n = 0..400)",
             claim: "the number of P-positions (p, q, r) with p ≤ n is A029899(n)",
             run: a029899,
         },
@@ -87,6 +87,12 @@ pub(super) fn statements() -> Vec<Statement> {
             source: "Brouwer, Horváth, Molnár-Sáska, Szabó 2005 (p − q is eventually periodic in q; the first period other than 1 is at r = 120, period 2)",
             claim: "for every r ≤ 3000, column r of p − q ends or becomes periodic within q ≤ 10000, and the first r whose period is not 1 is 120, with period 2",
             run: periods,
+        },
+        Statement {
+            name: "chomp3-nivasch",
+            source: "Brouwer's Chomp page, quoting Gabriel Nivasch's census of periods for r ≤ 10000",
+            claim: "for every r ≤ 3000, column r of p − q has a period other than 1 exactly when Nivasch lists r, and then the period he lists (2, 3, 4 or 9)",
+            run: nivasch,
         },
     ]
 }
@@ -140,7 +146,8 @@ fn a029899(env: &mut Env) -> Result<Finding> {
     with_view(env, |v| {
         let counts = v.p_counts();
         let mut f = Finding::default();
-        for (n, &want) in A029899.iter().enumerate() {
+        for (n, want) in super::b_file(A029899) {
+            let n = n as usize;
             f.case(counts[n] == want, || {
                 format!("n = {n}: {} P-positions, A029899 says {want}", counts[n])
             });
@@ -292,4 +299,65 @@ fn periods(env: &mut Env) -> Result<Finding> {
         ));
         f
     })
+}
+
+/// Nivasch's lists as `(r, period)`, increasing in `r`.
+fn nivasch_census() -> Vec<(u64, u64)> {
+    let mut all: Vec<(u64, u64)> = NIVASCH
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .flat_map(|l| {
+            let (period, rs) = l.split_once(':').expect("a period, a colon, then the r");
+            let period: u64 = period.trim().parse().expect("a period");
+            rs.split_whitespace()
+                .map(move |r| (r.parse().expect("an r"), period))
+        })
+        .collect();
+    all.sort_unstable();
+    all
+}
+
+fn nivasch(env: &mut Env) -> Result<Finding> {
+    with_view(env, |v| {
+        let mut f = Finding::default();
+        let listed = nivasch_census();
+        let mut found = 0;
+        for r in 0..=PERIOD_R {
+            let want = listed.iter().find(|x| x.0 == r).map_or(1, |x| x.1);
+            let got = v.pattern(r);
+            let ok = match got {
+                Pattern::Periodic { period, .. } => period == want,
+                // A column that ends has no period; Nivasch lists none of them.
+                Pattern::Ends { .. } => want == 1,
+                Pattern::Undetermined => false,
+            };
+            found += (want != 1) as u64;
+            f.case(ok, || {
+                format!("column {r}: {got:?}, Nivasch's census says period {want}")
+            });
+        }
+        f.note = Some(format!(
+            "{found} columns r ≤ {PERIOD_R} of period other than 1, as listed ({} in the census to r = 10000)",
+            listed.len()
+        ));
+        f
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_published_data_parses() {
+        let a = crate::verify::b_file(A029899);
+        assert_eq!(a.len(), 401);
+        assert_eq!(a[47], (47, 439));
+        assert_eq!(a[400], (400, 27908));
+        assert!(a.iter().enumerate().all(|(i, &(n, _))| n == i as u64));
+        let census = nivasch_census();
+        let count = |p: u64| census.iter().filter(|x| x.1 == p).count();
+        assert_eq!((count(2), count(3), count(4), count(9)), (141, 7, 54, 2));
+        assert_eq!(census[0], (120, 2));
+    }
 }

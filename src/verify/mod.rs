@@ -66,6 +66,20 @@ impl Finding {
     }
 }
 
+/// The terms of an OEIS b-file (lines `n a(n)`, `#` comments), as `(n, a(n))`. The files are
+/// embedded at build time and tested to parse, so a malformed line is a bug, not bad input.
+fn b_file(text: &str) -> Vec<(u64, u64)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut w = l
+                .split_whitespace()
+                .map(|x| x.parse().expect("a b-file number"));
+            (w.next().expect("n"), w.next().expect("a(n)"))
+        })
+        .collect()
+}
+
 /// Tables shared by the checks of one run.
 pub struct Env<'p> {
     tables: Option<TableDir>,
@@ -267,14 +281,14 @@ pub fn run(statement: &Statement, env: &mut Env) -> Result<Report> {
 pub const REFERENCES: &[(&str, &str)] = &[
     ("Brouwer, Horváth, Molnár-Sáska, Szabó 2005", "A. E. Brouwer, G. Horváth, I. Molnár-Sáska and C. Szabó, \"On three-rowed Chomp\", INTEGERS 5 (2005), #G07. The P-positions of three-rowed Chomp as a function f(q, r), its recurrence, end points and the eventual periodicity of p − q in q (the first period other than 1 at r = 120)."),
     ("Bouton 1901", "C. L. Bouton, \"Nim, a game with a complete mathematical theory\", Annals of Mathematics (2) 3 (1901–1902), 35–39. Normal and misère Nim."),
-    ("Brouwer's Chomp page", "A. E. Brouwer, \"The game of Chomp\", https://www.win.tue.nl/~aeb/games/chomp.html. Three-rowed P-positions by third row, the transposition symmetry, the unique last row."),
+    ("Brouwer's Chomp page", "A. E. Brouwer, \"The game of Chomp\", https://www.win.tue.nl/~aeb/games/chomp.html. Three-rowed P-positions by third row, the transposition symmetry, the unique last row, and Gabriel Nivasch's census of the third rows r ≤ 10000 whose p − q is periodic with a period other than 1 (period 2: 141 values of r, 3: 7, 4: 54, 9: 2)."),
     ("Chen Jingrun", "陳景潤 (Chen Jingrun), \"關于十五子的游戲\" (On the game of fifteen). The inversion count and the blank's row decide whether a 15-puzzle arrangement can be solved; the others reach the goal with two tiles swapped."),
     ("Gale 1974", "D. Gale, \"A curious Nim-type game\", American Mathematical Monthly 81 (1974), 876–879. The rules of Chomp; every rectangle but 1×1 is won by the first player (strategy stealing)."),
     ("issue 11's figures", "gamedb's issue 11 (Chomp at research scale): Grundy values of single Chomp rectangles known by search (8×8 = 13, 10×10 = 19, 12×12 = 41, 14×14 = 29) and ⌊(3n − 1)/2⌋ for the 2×n rectangle, observed to n = 12. The issue names no publication for them."),
     ("Grundy 1939", "P. M. Grundy, \"Mathematics and games\", Eureka 2 (1939), 6–8. With Sprague 1935: the Sprague–Grundy values of impartial games."),
     ("Johnson & Story 1879", "W. W. Johnson and W. E. Story, \"Notes on the '15' puzzle\", American Journal of Mathematics 2 (1879), 397–404. Half of the arrangements are solvable; the parity invariant."),
     ("Little Match Girl story", "\"第九夜 · 卖火柴的小女孩的游戏\" (The ninth night: the Little Match Girl's game), a story with a Nim program: its check of every 2- and 3-heap position up to 15, and its story positions."),
-    ("OEIS", "The On-Line Encyclopedia of Integer Sequences: A089473 (3×3 sliding puzzle, positions at each distance), A090034 (3×2), A089484 (4×4); A029899 (three-rowed Chomp: P-positions with p ≤ n, b-file to n = 400), A029900 (f(n, n)), A029901 and A029902 (the P-positions (k, k, r): k and r)."),
+    ("OEIS", "The On-Line Encyclopedia of Integer Sequences: A089473 (3×3 sliding puzzle, positions at each distance), A090034 (3×2), A089484 (4×4); A029899 (three-rowed Chomp: P-positions with p ≤ n, b-file to n = 400), A029900 (f(n, n)), A029901 and A029902 (the P-positions (k, k, r): k and r); A069001 (Grundy values of the 3×n Chomp rectangles, b-file)."),
     ("Solvable N×N note", "The blog note \"如何判断数字华容道中随机排列的数字阵列是否有解\" (How to tell whether a random N×N number-slide arrangement is solvable): inversions with the blank as 0 plus the blank's row and column."),
     ("Sheiner 2026", "Sheiner, arXiv 2605.23837 (2026). Every 3×n rectangle of Chomp has exactly one winning bite, never in row 1, in row 2 exactly when n is in A029900."),
     ("Sprague 1935", "R. Sprague, \"Über mathematische Kampfspiele\", Tôhoku Mathematical Journal 41 (1935), 438–444."),
