@@ -108,8 +108,8 @@ HEADER = struct.Struct("<8sII8QIIQQQQ16sQ")
 assert HEADER.size == HEADER_LEN
 
 VALUE_KINDS = {1: "outcome", 2: "grundy", 3: "distance", 4: "extension"}
-ENCODINGS = {1: "bits", 2: "u8", 3: "u16", 4: "mod3"}
-MAX_POSITIONS = 1 << 37
+ENCODINGS = {1: "bits", 2: "u8", 3: "u16", 4: "mod3", 5: "u24"}
+MAX_POSITIONS = 1 << 38
 PURE_PYTHON_VERIFY_LIMIT = 16 << 20
 # The byte a distance table stores for a position it could not reach (pattern databases).
 UNREACHED = 255
@@ -120,7 +120,13 @@ M64 = 0xFFFFFFFFFFFFFFFF
 
 def payload_len(encoding, entries):
     """Payload bytes of ``entries`` entries stored as ``encoding`` (a name)."""
-    return {"bits": (entries + 7) // 8, "u8": entries, "u16": 2 * entries, "mod3": (entries + 3) // 4}[encoding]
+    return {
+        "bits": (entries + 7) // 8,
+        "u8": entries,
+        "u16": 2 * entries,
+        "mod3": (entries + 3) // 4,
+        "u24": 3 * entries,
+    }[encoding]
 
 
 # A mod3 entry (2 bits, four a byte): 0 not reached, else 1 + distance mod 3 (src/game/mod.rs).
@@ -903,13 +909,14 @@ class Chomp(Game):
 @register
 class Chomp3(Game):
     """Three-rowed Chomp (src/games/chomp3.rs): positions ``p,q,r`` with ``q <= N`` and the
-    first row unbounded. The table holds one u16 per pair ``r <= q <= N`` at index
+    first row unbounded. The table holds one u16 per pair ``r <= q <= N`` (three bytes, u24,
+    when N > 90,000) at index
     ``q (q + 1) / 2 + r``: 0 when no ``p`` makes ``(p, q, r)`` P, else ``f(q, r) - q + 1``
     (extension values). Winning bites are read from ``O(N)`` entries."""
 
     ID = 7
     NAME = "chomp3"
-    MAX_N = 90000
+    MAX_N = 1000000
 
     def __init__(self, params):
         if any(params[1:]) or params[0] > self.MAX_N:
@@ -1409,7 +1416,8 @@ class Table:
             (self.value_kind == "outcome") != (self.encoding == "bits")
             or (self.value_kind == "distance" and self.encoding not in ("u8", "mod3"))
             or (self.encoding == "mod3" and (self.value_kind != "distance" or self.game.distance_bound() is not None))
-            or (self.value_kind == "extension" and self.encoding != "u16")
+            or (self.value_kind == "extension" and self.encoding not in ("u16", "u24"))
+            or (self.encoding == "u24" and self.value_kind != "extension")
         ):
             raise self._damaged("%s values cannot be encoded as %s" % (self.value_kind, self.encoding))
         self.game_id = game
@@ -1454,8 +1462,8 @@ class Table:
         return self.entry_count
 
     def raw(self, index):
-        """The stored value of entry ``index``: the bit (1 = N), the byte, the u16, or the
-        mod3 code."""
+        """The stored value of entry ``index``: the bit (1 = N), the byte, the u16, the u24, or
+        the mod3 code."""
         if not 0 <= index < self.entry_count:
             raise IndexError("index %d out of range 0..%d" % (index, self.entry_count))
         p = self.payload
@@ -1465,6 +1473,8 @@ class Table:
             return p[index]
         if self.encoding == "mod3":
             return p[index >> 2] >> (2 * (index & 3)) & 3
+        if self.encoding == "u24":
+            return p[3 * index] | p[3 * index + 1] << 8 | p[3 * index + 2] << 16
         return p[2 * index] | p[2 * index + 1] << 8
 
     def descend(self, pos):
@@ -1531,10 +1541,11 @@ class Table:
     def numpy(self):
         """The payload as a read-only ``numpy.memmap`` over the file (no copy): uint8 bytes
         for bit and u8 tables (for bits, entry i is bit i % 8 of byte i // 8), little-endian
-        uint16 for u16 tables. Needs numpy."""
+        uint16 for u16 tables, uint8 bytes for u24 tables (entry i is bytes 3i..3i+3,
+        little-endian). Needs numpy."""
         if _numpy is None:
             raise Error("numpy is not installed (or GAMEDB_PY_STDLIB_ONLY is set)")
-        dtype = {"bits": _numpy.uint8, "u8": _numpy.uint8, "u16": _numpy.dtype("<u2"), "mod3": _numpy.uint8}[self.encoding]
+        dtype = {"bits": _numpy.uint8, "u8": _numpy.uint8, "u16": _numpy.dtype("<u2"), "mod3": _numpy.uint8, "u24": _numpy.uint8}[self.encoding]
         count = self.payload_len // _numpy.dtype(dtype).itemsize
         return _numpy.memmap(self.path, dtype=dtype, mode="r", offset=self.payload_offset, shape=(count,))
 

@@ -137,9 +137,25 @@ fn build_query_info_and_refusals() {
     );
     refused(
         "N too large",
-        &["build", "--out", dir.arg(), "chomp3", "--max", "90001"],
-        &["expected 1..=90000"],
+        &["build", "--out", dir.arg(), "chomp3", "--max", "1000001"],
+        &["expected 1..=1000000"],
     );
+    // Past N = 90,000 a table takes three bytes per pair: 1.5 N² bytes, refused here with
+    // what it needs (N = 1,000,000 needs some 2 TB).
+    refused(
+        "N past the machine",
+        &[
+            "build",
+            "-q",
+            "--out",
+            dir.arg(),
+            "chomp3",
+            "--max",
+            "1000000",
+        ],
+        &["memory"],
+    );
+    assert!(!std::path::Path::new(&dir.join("chomp3-1000000.gtab")).exists());
 }
 
 #[test]
@@ -168,4 +184,99 @@ fn same_bytes_at_one_and_two_threads() {
     assert_eq!(t.file().payload(), &one[4096..]);
     let o = gamedb(&["verify-table", &dir.join("1/chomp3-2500.gtab")]);
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Tables past N = 90,000 store three bytes per pair (u24). Building one takes some 8 GB, so
+/// here a two-byte table is rewritten as three bytes through the library's writer, and the
+/// CLI (query, stream, info, export) and the Python reader must answer from it exactly as from
+/// the two-byte table.
+#[test]
+fn three_byte_table_answers_like_the_two_byte_one() {
+    use gamedb::format::{write_table, TableFile, TableMeta};
+    let dir = TempDir::new("chomp3-wide");
+    gamedb_ok(&["build", "-q", "--out", dir.arg(), "chomp3", "--max", "120"]);
+    let narrow = dir.join("chomp3-120.gtab");
+    let file = TableFile::open(std::path::Path::new(&narrow)).unwrap();
+    let h = file.header().clone();
+    assert_eq!(h.encoding, gamedb::Encoding::U16);
+    let wide_payload: Vec<u8> = file
+        .payload()
+        .chunks_exact(2)
+        .flat_map(|v| [v[0], v[1], 0])
+        .collect();
+    std::fs::create_dir_all(dir.path().join("wide")).unwrap();
+    let wide = dir.join("wide/chomp3-120.gtab");
+    let meta = TableMeta {
+        game: h.game,
+        params: h.params,
+        value_kind: h.value_kind,
+        encoding: gamedb::Encoding::U24,
+        entry_count: h.entry_count,
+    };
+    write_table(std::path::Path::new(&wide), &meta, &wide_payload).unwrap();
+
+    // Every position with p ≤ 125 and q ≤ 120 in steps, and a first row far past N.
+    let mut positions: Vec<String> = Vec::new();
+    for p in (1..=125).step_by(4) {
+        for q in (0..=p.min(120)).step_by(3) {
+            for r in (0..=q).step_by(5) {
+                positions.push(format!("{p},{q},{r}"));
+            }
+        }
+    }
+    positions.push("4000000000,119,40".into());
+    let stream = positions.join("\n") + "\n";
+    let ask = |path: &str| {
+        let o = gamedb_stdin(&["query", "--json", path, "-"], stream.as_bytes());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let answers = ask(&narrow);
+    assert_eq!(answers.lines().count(), positions.len());
+    assert!(answers.contains("\"outcome\":\"P\""), "{answers}");
+    assert_eq!(ask(&wide), answers);
+
+    let info = |path: &str| {
+        let mut j = json(&gamedb_ok(&["info", "--json", path]));
+        for key in ["file", "encoding", "payload_len", "payload_xxh3"] {
+            j.as_object_mut().unwrap().remove(key);
+        }
+        j
+    };
+    assert_eq!(
+        json(&gamedb_ok(&["info", "--json", &wide]))["encoding"],
+        "u24"
+    );
+    assert_eq!(info(&wide), info(&narrow));
+    assert_eq!(
+        gamedb_ok(&["export", &wide]),
+        gamedb_ok(&["export", &narrow])
+    );
+
+    // The Python reader reads the three-byte table as the CLI does.
+    let python = common::program("PYTHON", "python3");
+    let o = std::process::Command::new(&python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gamedb.py"))
+        .args(["query", "--json", &wide, "-"])
+        .env("GAMEDB_PY_STDLIB_ONLY", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(stream.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), answers);
+
+    // A u24 payload one byte short is refused, naming the file.
+    let mut short = std::fs::read(&wide).unwrap();
+    short.pop();
+    let cut = dir.join("wide/cut.gtab");
+    std::fs::write(&cut, short).unwrap();
+    let o = gamedb(&["query", &cut, "7,4,3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cut.gtab"), "{}", stderr(&o));
 }

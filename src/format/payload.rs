@@ -10,6 +10,7 @@
 //! | distance   | u8       | byte `i`; [`UNREACHED`] (255) where the goal is out of reach |
 //! | distance   | mod3     | bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`: the code of [`mod3`] |
 //! | extension  | u16      | bytes `2i, 2i+1`, little-endian: 0 none, else 1 + offset    |
+//! | extension  | u24      | bytes `3i..3i+3`, little-endian: the same, when an offset needs more than two bytes |
 //!
 //! The mod3 encoding keeps a distance modulo 3 (0 not reached, `1 + d mod 3` otherwise), a
 //! quarter of a byte table, for puzzles whose moves change the distance by exactly one: lookups
@@ -32,11 +33,19 @@ pub enum Encoding {
     U16 = 3,
     /// Two bits per entry, four a byte: distance mod 3 plus "not reached" ([`mod3`]).
     Mod3 = 4,
+    /// Three bytes per entry, little-endian (extension values too large for two bytes).
+    U24 = 5,
 }
 
 impl Encoding {
     /// Every encoding, in the order of their codes.
-    pub const ALL: [Encoding; 4] = [Encoding::Bits, Encoding::U8, Encoding::U16, Encoding::Mod3];
+    pub const ALL: [Encoding; 5] = [
+        Encoding::Bits,
+        Encoding::U8,
+        Encoding::U16,
+        Encoding::Mod3,
+        Encoding::U24,
+    ];
 
     /// The encoding stored as `code` in table headers.
     pub fn from_code(code: u32) -> Option<Encoding> {
@@ -55,6 +64,7 @@ impl Encoding {
             Encoding::U8 => Some(entries),
             Encoding::U16 => entries.checked_mul(2),
             Encoding::Mod3 => Some(entries.div_ceil(MOD3_PER_BYTE)),
+            Encoding::U24 => entries.checked_mul(3),
         }
     }
 
@@ -65,6 +75,7 @@ impl Encoding {
             Encoding::U8 => "u8",
             Encoding::U16 => "u16",
             Encoding::Mod3 => "mod3",
+            Encoding::U24 => "u24",
         }
     }
 
@@ -75,7 +86,7 @@ impl Encoding {
             (ValueKind::Outcome, Encoding::Bits)
                 | (ValueKind::Grundy, Encoding::U8 | Encoding::U16)
                 | (ValueKind::Distance, Encoding::U8 | Encoding::Mod3)
-                | (ValueKind::Extension, Encoding::U16)
+                | (ValueKind::Extension, Encoding::U16 | Encoding::U24)
         )
     }
 }
@@ -100,11 +111,12 @@ pub fn mod3_bytes(words: &[u64], from: u64, to: u64, out: &mut Vec<u8>) {
 }
 
 /// The largest payload of `entries` values of `kind`: Grundy values may need two bytes each
-/// (whether they do is known only once solved).
+/// (whether they do is known only once solved), extension values three.
 pub fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
     match kind {
         ValueKind::Outcome => entries.div_ceil(8),
-        ValueKind::Grundy | ValueKind::Extension => entries.saturating_mul(2),
+        ValueKind::Grundy => entries.saturating_mul(2),
+        ValueKind::Extension => entries.saturating_mul(3),
         ValueKind::Distance => entries,
     }
 }
@@ -140,7 +152,9 @@ pub fn encode(solved: Solved) -> Encoded {
     let (encoding, bytes) = match solved {
         Solved::Outcomes { bits, .. } => (Encoding::Bits, bits),
         Solved::Distances(bytes) => (Encoding::U8, bytes),
-        Solved::Extensions { bytes, .. } => (Encoding::U16, bytes),
+        Solved::Extensions { bytes, wide, .. } => {
+            (if wide { Encoding::U24 } else { Encoding::U16 }, bytes)
+        }
         Solved::Grundy(values) => {
             if values.iter().all(|&v| v <= u8::MAX as u16) {
                 (Encoding::U8, values.into_iter().map(|v| v as u8).collect())
@@ -224,6 +238,7 @@ impl<'a> Entries<'a> {
             Encoding::U8 => p[i] as u32,
             Encoding::U16 => u16::from_le_bytes([p[2 * i], p[2 * i + 1]]) as u32,
             Encoding::Mod3 => (p[i / 4] >> (2 * (i % 4)) & 3) as u32,
+            Encoding::U24 => u32::from_le_bytes([p[3 * i], p[3 * i + 1], p[3 * i + 2], 0]),
         }
     }
 
@@ -249,7 +264,9 @@ impl<'a> Entries<'a> {
                     .iter()
                     .map(|&i| Outcome::from_win(p[i as usize] != 0)),
             ),
-            Encoding::U16 | Encoding::Mod3 => out.extend(indices.iter().map(|&i| self.outcome(i))),
+            Encoding::U16 | Encoding::Mod3 | Encoding::U24 => {
+                out.extend(indices.iter().map(|&i| self.outcome(i)))
+            }
         }
     }
 
@@ -315,6 +332,34 @@ impl<'a> Entries<'a> {
                 codes.pop();
             }
             return codes;
+        }
+        if self.encoding == Encoding::U24 {
+            // Up to 2^24 values: count into a vector as long as the largest value seen.
+            let mut counts = self
+                .bytes
+                .par_chunks(3 << 20)
+                .map(|c| {
+                    let mut h = Vec::new();
+                    for v in c.chunks_exact(3) {
+                        let v = u32::from_le_bytes([v[0], v[1], v[2], 0]) as usize;
+                        if v >= h.len() {
+                            h.resize(v + 1, 0u64);
+                        }
+                        h[v] += 1;
+                    }
+                    h
+                })
+                .reduce(Vec::new, |mut a, b| {
+                    if b.len() > a.len() {
+                        a.resize(b.len(), 0);
+                    }
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                });
+            while counts.last() == Some(&0) {
+                counts.pop();
+            }
+            return counts;
         }
         let width = if self.encoding == Encoding::U16 { 2 } else { 1 };
         let size = if self.encoding == Encoding::U16 {
@@ -397,6 +442,36 @@ mod tests {
         // A length that does not fit, or a kind the encoding cannot hold, is refused.
         assert!(Entries::new(&e.bytes[1..], e.kind, e.encoding, e.entries).is_none());
         assert!(Entries::new(&e.bytes, ValueKind::Distance, e.encoding, e.entries).is_none());
+    }
+
+    #[test]
+    fn wide_extension_values_take_three_bytes() {
+        // Entries 0, 1, 65_536 and 2^24 − 1, three bytes each, little-endian.
+        let bytes = vec![0, 0, 0, 1, 0, 0, 0, 0, 1, 255, 255, 255];
+        let e = encode(Solved::Extensions {
+            bytes: bytes.clone(),
+            len: 4,
+            wide: true,
+        });
+        assert_eq!((e.encoding, e.encoding.name()), (Encoding::U24, "u24"));
+        assert_eq!(Encoding::from_code(5), Some(Encoding::U24));
+        assert_eq!(Encoding::U24.payload_len(4), Some(12));
+        let entries = Entries::new(&e.bytes, e.kind, e.encoding, e.entries).unwrap();
+        assert_eq!(
+            (0..4).map(|i| entries.raw(i)).collect::<Vec<_>>(),
+            [0, 1, 65_536, (1 << 24) - 1]
+        );
+        let h = entries.histogram();
+        assert_eq!((h.len(), h[0], h[1], h[65_536]), (1 << 24, 1, 1, 1));
+        // Two-byte values stay two bytes; a length that is not a multiple of three is refused.
+        let narrow = encode(Solved::Extensions {
+            bytes: vec![1, 0],
+            len: 1,
+            wide: false,
+        });
+        assert_eq!(narrow.encoding, Encoding::U16);
+        assert!(Entries::new(&bytes[1..], e.kind, Encoding::U24, 4).is_none());
+        assert!(Entries::new(&bytes, ValueKind::Grundy, Encoding::U24, 4).is_none());
     }
 
     #[test]

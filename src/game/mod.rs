@@ -138,13 +138,15 @@ pub enum Solved {
     /// Distances to the goal, [`UNREACHED`] where the goal cannot be reached.
     Distances(Vec<u8>),
     /// Extension values ([`ValueKind::Extension`]), one u16 per prefix, little-endian:
-    /// entry `i` is bytes `2i, 2i + 1` (built as bytes, so the payload is the solver's
-    /// storage and no copy is made).
+    /// entry `i` is bytes `2i, 2i + 1`; or, when `wide`, three bytes `3i..3i + 3` (built as
+    /// bytes, so the payload is the solver's storage and no copy is made).
     Extensions {
-        /// `2 * len` bytes.
+        /// `2 * len` bytes, or `3 * len` when `wide`.
         bytes: Vec<u8>,
         /// Number of entries.
         len: u64,
+        /// Three bytes per entry instead of two.
+        wide: bool,
     },
 }
 
@@ -175,8 +177,9 @@ impl Solved {
     }
 }
 
-/// Most positions a table may have (2^37: a 16 GiB bit table).
-pub const MAX_POSITIONS: u64 = 1 << 37;
+/// Most positions a table may have (2^38: a 32 GiB bit table). Room for the 20×20 Chomp box
+/// (1.38·10^11 positions, 16 GiB at one bit); the memory check still refuses what will not fit.
+pub const MAX_POSITIONS: u64 = 1 << 38;
 
 /// What a game contributes to the registry: its number in table headers, its checked
 /// parameters (raw command-line arguments go in, a checked spec comes out; the fields stay

@@ -100,7 +100,7 @@ pub struct ChompArgs {
 }
 
 impl ChompSpec {
-    /// Checks the parameters: 1..=64 rows, 1..=65535 columns, at most 2^37 positions.
+    /// Checks the parameters: 1..=64 rows, 1..=65535 columns, at most 2^38 positions.
     pub fn new(rows: u32, cols: u32) -> Result<ChompSpec> {
         if rows == 0 || rows > MAX_ROWS {
             return Err(Error::bad(format!(
@@ -1264,5 +1264,14 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("positions"));
+        // The cap sits between the 20×20 box (C(40, 20) − 1 positions, 16 GiB at one bit)
+        // and the 21×21 box (C(42, 21) − 1).
+        let square = ChompSpec::new(20, 20).unwrap();
+        assert_eq!(square.positions(), 137_846_528_819);
+        assert!(square.solve_memory(ValueKind::Outcome) >= square.positions() / 8);
+        assert!(ChompSpec::new(21, 21)
+            .unwrap_err()
+            .to_string()
+            .contains("more than 274877906944 positions"));
     }
 }

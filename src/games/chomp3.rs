@@ -25,18 +25,20 @@
 //! # The table
 //!
 //! A table of `--max N` holds `f(q, r)` for every `0 ≤ r ≤ q ≤ N` (the first row as long as
-//! one likes) as [`ValueKind::Extension`] values, one u16 per pair, row-major:
+//! one likes) as [`ValueKind::Extension`] values, one u16 per pair (three bytes, u24, when
+//! `N` > [`NARROW_MAX`]), row-major:
 //!
 //! ```text
 //! index(q, r) = q (q + 1) / 2 + r          entries = (N + 1)(N + 2) / 2
 //! entry       = 0 when f(q, r) is none, else f(q, r) − q + 1
 //! ```
 //!
-//! so a table of a smaller `N` is a prefix of one of a larger. `(p, q, r)` is P exactly when
-//! the entry of `(q, r)` is `p − q + 1`; its winning bites are found from `O(N)` entries
-//! ([`View::winning_bites`]), never by trying the `p − 1` bites of row 1. `f(q, r) − q` stays
-//! below about `0.72 q`, so two bytes hold every `N` up to about 90,000; a value that does not
-//! fit is refused with an error, never wrapped.
+//! so a table of a smaller `N` is a prefix of one of a larger of the same width. `(p, q, r)`
+//! is P exactly when the entry of `(q, r)` is `p − q + 1`; its winning bites are found from
+//! `O(N)` entries ([`View::winning_bites`]), never by trying the `p − 1` bites of row 1.
+//! `f(q, r) − q` stays below about `0.72 q`, so two bytes hold every `N` up to about 90,000
+//! and three bytes far past [`MAX_N`]; a value that does not fit is refused with an error,
+//! never wrapped.
 //!
 //! # The algorithm
 //!
@@ -68,9 +70,23 @@ use crate::game::{format_numbers, Fact, GameSpec, Move, Outcome, Progress, Rules
 use crate::solve::wavefront;
 use crate::{Error, Result};
 
-/// Largest `N` accepted: `f(q, r) − q + 1` must fit two bytes (it stays below about
-/// `0.72 q`; a value that does not fit stops the solve with an error).
-pub const MAX_N: u32 = 90_000;
+/// Largest `N` whose table stores two bytes per pair: `f(q, r) − q + 1` stays below about
+/// `0.72 q`, so it fits a u16 up to about 91,000 (a value that does not fit stops the solve
+/// with an error). Larger tables take three bytes per pair.
+pub const NARROW_MAX: u32 = 90_000;
+
+/// Largest `N` accepted (three bytes per pair would hold values to about `N` = 23 million;
+/// memory runs out long before: the table alone is `1.5 N²` bytes, checked before solving).
+pub const MAX_N: u32 = 1_000_000;
+
+/// Bytes per pair in the table of `--max max`: 2 up to [`NARROW_MAX`], else 3.
+pub fn entry_width(max: u32) -> usize {
+    if max <= NARROW_MAX {
+        2
+    } else {
+        3
+    }
+}
 
 /// Columns per block of the wavefront (a block's windows and a chunk's rows stay in L2).
 const BLOCK: usize = 128;
@@ -189,6 +205,7 @@ impl GameSpec for Chomp3Spec {
         Ok(Solved::Extensions {
             len: entries(self.max),
             bytes,
+            wide: entry_width(self.max) == 3,
         })
     }
 
@@ -208,14 +225,16 @@ impl GameSpec for Chomp3Spec {
     }
 }
 
-/// Upper bound of the memory a solve of `max` needs, in bytes: the table (two bytes per pair,
-/// written in place by the tiles), the column windows (each at most twice `0.75 r + 128`
-/// bits rounded up to a power of two, so below `0.4 N²` bytes together), the row bitsets of
-/// the chunks in flight (`1.75 q` bits per row) and the per-column state.
+/// Upper bound of the memory a solve of `max` needs, in bytes: the table (two or three bytes
+/// per pair, [`entry_width`], written in place by the tiles), the column windows (each at
+/// most twice `0.75 r + 128` bits rounded up to a power of two, so below `0.4 N²` bytes
+/// together), the row bitsets of the chunks in flight (`1.75 q + 256` bits per row when
+/// made; even every row at once, each grown to twice that, is below `N² / 4` bytes) and the
+/// per-column state.
 pub fn memory_bound(max: u32) -> u64 {
     let n = max as u64 + 1;
     let cells = n * (n + 1) / 2;
-    2 * cells + n * n * 2 / 5 + n * n / 2 + 64 * n + (1 << 20)
+    entry_width(max) as u64 * cells + n * n * 2 / 5 + n * n / 4 + 128 * n + (1 << 20)
 }
 
 /// One chunk of rows while solving: their bitsets `Row_q` (while a tile of the chunk is still
@@ -330,14 +349,20 @@ fn set_row(row: &mut Vec<u64>, p: u64) {
 }
 
 /// Solves every `(q, r)` with `r ≤ q ≤ max` and returns the table's payload (see the module
-/// documentation). `progress` counts the pairs `(q, r)` each finished tile covered (they add
-/// up to `(N+1)(N+2)/2`).
+/// documentation), [`entry_width`] bytes per pair. `progress` counts the pairs `(q, r)` each
+/// finished tile covered (they add up to `(N+1)(N+2)/2`).
 pub fn solve(max: u32, progress: &dyn Progress) -> Result<Vec<u8>> {
+    solve_width(max, entry_width(max), progress)
+}
+
+/// [`solve`] with `width` (2 or 3) bytes per pair.
+fn solve_width(max: u32, width: usize, progress: &dyn Progress) -> Result<Vec<u8>> {
     if max > MAX_N {
         return Err(Error::bad(format!(
             "--max {max}: expected 0..={MAX_N} (three-rowed Chomp, the second row at most N)"
         )));
     }
+    let most = (1u64 << (8 * width)) - 1;
     let n = max as usize + 1; // rows / columns 0..=max
     let blocks = n.div_ceil(BLOCK);
     let chunks = n.div_ceil(CHUNK);
@@ -353,11 +378,11 @@ pub fn solve(max: u32, progress: &dyn Progress) -> Result<Vec<u8>> {
         (0..blocks).map(|_| Mutex::new(Vec::new())).collect();
     // The table is row-major, so a chunk's rows are one stretch of it: each chunk owns its
     // stretch (and its rows' bitsets), and a tile writes its values straight into the table.
-    let mut bytes = vec![0u8; 2 * entries(max) as usize];
+    let mut bytes = vec![0u8; width * entries(max) as usize];
     let mut chunk_state: Vec<Mutex<Chunk>> = Vec::with_capacity(chunks);
     let mut rest = &mut bytes[..];
     for c in 0..chunks {
-        let len = 2 * (index(chunk_hi(c) as u64 + 1, 0) - index(chunk_lo(c) as u64, 0)) as usize;
+        let len = width * (index(chunk_hi(c) as u64 + 1, 0) - index(chunk_lo(c) as u64, 0)) as usize;
         let (out, tail) = rest.split_at_mut(len);
         chunk_state.push(Mutex::new(Chunk {
             rows: Vec::new(),
@@ -393,13 +418,14 @@ pub fn solve(max: u32, progress: &dyn Progress) -> Result<Vec<u8>> {
                 let qq = q as u64;
                 let v = col.mex(qq, row);
                 let d = v - qq;
-                if d + 1 > u16::MAX as u64 {
+                if d + 1 > most {
                     return Err(Error::Unsupported(format!(
-                        "f({q},{r}) − {q} = {d} does not fit the table's 16-bit values; use a smaller --max"
+                        "f({q},{r}) − {q} = {d} does not fit the table's {}-bit values; use a smaller --max",
+                        8 * width
                     )));
                 }
-                let at = 2 * (index(qq, r as u64) - first) as usize;
-                out[at..at + 2].copy_from_slice(&(d as u16 + 1).to_le_bytes());
+                let at = width * (index(qq, r as u64) - first) as usize;
+                out[at..at + width].copy_from_slice(&(d + 1).to_le_bytes()[..width]);
                 set_row(row, v);
                 if r == q {
                     diag[r].store(v as u32, Relaxed);
@@ -951,6 +977,24 @@ mod tests {
         assert_eq!(entries(299), i);
         let big = index(90_000, 1234);
         assert_eq!(pair(big), (90_000, 1234));
+    }
+
+    #[test]
+    fn three_byte_tables_hold_the_same_values() {
+        // Tables past NARROW_MAX take three bytes per pair; the values are those of the
+        // two-byte table, at any thread count.
+        let n = 700;
+        let narrow = solved(n);
+        let wide = solve_width(n, 3, &()).unwrap();
+        assert_eq!(wide.len(), 3 * entries(n) as usize);
+        let read3 = |i: u64| {
+            let i = 3 * i as usize;
+            u32::from_le_bytes([wide[i], wide[i + 1], wide[i + 2], 0])
+        };
+        assert!((0..entries(n)).all(|i| read3(i) == read(&narrow)(i)));
+        assert_eq!(in_pool(2, || solve_width(n, 3, &()).unwrap()), wide);
+        assert_eq!((entry_width(NARROW_MAX), entry_width(NARROW_MAX + 1)), (2, 3));
+        assert!(memory_bound(NARROW_MAX + 1) > 3 * entries(NARROW_MAX + 1));
     }
 
     #[test]
