@@ -240,6 +240,12 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
     /// A build compares it with what the machine has before it allocates anything, so it must
     /// not be an underestimate.
     fn solve_memory(&self, kind: ValueKind) -> u64;
+    /// Bytes of the solved `kind` values ([`Solved`]'s storage) when the game knows them
+    /// before solving, as three-rowed Chomp knows it stores two or three bytes a pair; `None`
+    /// lets a build assume the widest its value kind may take.
+    fn solved_bytes(&self, _kind: ValueKind) -> Option<u64> {
+        None
+    }
     /// Small instances, each solved in well under a second, for the conformance tests.
     fn samples() -> Vec<Self>;
     /// Checks the game's contracts on this instance (see [`conformance`]): returns the number
@@ -481,6 +487,16 @@ pub fn echo(text: &str) -> String {
         end -= 1;
     }
     format!("{}… ({} bytes)", &text[..end], text.len())
+}
+
+/// The error for a position that `rules` refuses: `position '…': {what}; expected {form}`.
+/// Called only on failure, so checks on the lookup hot path build no message.
+pub fn bad_position<T>(rules: &(impl Rules + ?Sized), pos: &[u32], what: String) -> Result<T> {
+    Err(crate::Error::bad(format!(
+        "position '{}': {what}; expected {}",
+        quote(pos),
+        rules.position_form()
+    )))
 }
 
 /// A position as messages quote it: [`format_numbers`] cut like [`echo`], without writing out

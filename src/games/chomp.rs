@@ -900,14 +900,7 @@ impl Rules for Chomp {
     }
 
     fn check(&self, pos: &[u32]) -> Result<()> {
-        // The message is built only on failure: checks sit on the lookup hot path.
-        let bad = |what: String| {
-            Err(Error::bad(format!(
-                "position '{}': {what}; expected {}",
-                crate::game::quote(pos),
-                self.position_form()
-            )))
-        };
+        let bad = |what: String| crate::game::bad_position(self, pos, what);
         if pos.len() > MAX_ROWS as usize {
             // Empty rows may be written out, but not without end: each move copies the rows.
             return bad(format!("{} numbers (at most {MAX_ROWS})", pos.len()));

@@ -213,6 +213,10 @@ impl GameSpec for Chomp3Spec {
         memory_bound(self.max)
     }
 
+    fn solved_bytes(&self, _kind: ValueKind) -> Option<u64> {
+        Some(entry_width(self.max) as u64 * entries(self.max))
+    }
+
     fn samples() -> Vec<Self> {
         [1, 2, 7, 30]
             .into_iter()
@@ -750,13 +754,7 @@ impl Rules for Chomp3Rules {
     }
 
     fn check(&self, pos: &[u32]) -> Result<()> {
-        let bad = |what: String| {
-            Err(Error::bad(format!(
-                "position '{}': {what}; expected {}",
-                crate::game::quote(pos),
-                self.position_form()
-            )))
-        };
+        let bad = |what: String| crate::game::bad_position(self, pos, what);
         if pos.len() > 3 {
             return bad(format!(
                 "{} rows (three-rowed Chomp has at most 3)",
@@ -995,6 +993,12 @@ mod tests {
         assert_eq!(in_pool(2, || solve_width(n, 3, &()).unwrap()), wide);
         assert_eq!((entry_width(NARROW_MAX), entry_width(NARROW_MAX + 1)), (2, 3));
         assert!(memory_bound(NARROW_MAX + 1) > 3 * entries(NARROW_MAX + 1));
+        // A build states the table's real size: two bytes a pair, then three.
+        for (max, width) in [(20_000, 2), (100_000, 3)] {
+            let spec = crate::games::Spec::Chomp3(Chomp3Spec::new(max).unwrap());
+            let needs = crate::build::needs(&spec, ValueKind::Extension);
+            assert_eq!(needs.table, width * entries(max));
+        }
     }
 
     #[test]

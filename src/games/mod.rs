@@ -138,6 +138,10 @@ impl Spec {
     pub fn solve_memory(&self, kind: ValueKind) -> u64 {
         dispatch!(self, g => g.solve_memory(kind))
     }
+    /// Bytes of the solved values when known before solving (see [`GameSpec::solved_bytes`]).
+    pub fn solved_bytes(&self, kind: ValueKind) -> Option<u64> {
+        dispatch!(self, g => g.solved_bytes(kind))
+    }
     /// Rules for lookups.
     pub fn rules(&self) -> Result<Box<dyn Rules>> {
         dispatch!(self, g => g.rules())

@@ -251,13 +251,7 @@ impl Rules for Wythoff {
     }
 
     fn check(&self, pos: &[u32]) -> Result<()> {
-        let bad = |what: String| {
-            Err(Error::bad(format!(
-                "position '{}': {what}; expected {}",
-                crate::game::quote(pos),
-                self.position_form()
-            )))
-        };
+        let bad = |what: String| crate::game::bad_position(self, pos, what);
         if pos.is_empty() || pos.len() > 2 {
             return bad(format!("{} heaps", pos.len()));
         }
