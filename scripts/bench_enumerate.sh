@@ -73,14 +73,14 @@ same() {
     fi
 }
 
-# published BOARD LABEL: the counts equal the published ones (../shared/data/slide-distances.txt,
+# published BOARD LABEL: the counts equal the published ones (tests/data/slide-distances.txt,
 # boards written WIDTHxHEIGHT there).
 published() {
     python3 - "$1" "$OUT/$2.json" <<'EOF'
 import json, os, sys
 board, path = sys.argv[1], sys.argv[2]
 got = json.loads(open(path).read().strip().splitlines()[-1])["counts"]
-for cand in ("../shared/data/slide-distances.txt", "shared/data/slide-distances.txt"):
+for cand in ("tests/data/slide-distances.txt",):
     if os.path.exists(cand):
         for line in open(cand):
             if line.startswith(board + " "):

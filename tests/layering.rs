@@ -307,3 +307,43 @@ fn no_citation_of_theorems_md_or_seeds_by_number() {
         bad.join("\n")
     );
 }
+
+#[test]
+fn nothing_reads_outside_the_repository() {
+    // A fresh clone with nothing beside it must pass (issue 19): test data live under
+    // `tests/data/`. The patterns are spelled in pieces so that this file does not match.
+    let patterns = [
+        concat!("..", "/shared"),
+        concat!("shared", "/data"),
+        concat!("shared", "/seeds"),
+    ];
+    let mut checked = Vec::new();
+    for dir in ["src", "tests", "scripts", ".ci"] {
+        checked.extend(files(
+            &Path::new(ROOT).join(dir),
+            &[".rs", ".sh", ".py", ".c", ".h", ".toml", ".txt", "run"],
+        ));
+    }
+    let mut bad = Vec::new();
+    for f in &checked {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue; // not text (no such file is read as a path anyway)
+        };
+        for (i, line) in text.lines().enumerate() {
+            if patterns.iter().any(|p| line.contains(p)) {
+                bad.push(format!("{}:{}: {}", shown(f), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        checked.len() > 50,
+        "only {} files read: the walk is wrong",
+        checked.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "files of the repository must not read the folder beside it; copy what a test needs \
+         into tests/data/:\n{}",
+        bad.join("\n")
+    );
+}

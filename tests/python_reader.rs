@@ -4,15 +4,14 @@
 //! requires byte-identical answers (plus the same indices through the C ABI, refusal of
 //! damaged copies, numpy's memmap, and an interactive conversation).
 //!
-//! The comparison runs twice: with whatever of `xxhash` and `numpy` is installed (the test
-//! tries `pip install` once if they are missing; set `GAMEDB_NO_PIP=1` to skip that), and with
-//! `GAMEDB_PY_STDLIB_ONLY=1`, the standard-library path. It needs `python3` (or `$PYTHON`) and
-//! fails without it.
+//! The comparison runs twice: with `xxhash` and `numpy` (required: `scripts/test.sh` installs
+//! them into a virtual environment under `target/` and sets `$PYTHON` to it; the test never
+//! installs anything), and with `GAMEDB_PY_STDLIB_ONLY=1`, the standard-library path. It needs
+//! `$PYTHON` (default `python3`) and fails without it.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use gamedb::games::candy::{CandySpec, WinRule};
 use gamedb::games::chomp::ChompSpec;
@@ -91,46 +90,14 @@ fn has_extras(python: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// Tries once to install the optional packages; never fails the test (no network, no pip).
-fn install_extras(python: &str) {
-    if has_extras(python) || std::env::var_os("GAMEDB_NO_PIP").is_some() {
-        return;
-    }
-    let child = Command::new(python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "--retries",
-            "0",
-            "--timeout",
-            "15",
-            "xxhash",
-            "numpy",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn();
-    let Ok(mut child) = child else {
-        eprintln!("note: pip is not available; comparing without xxhash/numpy");
-        return;
-    };
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(180) {
-        if let Ok(Some(_)) = child.try_wait() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    if child.try_wait().ok().flatten().is_none() {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-    if !has_extras(python) {
-        eprintln!("note: could not install xxhash/numpy; comparing with the standard library only");
-    }
+/// The packages the accelerated path needs; the test fails without them (scripts/test.sh puts
+/// them into a virtual environment under target/ and points `$PYTHON` at it).
+fn require_extras(python: &str) {
+    assert!(
+        has_extras(python),
+        "{python} lacks xxhash or numpy: run the suite through scripts/test.sh (it makes \
+         target/test-venv), or set PYTHON to a Python that has both"
+    );
 }
 
 fn compare(python: &str, tables: &[PathBuf], stdlib_only: bool) {
@@ -161,7 +128,7 @@ fn compare(python: &str, tables: &[PathBuf], stdlib_only: bool) {
 #[test]
 fn python_reader_matches_the_cli_on_every_game() {
     let python = program("PYTHON", "python3");
-    install_extras(&python);
+    require_extras(&python);
     let dir = TempDir::new("python-reader");
     let tables = tables(dir.path());
     compare(&python, &tables, false);

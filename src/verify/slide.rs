@@ -41,7 +41,7 @@ pub(crate) const BOARDS: [(usize, usize); 12] = [
 
 /// Published distance distributions (OEIS A089473 for 3×3, A090034 for 2×3 / 3×2; the 2×2
 /// by hand), as `(rows, cols, counts)`; `tests/slide.rs` checks them against
-/// `shared/data/slide-distances.txt`.
+/// `tests/data/slide-distances.txt`.
 pub const PUBLISHED: [(usize, usize, &[u64]); 4] = [
     (2, 2, &[1, 2, 2, 2, 2, 2, 1]),
     (2, 3, SIX),
@@ -609,7 +609,7 @@ mod tests {
     #[test]
     fn embedded_counts_equal_the_data_file() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/data/slide-distances.txt");
+            .join("tests/data/slide-distances.txt");
         // A test that needs a component fails without it, never skips.
         let data = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(

@@ -215,11 +215,11 @@ pub fn text_of(pos: &[u32]) -> String {
     gamedb::game::format_numbers(pos)
 }
 
-/// The published counts of `../shared/data/slide-distances.txt` (OEIS A089473, A090034 and
+/// The published counts of `tests/data/slide-distances.txt` (OEIS A089473, A090034 and
 /// partial 4×4 counts), keyed by (rows, cols). The file must be there: the test fails
 /// without it.
 pub fn published_slide_counts() -> HashMap<(usize, usize), Vec<u64>> {
-    let path = Path::new(ROOT).join("../shared/data/slide-distances.txt");
+    let path = Path::new(ROOT).join("tests/data/slide-distances.txt");
     let data = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "{}: {e}; the published distance counts are needed to check the tables",

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The test command: sets itself up on a fresh Debian machine, then runs the full test suite.
+#
+#   scripts/test.sh [ARGS...]      # ARGS go to `cargo test` (a test name, --test cli, ...)
+#   scripts/test.sh --setup        # only install what is missing
+#
+# What it needs beyond Rust and a C compiler, and installs when missing (it says so first):
+#   * Open MPI and libclang (the `mpi` feature: `gamedb enumerate` across processes), chromium
+#     and chromium-driver (the explorer's browser test), python3-venv where Debian splits it
+#     off: Debian packages, one `apt-get update`, then `apt-get install` (as root, or through
+#     sudo);
+#   * xxhash and numpy for the Python tests: into a virtual environment under
+#     target/test-venv, never into the user's Python.
+# Tests that need one of these fail, never skip, when it is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '== %s\n' "$*" >&2; }
+
+# ---- Debian packages ----------------------------------------------------------------------
+need_debs=()
+have_deb() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+if command -v dpkg-query >/dev/null 2>&1; then
+    for p in openmpi-bin libopenmpi-dev libclang-dev chromium chromium-driver; do
+        have_deb "$p" || need_debs+=("$p")
+    done
+    # Debian's own python3 makes virtual environments only with python3-venv.
+    if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+        need_debs+=(python3-venv)
+    fi
+fi
+if [ ${#need_debs[@]} -gt 0 ]; then
+    say "installing Debian packages: ${need_debs[*]} (MPI for the mpi feature, chromium for the browser test, python3-venv for the Python tests)"
+    sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || { echo "scripts/test.sh: not root and no sudo; install as root: apt-get install ${need_debs[*]}" >&2; exit 2; }
+        sudo=(sudo)
+    fi
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_debs[@]}" >/dev/null
+elif ! command -v dpkg-query >/dev/null 2>&1; then
+    say "not a Debian machine: install Open MPI (mpirun, mpi.h), libclang, chromium and chromedriver yourself"
+fi
+
+# ---- Python packages, in a virtual environment under target/ --------------------------------
+venv=target/test-venv
+py_packages=(xxhash numpy)
+if ! "$venv/bin/python" -c 'import xxhash, numpy' >/dev/null 2>&1; then
+    say "installing Python packages into $venv: ${py_packages[*]} (the Python reader's tests)"
+    mkdir -p target
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${py_packages[@]}"
+fi
+PYTHON="$(pwd)/$venv/bin/python"
+export PYTHON
+
+[ "${1:-}" = --setup ] && exit 0
+
+# ---- the suite ------------------------------------------------------------------------------
+say "cargo test --release --features mpi $*"
+exec cargo test --release --features mpi "$@"

@@ -1,0 +1,103 @@
+//! The console examples of `README.md` and of the guides (`src/guide/*.md`) are run here with
+//! trycmd, so that a changed message, key or count fails a test instead of drifting (issue 19).
+//!
+//! Every ```` ```console ```` block is a transcript: `$ gamedb ARGS` lines, each followed by
+//! its output (stdout and stderr together; `? 2` after the command for an expected exit
+//! status). `[..]` matches the rest of a line's variable part (timings, sizes of this machine)
+//! and `...` alone on a line matches any number of lines. Each document runs in a fresh empty
+//! folder of its own, its blocks in order, so a document builds the tables it queries.
+//! Blocks marked ```` ```text ```` are not run: recorded output of long runs (benchmarks,
+//! research), each with the command that reproduces it.
+
+use std::path::{Path, PathBuf};
+
+mod common;
+use common::{TempDir, ROOT};
+
+/// README.md and every guide.
+fn documents() -> Vec<PathBuf> {
+    let mut docs = vec![Path::new(ROOT).join("README.md")];
+    let guide = Path::new(ROOT).join("src/guide");
+    let mut guides: Vec<PathBuf> = std::fs::read_dir(&guide)
+        .unwrap_or_else(|e| panic!("{}: {e}", guide.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    guides.sort();
+    docs.extend(guides);
+    docs
+}
+
+/// The fenced blocks of a Markdown text, as (info string, first line number, lines).
+fn blocks(text: &str) -> Vec<(String, usize, Vec<&str>)> {
+    let mut out = Vec::new();
+    let mut open: Option<(String, usize, Vec<&str>)> = None;
+    for (i, line) in text.lines().enumerate() {
+        match open.take() {
+            None => {
+                if let Some(info) = line.strip_prefix("```") {
+                    open = Some((info.trim().to_string(), i + 1, Vec::new()));
+                }
+            }
+            Some((info, at, mut body)) => {
+                if line.starts_with("```") {
+                    out.push((info, at, body));
+                } else {
+                    body.push(line);
+                    open = Some((info, at, body));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn console_examples_run_as_written() {
+    let dir = TempDir::new("docs");
+    let cases = trycmd::TestCases::new();
+    cases.register_bin("gamedb", Path::new(env!("CARGO_BIN_EXE_gamedb")));
+    let mut examples = 0;
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        examples += blocks(&text)
+            .iter()
+            .filter(|(info, _, _)| info == "console")
+            .count();
+        // trycmd runs a document in `NAME.in/` beside it: a fresh folder each.
+        let name = doc.file_stem().unwrap().to_string_lossy().to_string();
+        let copy = dir.path().join(format!("{name}.md"));
+        std::fs::write(&copy, &text).unwrap();
+        std::fs::create_dir_all(dir.path().join(format!("{name}.in"))).unwrap();
+        cases.case(copy);
+    }
+    assert!(
+        examples >= 20,
+        "only {examples} console examples found: the documents lost their examples"
+    );
+    cases.run();
+}
+
+/// A block without an info string would be taken for a transcript by trycmd (and a reader
+/// cannot tell what it is); a `$ gamedb` line in README outside a `console` block would not
+/// be tested.
+#[test]
+fn every_block_says_what_it_is_and_readme_examples_are_run() {
+    let mut bad = Vec::new();
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        let shown = doc.strip_prefix(ROOT).unwrap_or(&doc).display().to_string();
+        for (info, at, body) in blocks(&text) {
+            if info.is_empty() {
+                bad.push(format!("{shown}:{at}: a block without an info string"));
+            }
+            let readme = shown == "README.md";
+            if readme && info != "console" && body.iter().any(|l| l.starts_with("$ gamedb")) {
+                bad.push(format!(
+                    "{shown}:{at}: a `$ gamedb` example outside a console block"
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
