@@ -64,8 +64,14 @@ fn console_examples_run_as_written() {
             .iter()
             .filter(|(info, _, _)| info == "console")
             .count();
-        // trycmd runs a document in `NAME.in/` beside it: a fresh folder each.
-        let name = doc.file_stem().unwrap().to_string_lossy().to_string();
+        // trycmd runs a document in `NAME.in/` beside it: a fresh folder each. The guides are
+        // named `guide-NAME`, so that `src/guide/README.md` does not replace `README.md`.
+        let stem = doc.file_stem().unwrap().to_string_lossy().to_string();
+        let name = if doc.parent() == Some(Path::new(ROOT)) {
+            stem
+        } else {
+            format!("guide-{stem}")
+        };
         let copy = dir.path().join(format!("{name}.md"));
         std::fs::write(&copy, &text).unwrap();
         std::fs::create_dir_all(dir.path().join(format!("{name}.in"))).unwrap();
