@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{TempDir, ROOT};
+use common::{program, TempDir, ROOT};
 
 /// README.md and every guide.
 fn documents() -> Vec<PathBuf> {
@@ -107,6 +107,39 @@ fn console_examples_run_as_written() {
         "only {examples} console examples found: the documents lost their examples"
     );
     cases.run();
+
+    // README's Python example, followed by its output as a text block, runs in the folder its
+    // console examples built (with `scripts/gamedb.py` where the example finds it).
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let blocks = blocks(&readme);
+    let pairs: Vec<_> = blocks
+        .windows(2)
+        .filter(|w| w[0].0 == "python" && w[1].0 == "text")
+        .collect();
+    assert!(!pairs.is_empty(), "README.md lost its Python example");
+    let folder = dir.path().join("README.in");
+    std::fs::create_dir_all(folder.join("scripts")).unwrap();
+    std::fs::copy(
+        Path::new(ROOT).join("scripts/gamedb.py"),
+        folder.join("scripts/gamedb.py"),
+    )
+    .unwrap();
+    let python = program("PYTHON", "python3");
+    for pair in pairs {
+        let (code, want) = (pair[0].2.join("\n"), pair[1].2.join("\n"));
+        let out = std::process::Command::new(&python)
+            .args(["-c", &code])
+            .current_dir(&folder)
+            .output()
+            .unwrap();
+        let got = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && got.trim_end() == want.trim_end(),
+            "README.md:{}: the Python example printed\n{got}{}\ninstead of\n{want}",
+            pair[0].1,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 /// A block without an info string would be taken for a transcript by trycmd (and a reader

@@ -1,6 +1,6 @@
 //! `gamedb serve`: the tables of a folder as an HTTP/JSON service, and the web explorer.
 //!
-//! Endpoints (every answer is JSON, one object per line; see `README.md` for examples):
+//! Endpoints (every answer is JSON, one object per line; see `src/guide/service.md` for examples):
 //! * `GET /api/health`: status, version, number of tables;
 //! * `GET /api/tables`: every table of the folder ([`crate::report::listing`]);
 //! * `GET /api/tables/{file}`: that table's `info --json`;
