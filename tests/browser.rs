@@ -219,10 +219,24 @@ fn check_chart(browser: &Browser, server: &Server, file: &str) {
     for (bar, (i, c)) in drawn.iter().zip(nonzero) {
         assert_eq!(bar[0], json!(i), "{file}: {bar}");
         assert_eq!(bar[1], json!(c), "{file}: {bar}");
-        assert!(bar[2].as_f64().unwrap() >= 1.0, "{file}: bar {i} too thin: {bar}");
-        assert!(bar[3].as_f64().unwrap() >= 1.0, "{file}: bar {i} too low: {bar}");
-        assert_eq!(bar[4], json!(c.to_string()), "{file}: bar {i}'s label: {bar}");
-        assert_eq!(bar[5], json!(true), "{file}: bar {i}'s label not visible: {bar}");
+        assert!(
+            bar[2].as_f64().unwrap() >= 1.0,
+            "{file}: bar {i} too thin: {bar}"
+        );
+        assert!(
+            bar[3].as_f64().unwrap() >= 1.0,
+            "{file}: bar {i} too low: {bar}"
+        );
+        assert_eq!(
+            bar[4],
+            json!(c.to_string()),
+            "{file}: bar {i}'s label: {bar}"
+        );
+        assert_eq!(
+            bar[5],
+            json!(true),
+            "{file}: bar {i}'s label not visible: {bar}"
+        );
     }
 }
 
@@ -280,8 +294,16 @@ fn the_explorer_in_a_real_browser() {
          c.font = getComputedStyle(s).font; const widest = Math.max(...Array.from(s.options).map(o => c.measureText(o.textContent).width)); \
          return [widest <= s.clientWidth, widest, s.clientWidth, s.getBoundingClientRect().right <= window.innerWidth];",
     );
-    assert_eq!(fits[0], json!(true), "the drop-down cuts a name off: {fits}");
-    assert_eq!(fits[3], json!(true), "the drop-down runs off the page: {fits}");
+    assert_eq!(
+        fits[0],
+        json!(true),
+        "the drop-down cuts a name off: {fits}"
+    );
+    assert_eq!(
+        fits[3],
+        json!(true),
+        "the drop-down runs off the page: {fits}"
+    );
     // No hint names a game that is not served (no Wythoff table here), and none is left over.
     let text = browser.run("return document.body.innerText;");
     assert!(!text.as_str().unwrap().contains("Wythoff"), "{text}");
@@ -296,14 +318,14 @@ fn the_explorer_in_a_real_browser() {
     // Choosing a table from the drop-down puts it in the address; the Grundy chart has a bar
     // and a count for every value.
     browser.run(
-        "const s = document.getElementById('table-select'); s.value = 'nim-3x15.gtab'; \
+        "const s = document.getElementById('table-select'); s.value = 'nim-3x15-grundy.gtab'; \
          s.dispatchEvent(new Event('change'));",
     );
     browser.wait(
         "the Nim heaps",
-        "return document.getElementById('grundy') && document.querySelector('#chart-svg') && location.search === '?table=nim-3x15.gtab';",
+        "return document.getElementById('grundy') && document.querySelector('#chart-svg') && location.search === '?table=nim-3x15-grundy.gtab';",
     );
-    check_chart(&browser, &server, "nim-3x15.gtab");
+    check_chart(&browser, &server, "nim-3x15-grundy.gtab");
 
     // Chomp: the whole 4x5 box, then bite at row 2, column 3.
     browser.go(&format!("{site}/?table=chomp-4x5.gtab"));
