@@ -188,20 +188,152 @@ fn base64(text: &str) -> Vec<u8> {
 const WINS: &str = "return Array.from(document.querySelectorAll('rect.win'))
     .map(r => '(' + r.dataset.row + ',' + r.dataset.col + ')').sort().join(' ');";
 
+/// The chart of `file` against `GET /api/tables/FILE/values`: a bar at least 1 px wide and
+/// high, and a label inside the chart reading the count, for every non-zero count; no bar for 0.
+fn check_chart(browser: &Browser, server: &Server, file: &str) {
+    let api = server.get(&format!("/api/tables/{file}/values")).json();
+    let counts: Vec<u64> = api["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert!(counts.iter().filter(|&&c| c > 0).count() >= 2, "{api}");
+    let drawn = browser.wait(
+        "the chart",
+        "const svg = document.getElementById('chart-svg'); if (!svg) return null; const box = svg.getBoundingClientRect(); \
+         const inside = (r) => r.width > 0 && r.height > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5; \
+         return Array.from(svg.querySelectorAll('rect.bar')).map(b => { const r = b.getBoundingClientRect(); \
+           const l = svg.querySelector(`text.count[data-index='${b.dataset.index}']`); \
+           return [Number(b.dataset.index), Number(b.dataset.count), r.width, r.height, \
+                   l ? l.textContent.replace(/[^0-9]/g, '') : null, l ? inside(l.getBoundingClientRect()) : false]; });",
+    );
+    let drawn = drawn.as_array().unwrap();
+    let nonzero: Vec<(usize, u64)> = counts
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(_, c)| c > 0)
+        .collect();
+    assert_eq!(drawn.len(), nonzero.len(), "{file}: bars {drawn:?}");
+    for (bar, (i, c)) in drawn.iter().zip(nonzero) {
+        assert_eq!(bar[0], json!(i), "{file}: {bar}");
+        assert_eq!(bar[1], json!(c), "{file}: {bar}");
+        assert!(
+            bar[2].as_f64().unwrap() >= 1.0,
+            "{file}: bar {i} too thin: {bar}"
+        );
+        assert!(
+            bar[3].as_f64().unwrap() >= 1.0,
+            "{file}: bar {i} too low: {bar}"
+        );
+        assert_eq!(
+            bar[4],
+            json!(c.to_string()),
+            "{file}: bar {i}'s label: {bar}"
+        );
+        assert_eq!(
+            bar[5],
+            json!(true),
+            "{file}: bar {i}'s label not visible: {bar}"
+        );
+    }
+}
+
 #[test]
 fn the_explorer_in_a_real_browser() {
     let dir = TempDir::new("browser");
     build(
         dir.path(),
-        &["chomp --rows 4 --cols 5", "slide --rows 3 --cols 3"],
+        &[
+            "chomp --rows 4 --cols 5",
+            "chomp --rows 10 --cols 10",
+            "nim --heaps 3 --max-heap 15 --grundy",
+            "slide --rows 3 --cols 3",
+        ],
     );
     let server = Server::start(dir.path(), &[]);
     let browser = Browser::start();
     let site = format!("http://{}", server.addr);
 
+    // The landing page, without a click: a table chosen (the largest Chomp box), its whole box
+    // answered with its winning bite, and its chart drawn.
+    browser.go(&format!("{site}/"));
+    let shown = browser.wait(
+        "the landing page's answer",
+        "const o = document.getElementById('outcome'); return o && document.querySelector('#chart-svg') && \
+         [document.getElementById('table-select').value, document.getElementById('position').textContent, \
+          o.textContent, document.querySelectorAll('#moves button.move').length];",
+    );
+    assert_eq!(
+        shown,
+        json!(["chomp-10x10.gtab", "10,10,10,10,10,10,10,10,10,10", "N", 1])
+    );
+    assert_eq!(browser.run(WINS), json!("(2,2)"));
+    browser.screenshot(&dir.path().join("landing.png"));
+    // Every option names its table in full, and the drop-down is wide enough for the longest.
+    let listing = server.get("/api/tables").json();
+    let names: Vec<String> = listing
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            format!(
+                "{} — {}",
+                t["file"].as_str().unwrap(),
+                t["description"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let options = browser.run(
+        "return Array.from(document.querySelectorAll('#table-select option')).map(o => o.textContent);",
+    );
+    assert_eq!(options, json!(names));
+    let fits = browser.run(
+        "const s = document.getElementById('table-select'); const c = document.createElement('canvas').getContext('2d'); \
+         c.font = getComputedStyle(s).font; const widest = Math.max(...Array.from(s.options).map(o => c.measureText(o.textContent).width)); \
+         return [widest <= s.clientWidth, widest, s.clientWidth, s.getBoundingClientRect().right <= window.innerWidth];",
+    );
+    assert_eq!(
+        fits[0],
+        json!(true),
+        "the drop-down cuts a name off: {fits}"
+    );
+    assert_eq!(
+        fits[3],
+        json!(true),
+        "the drop-down runs off the page: {fits}"
+    );
+    // No hint names a game that is not served (no Wythoff table here), and none is left over.
+    let text = browser.run("return document.body.innerText;");
+    assert!(!text.as_str().unwrap().contains("Wythoff"), "{text}");
+    assert_eq!(
+        browser.run("return document.querySelectorAll('.hint').length;"),
+        json!(0)
+    );
+    // Every non-zero count is a visible bar with its count written by it: the 10x10 box's
+    // P-positions are about 1.4% of its positions.
+    check_chart(&browser, &server, "chomp-10x10.gtab");
+
+    // Choosing a table from the drop-down puts it in the address; the Grundy chart has a bar
+    // and a count for every value.
+    browser.run(
+        "const s = document.getElementById('table-select'); s.value = 'nim-3x15-grundy.gtab'; \
+         s.dispatchEvent(new Event('change'));",
+    );
+    browser.wait(
+        "the Nim heaps",
+        "return document.getElementById('grundy') && document.querySelector('#chart-svg') && location.search === '?table=nim-3x15-grundy.gtab';",
+    );
+    check_chart(&browser, &server, "nim-3x15-grundy.gtab");
+
     // Chomp: the whole 4x5 box, then bite at row 2, column 3.
     browser.go(&format!("{site}/?table=chomp-4x5.gtab"));
     browser.wait("the first answer", "return document.getElementById('outcome') && document.getElementById('position').textContent === '5,5,5,5';");
+    assert_eq!(
+        browser.run("return document.getElementById('table-select').value;"),
+        json!("chomp-4x5.gtab")
+    );
     browser.click("rect[data-row='2'][data-col='3']");
     let shown = browser.wait(
         "the answer after the bite",
@@ -297,7 +429,7 @@ fn the_explorer_in_a_real_browser() {
     if std::env::var_os("GAMEDB_KEEP_SCREENSHOTS").is_some() {
         let keep = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-screenshots");
         std::fs::create_dir_all(&keep).unwrap();
-        for f in ["chomp.png", "slide.png"] {
+        for f in ["landing.png", "chomp.png", "slide.png"] {
             std::fs::copy(dir.path().join(f), keep.join(f)).unwrap();
         }
         eprintln!("screenshots kept in {}", keep.display());

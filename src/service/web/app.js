@@ -37,10 +37,9 @@ async function start() {
   } catch (e) { showError(e); return; }
   const select = $("table-select");
   select.innerHTML = "";
-  select.append(el("option", { value: "" }, "— pick a table —"));
   for (const t of tables) {
     const o = el("option", { value: t.file }, t.error ? `${t.file} (refused)` : `${t.file} — ${t.description}`);
-    if (t.error) o.disabled = true;
+    if (t.error) { o.disabled = true; o.title = t.error; }
     select.append(o);
   }
   // Boards with pattern tables are answered by the solver (the 15-puzzle among them).
@@ -48,14 +47,47 @@ async function start() {
   for (const b of boards) {
     select.append(el("option", { value: `solver:${b}` }, `${b.replace("x", "×")} sliding puzzle — optimal solver on the pattern tables`));
   }
-  select.addEventListener("change", () => open(select.value));
+  if (!select.options.length) {
+    select.append(el("option", { value: "" }, "no tables served"));
+    $("game").innerHTML = "";
+    $("game").append(el("p", { class: "hint", id: "no-tables" },
+      "This folder holds no table the service can read: build one with gamedb build, then reload."));
+    return;
+  }
+  select.addEventListener("change", () => {
+    // The table chosen is the page's address, so it can be reloaded or linked to.
+    history.replaceState(null, "", `?table=${encodeURIComponent(select.value)}`);
+    open(select.value);
+  });
   const wanted = new URLSearchParams(location.search).get("table");
-  if (wanted) { select.value = wanted; open(wanted); }
+  const usable = (name) => Array.from(select.options).some((o) => o.value === name && !o.disabled);
+  let name = wanted && usable(wanted) ? wanted : landing();
+  select.value = name;
+  open(name);
+  if (wanted && wanted !== name) {
+    $("table-about").textContent = `no table ${wanted} is served here; showing ${name}. ` + $("table-about").textContent;
+  }
+}
+
+// The table the page opens on without a ?table= in its address: a game drawn on the page
+// (Chomp first, then Nim, Wythoff, a sliding puzzle), one whose value chart is quick to count
+// (the largest such), else the first table that can be read.
+function landing() {
+  const rank = { chomp: 0, nim: 1, wythoff: 2, slide: 3 };
+  const quick = 1 << 27;
+  const usable = tables.filter((t) => !t.error);
+  if (!usable.length) return $("table-select").options[0].value;
+  const key = (t) => [t.game in rank ? rank[t.game] : 9, t.entries <= quick ? 0 : 1,
+                      t.entries <= quick ? -t.entries : t.entries];
+  const less = (a, b) => { const x = key(a), y = key(b); for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i]; return false; };
+  return usable.reduce((best, t) => (less(t, best) ? t : best)).file;
 }
 
 async function open(name) {
   $("game").innerHTML = ""; $("moves").innerHTML = ""; $("raw").textContent = "";
   $("chart").innerHTML = ""; setStatus("");
+  const select = $("table-select");
+  select.title = select.selectedOptions.length ? select.selectedOptions[0].textContent : "";
   if (!name) return;
   if (name.startsWith("solver:")) {
     const [rows, cols] = name.slice(7).split("x").map(Number);
@@ -65,6 +97,11 @@ async function open(name) {
     return;
   }
   const t = tables.find((x) => x.file === name);
+  if (!t || t.error) {
+    $("table-about").textContent = "";
+    showError(new Error(t ? t.error : `no table ${name} is served here`));
+    return;
+  }
   $("table-about").textContent = `${t.entries.toLocaleString()} positions, ${t.values} values`;
   const ask = (pos, extra = "") => api(`/api/tables/${encodeURIComponent(name)}/query?position=${encodeURIComponent(pos)}${extra}`);
   if (t.game === "chomp") view = chompView(t.params[0], t.params[1], ask);
@@ -114,7 +151,7 @@ function showAnswer(a, play) {
 
 function chompView(rows, cols, ask) {
   let pos = Array(rows).fill(cols);
-  const cell = Math.max(18, Math.min(44, Math.floor(560 / Math.max(rows, cols))));
+  const cell = Math.max(18, Math.min(40, Math.floor(320 / Math.max(rows, cols)))); // the chart fits below on a laptop screen
   const svg = el("svg:svg", { id: "board", width: cols * cell + 2, height: rows * cell + 2 });
   const controls = el("div", { class: "controls" });
   const reset = el("button", { id: "reset" }, "whole box");
@@ -301,27 +338,60 @@ function textView(t, ask) {
 
 // ---- the value distribution chart -------------------------------------------------------
 
+// Counts are drawn on a log scale (a count of 1 beside one of millions is still a bar) and
+// every bar carries its count, so no non-zero value can vanish.
 async function chart(name) {
   let d;
   try { d = await api(`/api/tables/${encodeURIComponent(name)}/values`); } catch (e) { $("chart").textContent = e.message; return; }
-  const W = 860, H = 260, left = 70, bottom = 40, top = 16;
+  if ($("table-select").value !== name) return; // another table was opened meanwhile
+  const n = Math.max(1, d.counts.length);
   const max = Math.max(1, ...d.counts);
-  const svg = el("svg:svg", { id: "chart-svg", width: W, height: H + bottom + top });
-  const bw = (W - left - 10) / Math.max(1, d.counts.length);
-  const every = Math.ceil(d.counts.length / 40);
+  const font = 12, charW = 7.2; // an estimate of a digit's width at 12px sans-serif
+  const left = Math.ceil(String(10 ** Math.floor(Math.log10(max))).length * 1.35 * charW) + 12;
+  const right = 10, bottom = 44, H = 180;
+  const room = Math.max(520, Math.min(1100, $("chart").clientWidth - 4 || 860));
+  const bw = Math.min(90, (room - left - right) / n);
+  const W = Math.max(360, left + n * bw + right);
+  const texts = d.counts.map((c) => (c > 0 ? c.toLocaleString() : ""));
+  const longest = Math.max(1, ...texts.map((t) => t.length));
+  const upright = longest * charW + 4 > bw; // counts written up the bar when they do not fit across
+  const top = 8 + (upright ? longest * charW + 6 : font + 6);
+  const scale = (c) => (H * Math.log10(1 + c)) / Math.log10(1 + max);
+  const svg = el("svg:svg", { id: "chart-svg", width: W, height: top + H + bottom });
+  // Grid lines at the powers of ten.
+  svg.append(el("svg:text", { x: left - 6, y: top + H + 4, "text-anchor": "end", "font-size": font }, "0"));
+  let last = top + H;
+  for (let v = 1; v <= max; v *= 10) {
+    const y = top + H - scale(v);
+    svg.append(el("svg:line", { class: "grid", x1: left, y1: y, x2: W - right, y2: y }));
+    if (last - y < font + 2) continue; // too close to the tick below to be read
+    svg.append(el("svg:text", { x: left - 6, y: y + 4, "text-anchor": "end", "font-size": font }, v.toLocaleString()));
+    last = y;
+  }
+  const every = Math.ceil(d.counts.length / Math.max(1, Math.floor((W - left) / 28)));
   d.counts.forEach((c, i) => {
-    const h = (c / max) * H;
     const x = left + i * bw;
-    const bar = el("svg:rect", { class: "bar", x: x + 1, y: top + H - h, width: Math.max(1, bw - 2), height: h });
-    bar.append(el("svg:title", {}, `${d.labels[i]}: ${c.toLocaleString()} positions`));
-    svg.append(bar);
+    const cls = d.values === "outcome" ? `bar ${d.labels[i]}` : "bar";
+    if (c > 0) {
+      const h = Math.max(2, scale(c));
+      const bar = el("svg:rect", { class: cls, x: x + Math.min(1, bw / 4), y: top + H - h,
+        width: Math.max(1, bw - Math.min(2, bw / 2)), height: h, "data-index": i, "data-count": c });
+      bar.append(el("svg:title", {}, `${d.labels[i]}: ${c.toLocaleString()} positions`));
+      svg.append(bar);
+      const cx = x + bw / 2, cy = top + H - h - 4;
+      const label = upright
+        ? el("svg:text", { class: "count", x: cx, y: cy, "font-size": font, "text-anchor": "start", "dominant-baseline": "central",
+            transform: `rotate(-90 ${cx} ${cy})`, "data-index": i }, texts[i])
+        : el("svg:text", { class: "count", x: cx, y: cy, "font-size": font, "text-anchor": "middle", "data-index": i }, texts[i]);
+      svg.append(label);
+    }
     if (i % every === 0) svg.append(el("svg:text", { x: x + bw / 2, y: top + H + 16, "text-anchor": "middle", "font-size": 12 }, d.labels[i]));
   });
-  svg.append(el("svg:text", { x: left - 6, y: top + 10, "text-anchor": "end", "font-size": 12 }, max.toLocaleString()));
-  svg.append(el("svg:text", { x: left - 6, y: top + H, "text-anchor": "end", "font-size": 12 }, "0"));
-  svg.append(el("svg:line", { x1: left, y1: top + H, x2: W - 10, y2: top + H, stroke: "#555" }));
+  svg.append(el("svg:line", { x1: left, y1: top + H, x2: W - right, y2: top + H, stroke: "#555" }));
   const what = { distance: "distance to the goal", grundy: "Grundy value", outcome: "outcome" }[d.values] || d.values;
-  svg.append(el("svg:text", { x: left + (W - left) / 2, y: top + H + 34, "text-anchor": "middle", "font-size": 13 }, `positions by ${what}`));
+  const total = d.counts.reduce((a, b) => a + b, 0);
+  svg.append(el("svg:text", { x: left + (W - left) / 2, y: top + H + 36, "text-anchor": "middle", "font-size": 13 },
+    `${total.toLocaleString()} positions by ${what} (log scale)`));
   $("chart").append(svg);
 }
 
