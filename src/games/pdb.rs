@@ -211,6 +211,16 @@ impl GameSpec for PdbSpec {
         )
     }
 
+    fn build_words(stem: &str) -> Option<String> {
+        // pdb-RxC-TILES, the tile ranges joined by `_`
+        let (board, tiles) = stem.strip_prefix("pdb-")?.split_once('-')?;
+        let (rows, cols) = board.split_once('x')?;
+        Some(format!(
+            "pdb --rows {rows} --cols {cols} --pattern {}",
+            tiles.replace('_', ",")
+        ))
+    }
+
     fn describe(&self) -> String {
         format!(
             "pattern database: tiles {} of the {} sliding puzzle",

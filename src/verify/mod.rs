@@ -40,6 +40,46 @@ pub struct Statement {
     pub run: fn(&mut Env) -> Result<Finding>,
 }
 
+impl Statement {
+    /// Roughly how long the check takes, in seconds: measured (see [`COSTS`]), `None` for a
+    /// statement not measured yet.
+    pub fn cost(&self) -> Option<f64> {
+        COSTS
+            .iter()
+            .find(|(name, _)| *name == self.name)
+            .map(|&(_, secs)| secs)
+    }
+}
+
+/// Seconds each statement took alone (`gamedb verify NAME`, release build, no tables folder:
+/// every table solved in memory) on the 2-core reference machine; `gamedb verify --list`
+/// shows them rounded ([`cost_text`]). Tables reused from the folder, or shared with an
+/// earlier statement of the same run, make a check cheaper. A test keeps one entry per
+/// statement.
+pub const COSTS: &[(&str, f64)] = &[
+    // COSTS-BEGIN
+    // COSTS-END
+];
+
+/// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
+pub fn cost_text(secs: Option<f64>) -> String {
+    match secs {
+        None => "?".to_string(),
+        Some(s) if s < 0.1 => "<0.1 s".to_string(),
+        Some(s) if s < 0.95 => format!("~{s:.1} s"),
+        Some(s) if s < 9.5 => format!("~{s:.0} s"),
+        Some(s) if s < 90.0 => format!("~{:.0} s", (s / 10.0).round() * 10.0),
+        Some(s) => format!("~{:.0} min", s / 60.0),
+    }
+}
+
+/// The line `gamedb verify --progress` prints on stderr when a statement is done:
+/// `[12/51] PASS  chomp-gale-squares  3.2 s`.
+pub fn progress_line(done: usize, total: usize, status: &str, name: &str, secs: f64) -> String {
+    let width = total.to_string().len();
+    format!("[{done:>width$}/{total}] {status}  {name:24}  {secs:.1} s")
+}
+
 /// What a check found.
 #[derive(Clone, Debug, Default)]
 pub struct Finding {
