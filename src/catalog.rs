@@ -173,7 +173,7 @@ mod tests {
             ),
             (
                 "pdb-3x3-1-3_5.gtab",
-                Some("pdb --rows 3 --cols 3 --pattern 1-3,5"),
+                Some("pdb --rows 3 --cols 3 --pattern 1,2,3,5"),
             ),
             // Names no build writes: unknown games, bad numbers, kinds a game lacks, names
             // that parse but are not written so (leading zeros), other extensions.
