@@ -155,3 +155,34 @@ impl Files {
         Ok(slot.table.get_or_init(|| table).clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_name_is_answered_with_a_table_that_exists() {
+        // A folder without tables: the example is one the standard catalog builds.
+        let empty = std::env::temp_dir().join(format!("gamedb-files-{}", std::process::id()));
+        let files = Files::new(Arc::new(TableDir::new(&empty)), false);
+        assert_eq!(files.example(), CATALOG_EXAMPLE);
+        let e = files.slot("../x.gtab").err().unwrap();
+        assert!(e.body.contains(CATALOG_EXAMPLE), "{}", e.body);
+        // A folder with a table: that table.
+        std::fs::create_dir_all(&empty).unwrap();
+        let spec = crate::Spec::samples()
+            .into_iter()
+            .find(|s| s.name() == "nim")
+            .unwrap();
+        let kind = spec.default_kind();
+        let solved = spec.solve(kind, &()).unwrap();
+        let path = empty.join(spec.file_name(kind));
+        let encoded = crate::format::payload::encode(solved);
+        crate::format::write_table(&path, &spec.meta(&encoded), &encoded.bytes).unwrap();
+        let files = Files::new(Arc::new(TableDir::new(&empty)), false);
+        assert_eq!(files.example(), spec.file_name(kind));
+        let e = files.slot("a/b.gtab").err().unwrap();
+        assert!(e.body.contains(&spec.file_name(kind)), "{}", e.body);
+        std::fs::remove_dir_all(&empty).unwrap();
+    }
+}
