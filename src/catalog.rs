@@ -2,6 +2,8 @@
 //! starts a comment). `tables/catalog.txt` is the standard one; `gamedb build-all` builds a
 //! catalog and `gamedb verify` reuses its tables.
 
+use std::path::Path;
+
 use clap::Parser;
 
 use crate::build::BuildTarget;
@@ -70,6 +72,60 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Entry>> {
     Ok(out)
 }
 
+/// The words after `gamedb build` that make the table file named `file_name` (no folder), e.g.
+/// `nim --heaps 3 --max-heap 15` for `nim-3x15.gtab`: the standard catalog's line when it
+/// builds that file, else the guess of the game whose stem it is, kept only when the table
+/// those words build has this very name. `None` for a name no build writes.
+pub fn build_words(file_name: &str) -> Option<String> {
+    let builds = |words: &str| -> bool {
+        let Ok(line) =
+            Line::try_parse_from(std::iter::once("build").chain(words.split_whitespace()))
+        else {
+            return false;
+        };
+        line.target
+            .specs()
+            .is_ok_and(|specs| specs.iter().any(|(s, k)| s.file_name(*k) == file_name))
+    };
+    let from_catalog = STANDARD
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .find(|l| !l.is_empty() && builds(l));
+    if let Some(line) = from_catalog {
+        return Some(line.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    let stem = file_name.strip_suffix(&format!(".{}", crate::format::EXTENSION))?;
+    Spec::build_words_guesses(stem)
+        .into_iter()
+        .find(|w| builds(w))
+}
+
+/// Why the table file `path` cannot be opened when it does not exist, and what to do, in one
+/// line (without the path, which the error shows first): `gamedb list` for the tables there,
+/// `gamedb build-all` for the standard catalog, and the `gamedb build` command that makes this
+/// table when its name is one a build writes.
+pub fn missing_table(path: &Path) -> String {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let default = dir.is_none_or(|d| d == Path::new("tables"));
+    let (list, out) = match dir {
+        Some(d) if !default => (
+            format!(" {}", d.display()),
+            format!(" --out {}", d.display()),
+        ),
+        _ => (String::new(), String::new()),
+    };
+    let build = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(build_words)
+        .map(|w| format!("build it with `gamedb build {w}{out}`; "))
+        .unwrap_or_default();
+    format!(
+        "no such table file (it does not exist); {build}`gamedb list{list}` shows the tables \
+         there, `gamedb build-all{out}` builds the standard catalog"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +137,110 @@ mod tests {
         assert!(entries
             .iter()
             .any(|e| e.spec.name() == "chomp" && e.kind == ValueKind::Grundy));
+    }
+
+    #[test]
+    fn file_names_lead_back_to_their_build_commands() {
+        for (name, words) in [
+            // Lines of the standard catalog, as written there.
+            ("nim-3x15.gtab", Some("nim --heaps 3 --max-heap 15")),
+            (
+                "chomp-10x10-grundy.gtab",
+                Some("chomp --rows 10 --cols 10 --grundy"),
+            ),
+            (
+                "wythoff-1024-grundy.gtab",
+                Some("wythoff --max-heap 1024 --grundy"),
+            ),
+            ("pdb-4x4-2-4.gtab", Some("fifteen --partition 6-6-3")),
+            // Tables outside the catalog, from each game's stem.
+            ("nim-3x7.gtab", Some("nim --heaps 3 --max-heap 7")),
+            (
+                "nim-4x9-k2-misere.gtab",
+                Some("nim --heaps 4 --max-heap 9 --max-take 2 --misere"),
+            ),
+            ("chomp-10x11.gtab", Some("chomp --rows 10 --cols 11")),
+            (
+                "chomp-7x7-grundy.gtab",
+                Some("chomp --rows 7 --cols 7 --grundy"),
+            ),
+            ("chomp3-500.gtab", Some("chomp3 --max 500")),
+            ("wythoff-77.gtab", Some("wythoff --max-heap 77")),
+            ("slide-3x4.gtab", Some("slide --rows 3 --cols 4")),
+            (
+                "candy-n15-k3-odd.gtab",
+                Some("candy --max-candies 15 --max-take 3 --win odd"),
+            ),
+            (
+                "pdb-3x3-1-3_5.gtab",
+                Some("pdb --rows 3 --cols 3 --pattern 1,2,3,5"),
+            ),
+            // Names no build writes: unknown games, bad numbers, kinds a game lacks, names
+            // that parse but are not written so (leading zeros), other extensions.
+            ("nope.gtab", None),
+            ("chess-8x8.gtab", None),
+            ("nim-3x7-grundy-misere.gtab", None),
+            ("nim-0x7.gtab", None),
+            ("nim-03x7.gtab", None),
+            ("nim-3x7", None),
+            ("nim-3x7.txt", None),
+            ("slide-3x3-grundy.gtab", None),
+            ("chomp-10x10-misere.gtab", None),
+            ("wythoff--1.gtab", None),
+            ("", None),
+        ] {
+            assert_eq!(build_words(name).as_deref(), words, "{name}");
+        }
+        // Every table of the standard catalog leads back to its line.
+        for e in parse(STANDARD, "standard catalog").unwrap() {
+            let name = e.spec.file_name(e.kind);
+            let words = build_words(&name).unwrap_or_else(|| panic!("{name}"));
+            let line = STANDARD.lines().nth(e.line - 1).unwrap();
+            assert_eq!(
+                words,
+                line.split_whitespace().collect::<Vec<_>>().join(" "),
+                "{name}"
+            );
+        }
+        // Every sample of every game (each value kind) leads back to a command building it.
+        for spec in Spec::samples() {
+            for &kind in spec.value_kinds() {
+                let name = spec.file_name(kind);
+                assert!(build_words(&name).is_some(), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_missing_table_says_what_to_do() {
+        let m = missing_table(Path::new("tables/chomp-10x10-grundy.gtab"));
+        assert!(m.contains("does not exist"), "{m}");
+        assert!(
+            m.contains("`gamedb build chomp --rows 10 --cols 10 --grundy`"),
+            "{m}"
+        );
+        assert!(m.contains("`gamedb list`"), "{m}");
+        assert!(m.contains("`gamedb build-all`"), "{m}");
+        assert!(!m.contains('\n'), "{m}");
+        let m = missing_table(Path::new("/tmp/t/nim-3x7.gtab"));
+        assert!(
+            m.contains("`gamedb build nim --heaps 3 --max-heap 7 --out /tmp/t`"),
+            "{m}"
+        );
+        assert!(m.contains("`gamedb list /tmp/t`"), "{m}");
+        assert!(m.contains("`gamedb build-all --out /tmp/t`"), "{m}");
+        let m = missing_table(Path::new("nope.gtab"));
+        assert!(!m.contains("gamedb build "), "{m}");
+        assert!(m.contains("`gamedb list`"), "{m}");
+    }
+
+    #[test]
+    fn the_service_example_is_a_catalog_table() {
+        let name = crate::service::files::CATALOG_EXAMPLE;
+        assert!(parse(STANDARD, "standard catalog")
+            .unwrap()
+            .iter()
+            .any(|e| e.spec.file_name(e.kind) == name));
     }
 
     #[test]

@@ -39,6 +39,40 @@ replaced by rename, never changed in place.\n";
     }
 }
 
+/// `gamedb query TABLE -1,2`: a position that starts with `-` would be refused by the
+/// argument parser as an unknown flag; it must reach the game's parser and be refused there,
+/// as a position (what was wrong, what is accepted), like any other bad position. After
+/// `query`, a word that is `-` followed by anything but a letter or another `-` can be no flag
+/// (every short flag of gamedb is a letter; `-` alone, stdin, is left as it is), so it is
+/// passed on with a leading space, which the position parser trims away. (Letting the
+/// positions argument take hyphen values instead would swallow the flags written after the
+/// positions, `--json` among them.)
+fn positions_not_flags(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut in_query = false;
+    let mut escaped = false;
+    args.enumerate()
+        .map(|(i, arg)| {
+            let Some(text) = arg.to_str() else {
+                return arg;
+            };
+            if i == 1 {
+                in_query = text == "query";
+            }
+            escaped |= text == "--";
+            let mut chars = text.chars();
+            let looks_like_position = chars.next() == Some('-')
+                && chars
+                    .next()
+                    .is_some_and(|c| c != '-' && !c.is_ascii_alphabetic());
+            if in_query && !escaped && looks_like_position {
+                format!(" {text}").into()
+            } else {
+                arg
+            }
+        })
+        .collect()
+}
+
 fn main() -> ExitCode {
     // Die quietly when the reader of our output goes away (`gamedb ... | head`), as Unix
     // tools do, instead of panicking on the failed write.
@@ -47,7 +81,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     on_bus_error_say_why();
-    let result = match Cli::parse().command {
+    let result = match Cli::parse_from(positions_not_flags(std::env::args_os())).command {
         Command::Build(a) => cli::build::run(a),
         Command::BuildAll(a) => cli::build_all::run(a),
         Command::Query(a) => cli::query::run(a),

@@ -18,6 +18,24 @@ const BAD: &[(&str, &[&str])] = &[
     ("query {nim} 1,2,3,4", &["has 4 heaps", "1 to 3 heaps"]),
     ("query {nim} {empty}", &["empty position"]),
     ("query {nim} 1,-2", &["not a non-negative integer"]),
+    // A position starting with '-' is a position error, not an unknown flag.
+    (
+        "query {nim} -1,2",
+        &[
+            "position '-1,2'",
+            "'-1' is not a non-negative integer",
+            "expected heap sizes",
+        ],
+    ),
+    ("query {nim} -3", &["position '-3'", "expected heap sizes"]),
+    (
+        "query {nim} -,3",
+        &["position '-,3'", "expected heap sizes"],
+    ),
+    (
+        "query {nim} 1,2 -1,2 --json",
+        &["position '-1,2'", "expected heap sizes"],
+    ),
     ("query {candy} 4,2,2", &["total 8", "odd totals up to 15"]),
     ("query {candy} 17,0,0", &["total 17"]),
     ("query {candy} 1,2", &["has 2 numbers"]),
@@ -90,4 +108,84 @@ fn bad_inputs_are_refused_clearly() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn a_missing_table_says_what_to_do() {
+    let dir = TempDir::new("missing");
+    // Every command that opens a table by path says so in one line: the file, that it does not
+    // exist, the `gamedb build` command that makes it (the name is one a build writes), `gamedb
+    // list` and `gamedb build-all` for that folder.
+    let t = dir.join("chomp-10x10-grundy.gtab");
+    let svg = dir.join("p.svg");
+    let build = format!(
+        "`gamedb build chomp --rows 10 --cols 10 --grundy --out {}`",
+        dir.arg()
+    );
+    let list = format!("`gamedb list {}`", dir.arg());
+    let all = format!("`gamedb build-all --out {}`", dir.arg());
+    for args in [
+        vec!["query", &t, "1,2"],
+        vec!["query", &t, "-"],
+        vec!["info", &t],
+        vec!["export", &t],
+        vec!["verify-table", &t],
+        vec!["plot", &t, "--out", &svg],
+        vec!["chomp-rectangles", &t],
+    ] {
+        let e = refused(
+            &args.join(" "),
+            &args,
+            &[&t, "does not exist", &build, &list, &all],
+        );
+        assert_eq!(e.trim_end().lines().count(), 1, "{args:?}: {e}");
+    }
+    // Names of other games' tables, and of Nim tables outside the catalog.
+    for (name, build) in [
+        ("nim-3x15.gtab", "nim --heaps 3 --max-heap 15"),
+        ("nim-3x7-misere.gtab", "nim --heaps 3 --max-heap 7 --misere"),
+        ("wythoff-4096.gtab", "wythoff --max-heap 4096"),
+        ("slide-3x3.gtab", "slide --rows 3 --cols 3"),
+    ] {
+        let t = dir.join(name);
+        let want = format!("`gamedb build {build} --out {}`", dir.arg());
+        refused(name, &["query", &t, "1,2"], &["does not exist", &want]);
+    }
+    // A name no build writes: no build command, the rest of the advice.
+    let t = dir.join("nope.gtab");
+    let e = refused(
+        "nope",
+        &["query", &t, "1,2,3"],
+        &["does not exist", &list, &all],
+    );
+    assert!(!e.contains("gamedb build "), "{e}");
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+}
+
+#[test]
+fn positions_starting_with_a_hyphen_reach_the_games_parser() {
+    let dir = cli_build("hyphen", "nim --heaps 3 --max-heap 7");
+    let nim = dir.join("nim-3x7.gtab");
+    // The bad position is refused as a position; the good one after it is still answered,
+    // and --json after the positions is still a flag.
+    let o = gamedb(&["query", &nim, "-1,2", "1,2,3", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("position '-1,2'"), "{e}");
+    assert!(!e.contains("unexpected argument"), "{e}");
+    let answers = json_lines(&stdout(&o));
+    assert_eq!(answers.len(), 1, "{}", stdout(&o));
+    assert_eq!(answers[0]["position"], "1,2,3");
+    // `-` alone still reads positions from stdin, flags after it included.
+    let o = gamedb_stdin(&["query", &nim, "-", "--json"], b"1,2,3\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(json_lines(&stdout(&o))[0]["outcome"], "P");
+    // After `--` every word is a position too.
+    refused(
+        "after --",
+        &["query", &nim, "--", "-1,2"],
+        &["position '-1,2'"],
+    );
+    // An unknown flag is still an unknown flag.
+    refused("unknown flag", &["query", &nim, "-x"], &["-x"]);
 }

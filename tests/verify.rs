@@ -57,6 +57,78 @@ fn verify_passes_every_candy_and_nim_statement() {
 }
 
 #[test]
+fn progress_prints_one_line_per_statement_on_stderr() {
+    let names = ["candy-periods", "nim-bouton", "nim-seed-002-xor"];
+    let mut args = vec!["verify", "-q", "--tables", "/nonexistent"];
+    args.extend(names);
+    // stderr is no terminal here: without --progress, no lines.
+    let plain = gamedb(&args);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert!(!stderr(&plain).contains("PASS"), "{}", stderr(&plain));
+    args.push("--progress");
+    let o = gamedb(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The report on stdout is the same with or without the progress lines.
+    assert_eq!(stdout(&o), stdout(&plain));
+    let e = stderr(&o);
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), names.len(), "{e}");
+    for (i, (line, name)) in lines.iter().zip(names).enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words.len(), 5, "{line}");
+        assert_eq!(words[0], format!("[{}/{}]", i + 1, names.len()), "{line}");
+        assert_eq!(words[1], "PASS", "{line}");
+        assert_eq!(words[2], name, "{line}");
+        assert!(words[3].parse::<f64>().is_ok_and(|s| s >= 0.0), "{line}");
+        assert_eq!(words[4], "s", "{line}");
+    }
+    // With --json the lines still go to stderr, the JSON document alone to stdout.
+    args.push("--json");
+    let o = gamedb(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(json(&stdout(&o))["passed"], names.len());
+    assert_eq!(stderr(&o).lines().count(), names.len(), "{}", stderr(&o));
+}
+
+#[test]
+fn the_list_gives_every_statement_a_cost() {
+    let list = gamedb_ok(&["verify", "--list"]);
+    let mut seen = 0;
+    for s in statements() {
+        let line = list
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(s.name))
+            .unwrap_or_else(|| panic!("{} not listed:\n{list}", s.name));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (cost, unit) = (words[1], words[2]);
+        assert!(
+            (cost.starts_with('~') || cost == "<0.1") && (unit == "s" || unit == "min"),
+            "{line}"
+        );
+        assert!(s.cost().is_some_and(|c| c > 0.0), "{}", s.name);
+        seen += 1;
+    }
+    assert_eq!(seen, statements().len());
+    // Every measured cost belongs to a statement.
+    for (name, _) in gamedb::verify::COSTS {
+        assert!(statements().iter().any(|s| s.name == *name), "{name}");
+    }
+    // The costs are in seconds: the cheap candy checks below a second, the Chomp Grundy
+    // squares (boxes to 14x14) above ten.
+    let cost = |n: &str| {
+        statements()
+            .iter()
+            .find(|s| s.name == n)
+            .unwrap()
+            .cost()
+            .unwrap()
+    };
+    assert!(cost("candy-periods") < 1.0);
+    assert!(cost("chomp-grundy-squares") > 10.0);
+    assert!(cost("candy-periods") < cost("chomp-grundy-squares"));
+}
+
+#[test]
 fn verify_reports_a_false_statement_with_its_smallest_counterexample() {
     // Feed the misère rule a normal-play table through the public Finding: the empty position
     // is the smallest counterexample (P under normal play, N by the misère rule).

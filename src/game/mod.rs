@@ -210,6 +210,15 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
     fn positions(&self) -> u64;
     /// File name stem (without the value kind and extension), e.g. `nim-6x63`.
     fn stem(&self) -> String;
+    /// The words after `gamedb build` that would make the table whose file name stem is
+    /// `stem` (as the registry writes it: [`stem`](GameSpec::stem), then `-KIND` for a value
+    /// kind other than the first), e.g. `nim --heaps 3 --max-heap 15` for `nim-3x15`; `None`
+    /// when `stem` is not one of this game's (the default: no guess). Only a guess: the
+    /// registry keeps it when the table those words build has this very name
+    /// (`Spec::build_words`), so it need not check the numbers.
+    fn build_words(_stem: &str) -> Option<String> {
+        None
+    }
     /// One line for people, e.g. `Nim: 6 heaps of 0..=63, take any number, normal play`.
     fn describe(&self) -> String;
     /// The value kinds this game can be solved for; the first is the default.

@@ -152,6 +152,17 @@ impl GameSpec for CandySpec {
         )
     }
 
+    fn build_words(stem: &str) -> Option<String> {
+        // candy-nN-kK-even|odd
+        let mut parts = stem.strip_prefix("candy-")?.split('-');
+        let n = parts.next()?.strip_prefix('n')?;
+        let k = parts.next()?.strip_prefix('k')?;
+        let win = parts.next()?;
+        Some(format!(
+            "candy --max-candies {n} --max-take {k} --win {win}"
+        ))
+    }
+
     fn describe(&self) -> String {
         format!(
             "candy game: odd totals up to {} candies, take 1..={}, {} total wins",

@@ -197,6 +197,17 @@ impl GameSpec for ChompSpec {
         format!("chomp-{}x{}", self.rows, self.cols)
     }
 
+    fn build_words(stem: &str) -> Option<String> {
+        // chomp-RxC[-grundy]
+        let rest = stem.strip_prefix("chomp-")?;
+        let (size, grundy) = match rest.strip_suffix("-grundy") {
+            Some(size) => (size, " --grundy"),
+            None => (rest, ""),
+        };
+        let (rows, cols) = size.split_once('x')?;
+        Some(format!("chomp --rows {rows} --cols {cols}{grundy}"))
+    }
+
     fn describe(&self) -> String {
         format!(
             "Chomp: every position of the {}×{} box (Young diagrams holding the poisoned cell)",

@@ -183,6 +183,11 @@ impl GameSpec for Chomp3Spec {
         format!("chomp3-{}", self.max)
     }
 
+    fn build_words(stem: &str) -> Option<String> {
+        // chomp3-N
+        Some(format!("chomp3 --max {}", stem.strip_prefix("chomp3-")?))
+    }
+
     fn describe(&self) -> String {
         format!(
             "Three-rowed Chomp: every position p,q,r with q ≤ {} (the first row unbounded), stored as f(q, r)",

@@ -77,6 +77,14 @@ macro_rules! games {
                 }
             }
 
+            /// Each game's guess at the `gamedb build` words (after `build`) that make the
+            /// table whose file name stem is `stem` (see [`GameSpec::build_words`]); unchecked.
+            pub fn build_words_guesses(stem: &str) -> Vec<String> {
+                let mut all = Vec::new();
+                $(all.extend(<$module::$ty as GameSpec>::build_words(stem));)*
+                all
+            }
+
             /// Small instances of every game, for the conformance tests.
             pub fn samples() -> Vec<Spec> {
                 let mut all = Vec::new();

@@ -185,6 +185,21 @@ impl GameSpec for NimSpec {
         s
     }
 
+    fn build_words(stem: &str) -> Option<String> {
+        // nim-HxM[-kK][-misere][-grundy]
+        let mut parts = stem.strip_prefix("nim-")?.split('-');
+        let (heaps, max_heap) = parts.next()?.split_once('x')?;
+        let mut words = format!("nim --heaps {heaps} --max-heap {max_heap}");
+        for p in parts {
+            match p {
+                "misere" => words += " --misere",
+                "grundy" => words += " --grundy",
+                _ => words += &format!(" --max-take {}", p.strip_prefix('k')?),
+            }
+        }
+        Some(words)
+    }
+
     fn describe(&self) -> String {
         format!(
             "Nim: {} heaps of 0..={}, take {}, {} play",

@@ -211,6 +211,29 @@ impl GameSpec for PdbSpec {
         )
     }
 
+    fn build_words(stem: &str) -> Option<String> {
+        // pdb-RxC-TILES, the tile ranges joined by `_`
+        let (board, tiles) = stem.strip_prefix("pdb-")?.split_once('-')?;
+        let (rows, cols) = board.split_once('x')?;
+        let mut pattern = Vec::new();
+        for part in tiles.split('_') {
+            match part.split_once('-') {
+                None => pattern.push(part.to_string()),
+                Some((a, b)) => {
+                    let (a, b): (u32, u32) = (a.parse().ok()?, b.parse().ok()?);
+                    if b < a || b - a > 64 {
+                        return None;
+                    }
+                    pattern.extend((a..=b).map(|t| t.to_string()));
+                }
+            }
+        }
+        Some(format!(
+            "pdb --rows {rows} --cols {cols} --pattern {}",
+            pattern.join(",")
+        ))
+    }
+
     fn describe(&self) -> String {
         format!(
             "pattern database: tiles {} of the {} sliding puzzle",

@@ -139,6 +139,12 @@ impl GameSpec for SlideSpec {
         format!("slide-{}x{}", self.rows, self.cols)
     }
 
+    fn build_words(stem: &str) -> Option<String> {
+        // slide-RxC
+        let (rows, cols) = stem.strip_prefix("slide-")?.split_once('x')?;
+        Some(format!("slide --rows {rows} --cols {cols}"))
+    }
+
     fn describe(&self) -> String {
         format!(
             "sliding puzzle: {}×{} board ({} rows, {} columns, tiles 1..={}), distance to the goal of every solvable arrangement",

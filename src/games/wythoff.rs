@@ -95,6 +95,15 @@ impl GameSpec for WythoffSpec {
         format!("wythoff-{}", self.max_heap)
     }
 
+    fn build_words(stem: &str) -> Option<String> {
+        // wythoff-M[-grundy]
+        let rest = stem.strip_prefix("wythoff-")?;
+        Some(match rest.strip_suffix("-grundy") {
+            Some(max) => format!("wythoff --max-heap {max} --grundy"),
+            None => format!("wythoff --max-heap {rest}"),
+        })
+    }
+
     fn describe(&self) -> String {
         format!(
             "Wythoff's game: two heaps of 0..={}, take any number from one heap or the same number from both, normal play",

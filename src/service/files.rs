@@ -43,8 +43,13 @@ pub struct Files {
     verify: bool,
 }
 
-/// Refuses a table name that is not a plain file name, with what is accepted.
-pub fn check_name(name: &str) -> Result<(), ApiError> {
+/// A table the standard catalog builds (`gamedb build-all`), named as an example when the
+/// served folder has none (a test keeps it in the catalog).
+pub const CATALOG_EXAMPLE: &str = "nim-3x15.gtab";
+
+/// Refuses a table name that is not a plain file name, with what is accepted; `example` is
+/// the name of a table served (or [`CATALOG_EXAMPLE`]).
+pub fn check_name(name: &str, example: &str) -> Result<(), ApiError> {
     let why = if name.is_empty() {
         Some("it is empty")
     } else if name.contains('\0') {
@@ -61,7 +66,7 @@ pub fn check_name(name: &str) -> Result<(), ApiError> {
     match why {
         Some(why) => Err(ApiError::bad(format!(
             "table name '{}' is refused: {why}; expected the file name of a table in the served \
-             folder, e.g. nim-3x7.gtab (GET /api/tables lists them)",
+             folder, e.g. {example} (GET /api/tables lists them)",
             crate::answer::echo(name)
         ))),
         None => Ok(()),
@@ -94,6 +99,15 @@ impl Files {
         }
     }
 
+    /// A table name for messages: the first usable table of the folder, else a table the
+    /// standard catalog builds.
+    pub fn example(&self) -> &str {
+        self.listing
+            .iter()
+            .find(|l| self.slots.contains_key(&l.file))
+            .map_or(CATALOG_EXAMPLE, |l| l.file.as_str())
+    }
+
     /// Number of usable tables.
     pub fn count(&self) -> usize {
         self.slots.len()
@@ -102,7 +116,7 @@ impl Files {
     /// The slot of a table named by a request: 400 for a name that is not a plain file name,
     /// 404 for one that is not a usable table of the folder.
     pub fn slot(&self, name: &str) -> Result<&Slot, ApiError> {
-        check_name(name)?;
+        check_name(name, self.example())?;
         if let Some(slot) = self.slots.get(name) {
             return Ok(slot);
         }
@@ -139,5 +153,36 @@ impl Files {
         }
         let table = self.dir.open(&slot.path, self.verify)?;
         Ok(slot.table.get_or_init(|| table).clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_name_is_answered_with_a_table_that_exists() {
+        // A folder without tables: the example is one the standard catalog builds.
+        let empty = std::env::temp_dir().join(format!("gamedb-files-{}", std::process::id()));
+        let files = Files::new(Arc::new(TableDir::new(&empty)), false);
+        assert_eq!(files.example(), CATALOG_EXAMPLE);
+        let e = files.slot("../x.gtab").err().unwrap();
+        assert!(e.body.contains(CATALOG_EXAMPLE), "{}", e.body);
+        // A folder with a table: that table.
+        std::fs::create_dir_all(&empty).unwrap();
+        let spec = crate::Spec::samples()
+            .into_iter()
+            .find(|s| s.name() == "nim")
+            .unwrap();
+        let kind = spec.default_kind();
+        let solved = spec.solve(kind, &()).unwrap();
+        let path = empty.join(spec.file_name(kind));
+        let encoded = crate::format::payload::encode(solved);
+        crate::format::write_table(&path, &spec.meta(&encoded), &encoded.bytes).unwrap();
+        let files = Files::new(Arc::new(TableDir::new(&empty)), false);
+        assert_eq!(files.example(), spec.file_name(kind));
+        let e = files.slot("a/b.gtab").err().unwrap();
+        assert!(e.body.contains(&spec.file_name(kind)), "{}", e.body);
+        std::fs::remove_dir_all(&empty).unwrap();
     }
 }

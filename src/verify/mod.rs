@@ -40,6 +40,97 @@ pub struct Statement {
     pub run: fn(&mut Env) -> Result<Finding>,
 }
 
+impl Statement {
+    /// Roughly how long the check takes, in seconds: measured (see [`COSTS`]), `None` for a
+    /// statement not measured yet.
+    pub fn cost(&self) -> Option<f64> {
+        COSTS
+            .iter()
+            .find(|(name, _)| *name == self.name)
+            .map(|&(_, secs)| secs)
+    }
+}
+
+/// Seconds each statement took alone (`gamedb verify NAME`, release build, no tables folder:
+/// every table solved in memory), measured on a 2-core machine busy with other work (load
+/// 4 to 10), so rather more than an idle machine takes; `gamedb verify --list` shows them
+/// rounded ([`cost_text`]). Tables reused from the folder, or shared with an earlier statement
+/// of the same run, make a check cheaper: the sliding-puzzle statements but the last read one
+/// census of the 12 boards, computed once per run, so in a whole run the first of them pays
+/// for it and the others take seconds. A test keeps one entry per statement.
+pub const COSTS: &[(&str, f64)] = &[
+    ("candy-lemma-1.1", 0.02),
+    ("candy-theorem-1.1", 0.01),
+    ("candy-lemma-1.2", 0.02),
+    ("candy-theorem-1.2", 0.01),
+    ("candy-periods", 0.02),
+    ("nim-bouton", 0.15),
+    ("nim-misere", 0.19),
+    ("nim-bounded-normal", 0.14),
+    ("nim-bounded-misere", 0.13),
+    ("nim-seed-002-xor", 0.02),
+    ("nim-seed-002-stories", 0.01),
+    ("nim-seed-001-board", 0.01),
+    ("nim-grundy", 0.15),
+    ("chomp-single-cell", 2.54),
+    ("chomp-rectangles-n", 2.90),
+    ("chomp-one-row-or-column", 2.66),
+    ("chomp-square", 2.26),
+    ("chomp-two-rows", 2.28),
+    ("chomp-three-rows-r0", 0.18),
+    ("chomp-three-rows-r1", 0.09),
+    ("chomp-three-rows-r2", 0.10),
+    ("chomp-three-rows-r3", 0.07),
+    ("chomp-three-rows-r4", 0.12),
+    ("chomp-three-rows-r5", 0.08),
+    ("chomp-seed-003-n-list", 0.09),
+    ("chomp-seed-003-small", 0.10),
+    ("chomp-transpose", 7.36),
+    ("chomp-last-row", 8.00),
+    ("chomp-l-shapes", 11.38),
+    ("chomp-grundy-squares", 42.53),
+    ("chomp-grundy-2xn", 6.51),
+    ("chomp-grundy-3xn", 7.52),
+    ("chomp3-box-3x200", 3.92),
+    ("chomp3-a029899", 4.91),
+    ("chomp3-a029900", 4.41),
+    ("chomp3-a029901-a029902", 8.55),
+    ("chomp3-brouwer-r-le-5", 5.41),
+    ("chomp3-sheiner", 14.28),
+    ("chomp3-periods", 5.73),
+    ("chomp3-nivasch", 6.50),
+    ("slide-half", 836.17),
+    ("slide-seed-000", 584.34),
+    ("slide-seed-000-abnormal", 584.34), // the census of slide-seed-000, not timed alone
+    ("slide-seed-004", 584.34),          // the census of slide-seed-000, not timed alone
+    ("slide-seed-004-nonsquare", 584.34), // the census of slide-seed-000, not timed alone
+    ("slide-invariant", 584.34),         // the census of slide-seed-000, not timed alone
+    ("slide-distances", 365.75),
+    ("wythoff-p-positions", 1.31),
+    ("wythoff-grundy-zero", 11.95),
+    ("wythoff-grundy-symmetric", 9.46),
+    ("wythoff-grundy-latin", 11.37),
+];
+
+/// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
+pub fn cost_text(secs: Option<f64>) -> String {
+    match secs {
+        None => "?".to_string(),
+        Some(s) if s < 0.1 => "<0.1 s".to_string(),
+        Some(s) if s < 0.95 => format!("~{s:.1} s"),
+        Some(s) if s < 9.5 => format!("~{s:.0} s"),
+        Some(s) if s < 90.0 => format!("~{:.0} s", (s / 10.0).round() * 10.0),
+        Some(s) => format!("~{:.0} min", s / 60.0),
+    }
+}
+
+/// The line `gamedb verify --progress` prints on stderr when a statement is done:
+/// `[12/51] PASS  chomp-gale-squares  3.2 s`.
+pub fn progress_line(done: usize, total: usize, status: &str, name: &str, secs: f64) -> String {
+    let width = total.to_string().len();
+    format!("[{done:>width$}/{total}] {status}  {name:24}  {secs:.1} s")
+}
+
 /// What a check found.
 #[derive(Clone, Debug, Default)]
 pub struct Finding {
