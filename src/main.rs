@@ -39,10 +39,10 @@ replaced by rename, never changed in place.\n";
     }
 }
 
-/// `gamedb query TABLE -1,2`: a position that starts with `-` would be refused by the
-/// argument parser as an unknown flag; it must reach the game's parser and be refused there,
+/// `gamedb query TABLE -1,2` (and `rank`, `unrank`, `solve`): a position that starts with `-` would be
+/// refused by the argument parser as an unknown flag; it must reach the game's parser and be refused there,
 /// as a position (what was wrong, what is accepted), like any other bad position. After
-/// `query`, a word that is `-` followed by anything but a letter or another `-` can be no flag
+/// those commands, a word that is `-` followed by anything but a letter or another `-` can be no flag
 /// (every short flag of gamedb is a letter; `-` alone, stdin, is left as it is), so it is
 /// passed on with a leading space, which the position parser trims away. (Letting the
 /// positions argument take hyphen values instead would swallow the flags written after the
@@ -56,7 +56,7 @@ fn positions_not_flags(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<st
                 return arg;
             };
             if i == 1 {
-                in_query = text == "query";
+                in_query = matches!(text, "query" | "rank" | "unrank" | "solve");
             }
             escaped |= text == "--";
             let mut chars = text.chars();

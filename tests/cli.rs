@@ -29,6 +29,18 @@ const BAD: &[(&str, &[&str])] = &[
     ),
     ("query {nim} -3", &["position '-3'", "expected heap sizes"]),
     (
+        "rank {nim} -1,2",
+        &["position '-1,2'", "expected heap sizes"],
+    ),
+    (
+        "unrank {nim} -3",
+        &["index '-3'", "expected a whole number"],
+    ),
+    (
+        "solve -1,2,3",
+        &["position '-1,2,3'", "expected the 16 cells"],
+    ),
+    (
         "query {nim} -,3",
         &["position '-,3'", "expected heap sizes"],
     ),

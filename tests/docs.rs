@@ -60,8 +60,7 @@ fn for_trycmd(text: &str) -> String {
     let mut in_console = false;
     let mut last = "";
     for line in text.lines() {
-        if in_console && (line.starts_with("$ ") || line.starts_with("```")) && !last.is_empty()
-        {
+        if in_console && (line.starts_with("$ ") || line.starts_with("```")) && !last.is_empty() {
             let first = last.starts_with("```");
             if !first {
                 out.push('\n');

@@ -608,8 +608,8 @@ mod tests {
 
     #[test]
     fn embedded_counts_equal_the_data_file() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/slide-distances.txt");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/slide-distances.txt");
         // A test that needs a component fails without it, never skips.
         let data = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
