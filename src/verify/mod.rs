@@ -52,8 +52,9 @@ impl Statement {
 }
 
 /// Seconds each statement took alone (`gamedb verify NAME`, release build, no tables folder:
-/// every table solved in memory), measured on a 2-core machine busy with other work (load
-/// 4 to 10), so rather more than an idle machine takes; `gamedb verify --list` shows them
+/// every table solved in memory) on a 2-core machine: the sliding-puzzle statements on an
+/// idle one (load 2), the others while it was busy with other work (load 4 to 10), so rather
+/// more than an idle machine takes; `gamedb verify --list` shows them
 /// rounded ([`cost_text`]). Tables reused from the folder, or shared with an earlier statement
 /// of the same run, make a check cheaper: the sliding-puzzle statements but the last read one
 /// census of the 12 boards, computed once per run, so in a whole run the first of them pays
@@ -99,13 +100,13 @@ pub const COSTS: &[(&str, f64)] = &[
     ("chomp3-sheiner", 14.28),
     ("chomp3-periods", 5.73),
     ("chomp3-nivasch", 6.50),
-    ("slide-half", 836.17),
-    ("slide-seed-000", 584.34),
-    ("slide-seed-000-abnormal", 584.34), // the census of slide-seed-000, not timed alone
-    ("slide-seed-004", 584.34),          // the census of slide-seed-000, not timed alone
-    ("slide-seed-004-nonsquare", 584.34), // the census of slide-seed-000, not timed alone
-    ("slide-invariant", 584.34),         // the census of slide-seed-000, not timed alone
-    ("slide-distances", 365.75),
+    ("slide-half", 147.14),
+    ("slide-seed-000", 163.62),
+    ("slide-seed-000-abnormal", 163.62), // the census of slide-seed-000, not timed alone
+    ("slide-seed-004", 163.62),          // the census of slide-seed-000, not timed alone
+    ("slide-seed-004-nonsquare", 163.62), // the census of slide-seed-000, not timed alone
+    ("slide-invariant", 163.62),         // the census of slide-seed-000, not timed alone
+    ("slide-distances", 183.55),
     ("wythoff-p-positions", 1.31),
     ("wythoff-grundy-zero", 11.95),
     ("wythoff-grundy-symmetric", 9.46),
