@@ -12,7 +12,9 @@
 use std::path::{Path, PathBuf};
 
 mod common;
+mod http;
 use common::{program, TempDir, ROOT};
+use http::{build, Server};
 
 /// README.md and every guide.
 fn documents() -> Vec<PathBuf> {
@@ -162,5 +164,70 @@ fn every_block_says_what_it_is_and_readme_examples_are_run() {
             }
         }
     }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The `curl` requests of the service guide, sent to a real `gamedb serve` over the folder
+/// the guide describes (the server runs until stopped, so trycmd cannot run them): each answer
+/// must equal the text shown, byte for byte, with ` STATUS` after it where the request asks
+/// curl for the status (`-w ' %{http_code}\n'`).
+#[test]
+fn service_examples_answer_as_written() {
+    let dir = TempDir::new("docs-service");
+    build(
+        &dir.path().join("tables"),
+        &[
+            "chomp --rows 10 --cols 10",
+            "slide --rows 3 --cols 3",
+            "nim --heaps 3 --max-heap 7",
+            "wythoff --max-heap 30",
+            "fifteen",
+        ],
+    );
+    let server = Server::start_in(dir.path(), "tables", &[]);
+    let guide = std::fs::read_to_string(Path::new(ROOT).join("src/guide/service.md")).unwrap();
+    let (mut checked, mut bad) = (0, Vec::new());
+    for (_, at, body) in blocks(&guide).into_iter().filter(|b| b.0 == "text") {
+        let mut i = 0;
+        while i < body.len() {
+            let Some(cmd) = body[i].strip_prefix("$ ") else {
+                i += 1;
+                continue;
+            };
+            let line = at + 1 + i;
+            i += 1;
+            let start = i;
+            while i < body.len() && !body[i].starts_with("$ ") {
+                i += 1;
+            }
+            let want = body[start..i].join("\n");
+            if !cmd.contains("curl ") {
+                continue;
+            }
+            // The URL is the quoted word that starts with http://; a printf before the pipe
+            // gives the body of a POST.
+            let quoted: Vec<&str> = cmd.split('\'').skip(1).step_by(2).collect();
+            let url = quoted.iter().find(|q| q.starts_with("http://")).unwrap();
+            let path = url.trim_start_matches("http://127.0.0.1:8080");
+            let response = match cmd.strip_prefix("printf ") {
+                Some(_) => server.post(path, quoted[0].replace("\\n", "\n").as_bytes()),
+                None => server.get(path),
+            };
+            let mut got = response.text().trim_end().to_string();
+            if cmd.contains("%{http_code}") {
+                got = format!("{got} {}", response.status);
+            }
+            checked += 1;
+            if got != want {
+                bad.push(format!(
+                    "src/guide/service.md:{line}: {cmd}\n  shown: {want}\n  got:   {got}"
+                ));
+            }
+        }
+    }
+    assert!(
+        checked >= 8,
+        "only {checked} requests found in the service guide"
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -51,14 +51,15 @@ impl Server {
     /// Starts `gamedb serve --tables DIR --addr 127.0.0.1:0 EXTRA...` and reads its port
     /// from the first line it prints.
     pub fn start(dir: &Path, extra: &[&str]) -> Server {
+        Server::start_in(Path::new("."), dir.to_str().unwrap(), extra)
+    }
+
+    /// The same, run in the folder `cwd` with `--tables FOLDER` as given (so that answers
+    /// naming the folder read as the documentation shows them).
+    pub fn start_in(cwd: &Path, folder: &str, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
-            .args([
-                "serve",
-                "--tables",
-                dir.to_str().unwrap(),
-                "--addr",
-                "127.0.0.1:0",
-            ])
+            .current_dir(cwd)
+            .args(["serve", "--tables", folder, "--addr", "127.0.0.1:0"])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
