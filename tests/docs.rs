@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 mod common;
 mod http;
-use common::{program, TempDir, ROOT};
+use common::{program, shared_library, TempDir, ROOT};
 use http::{build, Server};
 
 /// README.md and every guide.
@@ -228,6 +228,132 @@ fn service_examples_answer_as_written() {
     assert!(
         checked >= 8,
         "only {checked} requests found in the service guide"
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The interop guide's shell, C, bash and Python examples, run for real in a folder laid out
+/// as the repository is after `cargo build --release` (`src/gamedb.h`, `scripts/gamedb.py`,
+/// `target/release/{gamedb,libgamedb.so}`, the guide's two tables); `python3` is `$PYTHON`.
+/// What each prints (stdout, then stderr) must equal the text shown.
+#[test]
+fn interop_examples_run_as_written() {
+    use std::os::unix::fs::symlink;
+    use std::process::Command;
+    let dir = TempDir::new("docs-interop");
+    let root = dir.path();
+    let release = root.join("target/release");
+    let bin = root.join("bin");
+    for d in [
+        root.join("src"),
+        root.join("scripts"),
+        release.clone(),
+        bin.clone(),
+    ] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    for f in ["src/gamedb.h", "scripts/gamedb.py"] {
+        std::fs::copy(Path::new(ROOT).join(f), root.join(f)).unwrap();
+    }
+    let lib = shared_library();
+    symlink(&lib, release.join(lib.file_name().unwrap())).unwrap();
+    symlink(env!("CARGO_BIN_EXE_gamedb"), release.join("gamedb")).unwrap();
+    // `python3` in the examples is `$PYTHON`, called by a script (a link to a venv's Python
+    // would lose the venv, which Python finds from the path it was called by).
+    let python = Command::new(program("PYTHON", "python3"))
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap();
+    let python = String::from_utf8(python.stdout).unwrap();
+    let wrapper = bin.join("python3");
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\nexec '{}' \"$@\"\n", python.trim()),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}:{}",
+        bin.display(),
+        release.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |program: &str, args: &[&str]| -> String {
+        let out = Command::new(program)
+            .args(args)
+            .current_dir(root)
+            .env("PATH", &path)
+            .output()
+            .unwrap_or_else(|e| panic!("{program}: {e}"));
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    for table in ["--heaps 3 --max-heap 7", "--heaps 6 --max-heap 15"] {
+        let mut args = vec!["build", "nim", "--quiet"];
+        args.extend(table.split(' '));
+        run("gamedb", &args);
+    }
+    let guide = std::fs::read_to_string(Path::new(ROOT).join("src/guide/interop.md")).unwrap();
+    let blocks = blocks(&guide);
+    let (mut checked, mut bad) = (0, Vec::new());
+    let mut compare = |at: usize, what: &str, got: String, want: String| {
+        checked += 1;
+        if got.trim_end() != want.trim_end() {
+            bad.push(format!(
+                "src/guide/interop.md:{at}: {what}\n  shown:\n{want}\n  got:\n{got}"
+            ));
+        }
+    };
+    for (k, (info, at, body)) in blocks.iter().enumerate() {
+        let next_text = blocks
+            .get(k + 1)
+            .filter(|b| b.0 == "text")
+            .map(|b| b.2.join("\n"));
+        match info.as_str() {
+            // "Save this as nim.c in the repository".
+            "c" => std::fs::write(root.join("nim.c"), body.join("\n") + "\n").unwrap(),
+            // Transcripts: `$ command`, then what it prints.
+            "sh" => {
+                let mut i = 0;
+                while i < body.len() {
+                    let cmd = body[i].strip_prefix("$ ").unwrap_or_else(|| {
+                        panic!("src/guide/interop.md:{}: expected `$ `", at + 1 + i)
+                    });
+                    let line = at + 1 + i;
+                    i += 1;
+                    let start = i;
+                    while i < body.len() && !body[i].starts_with("$ ") {
+                        i += 1;
+                    }
+                    compare(
+                        line,
+                        cmd,
+                        run("bash", &["-c", cmd]),
+                        body[start..i].join("\n"),
+                    );
+                }
+            }
+            // A program, then what it prints in the text block after it.
+            "bash" | "python" => {
+                let want = next_text
+                    .unwrap_or_else(|| panic!("src/guide/interop.md:{at}: no output shown"));
+                let interpreter = if info == "bash" { "bash" } else { "python3" };
+                let code = body.join("\n");
+                compare(*at, info, run(interpreter, &["-c", &code]), want);
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        checked >= 5,
+        "only {checked} examples found in the interop guide"
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
