@@ -254,7 +254,7 @@ fn three_byte_table_answers_like_the_two_byte_one() {
     );
 
     // The Python reader reads the three-byte table as the CLI does.
-    let python = common::program("PYTHON", "python3");
+    let python = common::python();
     let o = std::process::Command::new(&python)
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gamedb.py"))
         .args(["query", "--json", &wide, "-"])

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 mod common;
 mod http;
-use common::{program, shared_library, TempDir, ROOT};
+use common::{python, shared_library, TempDir, ROOT};
 use http::{build, Server};
 
 /// README.md and every guide.
@@ -125,7 +125,7 @@ fn console_examples_run_as_written() {
         folder.join("scripts/gamedb.py"),
     )
     .unwrap();
-    let python = program("PYTHON", "python3");
+    let python = python();
     for pair in pairs {
         let (code, want) = (pair[0].2.join("\n"), pair[1].2.join("\n"));
         let out = std::process::Command::new(&python)
@@ -260,11 +260,21 @@ fn interop_examples_run_as_written() {
     symlink(env!("CARGO_BIN_EXE_gamedb"), release.join("gamedb")).unwrap();
     // `python3` in the examples is `$PYTHON`, called by a script (a link to a venv's Python
     // would lose the venv, which Python finds from the path it was called by).
-    let python = Command::new(program("PYTHON", "python3"))
+    let python = Command::new(python())
         .args(["-c", "import sys; print(sys.executable)"])
         .output()
         .unwrap();
     let python = String::from_utf8(python.stdout).unwrap();
+    let has_xxhash = Command::new(python.trim())
+        .args(["-c", "import xxhash"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        has_xxhash,
+        "{} lacks xxhash, which the guide's Python example shows in use: run the suite through \
+         scripts/test.sh (it makes target/test-venv), or set PYTHON to a Python that has it",
+        python.trim()
+    );
     let wrapper = bin.join("python3");
     std::fs::write(
         &wrapper,

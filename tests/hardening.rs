@@ -725,7 +725,7 @@ fn small_message_problems() {
 fn the_python_reader_says_when_it_skips_the_checksum_and_survives_bad_bytes() {
     let dir = TempDir::new("pywarn");
     let t = built(dir.path(), "nim --heaps 3 --max-heap 15", "nim-3x15.gtab");
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let python = common::python();
     let scripts = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts");
     // Above the limit (lowered here to 100 bytes) the standard-library mode skips the
     // checksum, and says so on stderr.

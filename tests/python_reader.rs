@@ -7,7 +7,7 @@
 //! The comparison runs twice: with `xxhash` and `numpy` (required: `scripts/test.sh` installs
 //! them into a virtual environment under `target/` and sets `$PYTHON` to it; the test never
 //! installs anything), and with `GAMEDB_PY_STDLIB_ONLY=1`, the standard-library path. It needs
-//! `$PYTHON` (default `python3`) and fails without it.
+//! `$PYTHON` (default: `target/test-venv` when present, else `python3`) and fails without it.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -24,7 +24,7 @@ use gamedb::games::Spec;
 use gamedb::ValueKind;
 
 mod common;
-use common::{build, mod3_table, program, shared_library, TempDir, ROOT};
+use common::{build, mod3_table, python, shared_library, TempDir, ROOT};
 
 /// One table of every game and variant the reader must know (a new game adds its lines: the
 /// test fails while a registered game has none).
@@ -127,7 +127,7 @@ fn compare(python: &str, tables: &[PathBuf], stdlib_only: bool) {
 
 #[test]
 fn python_reader_matches_the_cli_on_every_game() {
-    let python = program("PYTHON", "python3");
+    let python = python();
     require_extras(&python);
     let dir = TempDir::new("python-reader");
     let tables = tables(dir.path());

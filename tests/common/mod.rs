@@ -319,6 +319,18 @@ pub fn shared_library() -> PathBuf {
 /// The program named by environment variable `var` (else `default`), which must run with
 /// `--version`. A test that needs a program fails when it is missing, never skips: the
 /// message says how to name another one.
+/// The Python the tests run: `$PYTHON`, else the virtual environment `scripts/test.sh` makes
+/// under `target/` (so a plain `cargo test` after it finds the packages), else `python3`.
+pub fn python() -> String {
+    let venv = Path::new(ROOT).join("target/test-venv/bin/python");
+    let default = if venv.exists() {
+        venv.display().to_string()
+    } else {
+        "python3".to_string()
+    };
+    program("PYTHON", &default)
+}
+
 pub fn program(var: &str, default: &str) -> String {
     let prog = std::env::var(var).unwrap_or_else(|_| default.into());
     let found = Command::new(&prog)
