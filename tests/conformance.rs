@@ -58,6 +58,11 @@ enum Flaw {
     RankOffByOne,
     /// The lookup lists a move from 5 to 1, which the solver does not know.
     ExtraLookupMove,
+    /// The solver's view says the empty heap is N (as misère play would) while the rules say
+    /// normal play: structurally sound, wrong in value.
+    TerminalFlipped,
+    /// Misère play, said by both views alike: sound.
+    Misere,
 }
 
 /// A heap of 0..=N counters; a move takes 1 or 2. Position `n` is index `n`, each its own
@@ -109,7 +114,11 @@ impl Game for Subtraction {
     }
 
     fn terminal(&self, pos: u64) -> Option<Outcome> {
-        (pos == 0 || (self.flaw == Flaw::TerminalWithMoves && pos == 2)).then_some(Outcome::P)
+        let end = match self.flaw {
+            Flaw::TerminalFlipped | Flaw::Misere => Outcome::N,
+            _ => Outcome::P,
+        };
+        (pos == 0 || (self.flaw == Flaw::TerminalWithMoves && pos == 2)).then_some(end)
     }
 }
 
@@ -125,6 +134,14 @@ impl Retro for Subtraction {
 }
 
 impl Rules for Subtraction {
+    fn terminal_outcome(&self, _pos: &[u32]) -> Outcome {
+        if self.flaw == Flaw::Misere {
+            Outcome::N
+        } else {
+            Outcome::P
+        }
+    }
+
     fn position_form(&self) -> String {
         format!("one heap of 0..={}", self.n)
     }
@@ -276,7 +293,11 @@ fn every_registered_game_satisfies_its_own_recurrence_for_every_kind() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     for kind in [ValueKind::Outcome, ValueKind::Grundy, ValueKind::Distance] {
-        assert!(kinds_seen.contains(&kind), "no sample holds {} values", kind.name());
+        assert!(
+            kinds_seen.contains(&kind),
+            "no sample holds {} values",
+            kind.name()
+        );
     }
 }
 
@@ -300,7 +321,11 @@ fn altered_fails(spec: &Spec, solved: &mut Solved, i: u64, v: u32, says: &[&str]
         .check_solved(solved)
         .expect_err("an altered table passes the value check");
     for s in says {
-        assert!(err.contains(s), "{}: {err:?} does not say {s:?}", spec.describe());
+        assert!(
+            err.contains(s),
+            "{}: {err:?} does not say {s:?}",
+            spec.describe()
+        );
     }
     solved.set_value(i, was);
     assert!(spec.check_solved(solved).is_ok());
@@ -330,7 +355,10 @@ fn an_outcome_flipped_in_a_solved_table_is_caught() {
         &mut solved,
         p,
         1,
-        &[&format!("(index {p}): outcome N, expected P"), "moves reaches an N-position"],
+        &[
+            &format!("(index {p}): outcome N, expected P"),
+            "moves reaches an N-position",
+        ],
     );
     // An N-position flipped to P.
     let n = (0..solved.len()).find(|&i| solved.value(i) == 1).unwrap();
@@ -363,7 +391,13 @@ fn a_grundy_value_changed_in_a_solved_table_is_caught() {
     let t = (0..solved.len())
         .find(|&i| rules.moves(&rules.unrank(i)).is_empty())
         .unwrap();
-    altered_fails(&spec, &mut solved, t, 1, &["Grundy value 1, expected 0", "{}"]);
+    altered_fails(
+        &spec,
+        &mut solved,
+        t,
+        1,
+        &["Grundy value 1, expected 0", "{}"],
+    );
 }
 
 #[test]
@@ -417,4 +451,64 @@ fn a_distance_changed_in_a_solved_table_is_caught() {
         0,
         &["distance bound 0, expected at least 1 (it is not a goal)"],
     );
+}
+
+/// The outcomes the crate's solver finds for `g` (from its [`Game`] view), checked against the
+/// recurrence of its [`Rules`] view.
+fn solved_outcomes_check(g: &Subtraction) -> std::result::Result<u64, String> {
+    let bits = gamedb::solve::solve_outcomes(g, &()).unwrap();
+    conformance::values(g, g.positions(), ValueKind::Outcome, &|i| {
+        bits.get(i) as u32
+    })
+}
+
+#[test]
+fn a_terminal_value_flipped_in_the_game_is_caught_by_the_value_check_alone() {
+    // The solver's view says the empty heap is won for the player to move; the structure
+    // checks cannot see it, the values can.
+    let flipped = sub(Flaw::TerminalFlipped);
+    assert_eq!(check(&flipped), Ok(N + 1), "the structure is sound");
+    let err = solved_outcomes_check(&flipped).unwrap_err();
+    assert!(
+        err.contains("0 (index 0): outcome N, expected P (it has no move and the rules make such a position P)"),
+        "{err}"
+    );
+    // The other positions follow the solver's children consistently: only the flipped
+    // terminal breaks the recurrence, and it is the one named.
+    assert!(
+        err.starts_with(&format!("1 of {} positions", N + 1)),
+        "{err}"
+    );
+    // Sound games, normal and misère, pass.
+    assert_eq!(solved_outcomes_check(&sub(Flaw::None)), Ok(N + 1));
+    assert_eq!(solved_outcomes_check(&sub(Flaw::Misere)), Ok(N + 1));
+}
+
+#[test]
+fn a_wrong_solver_is_caught_by_the_value_check() {
+    // Grundy values of the subtraction game {1, 2} are n mod 3; a "solver" that takes them mod
+    // 2 agrees at 0 and 1 and goes wrong at 2.
+    let g = sub(Flaw::None);
+    let right = gamedb::solve::solve_grundy(&g, &()).unwrap();
+    assert_eq!(right, (0..=N).map(|n| (n % 3) as u16).collect::<Vec<_>>());
+    assert_eq!(
+        conformance::values(&g, g.positions(), ValueKind::Grundy, &|i| right[i as usize]
+            as u32),
+        Ok(N + 1)
+    );
+    let err =
+        conformance::values(&g, g.positions(), ValueKind::Grundy, &|i| (i % 2) as u32).unwrap_err();
+    assert!(
+        err.contains(
+            "2 (index 2): Grundy value 0, expected 2 (the mex of its moves' values {0, 1})"
+        ),
+        "{err}"
+    );
+    // Grundy values are for normal play: a misère game's table is refused.
+    let misere = sub(Flaw::Misere);
+    let err = conformance::values(&misere, misere.positions(), ValueKind::Grundy, &|i| {
+        right[i as usize] as u32
+    })
+    .unwrap_err();
+    assert!(err.contains("Grundy values need normal play"), "{err}");
 }

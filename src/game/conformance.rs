@@ -368,20 +368,35 @@ pub fn values(
         kids.clear();
         r.move_indices(pos, kids);
         if let Some(&c) = kids.iter().find(|&&c| c >= positions) {
-            return Err(format!("{}: a move leads to index {c}, beyond the table", at()));
+            return Err(format!(
+                "{}: a move leads to index {c}, beyond the table",
+                at()
+            ));
         }
         let v = value(i);
         match kind {
             ValueKind::Outcome => {
                 if v > 1 {
-                    return Err(format!("{}: outcome entry {v}, expected 0 (P) or 1 (N)", at()));
+                    return Err(format!(
+                        "{}: outcome entry {v}, expected 0 (P) or 1 (N)",
+                        at()
+                    ));
                 }
                 let found = outcome(v);
                 let (want, why) = if kids.is_empty() {
                     let t = r.terminal_outcome(pos);
-                    (t, format!("it has no move and the rules make such a position {}", t.as_str()))
+                    (
+                        t,
+                        format!(
+                            "it has no move and the rules make such a position {}",
+                            t.as_str()
+                        ),
+                    )
                 } else if let Some(&c) = kids.iter().find(|&&c| value(c) == 0) {
-                    (Outcome::N, format!("its move to {} reaches a P-position", name(c)))
+                    (
+                        Outcome::N,
+                        format!("its move to {} reaches a P-position", name(c)),
+                    )
                 } else {
                     (
                         Outcome::P,
