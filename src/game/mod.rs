@@ -225,7 +225,9 @@ pub const MAX_POSITIONS: u64 = 1 << 38;
 /// Registering a game is one line in `src/games/mod.rs`; the registry generates the `gamedb
 /// build` subcommand from [`GameSpec::Args`], reads headers back with
 /// [`GameSpec::from_params`], and runs [`GameSpec::conformance`] on [`GameSpec::samples`] in
-/// the tests.
+/// the tests, together with the check of the solved values of every kind against the game's
+/// own recurrence ([`conformance::values`], through `Spec::check_values`), which needs no
+/// code from the game beyond its [`Rules`] ([`Rules::terminal_outcome`], [`Rules::is_goal`]).
 pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The game number stored in table headers (never reused).
     const ID: u32;
