@@ -341,6 +341,11 @@ pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Chec
 ///   rowed Chomp's own conformance (`games::chomp3`) checks every position of its samples, and
 ///   every winning move, against a brute-force solution of the game computed from its moves.
 ///
+/// Distances kept modulo 3 ([`super::mod3`]) are written by `gamedb enumerate`'s breadth-first
+/// engine, never returned by `Spec::solve`, so they do not pass through here:
+/// `engine_agrees_with_byte_tables_position_by_position` in `tests/enumerate.rs` holds them to
+/// the byte tables, which this check covers.
+///
 /// Returns the number of positions checked, or every position that breaks the recurrence (a
 /// dozen shown, those whose moves all lead to sound positions first), each with what was
 /// expected and what was found.
