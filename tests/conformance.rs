@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::ops::{ControlFlow, Range};
 
 use gamedb::game::conformance;
-use gamedb::game::{Game, Move, Outcome, Retro, Rules};
+use gamedb::game::{Game, Move, Outcome, Retro, Rules, Solved, ValueKind};
 use gamedb::solve::Puzzle;
 use gamedb::{Error, Result, Spec};
 
@@ -58,6 +58,11 @@ enum Flaw {
     RankOffByOne,
     /// The lookup lists a move from 5 to 1, which the solver does not know.
     ExtraLookupMove,
+    /// The solver's view says the empty heap is N (as misère play would) while the rules say
+    /// normal play: structurally sound, wrong in value.
+    TerminalFlipped,
+    /// Misère play, said by both views alike: sound.
+    Misere,
 }
 
 /// A heap of 0..=N counters; a move takes 1 or 2. Position `n` is index `n`, each its own
@@ -109,7 +114,11 @@ impl Game for Subtraction {
     }
 
     fn terminal(&self, pos: u64) -> Option<Outcome> {
-        (pos == 0 || (self.flaw == Flaw::TerminalWithMoves && pos == 2)).then_some(Outcome::P)
+        let end = match self.flaw {
+            Flaw::TerminalFlipped | Flaw::Misere => Outcome::N,
+            _ => Outcome::P,
+        };
+        (pos == 0 || (self.flaw == Flaw::TerminalWithMoves && pos == 2)).then_some(end)
     }
 }
 
@@ -125,6 +134,14 @@ impl Retro for Subtraction {
 }
 
 impl Rules for Subtraction {
+    fn terminal_outcome(&self, _pos: &[u32]) -> Outcome {
+        if self.flaw == Flaw::Misere {
+            Outcome::N
+        } else {
+            Outcome::P
+        }
+    }
+
     fn position_form(&self) -> String {
         format!("one heap of 0..={}", self.n)
     }
@@ -237,4 +254,261 @@ fn puzzles_must_be_reversible() {
         err.contains("position 0 has a move to 1, which has no move back"),
         "{err}"
     );
+}
+
+#[test]
+fn every_registered_game_satisfies_its_own_recurrence_for_every_kind() {
+    let mut failures = Vec::new();
+    let mut kinds_seen = std::collections::HashSet::new();
+    for spec in &Spec::samples() {
+        let started = std::time::Instant::now();
+        match spec.check_values() {
+            Ok(checked) => {
+                println!(
+                    "{:>8} values checked in {:>6.3} s: {} ({})",
+                    checked,
+                    started.elapsed().as_secs_f64(),
+                    spec.describe(),
+                    spec.value_kinds()
+                        .iter()
+                        .map(|k| k.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                // Every kind but the exempt extension tables checks at least one position.
+                let exact = spec
+                    .value_kinds()
+                    .iter()
+                    .filter(|&&k| k != ValueKind::Extension)
+                    .count() as u64;
+                assert!(
+                    checked <= exact * spec.positions() && (exact == 0 || checked > 0),
+                    "{}: {checked} values checked",
+                    spec.describe()
+                );
+                kinds_seen.extend(spec.value_kinds().iter().copied());
+            }
+            Err(what) => failures.push(format!("{}: {what}", spec.describe())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for kind in [ValueKind::Outcome, ValueKind::Grundy, ValueKind::Distance] {
+        assert!(
+            kinds_seen.contains(&kind),
+            "no sample holds {} values",
+            kind.name()
+        );
+    }
+}
+
+/// The first sample of the game named `name` that supports `kind`, solved.
+fn solved_sample(name: &str, kind: ValueKind, pick: impl Fn(&Spec) -> bool) -> (Spec, Solved) {
+    let spec = Spec::samples()
+        .into_iter()
+        .find(|s| s.name() == name && s.value_kinds().contains(&kind) && pick(s))
+        .unwrap_or_else(|| panic!("no {name} sample with {} values", kind.name()));
+    let solved = spec.solve(kind, &()).unwrap();
+    assert_eq!(spec.check_solved(&solved).map(|n| n > 0), Ok(true));
+    (spec, solved)
+}
+
+/// `check_solved` on `solved` with entry `i` set to `v` fails and says `says`.
+fn altered_fails(spec: &Spec, solved: &mut Solved, i: u64, v: u32, says: &[&str]) {
+    let was = solved.value(i);
+    assert_ne!(was, v);
+    solved.set_value(i, v);
+    let err = spec
+        .check_solved(solved)
+        .expect_err("an altered table passes the value check");
+    for s in says {
+        assert!(
+            err.contains(s),
+            "{}: {err:?} does not say {s:?}",
+            spec.describe()
+        );
+    }
+    solved.set_value(i, was);
+    assert!(spec.check_solved(solved).is_ok());
+}
+
+#[test]
+fn an_outcome_flipped_in_a_solved_table_is_caught() {
+    // Nim 3x4: index 0 is the empty position (terminal, P in normal play).
+    let (spec, mut solved) = solved_sample("nim", ValueKind::Outcome, |s| {
+        !s.describe().contains("misère") && s.positions() > 20
+    });
+    altered_fails(
+        &spec,
+        &mut solved,
+        0,
+        1,
+        &[
+            "outcome values: ",
+            "(index 0): outcome N, expected P",
+            "it has no move and the rules make such a position P",
+        ],
+    );
+    // A P-position other than the terminal one, flipped to N: each move reaches an N-position.
+    let p = (1..solved.len()).find(|&i| solved.value(i) == 0).unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        p,
+        1,
+        &[
+            &format!("(index {p}): outcome N, expected P"),
+            "moves reaches an N-position",
+        ],
+    );
+    // An N-position flipped to P.
+    let n = (0..solved.len()).find(|&i| solved.value(i) == 1).unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        n,
+        0,
+        &["outcome P, expected N", "reaches a P-position"],
+    );
+}
+
+#[test]
+fn a_grundy_value_changed_in_a_solved_table_is_caught() {
+    let (spec, mut solved) = solved_sample("wythoff", ValueKind::Grundy, |s| s.positions() > 100);
+    let i = (0..solved.len()).find(|&i| solved.value(i) == 3).unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        i,
+        4,
+        &[
+            "grundy values: ",
+            &format!("(index {i}): Grundy value 4, expected 3 (the mex of its moves' values"),
+        ],
+    );
+    // A terminal Grundy value of 1 (Chomp's single cell, index 0... found by having no moves).
+    let (spec, mut solved) = solved_sample("chomp", ValueKind::Grundy, |s| s.positions() > 10);
+    let rules = spec.rules().unwrap();
+    let t = (0..solved.len())
+        .find(|&i| rules.moves(&rules.unrank(i)).is_empty())
+        .unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        t,
+        1,
+        &["Grundy value 1, expected 0", "{}"],
+    );
+}
+
+#[test]
+fn a_distance_changed_in_a_solved_table_is_caught() {
+    let (spec, mut solved) = solved_sample("slide", ValueKind::Distance, |_| true);
+    let rules = spec.rules().unwrap();
+    let goal = (0..solved.len())
+        .find(|&i| rules.is_goal(&rules.unrank(i)))
+        .unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        goal,
+        1,
+        &["distance values: ", "distance 1, expected 0 (it is a goal)"],
+    );
+    let far = (0..solved.len()).max_by_key(|&i| solved.value(i)).unwrap();
+    let d = solved.value(far);
+    altered_fails(
+        &spec,
+        &mut solved,
+        far,
+        d + 2,
+        &[&format!("distance {}, expected {d} (1 + {}", d + 2, d - 1)],
+    );
+    altered_fails(
+        &spec,
+        &mut solved,
+        far,
+        gamedb::game::UNREACHED as u32,
+        &["distance 255, expected"],
+    );
+    // A pattern database: a goal not at 0, or 0 away from the goal.
+    let (spec, mut solved) = solved_sample("pdb", ValueKind::Distance, |s| s.positions() > 100);
+    let rules = spec.rules().unwrap();
+    let goal = (0..solved.len())
+        .find(|&i| rules.is_goal(&rules.unrank(i)))
+        .unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        goal,
+        1,
+        &["distance bound 1, expected 0 (it is a goal)"],
+    );
+    let other = (0..solved.len()).find(|&i| solved.value(i) == 1).unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        other,
+        0,
+        &["distance bound 0, expected at least 1 (it is not a goal)"],
+    );
+}
+
+/// The outcomes the crate's solver finds for `g` (from its [`Game`] view), checked against the
+/// recurrence of its [`Rules`] view.
+fn solved_outcomes_check(g: &Subtraction) -> std::result::Result<u64, String> {
+    let bits = gamedb::solve::solve_outcomes(g, &()).unwrap();
+    conformance::values(g, g.positions(), ValueKind::Outcome, &|i| {
+        bits.get(i) as u32
+    })
+}
+
+#[test]
+fn a_terminal_value_flipped_in_the_game_is_caught_by_the_value_check_alone() {
+    // The solver's view says the empty heap is won for the player to move; the structure
+    // checks cannot see it, the values can.
+    let flipped = sub(Flaw::TerminalFlipped);
+    assert_eq!(check(&flipped), Ok(N + 1), "the structure is sound");
+    let err = solved_outcomes_check(&flipped).unwrap_err();
+    assert!(
+        err.contains("0 (index 0): outcome N, expected P (it has no move and the rules make such a position P)"),
+        "{err}"
+    );
+    // The other positions follow the solver's children consistently: only the flipped
+    // terminal breaks the recurrence, and it is the one named.
+    assert!(
+        err.starts_with(&format!("1 of {} positions", N + 1)),
+        "{err}"
+    );
+    // Sound games, normal and misère, pass.
+    assert_eq!(solved_outcomes_check(&sub(Flaw::None)), Ok(N + 1));
+    assert_eq!(solved_outcomes_check(&sub(Flaw::Misere)), Ok(N + 1));
+}
+
+#[test]
+fn a_wrong_solver_is_caught_by_the_value_check() {
+    // Grundy values of the subtraction game {1, 2} are n mod 3; a "solver" that takes them mod
+    // 2 agrees at 0 and 1 and goes wrong at 2.
+    let g = sub(Flaw::None);
+    let right = gamedb::solve::solve_grundy(&g, &()).unwrap();
+    assert_eq!(right, (0..=N).map(|n| (n % 3) as u16).collect::<Vec<_>>());
+    assert_eq!(
+        conformance::values(&g, g.positions(), ValueKind::Grundy, &|i| right[i as usize]
+            as u32),
+        Ok(N + 1)
+    );
+    let err =
+        conformance::values(&g, g.positions(), ValueKind::Grundy, &|i| (i % 2) as u32).unwrap_err();
+    assert!(
+        err.contains(
+            "2 (index 2): Grundy value 0, expected 2 (the mex of its moves' values {0, 1})"
+        ),
+        "{err}"
+    );
+    // Grundy values are for normal play: a misère game's table is refused.
+    let misere = sub(Flaw::Misere);
+    let err = conformance::values(&misere, misere.positions(), ValueKind::Grundy, &|i| {
+        right[i as usize] as u32
+    })
+    .unwrap_err();
+    assert!(err.contains("Grundy values need normal play"), "{err}");
 }

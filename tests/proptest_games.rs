@@ -7,7 +7,9 @@
 //! * parse/print round trips (`format` then `parse` gives the same position's index);
 //! * moves: `move_indices` agrees with the leaves of `moves`, `moves_at` picks the same moves;
 //! * the game's own contracts on the whole instance (`Spec::conformance`: children and
-//!   parents consistent, levels, terminal positions) for random small instances.
+//!   parents consistent, levels, terminal positions) for random small instances;
+//! * the solved values of every kind satisfy the game's recurrence from its own moves
+//!   (`Spec::check_values`) on random small instances.
 
 use std::sync::OnceLock;
 
@@ -136,5 +138,14 @@ proptest! {
     fn conformance_of_random_small_instances((spec, _) in spec_and_seed()) {
         let checked = spec.conformance();
         prop_assert!(checked.is_ok(), "{spec:?}: {:?}", checked.err());
+    }
+
+    /// The solved values of every kind the game supports satisfy the game's own recurrence,
+    /// computed from its moves (`Spec::check_values`): P exactly when no move reaches P, the
+    /// terminal outcome the rules state, Grundy = mex, distance = 1 + the nearest neighbour's.
+    #[test]
+    fn solved_values_of_random_small_instances_satisfy_the_recurrence((spec, _) in spec_and_seed()) {
+        let checked = spec.check_values();
+        prop_assert!(checked.is_ok(), "{spec:?}: {}", checked.unwrap_err());
     }
 }

@@ -3,13 +3,17 @@
 //! that fit the views it implements, and the test suite runs them on every registered game's
 //! [`samples`](super::GameSpec::samples), so a new game is checked without a line of test code.
 //!
+//! Besides these checks of structure, [`values`] holds a solved table to the game's own
+//! recurrence, computed from the rules' moves alone (never from the solver); the registry runs
+//! it on every sample and every value kind (`Spec::check_values`), without a line per game.
+//!
 //! Each check returns the number of positions it looked at, or the first broken contract in
 //! words (the position, what was expected, what was found).
 
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
-use super::{Game, Retro, Rules};
+use super::{Game, Outcome, Retro, Rules, ValueKind, UNREACHED};
 use crate::solve::{Mirror, Puzzle, Waves};
 
 /// What a check returns: positions checked, or what is wrong.
@@ -307,4 +311,200 @@ pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Chec
         }
     }
     Ok(positions)
+}
+
+/// The values of a solved table (`value(i)`: entry `i` as the table stores it, see
+/// [`Solved::value`](super::Solved::value)) satisfy the game's own recurrence, computed from
+/// the moves of the rules `r` (the lookup's view: [`Rules::unrank`], [`Rules::move_indices`])
+/// and never from the solver. For every index of `0..positions` that unranks to a position of
+/// the table (an index that [`Rules::check`] refuses, such as the candy game's unreachable last
+/// state, names no position and holds no value anyone reads):
+///
+/// * [`ValueKind::Outcome`] (0 = P, 1 = N): a position without moves has the outcome
+///   [`Rules::terminal_outcome`] states (normal play P, misère N, ...); any other position is
+///   P exactly when none of its moves reaches a P-position;
+/// * [`ValueKind::Grundy`]: the value is the mex of its moves' values (0 for a position
+///   without moves, which must then be P: Grundy values are for normal play);
+/// * [`ValueKind::Distance`], exact ([`Rules::distance_bound`] is `None`): a goal
+///   ([`Rules::is_goal`]) has distance 0; any other position has 1 + the least distance of its
+///   neighbours, or [`UNREACHED`] when no neighbour reaches the goal (nor does it);
+/// * [`ValueKind::Distance`] as a lower bound ([`Rules::distance_bound`] is `Some`: a pattern
+///   database): 0 exactly at the goals. No recurrence over the rules' moves holds: an entry
+///   belongs to a placement of the pattern tiles, not to a whole arrangement, and counts only
+///   the pattern tiles' moves from wherever the blank may stand (on small boards the parity
+///   of the few other tiles makes neighbouring placements differ by more than one, or one be
+///   unreachable and the other not). `pdb_values_equal_brute_force_on_small_boards` in
+///   `tests/fifteen.rs` checks those values against a breadth-first search of whole
+///   arrangements;
+/// * [`ValueKind::Extension`]: exempt (returns 0 positions). An entry is not the value of one
+///   position but, per prefix, which value of an unbounded number makes a position P; three-
+///   rowed Chomp's own conformance (`games::chomp3`) checks every position of its samples, and
+///   every winning move, against a brute-force solution of the game computed from its moves.
+///
+/// Distances kept modulo 3 ([`super::mod3`]) are written by `gamedb enumerate`'s breadth-first
+/// engine, never returned by `Spec::solve`, so they do not pass through here:
+/// `engine_agrees_with_byte_tables_position_by_position` in `tests/enumerate.rs` holds them to
+/// the byte tables, which this check covers.
+///
+/// Returns the number of positions checked, or every position that breaks the recurrence (a
+/// dozen shown, those whose moves all lead to sound positions first), each with what was
+/// expected and what was found.
+pub fn values(
+    r: &dyn Rules,
+    positions: u64,
+    kind: ValueKind,
+    value: &dyn Fn(u64) -> u32,
+) -> Checked {
+    if kind == ValueKind::Extension {
+        return Ok(0);
+    }
+    let in_table = |i: u64| -> Option<Vec<u32>> {
+        let pos = r.unrank(i);
+        (r.check(&pos).is_ok() && r.outside(&pos).is_none()).then_some(pos)
+    };
+    let name = |i: u64| match in_table(i) {
+        Some(pos) => format!("{} (index {i})", r.format(&pos)),
+        None => format!("index {i}"),
+    };
+    let outcome = |v: u32| if v == 0 { Outcome::P } else { Outcome::N };
+    let bound = r.distance_bound().is_some();
+    let check_one = |i: u64, pos: &[u32], kids: &mut Vec<u64>| -> Result<(), String> {
+        let at = || format!("{} (index {i})", r.format(pos));
+        kids.clear();
+        r.move_indices(pos, kids);
+        if let Some(&c) = kids.iter().find(|&&c| c >= positions) {
+            return Err(format!(
+                "{}: a move leads to index {c}, beyond the table",
+                at()
+            ));
+        }
+        let v = value(i);
+        match kind {
+            ValueKind::Outcome => {
+                if v > 1 {
+                    return Err(format!(
+                        "{}: outcome entry {v}, expected 0 (P) or 1 (N)",
+                        at()
+                    ));
+                }
+                let found = outcome(v);
+                let (want, why) = if kids.is_empty() {
+                    let t = r.terminal_outcome(pos);
+                    (
+                        t,
+                        format!(
+                            "it has no move and the rules make such a position {}",
+                            t.as_str()
+                        ),
+                    )
+                } else if let Some(&c) = kids.iter().find(|&&c| value(c) == 0) {
+                    (
+                        Outcome::N,
+                        format!("its move to {} reaches a P-position", name(c)),
+                    )
+                } else {
+                    (
+                        Outcome::P,
+                        format!("each of its {} moves reaches an N-position", kids.len()),
+                    )
+                };
+                if found != want {
+                    return Err(format!(
+                        "{}: outcome {}, expected {} ({why})",
+                        at(),
+                        found.as_str(),
+                        want.as_str()
+                    ));
+                }
+            }
+            ValueKind::Grundy => {
+                if kids.is_empty() && r.terminal_outcome(pos) != Outcome::P {
+                    return Err(format!(
+                        "{}: a Grundy table of a game whose position without moves is {}, not P (Grundy values need normal play)",
+                        at(),
+                        r.terminal_outcome(pos).as_str()
+                    ));
+                }
+                let seen: BTreeSet<u32> = kids.iter().map(|&c| value(c)).collect();
+                let mex = (0..).find(|g| !seen.contains(g)).expect("a finite set");
+                if v != mex {
+                    return Err(format!(
+                        "{}: Grundy value {v}, expected {mex} (the mex of its moves' values {seen:?})",
+                        at()
+                    ));
+                }
+            }
+            ValueKind::Distance if bound => {
+                let goal = r.is_goal(pos);
+                if goal != (v == 0) {
+                    return Err(format!(
+                        "{}: distance bound {v}, expected {} (it is {}a goal)",
+                        at(),
+                        if goal { "0" } else { "at least 1" },
+                        if goal { "" } else { "not " }
+                    ));
+                }
+            }
+            ValueKind::Distance => {
+                let least = kids
+                    .iter()
+                    .map(|&c| value(c))
+                    .filter(|&w| w != UNREACHED as u32)
+                    .min();
+                let (want, why) = if r.is_goal(pos) {
+                    (0, "it is a goal".to_string())
+                } else {
+                    match least {
+                        Some(d) => (
+                            (d + 1).min(UNREACHED as u32),
+                            format!("1 + {d}, its nearest neighbour's"),
+                        ),
+                        None => (
+                            UNREACHED as u32,
+                            format!(
+                                "unreached: none of its {} neighbours reaches the goal",
+                                kids.len()
+                            ),
+                        ),
+                    }
+                };
+                if v != want {
+                    return Err(format!("{}: distance {v}, expected {want} ({why})", at()));
+                }
+            }
+            ValueKind::Extension => unreachable!("returned above"),
+        }
+        Ok(())
+    };
+    let mut checked = 0;
+    let mut kids = Vec::new();
+    let mut broken = Vec::new();
+    for i in 0..positions {
+        let Some(pos) = in_table(i) else { continue };
+        checked += 1;
+        if let Err(what) = check_one(i, &pos, &mut kids) {
+            broken.push((i, what, kids.clone()));
+        }
+    }
+    // One wrong entry also breaks the recurrence of the positions that move to it: the
+    // entries whose own moves all lead to sound positions (the likely culprits) come first.
+    let bad: BTreeSet<u64> = broken.iter().map(|(i, _, _)| *i).collect();
+    broken.sort_by_key(|(i, _, kids)| (kids.iter().any(|c| bad.contains(c)), *i));
+    const SHOWN: usize = 12;
+    match broken.len() {
+        0 => Ok(checked),
+        n => Err(format!(
+            "{n} of {checked} positions break the recurrence{}:\n{}",
+            if n > SHOWN {
+                format!(" (the first {SHOWN} shown)")
+            } else {
+                String::new()
+            },
+            broken[..n.min(SHOWN)]
+                .iter()
+                .map(|(_, what, _)| what.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        )),
+    }
 }

@@ -175,6 +175,43 @@ impl Solved {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The value of entry `i` as a table stores it: 0 (P) or 1 (N) for outcomes, the Grundy
+    /// value, the distance byte, the extension entry. Panics when `i >= len()`.
+    pub fn value(&self, i: u64) -> u32 {
+        assert!(i < self.len(), "entry {i} of {}", self.len());
+        let i = i as usize;
+        match self {
+            Solved::Outcomes { bits, .. } => ((bits[i / 8] >> (i % 8)) & 1) as u32,
+            Solved::Grundy(v) => v[i] as u32,
+            Solved::Distances(v) => v[i] as u32,
+            Solved::Extensions { bytes, wide, .. } => {
+                if *wide {
+                    u32::from_le_bytes([bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2], 0])
+                } else {
+                    u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]) as u32
+                }
+            }
+        }
+    }
+
+    /// Sets entry `i` to `value` (truncated to the entry's width): for tests that break a
+    /// solved table on purpose. Panics when `i >= len()`.
+    pub fn set_value(&mut self, i: u64, value: u32) {
+        assert!(i < self.len(), "entry {i} of {}", self.len());
+        let i = i as usize;
+        match self {
+            Solved::Outcomes { bits, .. } => {
+                bits[i / 8] = (bits[i / 8] & !(1 << (i % 8))) | (((value & 1) as u8) << (i % 8))
+            }
+            Solved::Grundy(v) => v[i] = value as u16,
+            Solved::Distances(v) => v[i] = value as u8,
+            Solved::Extensions { bytes, wide, .. } => {
+                let w = if *wide { 3 } else { 2 };
+                bytes[w * i..w * i + w].copy_from_slice(&value.to_le_bytes()[..w]);
+            }
+        }
+    }
 }
 
 /// Most positions a table may have (2^38: a 32 GiB bit table). Room for the 20×20 Chomp box
@@ -188,7 +225,9 @@ pub const MAX_POSITIONS: u64 = 1 << 38;
 /// Registering a game is one line in `src/games/mod.rs`; the registry generates the `gamedb
 /// build` subcommand from [`GameSpec::Args`], reads headers back with
 /// [`GameSpec::from_params`], and runs [`GameSpec::conformance`] on [`GameSpec::samples`] in
-/// the tests.
+/// the tests, together with the check of the solved values of every kind against the game's
+/// own recurrence ([`conformance::values`], through `Spec::check_values`), which needs no
+/// code from the game beyond its [`Rules`] ([`Rules::terminal_outcome`], [`Rules::is_goal`]).
 pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The game number stored in table headers (never reused).
     const ID: u32;
@@ -345,6 +384,20 @@ pub trait Rules: Send + Sync {
 
     /// Every legal move of a checked position.
     fn moves(&self, pos: &[u32]) -> Vec<Move>;
+
+    /// The outcome of a checked position without moves, for the player to move, as the rules
+    /// of the game say (independently of any solver): by default P, normal play (whoever
+    /// cannot move loses); misère games and games scored at the end say otherwise. The value
+    /// conformance check ([`conformance::values`]) holds every solved table to it.
+    fn terminal_outcome(&self, _pos: &[u32]) -> Outcome {
+        Outcome::P
+    }
+
+    /// For a distance table: whether a checked position is a goal (distance 0), as the rules
+    /// of the puzzle say. By default none is (games without distances).
+    fn is_goal(&self, _pos: &[u32]) -> bool {
+        false
+    }
 
     /// Appends to `out` the index of the position each legal move of a checked position
     /// leaves, in the order of [`moves`](Rules::moves). Lookups read these entries to find

@@ -256,6 +256,20 @@ impl Game for Candy {
 }
 
 impl Rules for Candy {
+    /// No candy left: the mover wins when their total has the winning parity.
+    fn terminal_outcome(&self, pos: &[u32]) -> Outcome {
+        let even = pos[1] % 2 == 0;
+        let wins = match self.spec.win {
+            WinRule::Even => even,
+            WinRule::Odd => !even,
+        };
+        if wins {
+            Outcome::N
+        } else {
+            Outcome::P
+        }
+    }
+
     fn position_form(&self) -> String {
         format!(
             "left,mine,theirs (candies left, the mover's total, the opponent's) with an odd sum of at most {}",

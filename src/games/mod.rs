@@ -159,6 +159,39 @@ impl Spec {
         dispatch!(self, g => g.conformance())
     }
 
+    /// Solves this instance for every value kind it supports and checks the values against the
+    /// game's own recurrence, computed from the rules' moves independently of the solver (see
+    /// [`crate::game::conformance::values`]); no game writes a line for it. Returns the
+    /// positions checked (over all kinds), or the first kind and position that break it.
+    pub fn check_values(&self) -> std::result::Result<u64, String> {
+        let mut checked = 0;
+        for &kind in self.value_kinds() {
+            let solved = self
+                .solve(kind, &())
+                .map_err(|e| format!("{} values: solving failed: {e}", kind.name()))?;
+            checked += self.check_solved(&solved)?;
+        }
+        Ok(checked)
+    }
+
+    /// Checks the values of a solved table of this instance (as [`Spec::solve`] returns them)
+    /// against the game's recurrence (see [`Spec::check_values`]); the error names the value
+    /// kind, the position, what was expected and what was found.
+    pub fn check_solved(&self, solved: &Solved) -> std::result::Result<u64, String> {
+        let kind = solved.kind();
+        if solved.len() != self.positions() {
+            return Err(format!(
+                "{} values: {} entries for {} positions",
+                kind.name(),
+                solved.len(),
+                self.positions()
+            ));
+        }
+        let rules = self.rules().map_err(|e| e.to_string())?;
+        crate::game::conformance::values(&*rules, self.positions(), kind, &|i| solved.value(i))
+            .map_err(|e| format!("{} values: {e}", kind.name()))
+    }
+
     /// The default value kind of this game's tables.
     pub fn default_kind(&self) -> ValueKind {
         self.value_kinds()[0]

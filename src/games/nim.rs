@@ -449,6 +449,16 @@ impl Retro for Nim {
 }
 
 impl Rules for Nim {
+    /// No counter left: the previous player took the last one, which wins in normal play and
+    /// loses in misère play.
+    fn terminal_outcome(&self, _pos: &[u32]) -> Outcome {
+        if self.spec.misere {
+            Outcome::N
+        } else {
+            Outcome::P
+        }
+    }
+
     fn position_form(&self) -> String {
         format!(
             "heap sizes h1,h2,... in any order: 1 to {} heaps, each 0..={} (missing heaps are empty)",

@@ -303,6 +303,12 @@ impl PdbRules {
 }
 
 impl Rules for PdbRules {
+    /// Every pattern tile at home (the other tiles and the blank anywhere).
+    fn is_goal(&self, pos: &[u32]) -> bool {
+        let board = self.spec.board;
+        self.spec.pattern.iter().all(|&t| pos[board.home(t)] == t)
+    }
+
     fn position_form(&self) -> String {
         self.spec.board.position_form()
     }

@@ -220,6 +220,10 @@ impl SlideRules {
 }
 
 impl Rules for SlideRules {
+    fn is_goal(&self, pos: &[u32]) -> bool {
+        pos == self.grid.goal().as_slice()
+    }
+
     fn position_form(&self) -> String {
         self.grid.position_form()
     }
