@@ -30,7 +30,7 @@ if command -v dpkg-query >/dev/null 2>&1; then
     fi
 fi
 if [ ${#need_debs[@]} -gt 0 ]; then
-    say "installing Debian packages: ${need_debs[*]} (Open MPI and libclang: the mpi feature; chromium: the browser test; python3-venv: the Python tests' venv)"
+    say "installing Debian packages: ${need_debs[*]} (Open MPI and libclang: the mpi feature; chromium: the browser test; python3-venv, where listed: the Python tests' venv)"
     sudo=()
     if [ "$(id -u)" -ne 0 ]; then
         command -v sudo >/dev/null 2>&1 || { echo "scripts/test.sh: not root and no sudo; install as root: apt-get install ${need_debs[*]}" >&2; exit 2; }
