@@ -313,6 +313,14 @@ fn solved_sample(name: &str, kind: ValueKind, pick: impl Fn(&Spec) -> bool) -> (
 }
 
 /// `check_solved` on `solved` with entry `i` set to `v` fails and says `says`.
+/// The index of the first goal of a puzzle, as its rules say.
+fn first_goal(spec: &Spec) -> u64 {
+    let rules = spec.rules().unwrap();
+    (0..spec.positions())
+        .find(|&i| rules.is_goal(&rules.unrank(i)))
+        .expect("a goal")
+}
+
 fn altered_fails(spec: &Spec, solved: &mut Solved, i: u64, v: u32, says: &[&str]) {
     let was = solved.value(i);
     assert_ne!(was, v);
@@ -403,10 +411,7 @@ fn a_grundy_value_changed_in_a_solved_table_is_caught() {
 #[test]
 fn a_distance_changed_in_a_solved_table_is_caught() {
     let (spec, mut solved) = solved_sample("slide", ValueKind::Distance, |_| true);
-    let rules = spec.rules().unwrap();
-    let goal = (0..solved.len())
-        .find(|&i| rules.is_goal(&rules.unrank(i)))
-        .unwrap();
+    let goal = first_goal(&spec);
     altered_fails(
         &spec,
         &mut solved,
@@ -432,10 +437,7 @@ fn a_distance_changed_in_a_solved_table_is_caught() {
     );
     // A pattern database: a goal not at 0, or 0 away from the goal.
     let (spec, mut solved) = solved_sample("pdb", ValueKind::Distance, |s| s.positions() > 100);
-    let rules = spec.rules().unwrap();
-    let goal = (0..solved.len())
-        .find(|&i| rules.is_goal(&rules.unrank(i)))
-        .unwrap();
+    let goal = first_goal(&spec);
     altered_fails(
         &spec,
         &mut solved,

@@ -47,9 +47,9 @@ pub struct Files {
 /// served folder has none (a test keeps it in the catalog).
 pub const CATALOG_EXAMPLE: &str = "nim-3x15.gtab";
 
-/// Refuses a table name that is not a plain file name, with what is accepted; `example` is
-/// the name of a table served (or [`CATALOG_EXAMPLE`]).
-pub fn check_name(name: &str, example: &str) -> Result<(), ApiError> {
+/// Refuses a table name that is not a plain file name, with what is accepted; `example` gives
+/// the name of a table served (or [`CATALOG_EXAMPLE`]), asked only for a refusal.
+pub fn check_name<'a>(name: &str, example: impl FnOnce() -> &'a str) -> Result<(), ApiError> {
     let why = if name.is_empty() {
         Some("it is empty")
     } else if name.contains('\0') {
@@ -66,8 +66,9 @@ pub fn check_name(name: &str, example: &str) -> Result<(), ApiError> {
     match why {
         Some(why) => Err(ApiError::bad(format!(
             "table name '{}' is refused: {why}; expected the file name of a table in the served \
-             folder, e.g. {example} (GET /api/tables lists them)",
-            crate::answer::echo(name)
+             folder, e.g. {} (GET /api/tables lists them)",
+            crate::answer::echo(name),
+            example()
         ))),
         None => Ok(()),
     }
@@ -116,7 +117,7 @@ impl Files {
     /// The slot of a table named by a request: 400 for a name that is not a plain file name,
     /// 404 for one that is not a usable table of the folder.
     pub fn slot(&self, name: &str) -> Result<&Slot, ApiError> {
-        check_name(name, self.example())?;
+        check_name(name, || self.example())?;
         if let Some(slot) = self.slots.get(name) {
             return Ok(slot);
         }
