@@ -54,6 +54,26 @@ fn blocks(text: &str) -> Vec<(String, usize, Vec<&str>)> {
     out
 }
 
+/// The transcripts of a block that starts at line `at` of `doc`: each `$ command` with its
+/// line number and the lines shown after it, up to the next command.
+fn transcripts<'a>(doc: &str, at: usize, body: &[&'a str]) -> Vec<(usize, &'a str, String)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < body.len() {
+        let cmd = body[i]
+            .strip_prefix("$ ")
+            .unwrap_or_else(|| panic!("{doc}:{}: expected `$ `", at + 1 + i));
+        let line = at + 1 + i;
+        i += 1;
+        let start = i;
+        while i < body.len() && !body[i].starts_with("$ ") {
+            i += 1;
+        }
+        out.push((line, cmd, body[start..i].join("\n")));
+    }
+    out
+}
+
 /// The text with an empty line closing each transcript's output: trycmd drops the last line
 /// end of an expected output (for outputs without one), while gamedb ends every line; the
 /// documents stay free of those empty lines.
@@ -188,19 +208,7 @@ fn service_examples_answer_as_written() {
     let guide = std::fs::read_to_string(Path::new(ROOT).join("src/guide/service.md")).unwrap();
     let (mut checked, mut bad) = (0, Vec::new());
     for (_, at, body) in blocks(&guide).into_iter().filter(|b| b.0 == "text") {
-        let mut i = 0;
-        while i < body.len() {
-            let Some(cmd) = body[i].strip_prefix("$ ") else {
-                i += 1;
-                continue;
-            };
-            let line = at + 1 + i;
-            i += 1;
-            let start = i;
-            while i < body.len() && !body[i].starts_with("$ ") {
-                i += 1;
-            }
-            let want = body[start..i].join("\n");
+        for (line, cmd, want) in transcripts("src/guide/service.md", at, &body) {
             if !cmd.contains("curl ") {
                 continue;
             }
@@ -331,23 +339,8 @@ fn interop_examples_run_as_written() {
             "c" => std::fs::write(root.join("nim.c"), body.join("\n") + "\n").unwrap(),
             // Transcripts: `$ command`, then what it prints.
             "sh" => {
-                let mut i = 0;
-                while i < body.len() {
-                    let cmd = body[i].strip_prefix("$ ").unwrap_or_else(|| {
-                        panic!("src/guide/interop.md:{}: expected `$ `", at + 1 + i)
-                    });
-                    let line = at + 1 + i;
-                    i += 1;
-                    let start = i;
-                    while i < body.len() && !body[i].starts_with("$ ") {
-                        i += 1;
-                    }
-                    compare(
-                        line,
-                        cmd,
-                        run("bash", &["-c", cmd]),
-                        body[start..i].join("\n"),
-                    );
+                for (line, cmd, want) in transcripts("src/guide/interop.md", *at, body) {
+                    compare(line, cmd, run("bash", &["-c", cmd]), want);
                 }
             }
             // A program, then what it prints in the text block after it.
