@@ -192,12 +192,7 @@ const WINS: &str = "return Array.from(document.querySelectorAll('rect.win'))
 /// high, and a label inside the chart reading the count, for every non-zero count; no bar for 0.
 fn check_chart(browser: &Browser, server: &Server, file: &str) {
     let api = server.get(&format!("/api/tables/{file}/values")).json();
-    let counts: Vec<u64> = api["counts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_u64().unwrap())
-        .collect();
+    let counts = common::u64s_at(&api, "counts");
     assert!(counts.iter().filter(|&&c| c > 0).count() >= 2, "{api}");
     let drawn = browser.wait(
         "the chart",

@@ -287,12 +287,7 @@ fn files_round_trip_and_info_reports_distances() {
         "{info}"
     );
     let info = json(&gamedb_ok(&["info", path.to_str().unwrap(), "--json"]));
-    let counts: Vec<u64> = info["distance_counts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_u64().unwrap())
-        .collect();
+    let counts = u64s_at(&info, "distance_counts");
     assert_eq!(counts[..8], [1, 2, 4, 8, 16, 20, 39, 62], "{info}");
     assert_eq!(counts.iter().sum::<u64>(), 181_440, "{info}");
     assert_eq!(info["max_distance"], 31, "{info}");

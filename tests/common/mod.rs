@@ -132,6 +132,20 @@ pub fn json(text: &str) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("not one JSON value ({e}): {text}"))
 }
 
+/// The whole numbers at `key` of a JSON answer (a count list); panics naming the answer when
+/// they are not.
+pub fn u64s_at(answer: &serde_json::Value, key: &str) -> Vec<u64> {
+    answer[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{key} is not a list: {answer}"))
+        .iter()
+        .map(|c| {
+            c.as_u64()
+                .unwrap_or_else(|| panic!("{key}: {c} is not a count"))
+        })
+        .collect()
+}
+
 /// The text at `key` of a JSON answer; panics naming the answer when it is not text.
 pub fn str_at<'a>(answer: &'a serde_json::Value, key: &str) -> &'a str {
     answer[key]
