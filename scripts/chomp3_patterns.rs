@@ -13,7 +13,7 @@
 //! and Szabó report r = 120, period 2) and every such `r`.
 
 use gamedb::games::chomp3::{Pattern, View};
-use gamedb::{Spec, Table};
+use gamedb::Table;
 
 fn main() {
     if let Err(e) = run() {
@@ -28,7 +28,7 @@ fn run() -> Result<(), String> {
     let path = args.first().ok_or(usage)?;
     let table = Table::open(path).map_err(|e| e.to_string())?;
     table.verify().map_err(|e| e.to_string())?;
-    let Spec::Chomp3(spec) = table.spec() else {
+    let Some(spec) = table.spec_of::<gamedb::games::chomp3::Chomp3Spec>() else {
         return Err(format!(
             "{path}: holds {}, not a three-rowed Chomp table",
             table.describe()

@@ -146,8 +146,7 @@ fn memory(args: &[String]) {
             checkpoint_every: None,
             resume: false,
             identity: Identity {
-                game: 0,
-                params: [0; 8],
+                key: 0,
                 name: "shuffle".into(),
             },
             level_delay_ms: 0,

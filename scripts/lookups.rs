@@ -59,7 +59,7 @@ fn main() {
     let mut flat: Vec<u32> = Vec::new();
     let mut starts: Vec<usize> = Vec::with_capacity(distinct + 1);
     // Only Nim reads its numbers in any order; other games' positions stay as unranked.
-    let shuffle = matches!(table.spec(), gamedb::Spec::Nim(_));
+    let shuffle = table.spec_of::<gamedb::games::nim::NimSpec>().is_some();
     for _ in 0..distinct {
         let mut pos = rules.unrank(rng.below(table.len()));
         if shuffle {

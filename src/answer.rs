@@ -13,6 +13,10 @@
 //! * tables of lower bounds (pattern databases): `position`, `lower_bound` (null when the
 //!   entry is 255, unreachable), `counts` (what the bound counts), `reason` (when unreachable).
 //!
+//! * an entry asked for by index (`#INDEX`) of a table whose game this program does not know,
+//!   or of an extension table (whose entries are prefixes, not positions): `position`
+//!   (`#INDEX`), `index`, `value` (the stored value), `outcome` (outcome and Grundy tables).
+//!
 //! Each move is `{"move": label, "leaves": position}`. A position that cannot be answered is
 //! an [`ErrorLine`]: `{"position": text, "error": message}`.
 
@@ -79,6 +83,21 @@ pub enum Value {
     Distance(DistanceValue),
     /// A table of lower bounds (a pattern database).
     Bound(BoundValue),
+    /// One entry by its index, without a position (see the module docs).
+    Entry(EntryValue),
+}
+
+/// One entry of a table by its index, as stored.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EntryValue {
+    /// The index.
+    pub index: u64,
+    /// The stored value: the bit (1 = N), the Grundy value, the distance byte, the extension
+    /// entry.
+    pub value: u32,
+    /// P or N, for outcome and Grundy tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
 }
 
 /// The answer of an outcome or Grundy table.
@@ -156,6 +175,7 @@ impl Answer {
     pub fn outcome(&self) -> Option<Outcome> {
         match &self.value {
             Value::Game(g) => Some(g.outcome),
+            Value::Entry(e) => e.outcome,
             _ => None,
         }
     }
@@ -226,6 +246,13 @@ impl Answer {
                 };
                 if let Some(nodes) = d.nodes {
                     s += &format!("  ({nodes} nodes expanded)");
+                }
+                s
+            }
+            Value::Entry(e) => {
+                let mut s = format!("{position}: value {}", e.value);
+                if let Some(o) = e.outcome {
+                    s += &format!(" ({})", o.as_str());
                 }
                 s
             }

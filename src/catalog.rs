@@ -95,7 +95,8 @@ pub fn build_words(file_name: &str) -> Option<String> {
         return Some(line.split_whitespace().collect::<Vec<_>>().join(" "));
     }
     let stem = file_name.strip_suffix(&format!(".{}", crate::format::EXTENSION))?;
-    Spec::build_words_guesses(stem)
+    crate::games::registry()
+        .build_words_guesses(stem)
         .into_iter()
         .find(|w| builds(w))
 }

@@ -158,8 +158,11 @@ pub fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Prepared> 
         checkpoint_every: opts.checkpoint_every,
         resume: opts.resume,
         identity: checkpoint::Identity {
-            game: SlideSpec::ID as u64,
-            params: spec.params(),
+            key: checkpoint::Identity::key_of(
+                SlideSpec::NAME,
+                SlideSpec::RULES_VERSION,
+                &spec.parameters(),
+            ),
             name: format!("slide {}x{}", spec.rows(), spec.cols()),
         },
         level_delay_ms: opts.level_delay_ms,
@@ -314,8 +317,9 @@ fn write_table<X: Exchange + ?Sized>(
     x: &X,
 ) -> Result<()> {
     let meta = TableMeta {
-        game: SlideSpec::ID,
-        params: spec.params(),
+        game: SlideSpec::NAME.into(),
+        rules_version: SlideSpec::RULES_VERSION,
+        parameters: spec.parameters(),
         value_kind: ValueKind::Distance,
         encoding: Encoding::Mod3,
         entry_count: layout.n,

@@ -33,6 +33,10 @@ pub enum Error {
         /// The version the file declares.
         got: u32,
     },
+    /// A table's game is not known to this program (a game of another program, or another
+    /// version of a game's rules): its positions cannot be read. The message names the table
+    /// and the game.
+    UnknownGame(String),
     /// The request is valid but cannot be done (too large, missing table, ...).
     Unsupported(String),
     /// A search went over the limit it was given (nodes or time) before finishing: the
@@ -71,7 +75,9 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::BadInput(msg) | Error::Unsupported(msg) => f.write_str(msg),
+            Error::BadInput(msg) | Error::Unsupported(msg) | Error::UnknownGame(msg) => {
+                f.write_str(msg)
+            }
             Error::OverLimit { what, .. } => f.write_str(what),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), source),
             Error::Corrupt { path, what } => {

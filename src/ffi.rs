@@ -42,6 +42,17 @@ pub const GAMEDB_ERR_INDEX: i64 = -3;
 pub const GAMEDB_ERR_KIND: i64 = -4;
 /// A bug in gamedb: a panic was caught at the boundary.
 pub const GAMEDB_ERR_INTERNAL: i64 = -5;
+/// The table's game is not known to this library (a game of another program): its values
+/// are there by index ([`gamedb_value_at`]), its positions cannot be read.
+pub const GAMEDB_ERR_GAME: i64 = -6;
+
+/// The code of an error about a position: the game not known, or the text not a position.
+fn code_of(e: &crate::Error) -> i64 {
+    match e {
+        crate::Error::UnknownGame(_) => GAMEDB_ERR_GAME,
+        _ => GAMEDB_ERR_POSITION,
+    }
+}
 
 /// Flag of [`gamedb_open`]: skip reading the whole payload to check its checksum.
 pub const GAMEDB_OPEN_NO_VERIFY: u32 = 1;
@@ -163,7 +174,7 @@ fn parse_in_table(table: &Table, text: &str) -> Result<Vec<u32>, i64> {
     let pos = table
         .rules()
         .parse(text)
-        .map_err(|e| fail(GAMEDB_ERR_POSITION, &e.to_string()))?;
+        .map_err(|e| fail(code_of(&e), &e.to_string()))?;
     if let Some(why) = table.rules().outside(&pos) {
         return Err(fail(
             GAMEDB_ERR_POSITION,
@@ -314,15 +325,31 @@ pub unsafe extern "C" fn gamedb_positions(table: *const Table) -> i64 {
     unsafe { with_table(table, |t| t.len() as i64) }
 }
 
-/// The game number of the table (1 candy, 2 Nim, 3 Chomp, 4 sliding puzzle, ...; see
-/// `tables/README.md`), or a negative error code.
+/// Writes the name of the table's game (`"nim"`, `"chomp"`, or `"CRATE/GAME"` for a game of
+/// another crate), as its header names it (`snprintf` contract as [`gamedb_position_at`]), or
+/// returns a negative error code.
 ///
 /// # Safety
-/// `table` is NULL or an open handle.
+/// `table` is NULL or an open handle; `buf` is NULL or points to `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_game(table: *const Table) -> i64 {
+pub unsafe extern "C" fn gamedb_game(table: *const Table, buf: *mut c_char, cap: usize) -> i64 {
     // SAFETY: forwarded from this function's contract.
-    unsafe { with_table(table, |t| t.spec().game_id() as i64) }
+    unsafe { with_table(table, |t| write_out(t.game(), buf, cap)) }
+}
+
+/// Writes the table's parameters as its header gives them (`"heaps=3,max-heap=7"`;
+/// `snprintf` contract as [`gamedb_position_at`]), or returns a negative error code.
+///
+/// # Safety
+/// `table` is NULL or an open handle; `buf` is NULL or points to `cap` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gamedb_parameters(
+    table: *const Table,
+    buf: *mut c_char,
+    cap: usize,
+) -> i64 {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_table(table, |t| write_out(t.parameters(), buf, cap)) }
 }
 
 /// What the table's values are: 1 outcomes (P/N), 2 Grundy values, 3 distances; or a
@@ -367,7 +394,7 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
             let pos = parse_in_table(t, text)?;
             let o = t
                 .outcome_of(&pos)
-                .map_err(|e| fail(GAMEDB_ERR_POSITION, &e.to_string()))?;
+                .map_err(|e| fail(code_of(&e), &e.to_string()))?;
             return Ok(match o {
                 Outcome::P => 0,
                 Outcome::N => 1,
@@ -416,7 +443,7 @@ pub unsafe extern "C" fn gamedb_value_at(table: *const Table, index: u64) -> i64
 fn value_of(t: &Table, index: u64) -> Result<i64, i64> {
     t.value(index)
         .map(i64::from)
-        .map_err(|e| fail(GAMEDB_ERR_POSITION, &e.to_string()))
+        .map_err(|e| fail(code_of(&e), &e.to_string()))
 }
 
 /// Writes the position at an index as text (`snprintf` contract: returns the text's length;
@@ -435,6 +462,9 @@ pub unsafe extern "C" fn gamedb_position_at(
     let write = |t: &Table| {
         if let Err(code) = check_index(t, index) {
             return code;
+        }
+        if let Some(e) = t.not_known() {
+            return fail(GAMEDB_ERR_GAME, &e.to_string());
         }
         let text = t.rules().format(&t.rules().unrank(index));
         // SAFETY: forwarded from this function's contract.
@@ -462,7 +492,7 @@ pub unsafe extern "C" fn gamedb_query_json(
     let write = |t: &Table, text: &str| match t.query(text) {
         // SAFETY: forwarded from this function's contract.
         Ok(answer) => Ok(unsafe { write_out(&answer.to_json(), buf, cap) }),
-        Err(e) => Err(fail(GAMEDB_ERR_POSITION, &e.to_string())),
+        Err(e) => Err(fail(code_of(&e), &e.to_string())),
     };
     // SAFETY: forwarded from this function's contract.
     unsafe { with_position(table, position, write) }
@@ -657,7 +687,7 @@ mod tests {
     fn three_rowed_chomp_tables_answer_from_their_prefixes() {
         use crate::games::chomp3::Chomp3Spec;
         use crate::games::Spec;
-        let spec = Spec::Chomp3(Chomp3Spec::new(30).unwrap());
+        let spec = Spec::new(Chomp3Spec::new(30).unwrap());
         let solved = spec.solve(ValueKind::Extension, &()).unwrap();
         let table = Table::from_solved(&spec, solved).unwrap();
         let t: *const Table = &table;
@@ -689,7 +719,7 @@ mod tests {
     fn sliding_puzzle_positions_outside_the_table_are_refused() {
         use crate::games::slide::SlideSpec;
         use crate::games::Spec;
-        let spec = Spec::Slide(SlideSpec::new(3, 3).unwrap());
+        let spec = Spec::new(SlideSpec::new(3, 3).unwrap());
         let solved = spec.solve(ValueKind::Distance, &()).unwrap();
         let table = Table::from_solved(&spec, solved).unwrap();
         let t: *const Table = &table;

@@ -37,6 +37,8 @@ extern "C" {
 #define GAMEDB_ERR_INDEX (-3)    /* index >= gamedb_positions() */
 #define GAMEDB_ERR_KIND (-4)     /* the table does not hold this kind of value */
 #define GAMEDB_ERR_INTERNAL (-5) /* a bug in gamedb (caught at the boundary) */
+#define GAMEDB_ERR_GAME (-6)     /* the table's game is not known to this library: values by
+                                    index only */
 
 /* Flags of gamedb_open(). */
 #define GAMEDB_OPEN_NO_VERIFY 1u /* skip the payload checksum (reads the whole file) */
@@ -50,16 +52,6 @@ extern "C" {
 #define GAMEDB_VALUES_GRUNDY 2
 #define GAMEDB_VALUES_DISTANCE 3
 #define GAMEDB_VALUES_EXTENSION 4
-
-/* Game numbers returned by gamedb_game() (see tables/README.md). tests/c_abi.rs checks these
- * against the registry of src/games/mod.rs: one line per registered game. */
-#define GAMEDB_GAME_CANDY 1
-#define GAMEDB_GAME_NIM 2
-#define GAMEDB_GAME_CHOMP 3
-#define GAMEDB_GAME_SLIDE 4
-#define GAMEDB_GAME_PDB 5
-#define GAMEDB_GAME_WYTHOFF 6
-#define GAMEDB_GAME_CHOMP3 7
 
 /* An open table. */
 typedef struct gamedb_table gamedb_table;
@@ -83,8 +75,13 @@ void gamedb_close(gamedb_table *table);
 /* Number of positions (entries) of the table. */
 int64_t gamedb_positions(const gamedb_table *table);
 
-/* The game number (GAMEDB_GAME_*). */
-int64_t gamedb_game(const gamedb_table *table);
+/* Writes the name of the table's game ("nim", "chomp", or "CRATE/GAME" for a game of another
+ * crate), as gamedb_position_at writes text (snprintf contract). */
+int64_t gamedb_game(const gamedb_table *table, char *buf, size_t cap);
+
+/* Writes the table's parameters as its header gives them ("heaps=3,max-heap=7"), as
+ * gamedb_position_at writes text. */
+int64_t gamedb_parameters(const gamedb_table *table, char *buf, size_t cap);
 
 /* What the values are (GAMEDB_VALUES_*). */
 int64_t gamedb_value_kind(const gamedb_table *table);

@@ -8,7 +8,7 @@
 //! use gamedb::{Outcome, Spec, Table, ValueKind};
 //!
 //! // Solve 3 heaps of 0..=7 in memory and ask about (1,2,4).
-//! let spec = Spec::Nim(NimSpec::new(3, 7, None, false).unwrap());
+//! let spec = Spec::new(NimSpec::new(3, 7, None, false).unwrap());
 //! let solved = spec.solve(ValueKind::Outcome, &()).unwrap();
 //! let table = Table::from_solved(&spec, solved).unwrap();
 //! let answer = table.query("1,2,4").unwrap();
@@ -45,6 +45,7 @@
 pub mod answer;
 pub mod build;
 pub mod catalog;
+pub mod cli;
 pub mod enumerate;
 mod error;
 pub mod ffi;
@@ -67,6 +68,6 @@ pub use answer::Answer;
 pub use error::{Error, Result};
 pub use format::Encoding;
 pub use game::{Move, Outcome, Rules, ValueKind};
-pub use games::Spec;
+pub use games::{registry, Registry, Spec};
 pub use lookup::Table;
 pub use tables::TableDir;

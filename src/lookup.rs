@@ -11,18 +11,50 @@
 
 use std::path::Path;
 
-use crate::answer::{Answer, AnswerMove, BoundValue, DistanceValue, GameValue, Value};
+use crate::answer::{
+    Answer, AnswerMove, BoundValue, DistanceValue, EntryValue, GameValue, Value,
+};
 use crate::format::payload::{self, mod3, Encoding, Entries, UNREACHED};
 use crate::format::TableFile;
 use crate::game::{Fact, Move, Outcome, Rules, Solved, ValueKind, Values};
-use crate::games::Spec;
+use crate::games::{NotKnown, Spec};
 use crate::{Error, Result};
 
 /// An open table: the file, its game (read from the header), and the rules to read positions.
+///
+/// A table of a game this program does not know (another program's game, or another version
+/// of a game's rules) opens too: its values are there by index ([`Table::raw`],
+/// [`Table::outcome`], `info`, `export`), and every call that must read a position says that
+/// the game is not known ([`Error::UnknownGame`]).
 pub struct Table {
     file: TableFile,
-    spec: Spec,
+    spec: Option<Spec>,
     rules: Box<dyn Rules>,
+}
+
+/// The rules of a table whose game this program does not know: every position is refused
+/// with why.
+struct NotKnownRules(String);
+
+impl Rules for NotKnownRules {
+    fn parse(&self, _text: &str) -> Result<Vec<u32>> {
+        Err(Error::UnknownGame(self.0.clone()))
+    }
+    fn position_form(&self) -> String {
+        "no position: the game is not known to this build".into()
+    }
+    fn check(&self, _pos: &[u32]) -> Result<()> {
+        Err(Error::UnknownGame(self.0.clone()))
+    }
+    fn rank(&self, _pos: &[u32]) -> u64 {
+        0
+    }
+    fn unrank(&self, _index: u64) -> Vec<u32> {
+        Vec::new()
+    }
+    fn moves(&self, _pos: &[u32]) -> Vec<Move> {
+        Vec::new()
+    }
 }
 
 /// Distances found in a distance table, for `gamedb info`.
@@ -77,13 +109,35 @@ impl Table {
         Table::from_file(TableFile::from_payload(&name, &meta, encoded.bytes)?)
     }
 
-    /// Wraps a checked table file: its header must name a registered game with valid
+    /// Wraps a checked table file: a header naming a registered game must hold valid
     /// parameters, as many entries as that game has positions, and a value kind and encoding
-    /// the game can hold.
+    /// the game can hold; a header naming a game this program does not know opens by index
+    /// only (see [`Table`]).
     pub fn from_file(file: TableFile) -> Result<Table> {
         let h = file.header();
-        let spec = Spec::from_header(h.game, h.params)
-            .map_err(|what| Error::corrupt(file.path(), what))?;
+        let spec = match crate::games::registry().spec(&h.game, h.rules_version, &h.parameters) {
+            Ok(spec) => spec,
+            Err(NotKnown::Parameters(what)) => return Err(Error::corrupt(file.path(), what)),
+            Err(not_known) => {
+                let why = format!("{}: {not_known}", file.path().display());
+                if Entries::new(file.payload(), h.value_kind, h.encoding, h.entry_count).is_none()
+                {
+                    return Err(Error::corrupt(
+                        file.path(),
+                        format!(
+                            "{} values cannot be encoded as {}",
+                            h.value_kind.name(),
+                            h.encoding.name()
+                        ),
+                    ));
+                }
+                return Ok(Table {
+                    file,
+                    spec: None,
+                    rules: Box::new(NotKnownRules(why)),
+                });
+            }
+        };
         if spec.positions() != h.entry_count {
             return Err(Error::corrupt(
                 file.path(),
@@ -120,7 +174,20 @@ impl Table {
                 ),
             ));
         }
-        Ok(Table { file, spec, rules })
+        Ok(Table {
+            file,
+            spec: Some(spec),
+            rules,
+        })
+    }
+
+    /// Why this program cannot read this table's positions (its game is not known), or
+    /// `None` when it can.
+    pub fn not_known(&self) -> Option<Error> {
+        match self.spec {
+            Some(_) => None,
+            None => Some(self.rules.check(&[]).expect_err("refuses every position")),
+        }
     }
 
     /// Reads every payload byte and checks the checksum.
@@ -133,9 +200,24 @@ impl Table {
         &self.file
     }
 
-    /// The game and its parameters.
-    pub fn spec(&self) -> &Spec {
-        &self.spec
+    /// The game and its parameters; `None` for a game this program does not know.
+    pub fn spec(&self) -> Option<&Spec> {
+        self.spec.as_ref()
+    }
+
+    /// The spec of game `T`, when the table holds that game (for reports about one game).
+    pub fn spec_of<T: crate::game::GameSpec>(&self) -> Option<&T> {
+        self.spec.as_ref()?.get::<T>()
+    }
+
+    /// The game's name as the header gives it.
+    pub fn game(&self) -> &str {
+        &self.file.header().game
+    }
+
+    /// The game's parameters as the header gives them.
+    pub fn parameters(&self) -> &str {
+        &self.file.header().parameters
     }
 
     /// The rules (parsing, ranking, moves).
@@ -150,7 +232,18 @@ impl Table {
 
     /// What the table holds, for messages: `Nim: 3 heaps of 0..=7, ... (outcome values)`.
     pub fn describe(&self) -> String {
-        self.spec.describe_table(self.value_kind())
+        match &self.spec {
+            Some(spec) => spec.describe_table(self.value_kind()),
+            None => {
+                let h = self.file.header();
+                format!(
+                    "{} {} (a game not known to this build; {} values)",
+                    h.game,
+                    h.parameters,
+                    self.value_kind().name()
+                )
+            }
+        }
     }
 
     /// Number of positions.
@@ -232,7 +325,13 @@ impl Table {
 
     /// Answers a position written as `query` accepts it; with `path`, a distance table's answer
     /// includes a whole optimal solution.
+    ///
+    /// `#INDEX` asks for the entry at an index: the position there for a game this program
+    /// knows, the stored value alone for a game it does not know or an extension table.
     pub fn query_with(&self, text: &str, path: bool) -> Result<Answer> {
+        if let Some(index) = text.trim().strip_prefix('#') {
+            return self.query_index(self.parse_index(index)?, path);
+        }
         let pos = self.rules.parse(text)?;
         let mut answer = self.answer(pos)?;
         if path {
@@ -243,6 +342,47 @@ impl Table {
             }
         }
         Ok(answer)
+    }
+
+    /// Reads the index of a `#INDEX` query: a number below the table's length.
+    fn parse_index(&self, text: &str) -> Result<u64> {
+        let last = self.len().saturating_sub(1);
+        match text.trim().parse::<u64>() {
+            Ok(i) if i < self.len() => Ok(i),
+            _ => Err(Error::bad(format!(
+                "index '#{}': expected #0..=#{last} (the table has {} entries)",
+                crate::game::echo(text.trim()),
+                self.len()
+            ))),
+        }
+    }
+
+    /// Answers the entry at `index` (below [`len`](Table::len)): the answer of the position
+    /// there, or the stored value alone when there is no position to give (a game this
+    /// program does not know, an extension table whose entries are prefixes).
+    pub fn query_index(&self, index: u64, path: bool) -> Result<Answer> {
+        if index >= self.len() {
+            return Err(Error::bad(format!(
+                "index {index}: the table has {} entries",
+                self.len()
+            )));
+        }
+        if self.spec.is_none() || self.value_kind() == ValueKind::Extension {
+            let outcome = matches!(self.value_kind(), ValueKind::Outcome | ValueKind::Grundy)
+                .then(|| self.outcome(index));
+            return Ok(Answer {
+                position: format!("#{index}"),
+                numbers: Vec::new(),
+                index: Some(index),
+                value: Value::Entry(EntryValue {
+                    index,
+                    value: self.raw(index),
+                    outcome,
+                }),
+            });
+        }
+        let text = self.rules.format(&self.rules.unrank(index));
+        self.query_with(&text, path)
     }
 
     /// Answers a position already checked by the rules. A position outside the table is
@@ -350,6 +490,9 @@ impl Table {
     /// answers the exact distance (by descent from the position at the index).
     pub fn value(&self, index: u64) -> Result<u32> {
         if self.is_mod3() {
+            if let Some(e) = self.not_known() {
+                return Err(e);
+            }
             return self.descend(&self.rules.unrank(index));
         }
         Ok(self.raw(index))
@@ -528,7 +671,7 @@ impl Table {
             self.file.path(),
             format!(
                 "{} tables cannot be read as extension values",
-                self.spec.name()
+                self.game()
             ),
         )
     }
@@ -594,13 +737,13 @@ mod tests {
     /// `outcomes_of` (batched reads) agree with the plain definitions on every position.
     #[test]
     fn batched_paths_agree_with_the_definitions() {
-        let nim = |k, misere| Spec::Nim(NimSpec::new(3, 6, k, misere).unwrap());
+        let nim = |k, misere| Spec::new(NimSpec::new(3, 6, k, misere).unwrap());
         let tables = [
             table(nim(None, false), ValueKind::Outcome),
             table(nim(None, false), ValueKind::Grundy),
             table(nim(Some(2), true), ValueKind::Outcome),
             table(
-                Spec::Candy(CandySpec::new(41, 4, WinRule::Odd).unwrap()),
+                Spec::new(CandySpec::new(41, 4, WinRule::Odd).unwrap()),
                 ValueKind::Outcome,
             ),
         ];

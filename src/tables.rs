@@ -1,7 +1,7 @@
 //! A folder of tables: the one place that finds tables, checks what they are, and opens them.
 //!
 //! A table is identified by its header (game, parameters, value kind), never by its file name.
-//! [`TableDir`] reads the header of every `*.gtab` file in its folder once (144 bytes each),
+//! [`TableDir`] reads the header of every `*.gtab` file in its folder once (528 bytes each),
 //! finds the table a command asks for among them (the file with the standard name first, any
 //! other file whose header matches next), refuses a file whose name promises one table while
 //! its header says another, and opens tables lazily, once, sharing them between callers.
@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::format::{self, Header};
 use crate::game::ValueKind;
-use crate::games::Spec;
+use crate::games::{NotKnown, Spec};
 use crate::lookup::Table;
 use crate::{Error, Result};
 
@@ -30,8 +30,9 @@ pub struct Listed {
 /// What a table file's header says it holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Holds {
-    /// The game and parameters.
-    pub spec: Spec,
+    /// The game and parameters; `None` for a game this program does not know (the header's
+    /// game name and parameter text say what it is).
+    pub spec: Option<Spec>,
     /// The value kind.
     pub kind: ValueKind,
     /// The whole header.
@@ -41,7 +42,23 @@ pub struct Holds {
 impl Listed {
     /// Whether the header says this file holds `spec` with `kind` values.
     pub fn is(&self, spec: &Spec, kind: ValueKind) -> bool {
-        matches!(&self.holds, Ok(h) if &h.spec == spec && h.kind == kind)
+        matches!(&self.holds, Ok(h) if h.spec.as_ref() == Some(spec) && h.kind == kind)
+    }
+}
+
+impl Holds {
+    /// What the table holds, for people: the game's description, or for a game this program
+    /// does not know the header's game name and parameters.
+    pub fn describe(&self) -> String {
+        match &self.spec {
+            Some(spec) => spec.describe_table(self.kind),
+            None => format!(
+                "{} {} (a game not known to this build; {} values)",
+                self.header.game,
+                self.header.parameters,
+                self.kind.name()
+            ),
+        }
     }
 }
 
@@ -61,8 +78,15 @@ struct Opened {
 /// What a header says, read from `path`; the error names the file.
 pub fn holds(path: &Path) -> Result<Holds> {
     let header = format::read_header(path)?;
-    let spec =
-        Spec::from_header(header.game, header.params).map_err(|what| Error::corrupt(path, what))?;
+    let spec = match crate::games::registry().spec(
+        &header.game,
+        header.rules_version,
+        &header.parameters,
+    ) {
+        Ok(spec) => Some(spec),
+        Err(NotKnown::Parameters(what)) => return Err(Error::corrupt(path, what)),
+        Err(_) => None,
+    };
     Ok(Holds {
         spec,
         kind: header.value_kind,
@@ -138,7 +162,7 @@ impl TableDir {
                      rename or rebuild it",
                     l.path.display(),
                     spec.describe_table(kind),
-                    h.spec.describe_table(h.kind)
+                    h.describe()
                 ),
                 Err(e) => e.clone(),
             })),
@@ -189,7 +213,7 @@ impl TableDir {
             return Ok(None);
         };
         let table = self.open(&path, verify)?;
-        if table.spec() != spec || table.value_kind() != kind {
+        if table.spec() != Some(spec) || table.value_kind() != kind {
             return Err(Error::bad(format!(
                 "{}: holds {}, not {} (was it replaced while gamedb ran?)",
                 path.display(),

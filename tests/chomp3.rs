@@ -15,14 +15,14 @@ fn build_query_info_and_refusals() {
     assert!(out.contains("chomp3-300.gtab"), "{out}");
     let path = dir.join("chomp3-300.gtab");
 
-    // The header identifies the table: game 7, N = 300, extension values as u16.
+    // The header identifies the table: game chomp3, N = 300, extension values as u16.
     let bytes = std::fs::read(&path).unwrap();
-    assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 7);
-    assert_eq!(u64::from_le_bytes(bytes[16..24].try_into().unwrap()), 300);
-    assert_eq!(u32::from_le_bytes(bytes[80..84].try_into().unwrap()), 4);
-    assert_eq!(u32::from_le_bytes(bytes[84..88].try_into().unwrap()), 3);
+    assert_eq!(&bytes[72..79], b"chomp3\0");
+    assert_eq!(&bytes[136..144], b"max=300\0");
+    assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 4);
+    assert_eq!(u32::from_le_bytes(bytes[16..20].try_into().unwrap()), 3);
     let t = Table::open(&path).unwrap();
-    assert_eq!(t.spec(), &Spec::Chomp3(Chomp3Spec::new(300).unwrap()));
+    assert_eq!(t.spec(), Some(&Spec::new(Chomp3Spec::new(300).unwrap())));
 
     // Queries: P-positions of Brouwer's families, the winning bites, a first row far past N.
     let text = gamedb_ok(&[
@@ -179,7 +179,7 @@ fn same_bytes_at_one_and_two_threads() {
     let two = std::fs::read(dir.join("2/chomp3-2500.gtab")).unwrap();
     assert!(one == two, "the tables differ");
     // The library's solve gives the same payload.
-    let spec = Spec::Chomp3(Chomp3Spec::new(2500).unwrap());
+    let spec = Spec::new(Chomp3Spec::new(2500).unwrap());
     let t = Table::from_solved(&spec, spec.solve(ValueKind::Extension, &()).unwrap()).unwrap();
     assert_eq!(t.file().payload(), &one[4096..]);
     let o = gamedb(&["verify-table", &dir.join("1/chomp3-2500.gtab")]);
@@ -208,7 +208,8 @@ fn three_byte_table_answers_like_the_two_byte_one() {
     let wide = dir.join("wide/chomp3-120.gtab");
     let meta = TableMeta {
         game: h.game,
-        params: h.params,
+        rules_version: h.rules_version,
+        parameters: h.parameters,
         value_kind: h.value_kind,
         encoding: gamedb::Encoding::U24,
         entry_count: h.entry_count,

@@ -38,7 +38,7 @@ fn mod3_path(out: &Path, rows: u32, cols: u32) -> PathBuf {
 
 fn byte_table(rows: u32, cols: u32) -> Table {
     table(
-        &Spec::Slide(SlideSpec::new(rows, cols).unwrap()),
+        &Spec::new(SlideSpec::new(rows, cols).unwrap()),
         ValueKind::Distance,
     )
 }

@@ -16,7 +16,7 @@ use gamedb::{Spec, Table, TableDir, ValueKind};
 
 /// Every entry of a pattern table, solved in memory.
 fn pdb_values(spec: &PdbSpec) -> Vec<u8> {
-    payload_bytes(&Spec::Pdb(spec.clone()), ValueKind::Distance)
+    payload_bytes(&Spec::new(spec.clone()), ValueKind::Distance)
 }
 
 /// Runs a stream that holds a bad line, which must exit 2 with `answers` lines of JSON: its
@@ -231,16 +231,14 @@ fn same_bytes_at_one_and_two_threads() {
 #[test]
 fn table_file_round_trip() {
     let dir = TempDir::new("pdb-roundtrip");
-    let spec = Spec::Pdb(PdbSpec::new(3, 4, &[1, 2, 3, 4]).unwrap());
+    let spec = Spec::new(PdbSpec::new(3, 4, &[1, 2, 3, 4]).unwrap());
     let built = gamedb::build::build(&spec, ValueKind::Distance, dir.path(), &()).unwrap();
     assert!(built.path.ends_with("pdb-3x4-1-4.gtab"));
     let table = Table::open(&built.path).unwrap();
     table.verify().unwrap();
-    assert_eq!(table.spec(), &spec);
+    assert_eq!(table.spec(), Some(&spec));
     assert_eq!(table.value_kind(), ValueKind::Distance);
-    let Spec::Pdb(pdb) = &spec else {
-        unreachable!()
-    };
+    let pdb = spec.get::<PdbSpec>().unwrap();
     let values = pdb_values(pdb);
     assert_eq!(table.file().payload(), &values[..]);
     // Lookups take whole positions; only the pattern tiles matter.
@@ -362,7 +360,7 @@ fn random_walk(board: Board, steps: usize, rng: &mut Rng) -> Vec<u32> {
 
 fn build_patterns(dir: &Path, rows: u32, cols: u32, patterns: &[&[u32]]) {
     for p in patterns {
-        let spec = Spec::Pdb(PdbSpec::new(rows, cols, p).unwrap());
+        let spec = Spec::new(PdbSpec::new(rows, cols, p).unwrap());
         gamedb::build::build(&spec, ValueKind::Distance, dir, &()).unwrap();
     }
 }
@@ -845,7 +843,7 @@ fn pattern_tables_answer_query_and_info_with_lower_bounds() {
     let spec = PdbSpec::new(3, 3, &[1, 2, 3, 4]).unwrap();
     let file = dir
         .path()
-        .join(Spec::Pdb(spec.clone()).file_name(ValueKind::Distance));
+        .join(Spec::new(spec.clone()).file_name(ValueKind::Distance));
     let file = file.to_str().unwrap();
     let o = gamedb(&words(
         "build slide --rows 3 --cols 3 --out {} -q",

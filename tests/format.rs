@@ -16,8 +16,8 @@ fn round_trip_through_files_and_cli() {
     let table = Table::open(&path).unwrap();
     table.verify().unwrap();
     // The file holds what an in-memory solve gives.
-    let spec = Spec::Nim(NimSpec::new(4, 9, Some(3), false).unwrap());
-    assert_eq!(table.spec(), &spec);
+    let spec = Spec::new(NimSpec::new(4, 9, Some(3), false).unwrap());
+    assert_eq!(table.spec(), Some(&spec));
     assert_eq!(
         table.file().payload(),
         &payload_bytes(&spec, ValueKind::Outcome)[..]
@@ -106,23 +106,23 @@ fn damaged_tables_are_refused_with_the_file_named() {
 fn one_and_two_threads_give_identical_bytes() {
     let specs = [
         (
-            Spec::Nim(NimSpec::new(5, 31, None, false).unwrap()),
+            Spec::new(NimSpec::new(5, 31, None, false).unwrap()),
             ValueKind::Outcome,
         ),
         (
-            Spec::Nim(NimSpec::new(5, 31, None, true).unwrap()),
+            Spec::new(NimSpec::new(5, 31, None, true).unwrap()),
             ValueKind::Outcome,
         ),
         (
-            Spec::Nim(NimSpec::new(4, 31, Some(3), true).unwrap()),
+            Spec::new(NimSpec::new(4, 31, Some(3), true).unwrap()),
             ValueKind::Outcome,
         ),
         (
-            Spec::Nim(NimSpec::new(4, 31, Some(5), false).unwrap()),
+            Spec::new(NimSpec::new(4, 31, Some(5), false).unwrap()),
             ValueKind::Grundy,
         ),
         (
-            Spec::Candy(CandySpec::new(5001, 7, WinRule::Odd).unwrap()),
+            Spec::new(CandySpec::new(5001, 7, WinRule::Odd).unwrap()),
             ValueKind::Outcome,
         ),
     ];

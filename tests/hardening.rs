@@ -22,7 +22,7 @@ fn s(p: &Path) -> &str {
 }
 
 fn nim(s: u32, h: u32) -> Spec {
-    Spec::Nim(NimSpec::new(s, h, None, false).unwrap())
+    Spec::new(NimSpec::new(s, h, None, false).unwrap())
 }
 
 /// Builds a table with the CLI into `dir` (`what`: the words after `build`); returns its path.
@@ -107,10 +107,10 @@ fn a_renamed_table_is_refused_where_its_name_would_pick_it() {
     let right = built(dir.path(), "slide --rows 2 --cols 3", "slide-2x3.gtab");
     std::fs::rename(&right, dir.path().join("puzzle.gtab")).unwrap();
     let tables = TableDir::new(dir.path());
-    let spec = Spec::Slide(SlideSpec::new(2, 3).unwrap());
+    let spec = Spec::new(SlideSpec::new(2, 3).unwrap());
     let found = tables.find(&spec, ValueKind::Distance).unwrap().unwrap();
     assert!(found.ends_with("puzzle.gtab"), "{found:?}");
-    let spec = Spec::Slide(SlideSpec::new(3, 3).unwrap());
+    let spec = Spec::new(SlideSpec::new(3, 3).unwrap());
     let e = tables
         .find(&spec, ValueKind::Distance)
         .unwrap_err()
@@ -398,7 +398,7 @@ fn chomp_waves_are_counted_exactly() {
         assert_eq!(sizes, count, "{r}x{c}");
         assert_eq!(
             sizes.iter().sum::<u64>(),
-            Spec::Chomp(spec.clone()).positions() + 1
+            Spec::new(spec.clone()).positions() + 1
         );
     }
 }

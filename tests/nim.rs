@@ -93,7 +93,7 @@ fn nim_engine_matches_brute_force() {
 
 #[test]
 fn nim_random_positions_of_a_large_table_follow_xor() {
-    let spec = Spec::Nim(NimSpec::new(6, 20, None, false).unwrap());
+    let spec = Spec::new(NimSpec::new(6, 20, None, false).unwrap());
     let t = table(&spec, ValueKind::Outcome);
     let mut rng = Rng(12345);
     for _ in 0..20000 {

@@ -13,36 +13,57 @@
 
 use std::sync::OnceLock;
 
-use gamedb::games::{Spec, GAMES};
+use gamedb::game::{Arguments, ParamValue};
+use gamedb::games::{registry, Spec};
 use proptest::prelude::*;
 
-/// Every valid spec whose parameters lie in a small grid (read back through
-/// `Spec::from_header`, so the grid knows no game) and that has at most 4,000 positions.
+/// Every valid spec whose parameters lie in a small grid (each declared parameter given
+/// small numbers, short lists, each choice, on and off: made from the registry's parameter
+/// lists, so the grid knows no game) and that has at most 4,000 positions.
 fn small_specs() -> &'static [Spec] {
     static ALL: OnceLock<Vec<Spec>> = OnceLock::new();
     ALL.get_or_init(|| {
         let mut out = Vec::new();
-        for &(id, _) in GAMES {
-            for p0 in 0..14u64 {
-                for p1 in 0..10u64 {
-                    for p2 in 0..16u64 {
-                        for p3 in 0..2u64 {
-                            let params = [p0, p1, p2, p3, 0, 0, 0, 0];
-                            if let Ok(spec) = Spec::from_header(id, params) {
-                                if spec.positions() <= 4_000 && !out.contains(&spec) {
-                                    out.push(spec);
-                                }
-                            }
+        for entry in registry().games() {
+            let mut grid = vec![Arguments::new()];
+            for p in entry.params {
+                let values: Vec<Option<String>> = match p.value {
+                    ParamValue::Required(_) | ParamValue::Optional(_) => {
+                        let numbers = (0..10).map(|n| n.to_string());
+                        let lists = ["1,2", "1,3,4", "2,5,7", "1,2,3"].map(String::from);
+                        let mut v: Vec<Option<String>> = numbers.chain(lists).map(Some).collect();
+                        if matches!(p.value, ParamValue::Optional(_)) {
+                            v.push(None);
                         }
+                        v
+                    }
+                    ParamValue::Choice { choices, .. } => {
+                        choices.iter().map(|c| Some(c.to_string())).collect()
+                    }
+                    ParamValue::Flag => vec![None, Some("true".into())],
+                };
+                grid = grid
+                    .iter()
+                    .flat_map(|args| {
+                        values.iter().map(move |v| match v {
+                            Some(v) => args.clone().with(p.name, v),
+                            None => args.clone(),
+                        })
+                    })
+                    .collect();
+            }
+            for args in grid {
+                if let Ok((spec, _)) = entry.from_args(&args) {
+                    if spec.positions() <= 4_000 && !out.contains(&spec) {
+                        out.push(spec);
                     }
                 }
             }
-        }
-        // Every registered game is represented.
-        for &(id, name) in GAMES {
+            // Every registered game is represented.
             assert!(
-                out.iter().any(|s| s.game_id() == id),
-                "no small instance of {name} in the grid: widen it"
+                out.iter().any(|s| s.name() == entry.name),
+                "no small instance of {} in the grid: widen it",
+                entry.name
             );
         }
         out

@@ -19,7 +19,7 @@ use gamedb::{Spec, ValueKind};
 
 fn nim_3x7(dir: &TempDir) -> String {
     let path = build(
-        Spec::Nim(NimSpec::new(3, 7, None, false).unwrap()),
+        Spec::new(NimSpec::new(3, 7, None, false).unwrap()),
         ValueKind::Outcome,
         dir.path(),
     );
@@ -207,7 +207,7 @@ fn solve_and_board_queries_survive_bad_bytes_and_huge_lines() {
     let dir = TempDir::new("solve-bad-bytes");
     for pattern in [[1, 2, 3, 4], [5, 6, 7, 8]] {
         build(
-            Spec::Pdb(PdbSpec::new(3, 3, &pattern).unwrap()),
+            Spec::new(PdbSpec::new(3, 3, &pattern).unwrap()),
             ValueKind::Distance,
             dir.path(),
         );

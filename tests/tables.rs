@@ -14,7 +14,7 @@ use gamedb::{Spec, TableDir, ValueKind};
 fn a_table_under_another_tables_name_is_refused_by_query() {
     let dir = TempDir::new("renamed-query");
     let small = build(
-        Spec::Slide(SlideSpec::new(2, 3).unwrap()),
+        Spec::new(SlideSpec::new(2, 3).unwrap()),
         ValueKind::Distance,
         dir.path(),
     );
@@ -36,7 +36,7 @@ fn a_table_under_another_tables_name_is_refused_by_query() {
     assert_eq!(e.trim_end().lines().count(), 1, "{e}");
     // The folder type says the same to library callers.
     let tables = TableDir::new(dir.path());
-    let spec = Spec::Slide(SlideSpec::new(3, 3).unwrap());
+    let spec = Spec::new(SlideSpec::new(3, 3).unwrap());
     let err = tables
         .table(&spec, ValueKind::Distance, true)
         .err()
@@ -70,7 +70,7 @@ fn a_table_under_another_tables_name_is_refused_by_query() {
 fn verify_does_not_reuse_a_table_under_another_tables_name() {
     let dir = TempDir::new("renamed-verify");
     let two = build(
-        Spec::Nim(NimSpec::new(2, 15, None, false).unwrap()),
+        Spec::new(NimSpec::new(2, 15, None, false).unwrap()),
         ValueKind::Outcome,
         dir.path(),
     );

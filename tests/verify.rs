@@ -132,7 +132,7 @@ fn the_list_gives_every_statement_a_cost() {
 fn verify_reports_a_false_statement_with_its_smallest_counterexample() {
     // Feed the misère rule a normal-play table through the public Finding: the empty position
     // is the smallest counterexample (P under normal play, N by the misère rule).
-    let spec = Spec::Nim(NimSpec::new(3, 7, None, false).unwrap());
+    let spec = Spec::new(NimSpec::new(3, 7, None, false).unwrap());
     let t = table(&spec, ValueKind::Outcome);
     let rules = t.rules();
     let mut f = Finding::default();

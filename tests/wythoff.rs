@@ -10,7 +10,7 @@ use gamedb::games::wythoff::{floor_k_phi, WythoffSpec};
 use gamedb::{Outcome, Spec, Table, ValueKind};
 
 fn spec(n: u32) -> Spec {
-    Spec::Wythoff(WythoffSpec::new(n).unwrap())
+    Spec::new(WythoffSpec::new(n).unwrap())
 }
 
 fn table(n: u32, kind: ValueKind) -> Table {

@@ -14,7 +14,8 @@
 //!
 //! ```text
 //! magic "GDBWAVE\n" (8 bytes), version u32, value kind u32 (as in table headers),
-//! game u64, params 8 × u64, positions u64 (as in table headers),
+//! key u64 (xxh3-64 of the table's game name, rules version and parameter text, as
+//!   `solve::spread::checkpoint::Identity::key_of` makes it), 8 words 0, positions u64,
 //! next wave u64, waves u64, positions solved u64,
 //! name length u64, name (UTF-8, zero-padded to a multiple of 8 bytes): the solve, e.g.
 //!   `triangles over the 10x42 box` (the engine and the box it solves),
@@ -38,13 +39,22 @@ use crate::solve::{Saves, Wave, WordBits};
 use crate::{Error, Result};
 
 /// The layout version of checkpoints this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"GDBWAVE\n";
 
 /// Bytes before the name: magic, version, kind, game, params, positions, three wave fields,
 /// name length.
 const HEAD: u64 = 8 + 4 + 4 + 8 * (1 + 8 + 1 + 3 + 1);
+
+/// The identity of the table of `spec` in a checkpoint.
+fn key_of(spec: &Spec) -> u64 {
+    crate::solve::spread::checkpoint::Identity::key_of(
+        spec.name(),
+        spec.rules_version(),
+        &spec.parameters(),
+    )
+}
 
 /// Longest solve name read back.
 const MAX_NAME: u64 = 4096;
@@ -253,18 +263,10 @@ impl<'a> Checkpoint<'a> {
         r.take(&mut b4).map_err(truncated)?;
         let kind = ValueKind::from_code(u32::from_le_bytes(b4));
         let head = r.words(14).map_err(truncated)?;
-        let params: [u64; 8] = head[1..9].try_into().expect("8 words");
-        let theirs = u32::try_from(head[0])
-            .ok()
-            .and_then(|g| Spec::from_header(g, params).ok());
-        let same = theirs.as_ref() == Some(self.spec) && kind == Some(self.kind);
-        if !same || head[9] != self.spec.positions() {
-            let of = match (theirs, kind) {
-                (Some(s), Some(k)) if head[9] == s.positions() => s.describe_table(k),
-                _ => "an unknown table".into(),
-            };
+        let same = head[0] == key_of(self.spec) && kind == Some(self.kind);
+        if !same || head[1..9] != [0; 8] || head[9] != self.spec.positions() {
             return Err(self.refuse(format!(
-                "a checkpoint of {of}, not of {} (this build)",
+                "a checkpoint of another table, not of {} (this build)",
                 self.spec.describe_table(self.kind)
             )));
         }
@@ -313,8 +315,8 @@ impl<'a> Checkpoint<'a> {
             w.put(MAGIC).map_err(io)?;
             w.put(&VERSION.to_le_bytes()).map_err(io)?;
             w.put(&(self.kind as u32).to_le_bytes()).map_err(io)?;
-            let mut head = vec![self.spec.game_id() as u64];
-            head.extend(self.spec.params());
+            let mut head = vec![key_of(self.spec)];
+            head.extend([0; 8]);
             head.extend([
                 self.spec.positions(),
                 at.next as u64,

@@ -1,14 +1,14 @@
 //! `gamedb build GAME ... [--resume] [--checkpoint-every SECONDS] [--no-checkpoints]`: solve
 //! every position of a game and write its table; long solves leave checkpoints
-//! (`<table>.checkpoint`, see [`gamedb::build::checkpoint`]) that `--resume` continues from.
+//! (`<table>.checkpoint`, see [`crate::build::checkpoint`]) that `--resume` continues from.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
-use gamedb::build::checkpoint::Checkpoints;
-use gamedb::build::{build_locked, plan_all, BuildTarget, Built, Options};
-use gamedb::lock::TableLock;
+use crate::build::checkpoint::Checkpoints;
+use crate::build::{build_locked, plan_all, BuildTarget, Built, Options};
+use crate::lock::TableLock;
 
 use super::{progress_bar, set_threads, Common, Failure};
 
@@ -21,7 +21,7 @@ pub struct BuildArgs {
     pub out: PathBuf,
     /// Most memory the build may allocate (bytes, or K, M, G, T binary units: 512M, 8G); a build
     /// that needs more is refused before solving. Default: what the machine has available.
-    #[arg(long, global = true, value_parser = gamedb::resources::parse_size)]
+    #[arg(long, global = true, value_parser = crate::resources::parse_size)]
     pub memory: Option<u64>,
     /// One JSON object per table written: file, game, values, positions, bytes, seconds,
     /// solve_seconds, memory_needed, resumed_at_wave, checkpoints_written,
@@ -85,7 +85,7 @@ pub fn run(a: BuildArgs) -> Result<(), Failure> {
                 "bytes": built.file_bytes,
                 "seconds": built.total_time.as_secs_f64(),
                 "solve_seconds": built.solve_time.as_secs_f64(),
-                "memory_needed": gamedb::build::needs(&spec, kind).memory,
+                "memory_needed": crate::build::needs(&spec, kind).memory,
                 "resumed_at_wave": built.checkpoints.resumed.map(|w| w.next),
                 "checkpoints_written": built.checkpoints.written,
                 "checkpoint_seconds": built.checkpoints.seconds,
@@ -125,7 +125,7 @@ fn checkpoint_summary(built: &Built) -> String {
             "{} checkpoint{} written ({} each, {:.1} s in all)",
             c.written,
             if c.written == 1 { "" } else { "s" },
-            gamedb::resources::bytes(c.bytes),
+            crate::resources::bytes(c.bytes),
             c.seconds
         ));
     }

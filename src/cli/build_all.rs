@@ -6,7 +6,7 @@
 //! never overwritten.
 //!
 //! Two runs into one folder share the work: each table is built under its lock (see
-//! [`gamedb::lock`]); a run that finds a table locked leaves it for later and goes on with the
+//! [`crate::lock`]); a run that finds a table locked leaves it for later and goes on with the
 //! others, then waits for the lock and skips the table if the other run built it.
 
 use std::path::{Path, PathBuf};
@@ -17,11 +17,11 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget};
 
-use gamedb::build::{self, Options};
-use gamedb::catalog::{self, Entry};
-use gamedb::lock::TableLock;
-use gamedb::resources::{self, bytes};
-use gamedb::{tables, Error, Table};
+use crate::build::{self, Options};
+use crate::catalog::{self, Entry};
+use crate::lock::TableLock;
+use crate::resources::{self, bytes};
+use crate::{tables, Error, Table};
 
 use super::{progress_bar, set_threads, Failure};
 
@@ -83,13 +83,13 @@ fn state(path: &Path, e: &Entry) -> State {
     // The header first: a name never decides what a file holds.
     match tables::holds(path) {
         Err(err) => return State::Damaged(err.to_string()),
-        Ok(h) if h.spec != e.spec || h.kind != e.kind => {
+        Ok(h) if h.spec.as_ref() != Some(&e.spec) || h.kind != e.kind => {
             return State::Foreign(format!(
                 "{}: the file is named as the table of {}, but its header says it holds {}; \
                  gamedb does not overwrite another table: move or remove it",
                 path.display(),
                 e.spec.describe_table(e.kind),
-                h.spec.describe_table(h.kind)
+                h.describe()
             ))
         }
         Ok(_) => {}
@@ -183,11 +183,11 @@ pub fn run(a: BuildAllArgs) -> Result<(), Failure> {
             }
         }
     }
-    let removed = gamedb::format::remove_stale_temporaries(&a.out);
+    let removed = crate::format::remove_stale_temporaries(&a.out);
     if removed > 0 {
         eprintln!("removed {removed} temporary file(s) left by an interrupted build");
     }
-    gamedb::lock::remove_stale_locks(&a.out);
+    crate::lock::remove_stale_locks(&a.out);
 
     let budget = Budget {
         limit: resources::memory_limit(a.memory),

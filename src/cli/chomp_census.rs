@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use clap::Args;
 
-use gamedb::game::ValueKind;
-use gamedb::games::chomp::ChompSpec;
-use gamedb::games::Spec;
-use gamedb::report::census::Census;
-use gamedb::resources::{self, Available};
-use gamedb::{Error, Table};
+use crate::game::ValueKind;
+use crate::games::chomp::ChompSpec;
+use crate::games::Spec;
+use crate::report::census::Census;
+use crate::resources::{self, Available};
+use crate::{Error, Table};
 
 use super::{progress_bar, set_threads, Common, Failure};
 
@@ -26,7 +26,7 @@ pub struct ChompCensusArgs {
     pub boxes: Vec<(u32, u32)>,
     /// Most memory one box may take (bytes, or K, M, G, T: 512M, 8G). Default: what the machine
     /// has available.
-    #[arg(long, value_parser = gamedb::resources::parse_size)]
+    #[arg(long, value_parser = crate::resources::parse_size)]
     pub memory: Option<u64>,
     /// Print one JSON object.
     #[arg(long)]
@@ -40,7 +40,7 @@ fn parse_box(text: &str) -> Result<(u32, u32), String> {
     let bad = || {
         format!(
             "'{}': expected a box RxC such as 10x42",
-            gamedb::game::echo(text)
+            crate::game::echo(text)
         )
     };
     let (r, c) = text.trim().split_once(['x', 'X', '×']).ok_or_else(bad)?;
@@ -62,8 +62,8 @@ pub fn run(a: ChompCensusArgs) -> Result<(), Failure> {
     // Every box is checked before anything is solved or read.
     let mut specs = Vec::new();
     for &(r, c) in &a.boxes {
-        let spec = Spec::Chomp(ChompSpec::new(r, c)?);
-        let needs = gamedb::build::needs(&spec, ValueKind::Outcome);
+        let spec = Spec::new(ChompSpec::new(r, c)?);
+        let needs = crate::build::needs(&spec, ValueKind::Outcome);
         let here = Available {
             memory: resources::memory_limit(a.memory),
             disk: None,
@@ -79,7 +79,7 @@ pub fn run(a: ChompCensusArgs) -> Result<(), Failure> {
             table.verify()?;
             Ok((table, path.display().to_string()))
         })
-        .collect::<gamedb::Result<Vec<_>>>()?;
+        .collect::<crate::Result<Vec<_>>>()?;
     let mut census = Census::new();
     for (table, source) in &tables {
         census.add(table, source, 0.0)?;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use gamedb::report::rectangles::rectangles;
-use gamedb::Table;
+use crate::report::rectangles::rectangles;
+use crate::Table;
 
 use super::Failure;
 

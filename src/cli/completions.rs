@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory};
 
-use gamedb::Error;
+use crate::Error;
 
 use super::{Cli, Failure};
 

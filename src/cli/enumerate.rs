@@ -1,6 +1,6 @@
 //! `gamedb enumerate slide --rows R --cols C [--max-depth D] [--table] [--json] [--out DIR]
 //! [--resume] [--threads N] [--memory BYTES]`: positions per depth of a sliding puzzle through
-//! the partitioned breadth-first engine ([`gamedb::enumerate`]), on one process or, built with
+//! the partitioned breadth-first engine ([`crate::enumerate`]), on one process or, built with
 //! `--features mpi`, on many (`mpirun -np N gamedb enumerate ...`, `srun gamedb ...`).
 //!
 //! Process 0 prints; every process reports its own errors.
@@ -10,11 +10,11 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use gamedb::enumerate::{self, Enumerated, Options};
-use gamedb::progress::Progress;
-use gamedb::resources::bytes;
-use gamedb::solve::spread::{self, Exchange};
-use gamedb::Error;
+use crate::enumerate::{self, Enumerated, Options};
+use crate::progress::Progress;
+use crate::resources::bytes;
+use crate::solve::spread::{self, Exchange};
+use crate::Error;
 
 use super::{progress_bar, set_threads, Common, Failure};
 
@@ -57,7 +57,7 @@ struct SlideArgs {
     resume: bool,
     /// Memory each process may use, in bytes (suffixes K, M, G, T: powers of 1024); default:
     /// what the machine has available, shared by the processes on it.
-    #[arg(long, value_parser = gamedb::resources::parse_size)]
+    #[arg(long, value_parser = crate::resources::parse_size)]
     memory: Option<u64>,
     /// Seconds between checkpoints (0: after every level).
     #[arg(long, default_value_t = 600)]

@@ -1,13 +1,13 @@
 //! `gamedb export TABLE [--only P|N] [--format csv|jsonl] [--out FILE]`: every position with
-//! its values, in index order (see `gamedb::report::export`).
+//! its values, in index order (see `crate::report::export`).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use gamedb::report::export::{export, Format};
-use gamedb::{Error, Outcome, Table};
+use crate::report::export::{export, Format};
+use crate::{Error, Outcome, Table};
 
 use super::{progress_bar, set_threads, Common, Failure};
 

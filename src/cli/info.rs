@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use gamedb::report::info::Info;
-use gamedb::Table;
+use crate::report::info::Info;
+use crate::Table;
 
 use super::Failure;
 

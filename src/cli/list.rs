@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use gamedb::report::listing;
-use gamedb::{Error, TableDir};
+use crate::report::listing;
+use crate::{Error, TableDir};
 
 use super::Failure;
 

@@ -1,31 +1,38 @@
-//! The subcommands of `gamedb`, one file each, and what they share: the argument types, the
-//! way failures end a command, threads, progress bars, and answering positions given on the
-//! command line or read from stdin.
+//! The `gamedb` command: [`main_with`] parses the arguments, hands them to the subcommand's
+//! file under `src/cli/` (one file per subcommand, each a thin layer over the library), and
+//! decides the exit status in one place: 0 ok, 1 a verified statement failed, 2 bad input, a
+//! damaged table or a game not known.
+//!
+//! The `gamedb` binary is `main_with(Registry::builtin())`. A crate with games of its own makes
+//! its own binary the same way, with its registry: every subcommand (build, query, info,
+//! export, verify-table, the stream, serve) then knows its games too.
 
 use std::io::Write;
+use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-use gamedb::stream::{self, Reply};
-use gamedb::Error;
+use crate::stream::{self, Reply};
+use crate::games::Registry;
+use crate::Error;
 
-pub mod build;
-pub mod build_all;
-pub mod chomp_census;
-pub mod chomp_rectangles;
-pub mod completions;
-pub mod enumerate;
-pub mod export;
-pub mod info;
-pub mod list;
-pub mod plot;
-pub mod query;
-pub mod rank;
-pub mod serve;
-pub mod solve;
-pub mod verify;
-pub mod verify_table;
+mod build;
+mod build_all;
+mod chomp_census;
+mod chomp_rectangles;
+mod completions;
+mod enumerate;
+mod export;
+mod info;
+mod list;
+mod plot;
+mod query;
+mod rank;
+mod serve;
+mod solve;
+mod verify;
+mod verify_table;
 
 #[derive(Parser)]
 #[command(
@@ -33,13 +40,13 @@ pub mod verify_table;
     version,
     about = "Solve small combinatorial games exhaustively and query the tables"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Solve every position of a game and write its table.
     Build(build::BuildArgs),
     /// Build every table of a catalog (the standard one by default), skipping intact tables.
@@ -91,7 +98,7 @@ pub struct Common {
 }
 
 /// How a command ended, when not well.
-pub enum Failure {
+pub(crate) enum Failure {
     /// Bad input, damaged table, I/O error: exit 2.
     Error(Error),
     /// A checked statement failed: exit 1 (already reported).
@@ -111,7 +118,7 @@ impl From<Error> for Failure {
 const THREADS_PER_CORE: usize = 4;
 
 /// Sets the size of rayon's global pool; refuses 0 and clamps absurd counts with a note.
-pub fn set_threads(threads: Option<usize>) -> Result<(), Error> {
+pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Error> {
     let Some(n) = threads else {
         return Ok(());
     };
@@ -136,7 +143,7 @@ pub fn set_threads(threads: Option<usize>) -> Result<(), Error> {
 }
 
 /// A progress bar on stderr, hidden with --quiet.
-pub fn progress_bar(quiet: bool, len: u64, msg: String) -> ProgressBar {
+pub(crate) fn progress_bar(quiet: bool, len: u64, msg: String) -> ProgressBar {
     let target = if quiet {
         ProgressDrawTarget::hidden()
     } else {
@@ -173,13 +180,13 @@ fn stdout_error(e: std::io::Error) -> Error {
 /// Answers positions given on the command line, or one per line of stdin when they are `-`.
 ///
 /// Command-line positions: each answer a line on stdout, each bad position a line on stderr
-/// (exit 2 at the end). A stream: see [`gamedb::stream`]; bad lines are answered with error
+/// (exit 2 at the end). A stream: see [`crate::stream`]; bad lines are answered with error
 /// lines and counted, and the command exits 2 at the end when there were any. `answer` gives
 /// the reply line of one position, an error for that position, or a failure that ends the
 /// command.
-pub fn answer_all<F>(positions: &[String], json: bool, answer: F) -> Result<(), Failure>
+pub(crate) fn answer_all<F>(positions: &[String], json: bool, answer: F) -> Result<(), Failure>
 where
-    F: Fn(&str) -> gamedb::Result<Reply> + Sync,
+    F: Fn(&str) -> crate::Result<Reply> + Sync,
 {
     if positions == ["-"] {
         let mut input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
@@ -211,5 +218,120 @@ where
         Err(Failure::Reported)
     } else {
         Ok(())
+    }
+}
+
+/// A table file truncated while gamedb has it mapped makes the next read of the lost part a
+/// bus error (SIGBUS), which would kill the process without a word. Say what happened instead
+/// and exit 2: the answers already written are right, and no answer is made up for the rest.
+/// (gamedb never changes a table in place; tables are replaced by rename, which leaves open
+/// maps intact.)
+fn on_bus_error_say_why() {
+    extern "C" fn handler(_: libc::c_int) {
+        const MSG: &[u8] =
+            b"\ngamedb: a table file was truncated or changed while gamedb had it open \
+(bus error reading it); no answer was given for the lines not yet answered. Tables must be \
+replaced by rename, never changed in place.\n";
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is static.
+        unsafe {
+            libc::write(2, MSG.as_ptr() as *const libc::c_void, MSG.len());
+            libc::_exit(2);
+        }
+    }
+    // SAFETY: installing a handler at start-up, before any thread exists; the handler only
+    // calls async-signal-safe functions.
+    unsafe {
+        libc::signal(
+            libc::SIGBUS,
+            handler as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+}
+
+/// `gamedb query TABLE -1,2` (and `rank`, `unrank`, `solve`): a position that starts with `-` would be
+/// refused by the argument parser as an unknown flag; it must reach the game's parser and be refused there,
+/// as a position (what was wrong, what is accepted), like any other bad position. After
+/// those commands, a word that is `-` followed by anything but a letter or another `-` can be no flag
+/// (every short flag of gamedb is a letter; `-` alone, stdin, is left as it is), so it is
+/// passed on with a leading space, which the position parser trims away. (Letting the
+/// positions argument take hyphen values instead would swallow the flags written after the
+/// positions, `--json` among them.)
+fn positions_not_flags(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut in_query = false;
+    let mut escaped = false;
+    args.enumerate()
+        .map(|(i, arg)| {
+            let Some(text) = arg.to_str() else {
+                return arg;
+            };
+            if i == 1 {
+                in_query = matches!(text, "query" | "rank" | "unrank" | "solve");
+            }
+            escaped |= text == "--";
+            let mut chars = text.chars();
+            let looks_like_position = chars.next() == Some('-')
+                && chars
+                    .next()
+                    .is_some_and(|c| c != '-' && !c.is_ascii_alphabetic());
+            if in_query && !escaped && looks_like_position {
+                format!(" {text}").into()
+            } else {
+                arg
+            }
+        })
+        .collect()
+}
+
+/// Runs the `gamedb` command with the games of `registry` (which becomes the registry in force
+/// in this process, see [`Registry::install`]) and returns its exit status: 0 ok, 1 a verified
+/// statement failed, 2 bad input, a damaged table, or a game not known.
+///
+/// ```no_run
+/// // The main of a binary with one more game (see src/guide/game-authors.md):
+/// // gamedb::cli::main_with(gamedb::Registry::builtin().with::<MyGameSpec>())
+/// fn main() -> std::process::ExitCode {
+///     gamedb::cli::main_with(gamedb::Registry::builtin())
+/// }
+/// ```
+pub fn main_with(registry: Registry) -> ExitCode {
+    if registry.install().is_err() {
+        eprintln!("gamedb: a registry of games was already in force in this process; using it");
+    }
+    // Die quietly when the reader of our output goes away (`gamedb ... | head`), as Unix
+    // tools do, instead of panicking on the failed write.
+    // SAFETY: restoring a signal's default disposition at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    on_bus_error_say_why();
+    let result = match Cli::parse_from(positions_not_flags(std::env::args_os())).command {
+        Command::Build(a) => build::run(a),
+        Command::BuildAll(a) => build_all::run(a),
+        Command::Query(a) => query::run(a),
+        Command::Info(a) => info::run(a),
+        Command::VerifyTable(a) => verify_table::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::ChompRectangles(a) => chomp_rectangles::run(a),
+        Command::ChompCensus(a) => chomp_census::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Enumerate(a) => enumerate::run(a),
+        Command::Serve(a) => serve::run(a),
+        Command::List(a) => list::run(a),
+        Command::Plot(a) => plot::run(a),
+        Command::Export(a) => export::run(a),
+        Command::Rank(a) => rank::rank(a),
+        Command::Unrank(a) => rank::unrank(a),
+        Command::Completions(a) => completions::completions(a),
+        Command::Man(a) => completions::man(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Findings) => ExitCode::from(1),
+        Err(Failure::Reported) => ExitCode::from(2),
+        Err(Failure::Error(e)) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("gamedb: {e}");
+            ExitCode::from(2)
+        }
     }
 }

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use gamedb::report::plot::{default_picture, plot, Picture};
-use gamedb::{Error, Table};
+use crate::report::plot::{default_picture, plot, Picture};
+use crate::{Error, Table};
 
 use super::Failure;
 

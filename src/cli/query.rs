@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use gamedb::fifteen::{BoardQuery, Options};
-use gamedb::{Answer, Error, Table, TableDir};
+use crate::fifteen::{BoardQuery, Options};
+use crate::{Answer, Error, Table, TableDir};
 
 use super::{answer_all, Failure};
 
@@ -107,7 +107,7 @@ fn open(a: &QueryArgs) -> Result<(Source, &[String]), Failure> {
     if first.is_dir() {
         if first
             .extension()
-            .is_some_and(|x| x == gamedb::format::EXTENSION)
+            .is_some_and(|x| x == crate::format::EXTENSION)
         {
             return Err(Error::BadInput(format!(
                 "{}: a folder, not a table file (a table is a regular file); to answer \

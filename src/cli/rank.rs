@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use gamedb::{Error, Table};
+use crate::{Error, Table};
 
 use super::{answer_all, Failure};
 
@@ -60,7 +60,7 @@ pub fn unrank(a: UnrankArgs) -> Result<(), Failure> {
         Ok(match index {
             None => Err(Error::BadInput(format!(
                 "index '{}': expected a whole number from 0 to {} ({} holds {len} positions)",
-                gamedb::answer::echo(text.trim()),
+                crate::answer::echo(text.trim()),
                 len - 1,
                 a.table.display()
             ))),

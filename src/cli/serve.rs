@@ -1,5 +1,5 @@
 //! `gamedb serve --tables DIR [--addr 127.0.0.1:8080]`: the tables of a folder over HTTP/JSON,
-//! with the explorer page at `/` (see `gamedb::service`).
+//! with the explorer page at `/` (see `crate::service`).
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use gamedb::service::{self, App, Limits};
-use gamedb::Error;
+use crate::service::{self, App, Limits};
+use crate::Error;
 
 use super::{set_threads, Failure};
 

@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use gamedb::fifteen::{parity_answer, Options, Partition, Solver};
-use gamedb::games::board::Board;
-use gamedb::solve::ida::Progress;
-use gamedb::solve::Budget;
-use gamedb::{Error, TableDir};
+use crate::fifteen::{parity_answer, Options, Partition, Solver};
+use crate::games::board::Board;
+use crate::solve::ida::Progress;
+use crate::solve::Budget;
+use crate::{Error, TableDir};
 
 use super::{answer_all, Failure};
 
@@ -60,7 +60,7 @@ pub struct SolveArgs {
 /// Searches shorter than this show no progress.
 const QUIET_FOR: Duration = Duration::from_millis(500);
 
-fn options(a: &SolveArgs) -> gamedb::Result<Options> {
+fn options(a: &SolveArgs) -> crate::Result<Options> {
     let patterns = match (&a.partition, &a.patterns) {
         (Some(name), _) => {
             if (a.rows, a.cols) != (4, 4) {
@@ -82,7 +82,7 @@ fn options(a: &SolveArgs) -> gamedb::Result<Options> {
             let mut out = Vec::new();
             for part in text.split('/') {
                 out.push(
-                    gamedb::game::parse_numbers(part, form())
+                    crate::game::parse_numbers(part, form())
                         .map_err(|e| Error::BadInput(format!("--patterns: {e}")))?,
                 );
             }

@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use clap::Args;
 
-use gamedb::verify::{self, Env, Summary};
-use gamedb::{Error, TableDir};
+use crate::verify::{self, Env, Summary};
+use crate::{Error, TableDir};
 
 use super::{progress_bar, set_threads, Common, Failure};
 

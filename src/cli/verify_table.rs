@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use gamedb::Table;
+use crate::Table;
 
 use super::Failure;
 
@@ -28,7 +28,7 @@ pub fn run(a: VerifyTableArgs) -> Result<(), Failure> {
         match checked {
             Ok(t) if a.json => println!(
                 "{}",
-                serde_json::json!({"file": path.display().to_string(), "ok": true, "description": t.spec().describe()})
+                serde_json::json!({"file": path.display().to_string(), "ok": true, "description": t.spec().map_or_else(|| t.describe(), |s| s.describe())})
             ),
             Err(e) if a.json => {
                 println!(

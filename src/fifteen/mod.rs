@@ -117,7 +117,7 @@ impl FifteenArgs {
         Ok(Partition::named(&self.partition)?
             .specs()
             .into_iter()
-            .map(|s| (Spec::Pdb(s), ValueKind::Distance))
+            .map(|s| (Spec::new(s), ValueKind::Distance))
             .collect())
     }
 }
@@ -271,12 +271,13 @@ impl Solver {
         let candidates: Vec<(PdbSpec, PathBuf)> = dir
             .matching(|h| {
                 h.kind == ValueKind::Distance
-                    && matches!(&h.spec, Spec::Pdb(p) if p.board() == board)
+                    && h.spec.as_ref().and_then(Spec::get::<PdbSpec>).map(PdbSpec::board)
+                        == Some(board)
             })
             .into_iter()
-            .filter_map(|(l, h)| match &h.spec {
-                Spec::Pdb(p) => Some((p.clone(), l.path.clone())),
-                _ => None,
+            .filter_map(|(l, h)| {
+                let p = h.spec.as_ref()?.get::<PdbSpec>()?;
+                Some((p.clone(), l.path.clone()))
             })
             .collect();
         let chosen: Vec<(PdbSpec, PathBuf)> = match &options.patterns {
@@ -591,7 +592,7 @@ impl BoardQuery {
     pub fn open(rows: u32, cols: u32, dir: Arc<TableDir>, options: Options) -> Result<BoardQuery> {
         let board = Board::new(rows, cols)?;
         let complete = match SlideSpec::enumerated(rows, cols) {
-            Ok(spec) => dir.table(&Spec::Slide(spec), ValueKind::Distance, options.verify)?,
+            Ok(spec) => dir.table(&Spec::new(spec), ValueKind::Distance, options.verify)?,
             Err(_) => None,
         };
         Ok(BoardQuery {

@@ -5,25 +5,29 @@
 //! ```text
 //! offset size field
 //!      0    8 magic            "GAMEDB\r\n"
-//!      8    4 format_version   u32 = 1
-//!     12    4 game             u32, the registry's game number (1 candy, 2 nim, 3 chomp, ...)
-//!     16   64 params           [u64; 8], meaning per game, unused ones 0
-//!     80    4 value_kind       u32 (1 outcome, 2 Grundy value, 3 distance)
-//!     84    4 encoding         u32 (1 one bit per entry, 2 one byte, 3 u16 little-endian,
-//!                                   4 two bits: distance mod 3)
-//!     88    8 entry_count      u64
-//!     96    8 payload_offset   u64 = 4096
-//!    104    8 payload_len      u64
-//!    112    8 payload_xxh3     u64, xxh3-64 (seed 0) of the payload bytes
-//!    120   16 crate_version    UTF-8, zero padded
-//!    136    8 header_xxh3      u64, xxh3-64 of bytes 0..136
-//!    144      zero padding up to payload_offset, then the payload
+//!      8    4 format_version   u32 = 2
+//!     12    4 value_kind       u32 (1 outcome, 2 Grundy value, 3 distance, 4 extension)
+//!     16    4 encoding         u32 (1 one bit per entry, 2 one byte, 3 u16 little-endian,
+//!                                   4 two bits: distance mod 3, 5 three bytes)
+//!     20    4 rules_version    u32, the version of the game's rules (1 for a game never changed)
+//!     24    8 entry_count      u64
+//!     32    8 payload_offset   u64 = 4096
+//!     40    8 payload_len      u64
+//!     48    8 payload_xxh3     u64, xxh3-64 (seed 0) of the payload bytes
+//!     56   16 crate_version    UTF-8, zero padded
+//!     72   64 game             UTF-8, zero padded: the game's name (`nim`, `chomp`, or
+//!                              `CRATE/GAME` for a game of another crate)
+//!    136  384 parameters       UTF-8, zero padded: canonical `name=value,...` text
+//!    520    8 header_xxh3      u64, xxh3-64 of bytes 0..520
+//!    528      zero padding up to payload_offset, then the payload
 //! ```
 //! All integers are little-endian; the header is encoded with bincode 2 in its fixed-width
 //! little-endian configuration, which produces exactly this layout.
 //!
-//! Compatibility: a reader accepts exactly its own `FORMAT_VERSION`; any change of layout or
-//! meaning bumps it.
+//! Compatibility: a reader accepts its own `FORMAT_VERSION` and, through [`legacy`], version 1
+//! (game numbers and eight numeric parameters, written by gamedb 0.1 to 0.3), whose headers it
+//! reads as the version 2 header of the same table (`gamedb upgrade` rewrites them). Any change
+//! of layout or meaning bumps the version.
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -37,6 +41,7 @@ use crate::game::ValueKind;
 use crate::games::Spec;
 use crate::{Error, Result};
 
+pub mod legacy;
 pub mod payload;
 
 pub use payload::Encoding;
@@ -44,28 +49,34 @@ pub use payload::Encoding;
 /// First eight bytes of every table. The CR LF catches files mangled by text-mode transfers.
 pub const MAGIC: [u8; 8] = *b"GAMEDB\r\n";
 /// The layout version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Encoded header size in bytes.
-pub const HEADER_LEN: usize = 144;
+pub const HEADER_LEN: usize = 528;
 /// Where the payload starts: one page, so the payload can be mapped aligned.
 pub const PAYLOAD_OFFSET: u64 = 4096;
 /// Suffix of table files.
 pub const EXTENSION: &str = "gtab";
+
+/// Bytes of the game name field.
+pub const GAME_NAME_LEN: usize = 64;
+/// Bytes of the parameter text field.
+pub const PARAMETERS_LEN: usize = 384;
 
 /// The header as bincode sees it: exactly the on-disk fields, in order.
 #[derive(Encode, Decode)]
 struct RawHeader {
     magic: [u8; 8],
     format_version: u32,
-    game: u32,
-    params: [u64; 8],
     value_kind: u32,
     encoding: u32,
+    rules_version: u32,
     entry_count: u64,
     payload_offset: u64,
     payload_len: u64,
     payload_xxh3: u64,
     crate_version: [u8; 16],
+    game: [u8; GAME_NAME_LEN],
+    parameters: [u8; PARAMETERS_LEN],
     header_xxh3: u64,
 }
 
@@ -78,10 +89,14 @@ fn bincode_config() -> impl bincode::config::Config {
 /// A validated header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// Game number (see the module docs).
-    pub game: u32,
-    /// Game parameters.
-    pub params: [u64; 8],
+    /// The format version the file was written in (1 for a [`legacy`] table).
+    pub format_version: u32,
+    /// The game's name (see the module docs).
+    pub game: String,
+    /// The version of the game's rules the table was solved under.
+    pub rules_version: u32,
+    /// The game's parameters as canonical text.
+    pub parameters: String,
     /// Meaning of the values.
     pub value_kind: ValueKind,
     /// Storage of the values.
@@ -101,10 +116,12 @@ pub struct Header {
 /// What a writer supplies; the rest of the header is derived from the payload.
 #[derive(Clone, Debug)]
 pub struct TableMeta {
-    /// Game number.
-    pub game: u32,
-    /// Game parameters.
-    pub params: [u64; 8],
+    /// The game's name.
+    pub game: String,
+    /// The version of its rules.
+    pub rules_version: u32,
+    /// Its parameters as canonical text.
+    pub parameters: String,
     /// Meaning of the values.
     pub value_kind: ValueKind,
     /// Storage of the values.
@@ -124,8 +141,9 @@ impl Spec {
     /// The header fields of this spec's table of `encoded` values.
     pub fn meta(&self, encoded: &payload::Encoded) -> TableMeta {
         TableMeta {
-            game: self.game_id(),
-            params: self.params(),
+            game: self.name().to_string(),
+            rules_version: self.rules_version(),
+            parameters: self.parameters(),
             value_kind: encoded.kind,
             encoding: encoded.encoding,
             entry_count: encoded.entries,
@@ -139,21 +157,19 @@ fn encode_header(meta: &TableMeta, payload: &[u8]) -> Vec<u8> {
 
 /// The header bytes of a table whose payload is `payload_len` bytes hashing to `payload_xxh3`.
 fn header_for(meta: &TableMeta, payload_len: u64, payload_xxh3: u64) -> Vec<u8> {
-    let mut version = [0u8; 16];
-    let v = env!("CARGO_PKG_VERSION").as_bytes();
-    version[..v.len().min(16)].copy_from_slice(&v[..v.len().min(16)]);
     let mut raw = RawHeader {
         magic: MAGIC,
         format_version: FORMAT_VERSION,
-        game: meta.game,
-        params: meta.params,
         value_kind: meta.value_kind as u32,
         encoding: meta.encoding.code(),
+        rules_version: meta.rules_version,
         entry_count: meta.entry_count,
         payload_offset: PAYLOAD_OFFSET,
         payload_len,
         payload_xxh3,
-        crate_version: version,
+        crate_version: padded(env!("CARGO_PKG_VERSION")),
+        game: padded(&meta.game),
+        parameters: padded(&meta.parameters),
         header_xxh3: 0,
     };
     let first = bincode::encode_to_vec(&raw, bincode_config()).expect("header encodes");
@@ -161,6 +177,46 @@ fn header_for(meta: &TableMeta, payload_len: u64, payload_xxh3: u64) -> Vec<u8> 
     let bytes = bincode::encode_to_vec(&raw, bincode_config()).expect("header encodes");
     debug_assert_eq!(bytes.len(), HEADER_LEN);
     bytes
+}
+
+/// `text` in a zero-padded field of `N` bytes. The registry keeps game names and parameter
+/// texts within their fields ([`check_text`]); a longer text would be a bug, caught by the
+/// reader's check of the field.
+fn padded<const N: usize>(text: &str) -> [u8; N] {
+    let mut field = [0u8; N];
+    let n = text.len().min(N);
+    field[..n].copy_from_slice(&text.as_bytes()[..n]);
+    field
+}
+
+/// The text of a zero-padded field, or what is wrong with it: printable ASCII without
+/// spaces, then zeros only.
+fn field_text(field: &[u8], what: &str) -> std::result::Result<String, String> {
+    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    let (text, rest) = field.split_at(end);
+    if rest.iter().any(|&b| b != 0) || text.iter().any(|&b| !(0x21..0x7f).contains(&b)) {
+        return Err(format!("the {what} field is not zero-padded printable text"));
+    }
+    Ok(String::from_utf8(text.to_vec()).expect("ASCII"))
+}
+
+/// Checks that a game name and a parameter text fit their header fields, before anything is
+/// solved: the error names what is too long.
+pub fn check_text(game: &str, parameters: &str) -> Result<()> {
+    let printable = |t: &str| t.bytes().all(|b| (0x21..0x7f).contains(&b));
+    if game.is_empty() || game.len() > GAME_NAME_LEN || !printable(game) {
+        return Err(Error::bad(format!(
+            "game name '{game}': expected 1..={GAME_NAME_LEN} printable ASCII bytes"
+        )));
+    }
+    if parameters.len() > PARAMETERS_LEN || !(parameters.is_empty() || printable(parameters)) {
+        return Err(Error::bad(format!(
+            "{game} parameters '{}' do not fit a table header (at most {PARAMETERS_LEN} \
+             printable ASCII bytes, without spaces)",
+            crate::game::echo(parameters)
+        )));
+    }
+    Ok(())
 }
 
 /// Writes a table atomically: to a temporary file in the same folder, fsync, rename, fsync
@@ -464,7 +520,7 @@ impl TableFile {
         }
         let map = map_file(&file).map_err(|e| Error::io(path, e))?;
         let header = parse_header(path, &map)?;
-        check_padding(path, &map)?;
+        check_padding(path, &map, &header)?;
         Ok(TableFile {
             path: path.to_path_buf(),
             header,
@@ -486,7 +542,7 @@ impl TableFile {
             ));
         }
         let header = parse_header(&path, &bytes)?;
-        check_padding(&path, &bytes)?;
+        check_padding(&path, &bytes, &header)?;
         Ok(TableFile {
             path,
             header,
@@ -591,15 +647,19 @@ pub fn read_header(path: &Path) -> Result<Header> {
 
 /// The bytes between the header and the payload are zero: no byte of a table file is left
 /// unchecked (the checksums cover the header and the payload).
-fn check_padding(path: &Path, bytes: &[u8]) -> Result<()> {
-    let padding = &bytes[HEADER_LEN..PAYLOAD_OFFSET as usize];
+fn check_padding(path: &Path, bytes: &[u8], header: &Header) -> Result<()> {
+    let start = match header.format_version {
+        legacy::FORMAT_VERSION => legacy::HEADER_LEN,
+        _ => HEADER_LEN,
+    };
+    let padding = &bytes[start..PAYLOAD_OFFSET as usize];
     match padding.iter().position(|&b| b != 0) {
         None => Ok(()),
         Some(i) => Err(Error::corrupt(
             path,
             format!(
                 "byte {} (between the header and the payload) is {:#04x}, not 0",
-                HEADER_LEN + i,
+                start + i,
                 padding[i]
             ),
         )),
@@ -611,7 +671,7 @@ fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {
 }
 
 fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header> {
-    if bytes.len() < HEADER_LEN {
+    if bytes.len() < 12 {
         return Err(Error::corrupt(path, "truncated header"));
     }
     if bytes[..8] != MAGIC {
@@ -620,17 +680,29 @@ fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header
             "not a gamedb table (magic bytes are not \"GAMEDB\\r\\n\")",
         ));
     }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version == legacy::FORMAT_VERSION {
+        return legacy::parse_header(path, bytes, file_len);
+    }
+    if version != FORMAT_VERSION {
+        return Err(Error::Version {
+            path: path.to_path_buf(),
+            expected: FORMAT_VERSION,
+            got: version,
+        });
+    }
+    if bytes.len() < HEADER_LEN {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "file is {file_len} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)"
+            ),
+        ));
+    }
     let (raw, used): (RawHeader, usize) =
         bincode::decode_from_slice(&bytes[..HEADER_LEN], bincode_config())
             .map_err(|e| Error::corrupt(path, format!("unreadable header: {e}")))?;
     debug_assert_eq!(used, HEADER_LEN);
-    if raw.format_version != FORMAT_VERSION {
-        return Err(Error::Version {
-            path: path.to_path_buf(),
-            expected: FORMAT_VERSION,
-            got: raw.format_version,
-        });
-    }
     let hsum = xxh3_64(&bytes[..HEADER_LEN - 8]);
     if hsum != raw.header_xxh3 {
         return Err(Error::corrupt(
@@ -641,6 +713,51 @@ fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header
             ),
         ));
     }
+    let text = |field: &[u8], what| field_text(field, what).map_err(|e| Error::corrupt(path, e));
+    let game = text(&raw.game, "game")?;
+    if game.is_empty() {
+        return Err(Error::corrupt(path, "the game field is empty"));
+    }
+    let parameters = text(&raw.parameters, "parameters")?;
+    check_sizes(
+        path,
+        Sizes {
+            value_kind: raw.value_kind,
+            encoding: raw.encoding,
+            entry_count: raw.entry_count,
+            payload_offset: raw.payload_offset,
+            payload_len: raw.payload_len,
+        },
+        file_len,
+    )
+    .map(|(value_kind, encoding)| Header {
+        format_version: FORMAT_VERSION,
+        game,
+        rules_version: raw.rules_version,
+        parameters,
+        value_kind,
+        encoding,
+        entry_count: raw.entry_count,
+        payload_offset: raw.payload_offset,
+        payload_len: raw.payload_len,
+        payload_xxh3: raw.payload_xxh3,
+        crate_version: field_text(&raw.crate_version, "crate version")
+            .unwrap_or_else(|_| "?".into()),
+    })
+}
+
+/// The fields of a header that say how large the payload is, as stored (every version).
+struct Sizes {
+    value_kind: u32,
+    encoding: u32,
+    entry_count: u64,
+    payload_offset: u64,
+    payload_len: u64,
+}
+
+/// Checks the value kind, the encoding and the sizes a header states against each other and
+/// against the file's length.
+fn check_sizes(path: &Path, raw: Sizes, file_len: u64) -> Result<(ValueKind, Encoding)> {
     let value_kind = ValueKind::from_code(raw.value_kind)
         .ok_or_else(|| Error::corrupt(path, format!("unknown value kind {}", raw.value_kind)))?;
     let encoding = Encoding::from_code(raw.encoding)
@@ -675,19 +792,7 @@ fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header
             ),
         ));
     }
-    let end = raw.crate_version.iter().position(|&b| b == 0).unwrap_or(16);
-    let crate_version = String::from_utf8_lossy(&raw.crate_version[..end]).into_owned();
-    Ok(Header {
-        game: raw.game,
-        params: raw.params,
-        value_kind,
-        encoding,
-        entry_count: raw.entry_count,
-        payload_offset: raw.payload_offset,
-        payload_len: raw.payload_len,
-        payload_xxh3: raw.payload_xxh3,
-        crate_version,
-    })
+    Ok((value_kind, encoding))
 }
 
 #[cfg(test)]
@@ -696,8 +801,9 @@ mod tests {
 
     fn meta(n: u64) -> TableMeta {
         TableMeta {
-            game: 2,
-            params: [3, 7, 0, 0, 0, 0, 0, 0],
+            game: "nim".into(),
+            rules_version: 1,
+            parameters: "heaps=3,max-heap=7".into(),
             value_kind: ValueKind::Outcome,
             encoding: Encoding::Bits,
             entry_count: n,
@@ -705,28 +811,25 @@ mod tests {
     }
 
     #[test]
-    fn header_is_144_bytes_at_documented_offsets() {
+    fn header_is_528_bytes_at_documented_offsets() {
         let h = encode_header(&meta(10), &[1, 2]);
+        let u32_at = |at: usize| u32::from_le_bytes(h[at..at + 4].try_into().unwrap());
+        let u64_at = |at: usize| u64::from_le_bytes(h[at..at + 8].try_into().unwrap());
         assert_eq!(h.len(), HEADER_LEN);
         assert_eq!(&h[0..8], b"GAMEDB\r\n");
-        assert_eq!(u32::from_le_bytes(h[8..12].try_into().unwrap()), 1);
-        assert_eq!(u32::from_le_bytes(h[12..16].try_into().unwrap()), 2);
-        assert_eq!(u64::from_le_bytes(h[16..24].try_into().unwrap()), 3);
-        assert_eq!(u64::from_le_bytes(h[24..32].try_into().unwrap()), 7);
-        assert_eq!(u32::from_le_bytes(h[80..84].try_into().unwrap()), 1);
-        assert_eq!(u32::from_le_bytes(h[84..88].try_into().unwrap()), 1);
-        assert_eq!(u64::from_le_bytes(h[88..96].try_into().unwrap()), 10);
-        assert_eq!(u64::from_le_bytes(h[96..104].try_into().unwrap()), 4096);
-        assert_eq!(u64::from_le_bytes(h[104..112].try_into().unwrap()), 2);
-        assert_eq!(
-            u64::from_le_bytes(h[112..120].try_into().unwrap()),
-            xxh3_64(&[1, 2])
-        );
-        assert_eq!(&h[120..125], env!("CARGO_PKG_VERSION").as_bytes());
-        assert_eq!(
-            u64::from_le_bytes(h[136..144].try_into().unwrap()),
-            xxh3_64(&h[..136])
-        );
+        assert_eq!(u32_at(8), 2);
+        assert_eq!(u32_at(12), 1);
+        assert_eq!(u32_at(16), 1);
+        assert_eq!(u32_at(20), 1);
+        assert_eq!(u64_at(24), 10);
+        assert_eq!(u64_at(32), 4096);
+        assert_eq!(u64_at(40), 2);
+        assert_eq!(u64_at(48), xxh3_64(&[1, 2]));
+        assert_eq!(&h[56..61], env!("CARGO_PKG_VERSION").as_bytes());
+        assert_eq!(&h[72..76], b"nim\0");
+        assert_eq!(&h[136..155], b"heaps=3,max-heap=7\0");
+        assert!(h[155..520].iter().all(|&b| b == 0));
+        assert_eq!(u64_at(520), xxh3_64(&h[..520]));
     }
 
     #[test]
@@ -756,15 +859,15 @@ mod tests {
         assert!(err.contains("t.gtab") && err.contains("truncated"), "{err}");
 
         // Wrong version: named as such.
-        let mut v2 = bytes.clone();
-        v2[8] = 2;
-        fs::write(&path, &v2).unwrap();
+        let mut v3 = bytes.clone();
+        v3[8] = 3;
+        fs::write(&path, &v3).unwrap();
         let err = TableFile::open(&path).err().unwrap();
-        assert!(matches!(err, Error::Version { got: 2, .. }), "{err}");
+        assert!(matches!(err, Error::Version { got: 3, .. }), "{err}");
 
         // Header byte flipped: header checksum.
         let mut h = bytes.clone();
-        h[20] ^= 1;
+        h[74] ^= 1;
         fs::write(&path, &h).unwrap();
         let err = TableFile::open(&path).err().unwrap().to_string();
         assert!(err.contains("header checksum"), "{err}");

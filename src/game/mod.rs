@@ -20,6 +20,9 @@ use serde::Serialize;
 use crate::Result;
 
 pub mod conformance;
+pub mod params;
+
+pub use params::{Arguments, Param, ParamValue};
 
 pub use crate::progress::Progress;
 
@@ -218,33 +221,55 @@ impl Solved {
 /// (1.38·10^11 positions, 16 GiB at one bit); the memory check still refuses what will not fit.
 pub const MAX_POSITIONS: u64 = 1 << 38;
 
-/// What a game contributes to the registry: its number in table headers, its checked
-/// parameters (raw command-line arguments go in, a checked spec comes out; the fields stay
+/// What a game contributes to the registry: its name (the identity its tables carry), its
+/// checked parameters (values by name go in, a checked spec comes out; the fields stay
 /// private, so no unchecked spec exists), its rules for lookups, and how to solve it.
 ///
-/// Registering a game is one line in `src/games/mod.rs`; the registry generates the `gamedb
-/// build` subcommand from [`GameSpec::Args`], reads headers back with
-/// [`GameSpec::from_params`], and runs [`GameSpec::conformance`] on [`GameSpec::samples`] in
-/// the tests, together with the check of the solved values of every kind against the game's
-/// own recurrence ([`conformance::values`], through `Spec::check_values`), which needs no
-/// code from the game beyond its [`Rules`] ([`Rules::terminal_outcome`], [`Rules::is_goal`]).
+/// Registering a game is one line: in `src/games/mod.rs` for the games of this crate, or
+/// `Registry::builtin().with::<MySpec>()` in another crate (see `src/guide/game-authors.md`).
+/// The registry makes the `gamedb build` subcommand from [`GameSpec::PARAMS`], reads headers
+/// back with [`GameSpec::from_parameters`], and runs [`GameSpec::conformance`] on
+/// [`GameSpec::samples`] in the tests, together with the check of the solved values of every
+/// kind against the game's own recurrence ([`conformance::values`], through
+/// `Spec::check_values`), which needs no code from the game beyond its [`Rules`]
+/// ([`Rules::terminal_outcome`], [`Rules::is_goal`]).
 pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
-    /// The game number stored in table headers (never reused).
-    const ID: u32;
-    /// The word used in `gamedb build NAME` and in file names.
+    /// The game's identity in table headers and its word in `gamedb build NAME`: lower-case
+    /// letters, digits and `-`, at most 64 bytes. A game of another crate is named
+    /// `CRATE/GAME` (the registry refuses a bare name from outside this crate, so no game of
+    /// this crate can ever share it). Never change it: tables carry it.
     const NAME: &'static str;
     /// One line for `gamedb build --help`.
     const ABOUT: &'static str;
-    /// The arguments of `gamedb build NAME` (raw, unchecked input).
-    type Args: clap::Args + Clone + fmt::Debug + Send + Sync;
+    /// The version of the game's rules, stored in its tables: raise it when a change would
+    /// give a table of the same parameters other values (or another index), so older tables
+    /// are refused rather than misread.
+    const RULES_VERSION: u32 = 1;
+    /// The parameters `gamedb build NAME` accepts (as `--NAME VALUE` options).
+    const PARAMS: &'static [Param];
 
-    /// Checks raw arguments: the spec and the value kind they ask for, or an error naming the
-    /// bad argument and what is accepted.
-    fn from_args(args: &Self::Args) -> Result<(Self, ValueKind)>;
-    /// Parameters as stored in the header (unused slots 0).
-    fn params(&self) -> [u64; 8];
-    /// Parameters read back from a header; the error says what is wrong with them.
-    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String>;
+    /// Checks the values given for [`PARAMS`](GameSpec::PARAMS) (from the command line or
+    /// from a header): the spec and the value kind they ask for, or an error naming the bad
+    /// option and what is accepted.
+    fn from_args(args: &Arguments) -> Result<(Self, ValueKind)>;
+    /// The parameters as canonical text, stored in table headers: the form
+    /// [`params::write`] makes, e.g. `heaps=6,max-heap=63`; without the value kind, which the
+    /// header keeps apart. Two specs are equal exactly when their texts are.
+    fn parameters(&self) -> String;
+    /// Parameters read back from a header's text; the error says what is wrong with them. By
+    /// default [`from_args`](GameSpec::from_args) on the values, which must be written as
+    /// [`parameters`](GameSpec::parameters) writes them (one spelling for one table).
+    fn from_parameters(text: &str) -> std::result::Result<Self, String> {
+        let args = Arguments::parse(text)?;
+        let (spec, _) = Self::from_args(&args).map_err(|e| e.to_string())?;
+        let canonical = spec.parameters();
+        if canonical != text {
+            return Err(format!(
+                "parameters '{text}' are not written canonically (expected '{canonical}')"
+            ));
+        }
+        Ok(spec)
+    }
     /// Number of positions in the table.
     fn positions(&self) -> u64;
     /// File name stem (without the value kind and extension), e.g. `nim-6x63`.

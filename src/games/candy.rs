@@ -9,13 +9,14 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
+    params, Arguments, Param,
     conformance, Game, GameSpec, Move, Outcome, Progress, Rules, Solved, ValueKind,
 };
 use crate::solve::solve_outcomes;
 use crate::{Error, Result};
 
 /// Which total wins when the candies run out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WinRule {
     /// The player whose total is even wins.
     Even,
@@ -39,20 +40,6 @@ pub struct CandySpec {
     max_candies: u32,
     max_take: u32,
     win: WinRule,
-}
-
-/// `gamedb build candy`: the arguments as typed.
-#[derive(clap::Args, Clone, Debug)]
-pub struct CandyArgs {
-    /// Largest (odd) total of candies; every odd total up to it is covered.
-    #[arg(long)]
-    pub max_candies: u32,
-    /// Most candies one turn may take.
-    #[arg(long)]
-    pub max_take: u32,
-    /// Which total wins.
-    #[arg(long, value_enum, default_value = "even")]
-    pub win: WinRule,
 }
 
 /// Largest total of candies a table may cover.
@@ -97,46 +84,40 @@ impl CandySpec {
 }
 
 impl GameSpec for CandySpec {
-    const ID: u32 = 1;
     const NAME: &'static str = "candy";
     const ABOUT: &'static str =
         "The candy game: n candies (n odd), take 1..k, even (or odd) total wins";
-    type Args = CandyArgs;
+    const PARAMS: &'static [Param] = &[
+        Param::required(
+            "max-candies",
+            "N",
+            "Largest (odd) total of candies; every odd total up to it is covered",
+        ),
+        Param::required("max-take", "K", "Most candies one turn may take"),
+        Param::choice("win", &["even", "odd"], "even", "Which total wins"),
+    ];
 
-    fn from_args(a: &CandyArgs) -> Result<(Self, ValueKind)> {
-        Ok((
-            CandySpec::new(a.max_candies, a.max_take, a.win)?,
-            ValueKind::Outcome,
-        ))
+    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+        let win = match a.get("win").unwrap_or("even") {
+            "even" => WinRule::Even,
+            "odd" => WinRule::Odd,
+            other => {
+                return Err(Error::bad(format!(
+                    "--win {}: expected even or odd",
+                    crate::game::echo(other)
+                )))
+            }
+        };
+        let spec = CandySpec::new(a.number("max-candies")?, a.number("max-take")?, win)?;
+        Ok((spec, ValueKind::Outcome))
     }
 
-    fn params(&self) -> [u64; 8] {
-        let win = match self.win {
-            WinRule::Even => 0,
-            WinRule::Odd => 1,
-        };
-        [
-            self.max_candies as u64,
-            self.max_take as u64,
-            win,
-            0,
-            0,
-            0,
-            0,
-            0,
-        ]
-    }
-
-    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
-        if p[3..].iter().any(|&x| x != 0) || p[0] > u32::MAX as u64 || p[1] > u32::MAX as u64 {
-            return Err("candy parameters out of range".into());
-        }
-        let win = match p[2] {
-            0 => WinRule::Even,
-            1 => WinRule::Odd,
-            w => return Err(format!("candy win rule {w} (expected 0 even or 1 odd)")),
-        };
-        CandySpec::new(p[0] as u32, p[1] as u32, win).map_err(|e| e.to_string())
+    fn parameters(&self) -> String {
+        params::write(&[
+            ("max-candies", Some(self.max_candies.to_string())),
+            ("max-take", Some(self.max_take.to_string())),
+            ("win", Some(self.win.name().to_string())),
+        ])
     }
 
     fn positions(&self) -> u64 {

@@ -58,6 +58,7 @@
 use std::ops::ControlFlow;
 
 use crate::game::{
+    params, Arguments, Param,
     binomial, conformance, format_numbers, Fact, GameSpec, Move, Outcome, Progress, Rules,
     Solved, ValueKind, Values, MAX_POSITIONS,
 };
@@ -83,20 +84,6 @@ const PIECE_ROWS: usize = 4;
 pub struct ChompSpec {
     rows: u32,
     cols: u32,
-}
-
-/// `gamedb build chomp`: the arguments as typed.
-#[derive(clap::Args, Clone, Debug)]
-pub struct ChompArgs {
-    /// Rows of the box.
-    #[arg(long)]
-    pub rows: u32,
-    /// Columns of the box.
-    #[arg(long)]
-    pub cols: u32,
-    /// Store Grundy values instead of P/N bits.
-    #[arg(long)]
-    pub grundy: bool,
 }
 
 impl ChompSpec {
@@ -162,30 +149,29 @@ impl ChompSpec {
 }
 
 impl GameSpec for ChompSpec {
-    const ID: u32 = 3;
     const NAME: &'static str = "chomp";
     const ABOUT: &'static str =
         "Chomp: every position of the R×C box (Young diagrams holding the poisoned cell)";
-    type Args = ChompArgs;
+    const PARAMS: &'static [Param] = &[
+        Param::required("rows", "R", "Rows of the box"),
+        Param::required("cols", "C", "Columns of the box"),
+        Param::flag("grundy", "Store Grundy values instead of P/N bits"),
+    ];
 
-    fn from_args(a: &ChompArgs) -> Result<(Self, ValueKind)> {
-        let kind = if a.grundy {
+    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+        let kind = if a.flag("grundy") {
             ValueKind::Grundy
         } else {
             ValueKind::Outcome
         };
-        Ok((ChompSpec::new(a.rows, a.cols)?, kind))
+        Ok((ChompSpec::new(a.number("rows")?, a.number("cols")?)?, kind))
     }
 
-    fn params(&self) -> [u64; 8] {
-        [self.rows as u64, self.cols as u64, 0, 0, 0, 0, 0, 0]
-    }
-
-    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
-        if p[2..].iter().any(|&x| x != 0) || p[0] > MAX_ROWS as u64 || p[1] > MAX_COLS as u64 {
-            return Err("chomp parameters out of range".into());
-        }
-        ChompSpec::new(p[0] as u32, p[1] as u32).map_err(|e| e.to_string())
+    fn parameters(&self) -> String {
+        params::write(&[
+            ("rows", Some(self.rows.to_string())),
+            ("cols", Some(self.cols.to_string())),
+        ])
     }
 
     fn positions(&self) -> u64 {

@@ -66,7 +66,7 @@
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 
-use crate::game::{format_numbers, Fact, GameSpec, Move, Outcome, Progress, Rules, Solved, ValueKind, Values};
+use crate::game::{params, Arguments, Param, format_numbers, Fact, GameSpec, Move, Outcome, Progress, Rules, Solved, ValueKind, Values};
 use crate::solve::wavefront;
 use crate::{Error, Result};
 
@@ -100,15 +100,6 @@ pub type Pos3 = (u64, u64, u64);
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chomp3Spec {
     max: u32,
-}
-
-/// `gamedb build chomp3`: the arguments as typed.
-#[derive(clap::Args, Clone, Debug)]
-pub struct Chomp3Args {
-    /// Largest second row N: the table answers every position p,q,r with q ≤ N (the first
-    /// row as long as you like).
-    #[arg(long)]
-    pub max: u32,
 }
 
 impl Chomp3Spec {
@@ -154,25 +145,22 @@ pub fn pair(index: u64) -> (u64, u64) {
 }
 
 impl GameSpec for Chomp3Spec {
-    const ID: u32 = 7;
     const NAME: &'static str = "chomp3";
     const ABOUT: &'static str = "Three-rowed Chomp: the P-position p = f(q, r) of every second and \
                                  third row q, r ≤ N (the first row unbounded)";
-    type Args = Chomp3Args;
+    const PARAMS: &'static [Param] = &[Param::required(
+        "max",
+        "N",
+        "Largest second row N: the table answers every position p,q,r with q ≤ N (the first \
+         row as long as you like)",
+    )];
 
-    fn from_args(a: &Chomp3Args) -> Result<(Self, ValueKind)> {
-        Ok((Chomp3Spec::new(a.max)?, ValueKind::Extension))
+    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+        Ok((Chomp3Spec::new(a.number("max")?)?, ValueKind::Extension))
     }
 
-    fn params(&self) -> [u64; 8] {
-        [self.max as u64, 0, 0, 0, 0, 0, 0, 0]
-    }
-
-    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
-        if p[1..].iter().any(|&x| x != 0) || p[0] > MAX_N as u64 {
-            return Err("chomp3 parameters out of range".into());
-        }
-        Chomp3Spec::new(p[0] as u32).map_err(|e| e.to_string())
+    fn parameters(&self) -> String {
+        params::write(&[("max", Some(self.max.to_string()))])
     }
 
     fn positions(&self) -> u64 {
@@ -1000,7 +988,7 @@ mod tests {
         assert!(memory_bound(NARROW_MAX + 1) > 3 * entries(NARROW_MAX + 1));
         // A build states the table's real size: two bytes a pair, then three.
         for (max, width) in [(20_000, 2), (100_000, 3)] {
-            let spec = crate::games::Spec::Chomp3(Chomp3Spec::new(max).unwrap());
+            let spec = crate::games::Spec::new(Chomp3Spec::new(max).unwrap());
             let needs = crate::build::needs(&spec, ValueKind::Extension);
             assert_eq!(needs.table, width * entries(max));
         }

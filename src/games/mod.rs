@@ -1,162 +1,445 @@
-//! The registry of games. Each game lives in its own file and exports one spec type (its checked
-//! parameters) implementing [`GameSpec`]; registering it is one line in the `games!` list at
-//! the bottom, which declares the module and generates:
-//! * [`Spec`], the game and parameters of a table, with the calls every other module makes
-//!   (`describe`, `rules`, `solve`, ... dispatched to the game);
-//! * [`BuildGame`], the `gamedb build GAME` subcommands, one per game, with the game's own
-//!   arguments ([`GameSpec::Args`]);
-//! * [`Spec::from_header`], which reads a table's header back into a spec;
-//! * [`GAMES`] (numbers and names, checked against `src/gamedb.h` by the tests) and
-//!   [`Spec::samples`], the small instances the conformance tests run on.
+//! The registry of games. Each game of this crate lives in its own file and exports one spec
+//! type (its checked parameters) implementing [`GameSpec`]; registering it is one line in the
+//! `builtin!` list at the bottom. A game of another crate is registered in that crate's own
+//! binary: `Registry::builtin().with::<MySpec>()`, handed to `gamedb::cli::main_with`.
+//!
+//! * [`Spec`] is a table's game and parameters, of any registered game: a shared handle on the
+//!   game's spec with the calls every other module makes (`describe`, `rules`, `solve`, ...);
+//!   [`Spec::get`] gives the game's own type back to the reports about one game.
+//! * [`Registry`] lists the games a running program knows: their names, parameters
+//!   ([`Param`]) and samples; it reads a header's game name and parameter text back into a
+//!   spec ([`Registry::spec`]). One registry is in force per process ([`registry`]): the
+//!   built-in games unless a program [`install`](Registry::install)s another.
 //!
 //! Nothing else in the crate needs to change when a game is added; the modules that name a
 //! particular game are reports about it (the theorems of `verify`, the Chomp rectangles, the
 //! 15-puzzle solver).
 
-use crate::game::{GameSpec, Progress, Rules, Solved, ValueKind, MAX_POSITIONS};
+use std::any::Any;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use crate::game::{
+    Arguments, GameSpec, Param, Progress, Rules, Solved, ValueKind, MAX_POSITIONS,
+};
 use crate::solve::Saves;
 use crate::{Error, Result};
 
 pub mod board;
 
-macro_rules! games {
-    ($($variant:ident($module:ident::$ty:ident)),* $(,)?) => {
+/// The games of this crate: one line each (`module::SpecType`), which declares the module and
+/// registers the game.
+macro_rules! builtin {
+    ($($module:ident::$ty:ident),* $(,)?) => {
         $(pub mod $module;)*
 
-        /// A table's game and parameters: one variant per registered game.
-        #[derive(Clone, Debug, PartialEq)]
-        pub enum Spec { $(
-            #[allow(missing_docs)]
-            $variant($module::$ty),
-        )* }
-
-        /// `gamedb build GAME ...`: one subcommand per registered game, each with its own
-        /// arguments.
-        #[derive(clap::Subcommand, Clone, Debug)]
-        pub enum BuildGame { $(
-            #[allow(missing_docs)]
-            #[command(
-                name = <$module::$ty as GameSpec>::NAME,
-                about = <$module::$ty as GameSpec>::ABOUT
-            )]
-            $variant(<$module::$ty as GameSpec>::Args),
-        )* }
-
-        impl BuildGame {
-            /// The checked spec and value kind these arguments ask for.
-            pub fn spec(&self) -> Result<(Spec, ValueKind)> {
-                match self { $(
-                    BuildGame::$variant(args) => {
-                        let (spec, kind) = <$module::$ty as GameSpec>::from_args(args)?;
-                        Ok((Spec::$variant(spec), kind))
-                    }
-                )* }
-            }
-        }
-
-        /// Every registered game: its number in table headers and its build name.
-        pub const GAMES: &[(u32, &str)] = &[$(
-            (<$module::$ty as GameSpec>::ID, <$module::$ty as GameSpec>::NAME),
-        )*];
-
-        impl Spec {
-            /// Reads a spec back from a header's game number and parameters.
-            pub fn from_header(game: u32, params: [u64; 8]) -> std::result::Result<Spec, String> {
-                match game {
-                    $(<$module::$ty as GameSpec>::ID => {
-                        <$module::$ty as GameSpec>::from_params(params).map(Spec::$variant)
-                    })*
-                    other => Err(format!(
-                        "unknown game number {other} (this gamedb knows {})",
-                        GAMES
-                            .iter()
-                            .map(|(id, name)| format!("{id} {name}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )),
-                }
-            }
-
-            /// Each game's guess at the `gamedb build` words (after `build`) that make the
-            /// table whose file name stem is `stem` (see [`GameSpec::build_words`]); unchecked.
-            pub fn build_words_guesses(stem: &str) -> Vec<String> {
-                let mut all = Vec::new();
-                $(all.extend(<$module::$ty as GameSpec>::build_words(stem));)*
-                all
-            }
-
-            /// Small instances of every game, for the conformance tests.
-            pub fn samples() -> Vec<Spec> {
-                let mut all = Vec::new();
-                $(all.extend(<$module::$ty as GameSpec>::samples().into_iter().map(Spec::$variant));)*
-                all
-            }
-        }
-
-        macro_rules! dispatch {
-            ($self:expr, $g:ident => $e:expr) => {
-                match $self { $(Spec::$variant($g) => $e,)* }
-            };
-        }
-
-        macro_rules! dispatch_ty {
-            ($self:expr, $t:ident => $e:expr) => {
-                match $self { $(Spec::$variant(_) => { type $t = $module::$ty; $e })* }
-            };
+        fn builtin_entries() -> Vec<Entry> {
+            vec![$(Entry::of::<$module::$ty>()),*]
         }
     };
 }
 
-games! {
-    Candy(candy::CandySpec),
-    Nim(nim::NimSpec),
-    Chomp(chomp::ChompSpec),
-    Slide(slide::SlideSpec),
-    Pdb(pdb::PdbSpec),
-    Wythoff(wythoff::WythoffSpec),
-    Chomp3(chomp3::Chomp3Spec),
+builtin! {
+    candy::CandySpec,
+    nim::NimSpec,
+    chomp::ChompSpec,
+    slide::SlideSpec,
+    pdb::PdbSpec,
+    wythoff::WythoffSpec,
+    chomp3::Chomp3Spec,
+    subtraction::SubtractionSpec,
+}
+
+/// A game's spec behind [`Spec`]: [`GameSpec`] made object-safe, implemented for every
+/// `GameSpec` (nothing for a game to write).
+trait AnyGame: Send + Sync + fmt::Debug {
+    fn as_any(&self) -> &dyn Any;
+    fn same(&self, other: &dyn AnyGame) -> bool;
+    fn name(&self) -> &'static str;
+    fn rules_version(&self) -> u32;
+    fn parameters(&self) -> String;
+    fn positions(&self) -> u64;
+    fn stem(&self) -> String;
+    fn describe(&self) -> String;
+    fn value_kinds(&self) -> &'static [ValueKind];
+    fn solve_memory(&self, kind: ValueKind) -> u64;
+    fn solved_bytes(&self, kind: ValueKind) -> Option<u64>;
+    fn rules(&self) -> Result<Box<dyn Rules>>;
+    fn conformance(&self) -> std::result::Result<u64, String>;
+    fn saved_bytes(&self, kind: ValueKind) -> u64;
+    fn solve_saving(
+        &self,
+        kind: ValueKind,
+        progress: &dyn Progress,
+        saves: &dyn Saves,
+    ) -> Result<Solved>;
+}
+
+impl<T: GameSpec> AnyGame for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn same(&self, other: &dyn AnyGame) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+    fn name(&self) -> &'static str {
+        T::NAME
+    }
+    fn rules_version(&self) -> u32 {
+        T::RULES_VERSION
+    }
+    fn parameters(&self) -> String {
+        GameSpec::parameters(self)
+    }
+    fn positions(&self) -> u64 {
+        GameSpec::positions(self)
+    }
+    fn stem(&self) -> String {
+        GameSpec::stem(self)
+    }
+    fn describe(&self) -> String {
+        GameSpec::describe(self)
+    }
+    fn value_kinds(&self) -> &'static [ValueKind] {
+        GameSpec::value_kinds(self)
+    }
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        GameSpec::solve_memory(self, kind)
+    }
+    fn solved_bytes(&self, kind: ValueKind) -> Option<u64> {
+        GameSpec::solved_bytes(self, kind)
+    }
+    fn rules(&self) -> Result<Box<dyn Rules>> {
+        GameSpec::rules(self)
+    }
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        GameSpec::conformance(self)
+    }
+    fn saved_bytes(&self, kind: ValueKind) -> u64 {
+        GameSpec::saved_bytes(self, kind)
+    }
+    fn solve_saving(
+        &self,
+        kind: ValueKind,
+        progress: &dyn Progress,
+        saves: &dyn Saves,
+    ) -> Result<Solved> {
+        GameSpec::solve_saving(self, kind, progress, saves)
+    }
+}
+
+/// A table's game and parameters, of any registered game (cheap to clone: a shared handle).
+#[derive(Clone)]
+pub struct Spec(Arc<dyn AnyGame>);
+
+impl fmt::Debug for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl PartialEq for Spec {
+    fn eq(&self, other: &Spec) -> bool {
+        self.0.same(&*other.0)
+    }
+}
+
+impl<T: GameSpec> From<T> for Spec {
+    fn from(game: T) -> Spec {
+        Spec::new(game)
+    }
+}
+
+/// One registered game: what the registry knows of it without an instance (plain data and
+/// the game's functions, taken from its [`GameSpec`] by [`Entry::of`]).
+#[derive(Clone, Copy)]
+pub struct Entry {
+    /// The game's name ([`GameSpec::NAME`]).
+    pub name: &'static str,
+    /// One line about it ([`GameSpec::ABOUT`]).
+    pub about: &'static str,
+    /// Its rules version ([`GameSpec::RULES_VERSION`]).
+    pub rules_version: u32,
+    /// Its build parameters ([`GameSpec::PARAMS`]).
+    pub params: &'static [Param],
+    from_args: fn(&Arguments) -> Result<(Spec, ValueKind)>,
+    from_parameters: fn(&str) -> std::result::Result<Spec, String>,
+    samples: fn() -> Vec<Spec>,
+    build_words: fn(&str) -> Option<String>,
+}
+
+impl fmt::Debug for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Entry").field("name", &self.name).finish()
+    }
+}
+
+impl Entry {
+    /// The entry of game `T`.
+    pub fn of<T: GameSpec>() -> Entry {
+        Entry {
+            name: T::NAME,
+            about: T::ABOUT,
+            rules_version: T::RULES_VERSION,
+            params: T::PARAMS,
+            from_args: |args| T::from_args(args).map(|(spec, kind)| (Spec::new(spec), kind)),
+            from_parameters: |text| T::from_parameters(text).map(Spec::new),
+            samples: || T::samples().into_iter().map(Spec::new).collect(),
+            build_words: T::build_words,
+        }
+    }
+
+    /// The spec and value kind that values given on the command line ask for; unknown names
+    /// are refused with the accepted ones.
+    pub fn from_args(&self, args: &Arguments) -> Result<(Spec, ValueKind)> {
+        if let Some(bad) = args
+            .names()
+            .find(|n| !self.params.iter().any(|p| p.name == *n))
+        {
+            return Err(Error::bad(format!(
+                "{}: no parameter '{bad}' (accepted: {})",
+                self.name,
+                self.params
+                    .iter()
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        (self.from_args)(args)
+    }
+
+    /// The spec a header's parameter text describes.
+    pub fn from_parameters(&self, text: &str) -> std::result::Result<Spec, String> {
+        (self.from_parameters)(text)
+    }
+
+    /// Small instances, for the conformance tests.
+    pub fn samples(&self) -> Vec<Spec> {
+        (self.samples)()
+    }
+
+    /// The game's guess at the `gamedb build` words for a table file name stem
+    /// ([`GameSpec::build_words`]).
+    pub fn build_words(&self, stem: &str) -> Option<String> {
+        (self.build_words)(stem)
+    }
+}
+
+/// Why a header's game could not be read back into a spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotKnown {
+    /// No registered game has this name (a table of a game from another program).
+    Game(String),
+    /// The game is known, but under another rules version.
+    RulesVersion {
+        /// The game.
+        game: String,
+        /// The table's rules version.
+        table: u32,
+        /// This build's.
+        known: u32,
+    },
+    /// The game is known, and the parameters are not valid for it (a damaged table).
+    Parameters(String),
+}
+
+impl fmt::Display for NotKnown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotKnown::Game(game) => write!(
+                f,
+                "game '{game}' is not known to this build of gamedb (it knows {}); a program \
+                 that registers it answers its positions",
+                registry().names().join(", ")
+            ),
+            NotKnown::RulesVersion { game, table, known } => write!(
+                f,
+                "the table holds {game} under rules version {table}; this build of gamedb plays \
+                 {game} under rules version {known}"
+            ),
+            NotKnown::Parameters(what) => f.write_str(what),
+        }
+    }
+}
+
+/// The games a program knows.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    entries: Vec<Entry>,
+}
+
+static INSTALLED: OnceLock<Registry> = OnceLock::new();
+
+/// The registry in force in this process: the one [`Registry::install`]ed, else the built-in
+/// games. Opening a table, the command line, the service and the C ABI all use it.
+pub fn registry() -> &'static Registry {
+    INSTALLED.get_or_init(Registry::builtin)
+}
+
+impl Registry {
+    /// The games of this crate.
+    pub fn builtin() -> Registry {
+        Registry {
+            entries: builtin_entries(),
+        }
+    }
+
+    /// This registry and game `T` (of another crate). Panics, naming the game, when `T`'s name
+    /// is not of the form `CRATE/GAME` (lower-case letters, digits, `-`), or is already
+    /// registered: two games must never share the identity their tables carry.
+    pub fn with<T: GameSpec>(mut self) -> Registry {
+        if let Err(why) = self.add(Entry::of::<T>(), true) {
+            panic!("{why}");
+        }
+        self
+    }
+
+    fn add(&mut self, entry: Entry, outside: bool) -> std::result::Result<(), String> {
+        let name = entry.name;
+        let word = |w: &str| {
+            !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        };
+        let valid = name.len() <= crate::format::GAME_NAME_LEN
+            && match name.split_once('/') {
+                Some((krate, game)) => outside && word(krate) && word(game),
+                None => !outside && word(name),
+            };
+        if !valid {
+            return Err(format!(
+                "game name '{name}': expected {} (lower-case letters, digits and '-', at most {} \
+                 bytes)",
+                if outside { "CRATE/GAME" } else { "a word" },
+                crate::format::GAME_NAME_LEN
+            ));
+        }
+        if self.get(name).is_some() {
+            return Err(format!("game '{name}' is registered twice"));
+        }
+        self.entries.push(entry);
+        Ok(())
+    }
+
+    /// Makes this registry the one in force in this process ([`registry`]); refused (with the
+    /// registry given back) when one is already in force: a process knows one set of games.
+    pub fn install(self) -> std::result::Result<(), Registry> {
+        let mut given = Some(self);
+        INSTALLED.get_or_init(|| given.take().expect("taken once"));
+        match given {
+            None => Ok(()),
+            Some(refused) => Err(refused),
+        }
+    }
+
+    /// Every registered game, the built-in ones first.
+    pub fn games(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The names of the registered games.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.entries.iter().map(|e| e.name).collect()
+    }
+
+    /// The game named `name`.
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// The spec a table header describes: its game name, rules version and parameter text.
+    pub fn spec(
+        &self,
+        game: &str,
+        rules_version: u32,
+        parameters: &str,
+    ) -> std::result::Result<Spec, NotKnown> {
+        let entry = self
+            .get(game)
+            .ok_or_else(|| NotKnown::Game(game.to_string()))?;
+        if entry.rules_version != rules_version {
+            return Err(NotKnown::RulesVersion {
+                game: game.to_string(),
+                table: rules_version,
+                known: entry.rules_version,
+            });
+        }
+        entry
+            .from_parameters(parameters)
+            .map_err(|e| NotKnown::Parameters(format!("{game} parameters '{parameters}': {e}")))
+    }
+
+    /// Each game's guess at the `gamedb build` words (after `build`) that make the table whose
+    /// file name stem is `stem` (see [`GameSpec::build_words`]); unchecked.
+    pub fn build_words_guesses(&self, stem: &str) -> Vec<String> {
+        self.entries
+            .iter()
+            .filter_map(|e| e.build_words(stem))
+            .collect()
+    }
+
+    /// Small instances of every game, for the conformance tests.
+    pub fn samples(&self) -> Vec<Spec> {
+        self.entries.iter().flat_map(|e| e.samples()).collect()
+    }
 }
 
 impl Spec {
-    /// Game number in headers.
-    pub fn game_id(&self) -> u32 {
-        dispatch_ty!(self, T => T::ID)
+    /// The spec of one game's checked parameters.
+    pub fn new<T: GameSpec>(game: T) -> Spec {
+        Spec(Arc::new(game))
     }
-    /// Build name of the game.
+
+    /// The game's own spec, when this is a spec of game `T` (for reports about one game).
+    pub fn get<T: GameSpec>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref::<T>()
+    }
+
+    /// Small instances of every game of the registry in force, for the conformance tests.
+    pub fn samples() -> Vec<Spec> {
+        registry().samples()
+    }
+
+    /// The game's name: its identity in headers and its word in `gamedb build`.
     pub fn name(&self) -> &'static str {
-        dispatch_ty!(self, T => T::NAME)
+        self.0.name()
     }
-    /// Header parameters.
-    pub fn params(&self) -> [u64; 8] {
-        dispatch!(self, g => g.params())
+    /// The version of the game's rules (see [`GameSpec::RULES_VERSION`]).
+    pub fn rules_version(&self) -> u32 {
+        self.0.rules_version()
+    }
+    /// The parameters as canonical text, as headers store them.
+    pub fn parameters(&self) -> String {
+        self.0.parameters()
     }
     /// Number of positions.
     pub fn positions(&self) -> u64 {
-        dispatch!(self, g => g.positions())
+        self.0.positions()
     }
     /// One line for people.
     pub fn describe(&self) -> String {
-        dispatch!(self, g => g.describe())
+        self.0.describe()
     }
     /// Value kinds this game can be solved for; the first is the default.
     pub fn value_kinds(&self) -> &'static [ValueKind] {
-        dispatch!(self, g => g.value_kinds())
+        self.0.value_kinds()
     }
     /// Memory solving needs at its peak (see [`GameSpec::solve_memory`]).
     pub fn solve_memory(&self, kind: ValueKind) -> u64 {
-        dispatch!(self, g => g.solve_memory(kind))
+        self.0.solve_memory(kind)
     }
     /// Bytes of the solved values when known before solving (see [`GameSpec::solved_bytes`]).
     pub fn solved_bytes(&self, kind: ValueKind) -> Option<u64> {
-        dispatch!(self, g => g.solved_bytes(kind))
+        self.0.solved_bytes(kind)
     }
     /// Rules for lookups.
     pub fn rules(&self) -> Result<Box<dyn Rules>> {
-        dispatch!(self, g => g.rules())
+        self.0.rules()
     }
     /// Checks the game's contracts on this instance (see [`crate::game::conformance`]).
     pub fn conformance(&self) -> std::result::Result<u64, String> {
-        dispatch!(self, g => g.conformance())
+        self.0.conformance()
     }
 
     /// Solves this instance for every value kind it supports and checks the values against the
@@ -200,7 +483,7 @@ impl Spec {
     /// File name stem of the table of these parameters holding `kind` values, e.g. `nim-3x7`
     /// or `nim-3x7-grundy`; the format module adds the extension ([`Spec::file_name`]).
     pub fn table_stem(&self, kind: ValueKind) -> String {
-        let stem = dispatch!(self, g => g.stem());
+        let stem = self.0.stem();
         if kind == self.default_kind() {
             stem
         } else {
@@ -238,7 +521,7 @@ impl Spec {
 
     /// Bytes each save of [`Spec::solve_saving`] holds (see [`GameSpec::saved_bytes`]).
     pub fn saved_bytes(&self, kind: ValueKind) -> u64 {
-        dispatch!(self, g => g.saved_bytes(kind))
+        self.0.saved_bytes(kind)
     }
 
     /// [`Spec::solve`], saving finished waves to `saves` and resuming from them (see
@@ -257,7 +540,7 @@ impl Spec {
                 self.describe()
             )));
         }
-        let solved = dispatch!(self, g => g.solve_saving(kind, progress, saves))?;
+        let solved = self.0.solve_saving(kind, progress, saves)?;
         if solved.len() != positions || solved.kind() != kind {
             return Err(Error::Unsupported(format!(
                 "internal error: solving {} gave {} {} values, expected {positions} {} values",

@@ -18,6 +18,7 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
+    params, Arguments, Param,
     binomial, conformance, Game, GameSpec, Move, Outcome, Progress, Retro, Rules, Solved,
     ValueKind, MAX_POSITIONS,
 };
@@ -38,26 +39,6 @@ pub struct NimSpec {
     max_heap: u32,
     max_take: Option<u32>,
     misere: bool,
-}
-
-/// `gamedb build nim`: the arguments as typed.
-#[derive(clap::Args, Clone, Debug)]
-pub struct NimArgs {
-    /// Number of heaps.
-    #[arg(long)]
-    pub heaps: u32,
-    /// Largest heap size.
-    #[arg(long)]
-    pub max_heap: u32,
-    /// Most counters a move may take (default: any number).
-    #[arg(long)]
-    pub max_take: Option<u32>,
-    /// Misère play: whoever takes the last counter loses.
-    #[arg(long)]
-    pub misere: bool,
-    /// Store Grundy values instead of P/N bits (normal play only).
-    #[arg(long)]
-    pub grundy: bool,
 }
 
 impl NimSpec {
@@ -129,44 +110,44 @@ impl NimSpec {
 }
 
 impl GameSpec for NimSpec {
-    const ID: u32 = 2;
     const NAME: &'static str = "nim";
     const ABOUT: &'static str = "Bounded Nim: S heaps of 0..H, a move takes 1..K from one heap";
-    type Args = NimArgs;
+    const PARAMS: &'static [Param] = &[
+        Param::required("heaps", "S", "Number of heaps"),
+        Param::required("max-heap", "H", "Largest heap size"),
+        Param::optional("max-take", "K", "Most counters a move may take (default: any number)"),
+        Param::flag("misere", "Misère play: whoever takes the last counter loses"),
+        Param::flag("grundy", "Store Grundy values instead of P/N bits (normal play only)"),
+    ];
 
-    fn from_args(a: &NimArgs) -> Result<(Self, ValueKind)> {
-        if a.grundy && a.misere {
+    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+        let (grundy, misere) = (a.flag("grundy"), a.flag("misere"));
+        if grundy && misere {
             return Err(Error::bad(
                 "--grundy needs normal play: Grundy values are not defined for misère Nim",
             ));
         }
-        let kind = if a.grundy {
+        let kind = if grundy {
             ValueKind::Grundy
         } else {
             ValueKind::Outcome
         };
-        Ok((NimSpec::new(a.heaps, a.max_heap, a.max_take, a.misere)?, kind))
+        let spec = NimSpec::new(
+            a.number("heaps")?,
+            a.number("max-heap")?,
+            a.optional_number("max-take")?,
+            misere,
+        )?;
+        Ok((spec, kind))
     }
 
-    fn params(&self) -> [u64; 8] {
-        [
-            self.heaps as u64,
-            self.max_heap as u64,
-            self.max_take.unwrap_or(0) as u64,
-            self.misere as u64,
-            0,
-            0,
-            0,
-            0,
-        ]
-    }
-
-    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
-        if p[4..].iter().any(|&x| x != 0) || p[3] > 1 || p[..3].iter().any(|&x| x > 1 << 20) {
-            return Err("nim parameters out of range".into());
-        }
-        let take = if p[2] == 0 { None } else { Some(p[2] as u32) };
-        NimSpec::new(p[0] as u32, p[1] as u32, take, p[3] == 1).map_err(|e| e.to_string())
+    fn parameters(&self) -> String {
+        params::write(&[
+            ("heaps", Some(self.heaps.to_string())),
+            ("max-heap", Some(self.max_heap.to_string())),
+            ("max-take", self.max_take.map(|k| k.to_string())),
+            ("misere", self.misere.then(|| "true".into())),
+        ])
     }
 
     fn positions(&self) -> u64 {

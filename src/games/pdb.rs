@@ -26,7 +26,7 @@
 
 use super::board::Board;
 use crate::game::{
-    conformance, parse_numbers, GameSpec, Move, Progress, Rules, Solved, ValueKind,
+    params, Arguments, Param, format_numbers, conformance, parse_numbers, GameSpec, Move, Progress, Rules, Solved, ValueKind,
 };
 use crate::solve::{token_distances, Placements};
 use crate::{Error, Result};
@@ -151,51 +151,28 @@ fn ranges(tiles: &[u32]) -> Vec<String> {
     out
 }
 
-/// `gamedb build pdb`: the arguments as typed.
-#[derive(clap::Args, Clone, Debug)]
-pub struct PdbArgs {
-    /// Rows of the board.
-    #[arg(long)]
-    pub rows: u32,
-    /// Columns of the board.
-    #[arg(long)]
-    pub cols: u32,
-    /// The pattern tiles, e.g. `1,2,3,4,5,6,7`.
-    #[arg(long)]
-    pub pattern: String,
-}
-
 impl GameSpec for PdbSpec {
-    const ID: u32 = 5;
     const NAME: &'static str = "pdb";
     const ABOUT: &'static str = "A pattern database of a sliding puzzle: for every placement of \
                                  the pattern tiles, the fewest moves of pattern tiles that bring \
                                  them home";
-    type Args = PdbArgs;
+    const PARAMS: &'static [Param] = &[
+        Param::required("rows", "R", "Rows of the board"),
+        Param::required("cols", "C", "Columns of the board"),
+        Param::required("pattern", "TILES", "The pattern tiles, e.g. `1,2,3,4,5,6,7`"),
+    ];
 
-    fn from_args(a: &PdbArgs) -> Result<(Self, ValueKind)> {
-        Ok((PdbSpec::parse(a.rows, a.cols, &a.pattern)?, ValueKind::Distance))
+    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+        let spec = PdbSpec::parse(a.number("rows")?, a.number("cols")?, a.text("pattern")?)?;
+        Ok((spec, ValueKind::Distance))
     }
 
-    fn params(&self) -> [u64; 8] {
-        [
-            self.board.rows() as u64,
-            self.board.cols() as u64,
-            self.mask(),
-            0,
-            0,
-            0,
-            0,
-            0,
-        ]
-    }
-
-    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
-        if p[3..].iter().any(|&x| x != 0) || p[0] > 64 || p[1] > 64 {
-            return Err("pattern database parameters out of range".into());
-        }
-        let tiles: Vec<u32> = (0..64).filter(|t| p[2] >> t & 1 == 1).collect();
-        PdbSpec::new(p[0] as u32, p[1] as u32, &tiles).map_err(|e| e.to_string())
+    fn parameters(&self) -> String {
+        params::write(&[
+            ("rows", Some(self.board.rows().to_string())),
+            ("cols", Some(self.board.cols().to_string())),
+            ("pattern", Some(format_numbers(&self.pattern))),
+        ])
     }
 
     fn positions(&self) -> u64 {
@@ -384,7 +361,9 @@ mod tests {
         assert_eq!(s.pattern(), &[1, 5, 6, 9, 10, 13]);
         assert_eq!(s.stem(), "pdb-4x4-1_5-6_9-10_13");
         assert_eq!(s.pattern_name(), "1,5-6,9-10,13");
-        assert_eq!(PdbSpec::from_params(s.params()).unwrap(), s);
+        assert_eq!(s.parameters(), "rows=4,cols=4,pattern=1,5,6,9,10,13");
+        assert_eq!(PdbSpec::from_parameters(&s.parameters()).unwrap(), s);
+        assert!(PdbSpec::from_parameters("rows=4,cols=4,pattern=13,1,5,6,9,10").is_err());
         assert_eq!(s.positions(), 16 * 15 * 14 * 13 * 12 * 11);
     }
 }

@@ -33,6 +33,7 @@ use std::sync::Arc;
 
 use super::board::{lex_rank, move_label, select_bit, Board, FACTORIAL, SEQ_CELLS as MAX_CELLS};
 use crate::game::{
+    params, Arguments, Param,
     conformance, format_numbers, Fact, GameSpec, Move, Progress, Rules, Solved, ValueKind, Values,
 };
 use crate::solve::bfs::{self, Puzzle};
@@ -51,17 +52,6 @@ pub const MAX_ENUMERATED_CELLS: usize = 16;
 pub struct SlideSpec {
     rows: u32,
     cols: u32,
-}
-
-/// `gamedb build slide`: the arguments as typed.
-#[derive(clap::Args, Clone, Debug)]
-pub struct SlideArgs {
-    /// Rows of the board.
-    #[arg(long)]
-    pub rows: u32,
-    /// Columns of the board.
-    #[arg(long)]
-    pub cols: u32,
 }
 
 impl SlideSpec {
@@ -109,26 +99,38 @@ impl SlideSpec {
 }
 
 impl GameSpec for SlideSpec {
-    const ID: u32 = 4;
     const NAME: &'static str = "slide";
     const ABOUT: &'static str = "Sliding puzzle on an R×C board (2 ≤ R, C; R·C ≤ 12): distance to \
                                  the goal of every solvable arrangement";
-    type Args = SlideArgs;
+    const PARAMS: &'static [Param] = &[
+        Param::required("rows", "R", "Rows of the board"),
+        Param::required("cols", "C", "Columns of the board"),
+    ];
 
-    fn from_args(a: &SlideArgs) -> Result<(Self, ValueKind)> {
-        Ok((SlideSpec::new(a.rows, a.cols)?, ValueKind::Distance))
+    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+        let spec = SlideSpec::new(a.number("rows")?, a.number("cols")?)?;
+        Ok((spec, ValueKind::Distance))
     }
 
-    fn params(&self) -> [u64; 8] {
-        [self.rows as u64, self.cols as u64, 0, 0, 0, 0, 0, 0]
+    fn parameters(&self) -> String {
+        params::write(&[
+            ("rows", Some(self.rows.to_string())),
+            ("cols", Some(self.cols.to_string())),
+        ])
     }
 
-    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
-        if p[2..].iter().any(|&x| x != 0) || p[0] > 16 || p[1] > 16 {
-            return Err("slide parameters out of range".into());
+    fn from_parameters(text: &str) -> std::result::Result<Self, String> {
+        // Boards past 12 cells have 2-bit tables (`gamedb enumerate`), not built by `build`.
+        let a = Arguments::parse(text)?;
+        let board = (|| SlideSpec::enumerated(a.number("rows")?, a.number("cols")?))()
+            .map_err(|e| e.to_string())?;
+        if board.parameters() != text {
+            return Err(format!(
+                "parameters '{text}' are not written canonically (expected '{}')",
+                board.parameters()
+            ));
         }
-        // Boards past 12 cells have 2-bit tables (`gamedb enumerate`).
-        SlideSpec::enumerated(p[0] as u32, p[1] as u32).map_err(|e| e.to_string())
+        Ok(board)
     }
 
     fn positions(&self) -> u64 {

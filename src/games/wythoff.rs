@@ -17,6 +17,7 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
+    params, Arguments, Param,
     conformance, Game, GameSpec, Move, Outcome, Progress, Retro, Rules, Solved, ValueKind,
 };
 use crate::solve::{solve_grundy, solve_outcomes_retro};
@@ -29,17 +30,6 @@ pub const MAX_HEAP: u32 = 65_535;
 #[derive(Clone, Debug, PartialEq)]
 pub struct WythoffSpec {
     max_heap: u32,
-}
-
-/// `gamedb build wythoff`: the arguments as typed.
-#[derive(clap::Args, Clone, Debug)]
-pub struct WythoffArgs {
-    /// Largest heap size (both heaps).
-    #[arg(long)]
-    pub max_heap: u32,
-    /// Store Grundy values instead of P/N bits.
-    #[arg(long)]
-    pub grundy: bool,
 }
 
 impl WythoffSpec {
@@ -60,30 +50,25 @@ impl WythoffSpec {
 }
 
 impl GameSpec for WythoffSpec {
-    const ID: u32 = 6;
     const NAME: &'static str = "wythoff";
     const ABOUT: &'static str = "Wythoff's game: two heaps of 0..H; take any number from one heap, \
                                  or the same number from both";
-    type Args = WythoffArgs;
+    const PARAMS: &'static [Param] = &[
+        Param::required("max-heap", "H", "Largest heap size (both heaps)"),
+        Param::flag("grundy", "Store Grundy values instead of P/N bits"),
+    ];
 
-    fn from_args(a: &WythoffArgs) -> Result<(Self, ValueKind)> {
-        let kind = if a.grundy {
+    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+        let kind = if a.flag("grundy") {
             ValueKind::Grundy
         } else {
             ValueKind::Outcome
         };
-        Ok((WythoffSpec::new(a.max_heap)?, kind))
+        Ok((WythoffSpec::new(a.number("max-heap")?)?, kind))
     }
 
-    fn params(&self) -> [u64; 8] {
-        [self.max_heap as u64, 0, 0, 0, 0, 0, 0, 0]
-    }
-
-    fn from_params(p: [u64; 8]) -> std::result::Result<Self, String> {
-        if p[1..].iter().any(|&x| x != 0) || p[0] > MAX_HEAP as u64 {
-            return Err("wythoff parameters out of range".into());
-        }
-        WythoffSpec::new(p[0] as u32).map_err(|e| e.to_string())
+    fn parameters(&self) -> String {
+        params::write(&[("max-heap", Some(self.max_heap.to_string()))])
     }
 
     fn positions(&self) -> u64 {

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::rectangles::{rectangles, Rectangle};
-use crate::games::Spec;
+use crate::games::chomp::ChompSpec;
 use crate::lookup::Table;
 use crate::{Error, Result};
 
@@ -62,7 +62,7 @@ impl Census {
     /// Reads every bar of a Chomp table's box into the census; `source` says where the table
     /// came from, `solve_seconds` how long it took to solve (0 for a file).
     pub fn add(&mut self, table: &Table, source: &str, solve_seconds: f64) -> Result<()> {
-        let Spec::Chomp(spec) = table.spec() else {
+        let Some(spec) = table.spec_of::<ChompSpec>() else {
             return Err(Error::bad(format!(
                 "{} holds {}; chomp-census needs Chomp tables (gamedb build chomp --rows R --cols C)",
                 table.file().path().display(),
@@ -162,10 +162,11 @@ mod tests {
     use super::*;
     use crate::game::{Outcome, ValueKind};
     use crate::games::chomp::{bite, ChompSpec};
+    use crate::Spec;
     use std::collections::HashMap;
 
     fn solved(r: u32, c: u32) -> Table {
-        let spec = Spec::Chomp(ChompSpec::new(r, c).unwrap());
+        let spec = Spec::new(ChompSpec::new(r, c).unwrap());
         let solved = spec.solve(ValueKind::Outcome, &()).unwrap();
         Table::from_solved(&spec, solved).unwrap()
     }
@@ -281,7 +282,7 @@ mod tests {
 
     #[test]
     fn a_table_of_another_game_is_refused() {
-        let spec = Spec::Nim(crate::games::nim::NimSpec::new(2, 3, None, false).unwrap());
+        let spec = Spec::new(crate::games::nim::NimSpec::new(2, 3, None, false).unwrap());
         let solved = spec.solve(ValueKind::Outcome, &()).unwrap();
         let table = Table::from_solved(&spec, solved).unwrap();
         let e = Census::new().add(&table, "x", 0.0).unwrap_err().to_string();

@@ -210,7 +210,7 @@ mod tests {
     use crate::games::Spec;
 
     fn chomp(kind: ValueKind) -> Table {
-        let spec = Spec::Chomp(ChompSpec::new(4, 5).unwrap());
+        let spec = Spec::new(ChompSpec::new(4, 5).unwrap());
         Table::from_solved(&spec, spec.solve(kind, &()).unwrap()).unwrap()
     }
 

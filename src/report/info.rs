@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 
-use crate::format::FORMAT_VERSION;
 use crate::game::{Fact, ValueKind};
 use crate::lookup::Table;
 
@@ -11,19 +10,23 @@ use crate::lookup::Table;
 pub const ANTIPODES_LISTED: usize = 20;
 
 /// What `gamedb info` says about a table. JSON keys in this order: `file`, `game`,
-/// `description`, `params`, `format_version`, `values`, `encoding`, `entries`,
+/// `description`, `parameters`, `rules_version`, `known`, `format_version`, `values`, `encoding`, `entries`,
 /// `payload_offset`, `payload_len`, `payload_xxh3`, `checksum` (`ok`/`mismatch`),
 /// `crate_version`, the counts, then one key per game-specific fact.
 #[derive(Clone, Debug, Serialize)]
 pub struct Info {
     /// The file as named on the command line.
     pub file: String,
-    /// The game's build name.
-    pub game: &'static str,
+    /// The game's name as the header gives it.
+    pub game: String,
     /// The game and parameters for people.
     pub description: String,
-    /// The header parameters.
-    pub params: [u64; 8],
+    /// The parameters as the header gives them.
+    pub parameters: String,
+    /// The version of the game's rules the table was solved under.
+    pub rules_version: u32,
+    /// Whether this program knows the game (answers its positions).
+    pub known: bool,
     /// The format version.
     pub format_version: u32,
     /// The value kind's name.
@@ -113,7 +116,9 @@ impl Info {
                 distance_residues: d.residues,
                 max_distance: d.max_distance(),
                 antipode_count: d.antipode_count,
-                antipodes: (d.residues.is_none() && d.antipode_count as usize <= ANTIPODES_LISTED)
+                antipodes: (table.spec().is_some()
+                    && d.residues.is_none()
+                    && d.antipode_count as usize <= ANTIPODES_LISTED)
                     .then(|| {
                         d.antipodes
                             .iter()
@@ -154,10 +159,15 @@ impl Info {
         let facts = table.facts();
         Info {
             file: file.to_string(),
-            game: table.spec().name(),
-            description: table.spec().describe(),
-            params: h.params,
-            format_version: FORMAT_VERSION,
+            game: h.game.clone(),
+            description: match table.spec() {
+                Some(spec) => spec.describe(),
+                None => table.describe(),
+            },
+            parameters: h.parameters.clone(),
+            rules_version: h.rules_version,
+            known: table.spec().is_some(),
+            format_version: h.format_version,
             values: h.value_kind.name(),
             encoding: h.encoding.name(),
             entries: h.entry_count,
@@ -198,6 +208,17 @@ impl Info {
         };
         line(format!("file:            {}", self.file));
         line(format!("game:            {}", self.description));
+        line(format!(
+            "identity:        {} {} (rules version {}){}",
+            self.game,
+            self.parameters,
+            self.rules_version,
+            if self.known {
+                ""
+            } else {
+                "; not known to this build: values by index only"
+            }
+        ));
         line(format!(
             "format:          version {}, {} values as {}",
             self.format_version, self.values, self.encoding

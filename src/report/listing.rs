@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::tables::TableDir;
 
 /// One `*.gtab` file of a folder. JSON keys: `file`, then either `game`, `description`,
-/// `params`, `values`, `encoding`, `entries`, `bytes`, or `error`.
+/// `parameters`, `known`, `values`, `encoding`, `entries`, `bytes`, or `error`.
 #[derive(Clone, Debug, Serialize)]
 pub struct ListedTable {
     /// The file name (no folder).
@@ -27,12 +27,15 @@ pub struct ListedTable {
 pub enum Described {
     /// A table, by its header.
     Table {
-        /// The game's build name (`nim`, `chomp`, ...).
-        game: &'static str,
+        /// The game's name as the header gives it (`nim`, `chomp`, ...).
+        game: String,
         /// The game and parameters for people.
         description: String,
-        /// The header parameters.
-        params: [u64; 8],
+        /// The parameters as the header gives them (`heaps=3,max-heap=7`).
+        parameters: String,
+        /// Whether this program knows the game (answers its positions); a table of a game
+        /// it does not know is answered by index only.
+        known: bool,
         /// The value kind's name.
         values: &'static str,
         /// The encoding's name.
@@ -79,9 +82,13 @@ pub fn list(dir: &TableDir) -> Vec<ListedTable> {
                     ),
                 },
                 Ok(h) => Described::Table {
-                    game: h.spec.name(),
-                    description: h.spec.describe(),
-                    params: h.header.params,
+                    game: h.header.game.clone(),
+                    description: match &h.spec {
+                        Some(spec) => spec.describe(),
+                        None => h.describe(),
+                    },
+                    parameters: h.header.parameters.clone(),
+                    known: h.spec.is_some(),
                     values: h.kind.name(),
                     encoding: h.header.encoding.name(),
                     entries: h.header.entry_count,

@@ -19,7 +19,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::game::{Outcome, ValueKind};
-use crate::games::Spec;
+use crate::games::{chomp::ChompSpec, chomp3::Chomp3Spec, nim::NimSpec, wythoff::WythoffSpec};
 use crate::lookup::Table;
 use crate::report::distribution::Distribution;
 use crate::{Error, Result};
@@ -42,13 +42,24 @@ pub enum Picture {
 /// Nim or Wythoff outcome table, the P-positions of r = 1 of a three-rowed Chomp table, the
 /// value histogram otherwise.
 pub fn default_picture(table: &Table) -> Picture {
-    match (table.spec(), table.value_kind()) {
-        (Spec::Chomp(_), ValueKind::Outcome) => Picture::Census,
-        (Spec::Nim(n), ValueKind::Outcome) if n.params()[0] >= 2 => Picture::Pairs,
-        (Spec::Wythoff(_), ValueKind::Outcome) => Picture::Pairs,
-        (Spec::Chomp3(_), _) => Picture::Chomp3,
-        _ => Picture::Values,
+    let outcomes = table.value_kind() == ValueKind::Outcome;
+    if outcomes && table.spec_of::<ChompSpec>().is_some() {
+        Picture::Census
+    } else if outcomes && (pairs_of(table).is_some()) {
+        Picture::Pairs
+    } else if table.spec_of::<Chomp3Spec>().is_some() {
+        Picture::Chomp3
+    } else {
+        Picture::Values
     }
+}
+
+/// The largest heap of a table of pairs of heaps: Nim of two heaps or more, Wythoff.
+fn pairs_of(table: &Table) -> Option<u32> {
+    if let Some(n) = table.spec_of::<NimSpec>() {
+        return (n.heaps() >= 2).then_some(n.max_heap());
+    }
+    table.spec_of::<WythoffSpec>().map(WythoffSpec::max_heap)
 }
 
 /// Pixel size of every picture.
@@ -103,22 +114,21 @@ fn refuse(table: &Table, picture: &str, needs: &str) -> Error {
 /// The pictures a table can give.
 pub fn possible(table: &Table) -> Vec<&'static str> {
     let mut out = vec!["values"];
-    match table.spec() {
-        Spec::Chomp(c) => {
-            out.push("census");
-            if c.params()[0] >= 3 {
-                out.push("chomp3");
-            }
+    if let Some(c) = table.spec_of::<ChompSpec>() {
+        out.push("census");
+        if c.rows() >= 3 {
+            out.push("chomp3");
         }
-        Spec::Nim(n) if n.params()[0] >= 2 => out.push("pairs"),
-        Spec::Wythoff(_) => out.push("pairs"),
-        Spec::Chomp3(_) => out.push("chomp3"),
-        _ => {}
+    }
+    if pairs_of(table).is_some() {
+        out.push("pairs");
+    }
+    if table.spec_of::<Chomp3Spec>().is_some() {
+        out.push("chomp3");
     }
     out
 }
 
-use crate::game::GameSpec;
 
 fn values(name: &str, d: &Distribution) -> Result<String> {
     let what = match d.values {
@@ -170,10 +180,10 @@ fn values(name: &str, d: &Distribution) -> Result<String> {
 }
 
 fn census(name: &str, table: &Table) -> Result<String> {
-    let Spec::Chomp(spec) = table.spec() else {
+    let Some(spec) = table.spec_of::<ChompSpec>() else {
         return Err(refuse(table, "census", "a Chomp table"));
     };
-    let (rows, cols) = (spec.params()[0] as usize, spec.params()[1] as usize);
+    let (rows, cols) = (spec.rows() as usize, spec.cols() as usize);
     let chomp = crate::games::chomp::Chomp::new(spec.clone());
     let counts = chomp.census(table);
     let top = counts[rows][cols].max(1) as f64;
@@ -287,10 +297,9 @@ fn scatter(
 }
 
 fn pairs(name: &str, table: &Table) -> Result<String> {
-    let most = match table.spec() {
-        Spec::Nim(n) if n.params()[0] >= 2 => n.params()[1] as u32,
-        Spec::Wythoff(w) => w.params()[0] as u32,
-        _ => {
+    let most = match pairs_of(table) {
+        Some(most) => most,
+        None => {
             return Err(refuse(
                 table,
                 "pairs",
@@ -348,13 +357,11 @@ pub struct ChompBox<'a> {
 impl<'a> ChompBox<'a> {
     /// The box of `table`, when it is a Chomp table of at least three rows.
     pub fn of(table: &'a Table) -> Option<ChompBox<'a>> {
-        match table.spec() {
-            Spec::Chomp(c) if c.params()[0] >= 3 => Some(ChompBox {
-                table,
-                cols: c.params()[1] as u32,
-            }),
-            _ => None,
-        }
+        let c = table.spec_of::<ChompSpec>().filter(|c| c.rows() >= 3)?;
+        Some(ChompBox {
+            table,
+            cols: c.cols(),
+        })
     }
 }
 
@@ -377,13 +384,11 @@ pub struct ThreeRowTable<'a> {
 impl<'a> ThreeRowTable<'a> {
     /// The table, when it is a three-rowed Chomp table.
     pub fn of(table: &'a Table) -> Option<ThreeRowTable<'a>> {
-        match table.spec() {
-            Spec::Chomp3(c) => Some(ThreeRowTable {
-                table,
-                max: c.max(),
-            }),
-            _ => None,
-        }
+        let c = table.spec_of::<Chomp3Spec>()?;
+        Some(ThreeRowTable {
+            table,
+            max: c.max(),
+        })
     }
 }
 
@@ -426,8 +431,7 @@ pub fn chomp3(name: &str, source: &dyn ThreeRowed, r: u32) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::chomp::ChompSpec;
-    use crate::games::wythoff::WythoffSpec;
+    use crate::Spec;
 
     fn table(spec: Spec, kind: ValueKind) -> Table {
         Table::from_solved(&spec, spec.solve(kind, &()).unwrap()).unwrap()
@@ -436,11 +440,11 @@ mod tests {
     #[test]
     fn pictures_are_svg_with_text_and_no_font_files() {
         let chomp = table(
-            Spec::Chomp(ChompSpec::new(4, 6).unwrap()),
+            Spec::new(ChompSpec::new(4, 6).unwrap()),
             ValueKind::Outcome,
         );
         let wythoff = table(
-            Spec::Wythoff(WythoffSpec::new(20).unwrap()),
+            Spec::new(WythoffSpec::new(20).unwrap()),
             ValueKind::Grundy,
         );
         for (t, p) in [
@@ -471,11 +475,11 @@ mod tests {
     fn three_rowed_tables_draw_their_p_positions() {
         use crate::games::chomp3::Chomp3Spec;
         let rows = table(
-            Spec::Chomp3(Chomp3Spec::new(30).unwrap()),
+            Spec::new(Chomp3Spec::new(30).unwrap()),
             ValueKind::Extension,
         );
         let boxed = table(
-            Spec::Chomp(ChompSpec::new(3, 60).unwrap()),
+            Spec::new(ChompSpec::new(3, 60).unwrap()),
             ValueKind::Outcome,
         );
         assert_eq!(default_picture(&rows), Picture::Chomp3);

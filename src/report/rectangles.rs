@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::game::{format_numbers, Outcome};
 use crate::games::chomp::bite;
-use crate::games::Spec;
+use crate::games::chomp::ChompSpec;
 use crate::lookup::Table;
 use crate::{Error, Result};
 
@@ -75,7 +75,7 @@ pub struct Rectangles {
 
 /// The winning bites of every rectangle a×b inside a Chomp table's box.
 pub fn rectangles(table: &Table) -> Result<Rectangles> {
-    let Spec::Chomp(spec) = table.spec() else {
+    let Some(spec) = table.spec_of::<ChompSpec>() else {
         return Err(Error::bad(format!(
             "{} holds {}; chomp-rectangles needs a Chomp table (gamedb build chomp --rows R --cols C)",
             table.file().path().display(),

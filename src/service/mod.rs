@@ -148,6 +148,8 @@ impl ApiError {
     pub fn status_of(e: &Error) -> StatusCode {
         match e {
             Error::BadInput(_) => StatusCode::BAD_REQUEST,
+            // The table is there, but this program cannot read its positions.
+            Error::UnknownGame(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::OverLimit { time: true, .. } => StatusCode::REQUEST_TIMEOUT,
             Error::OverLimit { time: false, .. } => StatusCode::SERVICE_UNAVAILABLE,
             // Missing tables (the solver's), or a request too large for this build.

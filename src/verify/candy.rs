@@ -48,7 +48,7 @@ pub(super) fn statements() -> Vec<Statement> {
 }
 
 fn table(env: &mut Env, k: u32, win: WinRule) -> Result<std::sync::Arc<Table>> {
-    let spec = Spec::Candy(CandySpec::new(N, k, win)?);
+    let spec = Spec::new(CandySpec::new(N, k, win)?);
     env.table(&spec, ValueKind::Outcome)
 }
 

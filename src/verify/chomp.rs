@@ -144,7 +144,7 @@ pub(super) fn statements() -> Vec<Statement> {
 }
 
 fn chomp(env: &mut Env, (r, c): (u32, u32), kind: ValueKind) -> Result<Arc<Table>> {
-    env.table(&Spec::Chomp(ChompSpec::new(r, c)?), kind)
+    env.table(&Spec::new(ChompSpec::new(r, c)?), kind)
 }
 
 /// `(a,b,c)`.

@@ -98,7 +98,7 @@ pub(super) fn statements() -> Vec<Statement> {
 }
 
 fn table(env: &mut Env) -> Result<Arc<Table>> {
-    env.table(&Spec::Chomp3(Chomp3Spec::new(N)?), ValueKind::Extension)
+    env.table(&Spec::new(Chomp3Spec::new(N)?), ValueKind::Extension)
 }
 
 /// Runs `f` on the table's view.
@@ -110,7 +110,7 @@ fn with_view<T>(env: &mut Env, f: impl FnOnce(&View) -> T) -> Result<T> {
 
 fn box_agreement(env: &mut Env) -> Result<Finding> {
     let boxed = env.table(
-        &Spec::Chomp(ChompSpec::new(BOX.0, BOX.1)?),
+        &Spec::new(ChompSpec::new(BOX.0, BOX.1)?),
         ValueKind::Outcome,
     )?;
     let rules = boxed.rules();

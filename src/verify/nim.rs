@@ -75,7 +75,7 @@ fn nim(
     misere: bool,
     kind: ValueKind,
 ) -> Result<std::sync::Arc<Table>> {
-    env.table(&Spec::Nim(NimSpec::new(s, h, take, misere)?), kind)
+    env.table(&Spec::new(NimSpec::new(s, h, take, misere)?), kind)
 }
 
 /// The P-rule of the statements for take bound `take` (None: any) and play `misere`.

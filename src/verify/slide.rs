@@ -526,7 +526,7 @@ fn distances(env: &mut Env) -> Result<Finding> {
     let mut maxima = Vec::new();
     for c in censuses(env, &BOARDS)? {
         let g = c.grid;
-        let spec = Spec::Slide(SlideSpec::new(g.rows() as u32, g.cols() as u32)?);
+        let spec = Spec::new(SlideSpec::new(g.rows() as u32, g.cols() as u32)?);
         let table = env.table(&spec, ValueKind::Distance)?;
         let counts = table.distance_census(0).counts;
         maxima.push(format!("{} {}", board(&g), counts.len().saturating_sub(1)));

@@ -46,7 +46,7 @@ pub(super) fn statements() -> Vec<Statement> {
 }
 
 fn wythoff(env: &mut Env, n: u32, kind: ValueKind) -> Result<std::sync::Arc<Table>> {
-    env.table(&Spec::Wythoff(WythoffSpec::new(n)?), kind)
+    env.table(&Spec::new(WythoffSpec::new(n)?), kind)
 }
 
 /// Whether (a, b) is one of Wythoff's pairs or its mirror.

@@ -54,7 +54,10 @@ static void nim_outcomes(const char *path) {
     gamedb_table *t = gamedb_open(path, 0);
     CHECK(t != NULL);
     if (!t) return;
-    printf("game %" PRId64 " kind %" PRId64 " positions %" PRId64 "\n", gamedb_game(t),
+    char game[64], parameters[128];
+    CHECK(gamedb_game(t, game, sizeof game) == 3);
+    CHECK(gamedb_parameters(t, parameters, sizeof parameters) > 0);
+    printf("game %s %s kind %" PRId64 " positions %" PRId64 "\n", game, parameters,
            gamedb_value_kind(t), gamedb_positions(t));
 
     const char *known[] = {"1,2,3", "1,2,4", "3,5,6", "0", "7,7", "1", "7,6,5", "2, 7 ,5"};
@@ -200,7 +203,8 @@ static void candy(const char *path) {
     gamedb_table *t = gamedb_open(path, 0);
     CHECK(t != NULL);
     if (!t) return;
-    CHECK(gamedb_game(t) == GAMEDB_GAME_CANDY);
+    char game[16];
+    CHECK(gamedb_game(t, game, sizeof game) == 5 && strcmp(game, "candy") == 0);
     const char *known[] = {"1,0,0", "1,1,1", "5,0,0", "5,1,1", "6,1,0", "9,2,4", "2,0,1"};
     for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
         int64_t o = gamedb_outcome(t, known[i]);

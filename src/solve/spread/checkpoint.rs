@@ -12,7 +12,8 @@
 //!
 //! ```text
 //! magic "GDBCKPT\n" (8 bytes), version u32, store u32 (1 dense, 2 sparse),
-//! game u64, params 8 × u64, procs, rank, depth (the next level to expand),
+//! key u64 (the table's identity, see `Identity`), 8 words 0, procs, rank, depth (the next
+//! level to expand),
 //! counts: n, then n counts (positions at depths 0..n),
 //! sections: m, then for each its length (in u64 words) and its words,
 //! xxh3-64 of every byte before it
@@ -30,7 +31,7 @@ use crate::solve::saves::{sync_dir, Hashed, Reader};
 use crate::{Error, Result};
 
 /// The layout version of checkpoints this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"GDBCKPT\n";
 const MANIFEST: &str = "MANIFEST";
@@ -38,12 +39,19 @@ const MANIFEST: &str = "MANIFEST";
 /// What a checkpoint belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
-    /// The game number (as in table headers).
-    pub game: u64,
-    /// The game's parameters (as in table headers).
-    pub params: [u64; 8],
+    /// The table the run makes, as one number: xxh3-64 of its game name, rules version and
+    /// parameter text as the header will store them (see [`Identity::key_of`]).
+    pub key: u64,
     /// For people: `slide 2x7`.
     pub name: String,
+}
+
+impl Identity {
+    /// The key of a table of game `game` (its name), `rules_version` and `parameters` text.
+    pub fn key_of(game: &str, rules_version: u32, parameters: &str) -> u64 {
+        let text = format!("{game}\0{rules_version}\0{parameters}");
+        xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+    }
 }
 
 /// One array of a checkpoint: words at hand, or made when written (a list the sparse store
@@ -143,8 +151,8 @@ fn write_part(
     w.put(MAGIC).map_err(io)?;
     w.put(&VERSION.to_le_bytes()).map_err(io)?;
     w.put(&store_code(store).to_le_bytes()).map_err(io)?;
-    let mut head = vec![id.game];
-    head.extend_from_slice(&id.params);
+    let mut head = vec![id.key];
+    head.extend_from_slice(&[0; 8]);
     head.extend([procs as u64, rank as u64, depth as u64, counts.len() as u64]);
     head.extend_from_slice(counts);
     head.push(sections.len() as u64);
@@ -258,9 +266,9 @@ fn read_part(
         return Err(Error::corrupt(path, "store differs from the manifest's"));
     }
     let head = r.words(13)?;
-    let want: Vec<u64> = [id.game]
+    let want: Vec<u64> = [id.key]
         .into_iter()
-        .chain(id.params)
+        .chain([0; 8])
         .chain([procs as u64, rank as u64, depth as u64])
         .collect();
     if head[..12] != want[..] {
