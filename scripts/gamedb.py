@@ -47,6 +47,7 @@ __all__ = [
     "Error",
     "BadInput",
     "DamagedTable",
+    "UnknownGame",
     "Game",
     "Table",
     "open_table",
@@ -94,18 +95,68 @@ class VersionError(Error):
     """A table written in a format version this reader does not know."""
 
 
+class UnknownGame(Error):
+    """A table of a game this reader does not know (it is not damaged)."""
+
+
 # --------------------------------------------------------------------------------------------
 # The header (tables/README.md, "Header")
 # --------------------------------------------------------------------------------------------
 
 MAGIC = b"GAMEDB\r\n"
-FORMAT_VERSION = 1
-HEADER_LEN = 144
+FORMAT_VERSION = 2
+HEADER_LEN = 528
 PAYLOAD_OFFSET = 4096
-# magic, format_version, game, params[8], value_kind, encoding, entry_count, payload_offset,
-# payload_len, payload_xxh3, crate_version, header_xxh3: little-endian, no padding.
-HEADER = struct.Struct("<8sII8QIIQQQQ16sQ")
+# magic, format_version, value_kind, encoding, rules_version, entry_count, payload_offset,
+# payload_len, payload_xxh3, crate_version, game, parameters, header_xxh3: little-endian, no
+# padding.
+HEADER = struct.Struct("<8sIIIIQQQQ16s64s384sQ")
 assert HEADER.size == HEADER_LEN
+
+
+def _numeric_params(game, text):
+    """The numbers this reader's game classes take, from a header's parameter text
+    (``heaps=3,max-heap=7``); ``ValueError`` when the text is not this game's."""
+    values, last = {}, None
+    for piece in text.split(",") if text else []:
+        if "=" in piece:
+            last, value = piece.split("=", 1)
+            values[last] = value
+        elif last is not None:
+            values[last] += "," + piece
+        else:
+            raise ValueError("parameters '%s': '%s' has no name" % (text, piece))
+
+    def num(name, default=None):
+        if name not in values:
+            if default is None:
+                raise ValueError("%s parameters '%s': no %s" % (game, text, name))
+            return default
+        if not values[name].isdigit():
+            raise ValueError("%s parameters '%s': %s is not a number" % (game, text, name))
+        return int(values[name])
+
+    if game == "candy":
+        win = values.get("win", "even")
+        if win not in ("even", "odd"):
+            raise ValueError("candy win rule '%s' (expected even or odd)" % win)
+        p = [num("max-candies"), num("max-take"), 0 if win == "even" else 1]
+    elif game == "nim":
+        p = [num("heaps"), num("max-heap"), num("max-take", 0), 1 if values.get("misere") == "true" else 0]
+    elif game in ("chomp", "slide"):
+        p = [num("rows"), num("cols")]
+    elif game == "pdb":
+        tiles = values.get("pattern", "")
+        if not all(t.isdigit() and int(t) < 64 for t in tiles.split(",")):
+            raise ValueError("pdb parameters '%s': bad pattern" % text)
+        p = [num("rows"), num("cols"), sum(1 << int(t) for t in tiles.split(","))]
+    elif game == "wythoff":
+        p = [num("max-heap")]
+    elif game == "chomp3":
+        p = [num("max")]
+    else:
+        return None
+    return p + [0] * (8 - len(p))
 
 VALUE_KINDS = {1: "outcome", 2: "grundy", 3: "distance", 4: "extension"}
 ENCODINGS = {1: "bits", 2: "u8", 3: "u16", 4: "mod3", 5: "u24"}
@@ -1360,10 +1411,14 @@ class Table:
 
     def _read_header(self, size):
         mm = self._mm
+        magic, version = struct.unpack_from("<8sI", mm, 0)
+        if magic == MAGIC and version == FORMAT_VERSION and size < HEADER_LEN:
+            raise self._damaged(
+                "file is %d bytes, shorter than the %d-byte header (truncated?)" % (size, HEADER_LEN)
+            )
         fields = HEADER.unpack_from(mm, 0)
-        (magic, version, game, *rest) = fields
-        params, rest = list(rest[:8]), rest[8:]
-        (kind, encoding, entries, offset, plen, pxxh3, crate_version, hxxh3) = rest
+        (magic, version, kind, encoding, rules_version, entries, offset, plen, pxxh3) = fields[:9]
+        (crate_version, game_field, parameters_field, hxxh3) = fields[9:]
         if magic != MAGIC:
             raise self._damaged('not a gamedb table (magic bytes are not "GAMEDB\\r\\n")')
         if version != FORMAT_VERSION:
@@ -1399,10 +1454,20 @@ class Table:
                 "byte %d (between the header and the payload) is %#04x, not 0"
                 % (HEADER_LEN + i, nonzero[i])
             )
-        if game not in GAMES:
-            raise self._damaged("unknown game number %d" % game)
+        game = game_field.split(b"\0", 1)[0].decode("ascii", "replace")
+        parameters = parameters_field.split(b"\0", 1)[0].decode("ascii", "replace")
         try:
-            self.game = GAMES[game](params)
+            params = _numeric_params(game, parameters)
+        except ValueError as e:
+            raise self._damaged(str(e)) from None
+        classes = [c for c in GAMES.values() if c.NAME == game]
+        if params is None or not classes or rules_version != 1:
+            raise UnknownGame(
+                "%s: game '%s' is not known to gamedb.py (it reads %s)"
+                % (self.path, game, ", ".join(sorted(c.NAME for c in GAMES.values())))
+            )
+        try:
+            self.game = classes[0](params)
         except ValueError as e:
             raise self._damaged(str(e)) from None
         if self.game.positions() != entries:
@@ -1422,6 +1487,8 @@ class Table:
             raise self._damaged("%s values cannot be encoded as %s" % (self.value_kind, self.encoding))
         self.game_id = game
         self.params = params
+        self.parameters = parameters
+        self.rules_version = rules_version
         self.entry_count = entries
         self.payload_offset = offset
         self.payload_len = plen
@@ -1742,7 +1809,9 @@ class Table:
             "file": self.path,
             "game": self.game.NAME,
             "description": self.game.describe(),
-            "params": list(self.params),
+            "parameters": self.parameters,
+            "rules_version": self.rules_version,
+            "known": True,
             "format_version": FORMAT_VERSION,
             "values": self.value_kind,
             "encoding": self.encoding,

@@ -130,6 +130,7 @@ pub fn missing_table(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::registry;
 
     #[test]
     fn the_standard_catalog_parses() {
@@ -203,10 +204,15 @@ mod tests {
                 "{name}"
             );
         }
-        // Every sample of every game (each value kind) leads back to a command building it.
+        // Every sample (each value kind) of every game that guesses build words from a file
+        // name (an optional part of a game) leads back to a command building it.
         for spec in Spec::samples() {
             for &kind in spec.value_kinds() {
                 let name = spec.file_name(kind);
+                let stem = name.trim_end_matches(".gtab");
+                if registry().build_words_guesses(stem).is_empty() {
+                    continue;
+                }
                 assert!(build_words(&name).is_some(), "{name}");
             }
         }

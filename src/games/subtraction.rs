@@ -104,6 +104,20 @@ impl GameSpec for SubtractionSpec {
         format!("subtraction-{}-{}", set.join("_"), self.max_heap)
     }
 
+    fn build_words(stem: &str) -> Option<String> {
+        // subtraction-S1_S2_...-N[-outcome]
+        let rest = stem.strip_prefix("subtraction-")?;
+        let (rest, outcomes) = match rest.strip_suffix("-outcome") {
+            Some(r) => (r, " --outcomes"),
+            None => (rest, ""),
+        };
+        let (set, max) = rest.split_once('-')?;
+        Some(format!(
+            "subtraction --set {} --max-heap {max}{outcomes}",
+            set.replace('_', ",")
+        ))
+    }
+
     fn describe(&self) -> String {
         format!(
             "Subtraction game S={{{}}}: one heap of 0..={}, normal play",
