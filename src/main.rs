@@ -1,7 +1,7 @@
 //! The `gamedb` command. `main` parses the arguments, hands them to the subcommand's file
 //! under `src/cli/` (one file per subcommand, each a thin layer over the library), and decides
 //! the exit status in one place: 0 ok, 1 a verified statement failed, 2 bad input or a damaged
-//! table.
+//! table, 70 an internal error (a bug in gamedb).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -108,7 +108,16 @@ fn main() -> ExitCode {
         Err(Failure::Error(e)) => {
             let _ = std::io::stdout().flush();
             eprintln!("gamedb: {e}");
-            ExitCode::from(2)
+            ExitCode::from(exit_status(&e))
         }
+    }
+}
+
+/// 70 is sysexits' EX_SOFTWARE: a script can tell a bug worth reporting from a failure whose
+/// cause is outside gamedb (input, tables, disk), which would only be retried or fixed there.
+fn exit_status(e: &gamedb::Error) -> u8 {
+    match e {
+        gamedb::Error::Internal(_) => 70,
+        _ => 2,
     }
 }

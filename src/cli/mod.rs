@@ -92,7 +92,7 @@ pub struct Common {
 
 /// How a command ended, when not well.
 pub enum Failure {
-    /// Bad input, damaged table, I/O error: exit 2.
+    /// Bad input, damaged table, I/O error: exit 2; an internal error: exit 70.
     Error(Error),
     /// A checked statement failed: exit 1 (already reported).
     Findings,

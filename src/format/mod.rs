@@ -168,8 +168,8 @@ fn header_for(meta: &TableMeta, payload_len: u64, payload_xxh3: u64) -> Vec<u8> 
 pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> {
     let expected = meta.encoding.payload_len(meta.entry_count);
     if expected != Some(payload.len() as u64) {
-        return Err(Error::Unsupported(format!(
-            "internal error: payload of {} bytes for {} entries",
+        return Err(Error::internal(format!(
+            "payload of {} bytes for {} entries",
             payload.len(),
             meta.entry_count
         )));
@@ -303,8 +303,8 @@ impl TableParts {
     pub fn write_at(&mut self, offset: u64, bytes: &[u8]) -> Result<()> {
         use std::os::unix::fs::FileExt;
         if offset + bytes.len() as u64 > self.payload_len {
-            return Err(Error::Unsupported(format!(
-                "internal error: payload bytes {offset}..{} of {}",
+            return Err(Error::internal(format!(
+                "payload bytes {offset}..{} of {}",
                 offset + bytes.len() as u64,
                 self.payload_len
             )));
