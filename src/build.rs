@@ -284,8 +284,8 @@ pub fn build_locked(
 ) -> Result<Built> {
     let name = spec.file_name(kind);
     if lock.name() != name {
-        return Err(Error::Unsupported(format!(
-            "internal error: building {name} under the lock of {}",
+        return Err(Error::internal(format!(
+            "building {name} under the lock of {}",
             lock.name()
         )));
     }

@@ -268,8 +268,8 @@ pub fn enumerate<X: Exchange + ?Sized>(
         if let Some(table) = &report.table {
             let total: u64 = report.counts.iter().sum();
             if total != index.positions() {
-                return Err(Error::Unsupported(format!(
-                    "internal error: the enumeration reached {total} of the {} solvable \
+                return Err(Error::internal(format!(
+                    "the enumeration reached {total} of the {} solvable \
                      arrangements",
                     index.positions()
                 )));

@@ -5,7 +5,12 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// Errors from building, opening and querying tables.
+///
+/// Non-exhaustive: kinds may be added, so a `match` outside gamedb needs a `_` arm. Game
+/// authors build errors with [`Error::bad_input`], [`Error::unsupported`] and
+/// [`Error::internal`].
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
     /// A value given by the caller (a position, a parameter, a flag) is not acceptable.
     /// The message names the input and the accepted form.
@@ -39,6 +44,10 @@ pub enum Error {
     UnknownGame(String),
     /// The request is valid but cannot be done (too large, missing table, ...).
     Unsupported(String),
+    /// A bug in gamedb or in a game: an invariant was broken (a solver's result of the wrong
+    /// size, an index out of its range, a poisoned lock). Nothing the caller did wrong;
+    /// worth reporting. Displayed as "internal error: " and the message.
+    Internal(String),
     /// A search went over the limit it was given (nodes or time) before finishing: the
     /// request is valid, but was not answered within it.
     OverLimit {
@@ -53,6 +62,23 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// A value given by the caller is not acceptable ([`Error::BadInput`]); `msg` names the
+    /// input and the accepted form.
+    pub fn bad_input(msg: impl Into<String>) -> Error {
+        Error::BadInput(msg.into())
+    }
+
+    /// The request is valid but cannot be done ([`Error::Unsupported`]).
+    pub fn unsupported(msg: impl Into<String>) -> Error {
+        Error::Unsupported(msg.into())
+    }
+
+    /// An invariant was broken ([`Error::Internal`]); `msg` says which, without the
+    /// "internal error" that the display adds.
+    pub fn internal(msg: impl Into<String>) -> Error {
+        Error::Internal(msg.into())
+    }
+
     pub(crate) fn bad(msg: impl Into<String>) -> Error {
         Error::BadInput(msg.into())
     }
@@ -78,6 +104,7 @@ impl fmt::Display for Error {
             Error::BadInput(msg) | Error::Unsupported(msg) | Error::UnknownGame(msg) => {
                 f.write_str(msg)
             }
+            Error::Internal(msg) => write!(f, "internal error: {msg}"),
             Error::OverLimit { what, .. } => f.write_str(what),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), source),
             Error::Corrupt { path, what } => {
@@ -104,5 +131,30 @@ impl std::error::Error for Error {
             Error::Io { source, .. } => Some(source),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_internal_error_says_so_once() {
+        let e = Error::internal("game levels cover 3 of 4 positions");
+        assert!(matches!(e, Error::Internal(_)));
+        assert_eq!(
+            e.to_string(),
+            "internal error: game levels cover 3 of 4 positions"
+        );
+    }
+
+    #[test]
+    fn the_public_constructors_give_their_kinds() {
+        assert!(matches!(Error::bad_input("x"), Error::BadInput(m) if m == "x"));
+        assert!(matches!(Error::unsupported("x"), Error::Unsupported(m) if m == "x"));
+        assert_eq!(
+            Error::bad_input("heap 16: expected 0..=15").to_string(),
+            "heap 16: expected 0..=15"
+        );
     }
 }

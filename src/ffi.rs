@@ -40,7 +40,7 @@ pub const GAMEDB_ERR_POSITION: i64 = -2;
 pub const GAMEDB_ERR_INDEX: i64 = -3;
 /// The table does not hold the kind of value asked for (e.g. an outcome from a distance table).
 pub const GAMEDB_ERR_KIND: i64 = -4;
-/// A bug in gamedb: a panic was caught at the boundary.
+/// A bug in gamedb: a panic caught at the boundary, or an invariant found broken.
 pub const GAMEDB_ERR_INTERNAL: i64 = -5;
 /// The table's game is not known to this library (a game of another program): its values
 /// are there by index ([`gamedb_value_at`]), its positions cannot be read.
@@ -636,6 +636,7 @@ pub unsafe extern "C" fn gamedb_board_query_json(
             // SAFETY: forwarded from this function's contract.
             Ok(answer) => unsafe { write_out(&answer.to_json(), buf, cap) },
             Err(e @ crate::Error::BadInput(_)) => fail(GAMEDB_ERR_POSITION, &e.to_string()),
+            Err(e @ crate::Error::Internal(_)) => fail(GAMEDB_ERR_INTERNAL, &e.to_string()),
             Err(e) => fail(GAMEDB_ERR_KIND, &e.to_string()),
         }
     })

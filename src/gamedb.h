@@ -36,7 +36,7 @@ extern "C" {
 #define GAMEDB_ERR_POSITION (-2) /* the text is not a position of this table */
 #define GAMEDB_ERR_INDEX (-3)    /* index >= gamedb_positions() */
 #define GAMEDB_ERR_KIND (-4)     /* the table does not hold this kind of value */
-#define GAMEDB_ERR_INTERNAL (-5) /* a bug in gamedb (caught at the boundary) */
+#define GAMEDB_ERR_INTERNAL (-5) /* a bug in gamedb (a panic or a broken invariant) */
 #define GAMEDB_ERR_GAME (-6)     /* the table's game is not known to this library: values by
                                     index only */
 

@@ -35,8 +35,8 @@ impl TableLock {
     pub fn wait(dir: &Path, name: &str) -> Result<TableLock> {
         match TableLock::take(dir, name, true)? {
             Some(lock) => Ok(lock),
-            None => Err(Error::Unsupported(format!(
-                "internal error: a blocking lock of {} was refused",
+            None => Err(Error::internal(format!(
+                "a blocking lock of {} was refused",
                 lock_path(dir, name).display()
             ))),
         }

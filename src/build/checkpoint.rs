@@ -408,7 +408,7 @@ impl Saves for Checkpoint<'_> {
         let mut state = self
             .state
             .lock()
-            .map_err(|_| Error::Unsupported("internal error: checkpoint state poisoned".into()))?;
+            .map_err(|_| Error::internal("checkpoint state poisoned"))?;
         if at.next >= at.waves || state.last.elapsed().as_secs() < every {
             return Ok(());
         }

@@ -135,7 +135,7 @@ pub fn run(a: EnumerateArgs) -> Result<(), Failure> {
     #[cfg(feature = "mpi")]
     {
         let Some(x) = spread::exchange::Mpi::init() else {
-            return Err(Error::Unsupported("MPI was initialized twice".into()).into());
+            return Err(Error::internal("MPI was initialized twice").into());
         };
         slide(&a, &x)
     }

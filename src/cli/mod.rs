@@ -1,7 +1,7 @@
 //! The `gamedb` command: [`main_with`] parses the arguments, hands them to the subcommand's
 //! file under `src/cli/` (one file per subcommand, each a thin layer over the library), and
 //! decides the exit status in one place: 0 ok, 1 a verified statement failed, 2 bad input, a
-//! damaged table or a game not known.
+//! damaged table or a game not known, 70 an internal error (a bug in gamedb).
 //!
 //! The `gamedb` binary is `main_with(Registry::builtin())`. A crate with games of its own makes
 //! its own binary the same way, with its registry: every subcommand (build, query, info,
@@ -99,7 +99,7 @@ pub struct Common {
 
 /// How a command ended, when not well.
 pub(crate) enum Failure {
-    /// Bad input, damaged table, I/O error: exit 2.
+    /// Bad input, damaged table, a game not known, I/O error: exit 2; an internal error: exit 70.
     Error(Error),
     /// A checked statement failed: exit 1 (already reported).
     Findings,
@@ -331,7 +331,16 @@ pub fn main_with(registry: Registry) -> ExitCode {
         Err(Failure::Error(e)) => {
             let _ = std::io::stdout().flush();
             eprintln!("gamedb: {e}");
-            ExitCode::from(2)
+            ExitCode::from(exit_status(&e))
         }
+    }
+}
+
+/// The exit status of a command that failed with `e`: 70 (`EX_SOFTWARE`) for a bug in gamedb,
+/// so a script can tell it from a problem with its input, a table or the disk; 2 otherwise.
+fn exit_status(e: &Error) -> u8 {
+    match e {
+        Error::Internal(_) => 70,
+        _ => 2,
     }
 }

@@ -95,7 +95,7 @@ pub fn run(a: VerifyArgs) -> Result<(), Failure> {
     if a.json {
         println!(
             "{}",
-            serde_json::to_string(&summary).map_err(|e| Error::Unsupported(e.to_string()))?
+            serde_json::to_string(&summary).map_err(|e| Error::internal(e.to_string()))?
         );
     } else {
         println!("{} passed, {} failed", summary.passed, summary.failed);

@@ -473,8 +473,8 @@ impl Solver {
         let mut at = tiles.to_vec();
         for m in &s.moves {
             self.board.apply(&mut at, m.tile, m.dir).ok_or_else(|| {
-                Error::Unsupported(format!(
-                    "internal error: the solver's move {} is not legal in {}",
+                Error::internal(format!(
+                    "the solver's move {} is not legal in {}",
                     m.label(),
                     format_numbers(&at)
                 ))

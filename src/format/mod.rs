@@ -224,8 +224,8 @@ pub fn check_text(game: &str, parameters: &str) -> Result<()> {
 pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> {
     let expected = meta.encoding.payload_len(meta.entry_count);
     if expected != Some(payload.len() as u64) {
-        return Err(Error::Unsupported(format!(
-            "internal error: payload of {} bytes for {} entries",
+        return Err(Error::internal(format!(
+            "payload of {} bytes for {} entries",
             payload.len(),
             meta.entry_count
         )));
@@ -359,8 +359,8 @@ impl TableParts {
     pub fn write_at(&mut self, offset: u64, bytes: &[u8]) -> Result<()> {
         use std::os::unix::fs::FileExt;
         if offset + bytes.len() as u64 > self.payload_len {
-            return Err(Error::Unsupported(format!(
-                "internal error: payload bytes {offset}..{} of {}",
+            return Err(Error::internal(format!(
+                "payload bytes {offset}..{} of {}",
                 offset + bytes.len() as u64,
                 self.payload_len
             )));

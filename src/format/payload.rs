@@ -22,8 +22,10 @@ use crate::game::{Outcome, Solved, ValueKind};
 
 pub use crate::game::{mod3, UNREACHED};
 
-/// How each entry is stored in the payload.
+/// How each entry is stored in the payload. Non-exhaustive: larger values or denser packings
+/// bring new encodings (as `Mod3` and `U24` came after the first three).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Encoding {
     /// One bit per entry, entry `i` in bit `i % 8` of byte `i / 8`.
     Bits = 1,

@@ -54,8 +54,10 @@ impl Outcome {
     }
 }
 
-/// What the values of a table mean.
+/// What the values of a table mean. Non-exhaustive: a new kind of game may bring a new kind
+/// of value (as three-rowed Chomp brought `Extension`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ValueKind {
     /// P/N for the player to move.
     Outcome = 1,
@@ -127,7 +129,9 @@ pub mod mod3 {
 
 /// The values a solver produced for every position of a game, in index order: what
 /// [`GameSpec::solve`] returns and the format module encodes into a table's payload.
+/// Non-exhaustive: it grows with [`ValueKind`].
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Solved {
     /// P/N bits, 1 = N: position `i` is bit `i % 8` of byte `i / 8`.
     Outcomes {

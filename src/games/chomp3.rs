@@ -389,7 +389,7 @@ fn solve_width(max: u32, width: usize, progress: &dyn Progress) -> Result<Vec<u8
     }
 
     let tile = |b: usize, c: usize| -> Result<()> {
-        let lock_err = || Error::Unsupported("internal error: a solver task panicked".into());
+        let lock_err = || Error::internal("a solver task panicked");
         let mut cols = block_state[b].lock().map_err(|_| lock_err())?;
         let mut chunk = chunk_state[c].lock().map_err(|_| lock_err())?;
         let Chunk { rows, out } = &mut *chunk;

@@ -542,8 +542,8 @@ impl Spec {
         }
         let solved = self.0.solve_saving(kind, progress, saves)?;
         if solved.len() != positions || solved.kind() != kind {
-            return Err(Error::Unsupported(format!(
-                "internal error: solving {} gave {} {} values, expected {positions} {} values",
+            return Err(Error::internal(format!(
+                "solving {} gave {} {} values, expected {positions} {} values",
                 self.describe(),
                 solved.len(),
                 solved.kind().name(),

@@ -178,8 +178,8 @@ impl GameSpec for SlideSpec {
         let index = SlideIndex::dense(self.grid());
         let d = bfs::distances(&index, progress)?;
         if d.reached() != index.positions() {
-            return Err(Error::Unsupported(format!(
-                "internal error: the search reached {} of the {} solvable arrangements",
+            return Err(Error::internal(format!(
+                "the search reached {} of the {} solvable arrangements",
                 d.reached(),
                 index.positions()
             )));

@@ -23,6 +23,7 @@ use crate::lookup::Table;
 use crate::report::distribution::Distribution;
 use crate::report::info::Info;
 use crate::solve::Budget;
+use crate::Error;
 
 use super::files::Slot;
 use super::{json_line, web, ApiError, App};
@@ -240,12 +241,7 @@ where
         work(&app)
     })
     .await
-    .unwrap_or_else(|e| {
-        Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("internal error: {e}"),
-        ))
-    })
+    .unwrap_or_else(|e| Err(Error::internal(e.to_string()).into()))
 }
 
 /// The open table named `file`, opening it first (a heavy request) when no request did.

@@ -18,7 +18,7 @@
 //! Statuses: 400 bad input (the CLI's message), 404 unknown table or endpoint, 405 wrong
 //! method, 408 over the time limit (a request, or a search's deadline), 413 body over the
 //! limit, 503 busy (too many heavy requests at once) or a search over its node budget, 500 a
-//! damaged table. Errors are `{"error": message}`, or `{"position": .., "error": ..}` for a
+//! damaged table or an internal error. Errors are `{"error": message}`, or `{"position": .., "error": ..}` for a
 //! position. Handlers return errors as values; a panic (a bug) is caught and answered 500.
 
 use std::future::Future;
@@ -154,9 +154,10 @@ impl ApiError {
             Error::OverLimit { time: false, .. } => StatusCode::SERVICE_UNAVAILABLE,
             // Missing tables (the solver's), or a request too large for this build.
             Error::Unsupported(_) => StatusCode::NOT_FOUND,
-            Error::Io { .. } | Error::Corrupt { .. } | Error::Version { .. } => {
-                StatusCode::INTERNAL_SERVER_ERROR
-            }
+            Error::Io { .. }
+            | Error::Corrupt { .. }
+            | Error::Version { .. }
+            | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
@@ -278,5 +279,26 @@ pub async fn signals() {
     #[cfg(not(unix))]
     {
         let _ = interrupt.await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_internal_error_is_a_server_error_not_a_missing_resource() {
+        let e = Error::internal("goal 9 outside the 4 positions");
+        assert_eq!(ApiError::status_of(&e), StatusCode::INTERNAL_SERVER_ERROR);
+        let answer = ApiError::from(e);
+        assert!(
+            answer
+                .body
+                .contains("internal error: goal 9 outside the 4 positions"),
+            "{}",
+            answer.body
+        );
+        let missing = Error::unsupported("no table of tiles 1-7");
+        assert_eq!(ApiError::status_of(&missing), StatusCode::NOT_FOUND);
     }
 }

@@ -176,15 +176,15 @@ fn check_levels<G: Game>(game: &G) -> Result<Vec<std::ops::Range<u64>>> {
     let mut next = 0;
     for l in &levels {
         if l.start != next || l.end < l.start {
-            return Err(Error::Unsupported(format!(
-                "internal error: game levels are not consecutive at index {next}"
+            return Err(Error::internal(format!(
+                "game levels are not consecutive at index {next}"
             )));
         }
         next = l.end;
     }
     if next != game.positions() {
-        return Err(Error::Unsupported(format!(
-            "internal error: game levels cover {next} of {} positions",
+        return Err(Error::internal(format!(
+            "game levels cover {next} of {} positions",
             game.positions()
         )));
     }

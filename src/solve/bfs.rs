@@ -124,8 +124,8 @@ pub fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Dista
     let mut active = flags();
     for g in puzzle.goals() {
         if g >= n {
-            return Err(Error::Unsupported(format!(
-                "internal error: goal {g} outside the {n} positions"
+            return Err(Error::internal(format!(
+                "goal {g} outside the {n} positions"
             )));
         }
         values[g as usize] = 0;
@@ -280,8 +280,8 @@ pub fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> 
     let seen = WordBits::try_new(n)?;
     for &s in starts {
         if s >= n {
-            return Err(Error::Unsupported(format!(
-                "internal error: start {s} outside the {n} positions"
+            return Err(Error::internal(format!(
+                "start {s} outside the {n} positions"
             )));
         }
         seen.set(s);

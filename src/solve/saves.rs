@@ -118,8 +118,8 @@ fn start(
     match saves.resume(solve, positions)? {
         Some((at, bits)) => {
             if at.waves != waves || at.next > waves || bits.len() != positions {
-                return Err(Error::Unsupported(format!(
-                    "internal error: the saved state of {solve} stands at wave {} of {} over {} \
+                return Err(Error::internal(format!(
+                    "the saved state of {solve} stands at wave {} of {} over {} \
                      positions; this solve has {waves} waves over {positions} positions",
                     at.next,
                     at.waves,

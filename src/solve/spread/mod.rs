@@ -281,8 +281,8 @@ pub(crate) fn goals<P: Bipartite>(puzzle: &P, layout: &Layout) -> Result<Vec<u64
     let goals = puzzle.goals();
     for &g in &goals {
         if g >= layout.n || layout.side_of(g) != 0 {
-            return Err(Error::Unsupported(format!(
-                "internal error: goal {g} is outside the index or not on side 0"
+            return Err(Error::internal(format!(
+                "goal {g} is outside the index or not on side 0"
             )));
         }
     }

@@ -133,8 +133,8 @@ impl List {
             out.push(last);
         }
         if out.len() != self.counts[k] as usize {
-            return Err(Error::Unsupported(
-                "internal error: a compressed block decodes to the wrong count".into(),
+            return Err(Error::internal(
+                "a compressed block decodes to the wrong count",
             ));
         }
         Ok(())
