@@ -1456,6 +1456,8 @@ class Table:
             )
         game = game_field.split(b"\0", 1)[0].decode("ascii", "replace")
         parameters = parameters_field.split(b"\0", 1)[0].decode("ascii", "replace")
+        # The stored payload checksum has the table's identity folded in (tables/README.md).
+        pxxh3 ^= _hash(("%s\0%d\0%s" % (game, rules_version, parameters)).encode("ascii"))
         try:
             params = _numeric_params(game, parameters)
         except ValueError as e:

@@ -158,7 +158,7 @@ pub fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Prepared> 
         checkpoint_every: opts.checkpoint_every,
         resume: opts.resume,
         identity: checkpoint::Identity {
-            key: checkpoint::Identity::key_of(
+            key: crate::format::identity_key(
                 SlideSpec::NAME,
                 SlideSpec::RULES_VERSION,
                 &spec.parameters(),

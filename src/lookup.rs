@@ -333,6 +333,11 @@ impl Table {
             return self.query_index(self.parse_index(index)?, path);
         }
         let pos = self.rules.parse(text)?;
+        self.answer_with(pos, path)
+    }
+
+    /// [`answer`](Table::answer), with a whole optimal solution when `path` is asked for.
+    fn answer_with(&self, pos: Vec<u32>, path: bool) -> Result<Answer> {
         let mut answer = self.answer(pos)?;
         if path {
             if let Value::Distance(d) = &mut answer.value {
@@ -381,8 +386,7 @@ impl Table {
                 }),
             });
         }
-        let text = self.rules.format(&self.rules.unrank(index));
-        self.query_with(&text, path)
+        self.answer_with(self.rules.unrank(index), path)
     }
 
     /// Answers a position already checked by the rules. A position outside the table is

@@ -15,7 +15,7 @@
 //! ```text
 //! magic "GDBWAVE\n" (8 bytes), version u32, value kind u32 (as in table headers),
 //! key u64 (xxh3-64 of the table's game name, rules version and parameter text, as
-//!   `solve::spread::checkpoint::Identity::key_of` makes it), 8 words 0, positions u64,
+//!   `format::identity_key` makes it), 8 words 0, positions u64,
 //! next wave u64, waves u64, positions solved u64,
 //! name length u64, name (UTF-8, zero-padded to a multiple of 8 bytes): the solve, e.g.
 //!   `triangles over the 10x42 box` (the engine and the box it solves),
@@ -49,7 +49,7 @@ const HEAD: u64 = 8 + 4 + 4 + 8 * (1 + 8 + 1 + 3 + 1);
 
 /// The identity of the table of `spec` in a checkpoint.
 fn key_of(spec: &Spec) -> u64 {
-    crate::solve::spread::checkpoint::Identity::key_of(
+    crate::format::identity_key(
         spec.name(),
         spec.rules_version(),
         &spec.parameters(),

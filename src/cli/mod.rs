@@ -31,6 +31,7 @@ mod query;
 mod rank;
 mod serve;
 mod solve;
+mod upgrade;
 mod verify;
 mod verify_table;
 
@@ -57,6 +58,8 @@ pub(crate) enum Command {
     Info(info::InfoArgs),
     /// Check tables' structure and checksums.
     VerifyTable(verify_table::VerifyTableArgs),
+    /// Rewrite tables of an older format version (1) in the current one (same payload).
+    Upgrade(upgrade::UpgradeArgs),
     /// Check the statements of the literature and the source texts against every position.
     Verify(verify::VerifyArgs),
     /// Chomp: the winning bites of every rectangle inside a table's box.
@@ -310,6 +313,7 @@ pub fn main_with(registry: Registry) -> ExitCode {
         Command::Query(a) => query::run(a),
         Command::Info(a) => info::run(a),
         Command::VerifyTable(a) => verify_table::run(a),
+        Command::Upgrade(a) => upgrade::run(a),
         Command::Verify(a) => verify::run(a),
         Command::ChompRectangles(a) => chomp_rectangles::run(a),
         Command::ChompCensus(a) => chomp_census::run(a),

@@ -53,6 +53,9 @@ pub fn rank(a: RankArgs) -> Result<(), Failure> {
 
 pub fn unrank(a: UnrankArgs) -> Result<(), Failure> {
     let table = Table::open(&a.table)?;
+    if let Some(e) = table.not_known() {
+        return Err(e.into());
+    }
     let rules = table.rules();
     let len = table.len();
     answer_all(&a.indices, a.json, |text| {

@@ -13,7 +13,8 @@
 //!     24    8 entry_count      u64
 //!     32    8 payload_offset   u64 = 4096
 //!     40    8 payload_len      u64
-//!     48    8 payload_xxh3     u64, xxh3-64 (seed 0) of the payload bytes
+//!     48    8 payload_xxh3     u64, xxh3-64 (seed 0) of the payload bytes XOR the identity key
+//!                              (below)
 //!     56   16 crate_version    UTF-8, zero padded
 //!     72   64 game             UTF-8, zero padded: the game's name (`nim`, `chomp`, or
 //!                              `CRATE/GAME` for a game of another crate)
@@ -21,6 +22,11 @@
 //!    520    8 header_xxh3      u64, xxh3-64 of bytes 0..520
 //!    528      zero padding up to payload_offset, then the payload
 //! ```
+//! The **identity key** is xxh3-64 of `GAME \0 RULES_VERSION \0 PARAMETERS` (the version in
+//! decimal; [`identity_key`]). Folding it into the payload checksum ties the payload to the
+//! game it was solved for: a header edited to name another game (with its header checksum
+//! recomputed) fails the payload check instead of answering as that game.
+//!
 //! All integers are little-endian; the header is encoded with bincode 2 in its fixed-width
 //! little-endian configuration, which produces exactly this layout.
 //!
@@ -157,6 +163,8 @@ fn encode_header(meta: &TableMeta, payload: &[u8]) -> Vec<u8> {
 
 /// The header bytes of a table whose payload is `payload_len` bytes hashing to `payload_xxh3`.
 fn header_for(meta: &TableMeta, payload_len: u64, payload_xxh3: u64) -> Vec<u8> {
+    let payload_xxh3 =
+        payload_xxh3 ^ identity_key(&meta.game, meta.rules_version, &meta.parameters);
     let mut raw = RawHeader {
         magic: MAGIC,
         format_version: FORMAT_VERSION,
@@ -177,6 +185,12 @@ fn header_for(meta: &TableMeta, payload_len: u64, payload_xxh3: u64) -> Vec<u8> 
     let bytes = bincode::encode_to_vec(&raw, bincode_config()).expect("header encodes");
     debug_assert_eq!(bytes.len(), HEADER_LEN);
     bytes
+}
+
+/// The identity key of a table of game `game` (its name), `rules_version` and `parameters`
+/// text (see the module docs); also what checkpoints are keyed by.
+pub fn identity_key(game: &str, rules_version: u32, parameters: &str) -> u64 {
+    xxh3_64(format!("{game}\0{rules_version}\0{parameters}").as_bytes())
 }
 
 /// `text` in a zero-padded field of `N` bytes. The registry keeps game names and parameter
@@ -274,6 +288,29 @@ pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> 
         });
     }
     Ok(())
+}
+
+/// Rewrites the table at `path` in the current format when it is of an older one (see
+/// [`legacy`]): its payload checksum is checked first, then the same payload is written with a
+/// current header, atomically ([`write_table`]). Returns the version it had, or `None` when
+/// it was current already (left untouched).
+pub fn upgrade(path: &Path) -> Result<Option<u32>> {
+    let file = TableFile::open(path)?;
+    let h = file.header().clone();
+    if h.format_version == FORMAT_VERSION {
+        return Ok(None);
+    }
+    file.verify()?;
+    let meta = TableMeta {
+        game: h.game,
+        rules_version: h.rules_version,
+        parameters: h.parameters,
+        value_kind: h.value_kind,
+        encoding: h.encoding,
+        entry_count: h.entry_count,
+    };
+    write_table(path, &meta, file.payload())?;
+    Ok(Some(h.format_version))
 }
 
 /// A table file written in pieces, by one process or by several: the processes of one
@@ -592,7 +629,9 @@ impl TableFile {
             return Err(Error::corrupt(
                 &self.path,
                 format!(
-                    "payload checksum mismatch: header says {:016x}, payload hashes to {:016x}",
+                    "payload checksum mismatch: header says {:016x}, payload hashes to {:016x} \
+                     (the payload is damaged, or the header was changed to name another game or \
+                     parameters than it was solved for)",
                     self.header.payload_xxh3, got
                 ),
             ));
@@ -719,6 +758,7 @@ fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header
         return Err(Error::corrupt(path, "the game field is empty"));
     }
     let parameters = text(&raw.parameters, "parameters")?;
+    let key = identity_key(&game, raw.rules_version, &parameters);
     check_sizes(
         path,
         Sizes {
@@ -740,7 +780,8 @@ fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header
         entry_count: raw.entry_count,
         payload_offset: raw.payload_offset,
         payload_len: raw.payload_len,
-        payload_xxh3: raw.payload_xxh3,
+        // The payload's own checksum (see the module docs).
+        payload_xxh3: raw.payload_xxh3 ^ key,
         crate_version: field_text(&raw.crate_version, "crate version")
             .unwrap_or_else(|_| "?".into()),
     })

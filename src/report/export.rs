@@ -2,7 +2,7 @@
 //! index order, as CSV or JSON lines, for duckdb, pandas or a spreadsheet.
 //!
 //! Columns (CSV header, or JSON keys in this order): `index`, `position` (written as `query`
-//! reads it, so quoted in CSV), then by value kind `outcome` (outcome tables), `outcome,grundy`
+//! reads it, so quoted in CSV; empty for a table of a game this program does not know), then by value kind `outcome` (outcome tables), `outcome,grundy`
 //! (Grundy tables), `distance` (complete sliding-puzzle tables) or `lower_bound` (pattern
 //! databases; empty / null where the pattern cannot be brought home).
 //!

@@ -40,18 +40,11 @@ const MANIFEST: &str = "MANIFEST";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
     /// The table the run makes, as one number: xxh3-64 of its game name, rules version and
-    /// parameter text as the header will store them (see [`Identity::key_of`]).
+    /// parameter text as the header will store them (`format::identity_key`; the engine
+    /// only compares it).
     pub key: u64,
     /// For people: `slide 2x7`.
     pub name: String,
-}
-
-impl Identity {
-    /// The key of a table of game `game` (its name), `rules_version` and `parameters` text.
-    pub fn key_of(game: &str, rules_version: u32, parameters: &str) -> u64 {
-        let text = format!("{game}\0{rules_version}\0{parameters}");
-        xxhash_rust::xxh3::xxh3_64(text.as_bytes())
-    }
 }
 
 /// One array of a checkpoint: words at hand, or made when written (a list the sparse store
