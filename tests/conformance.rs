@@ -93,11 +93,19 @@ impl Game for Subtraction {
         self.n + 1
     }
 
-    fn levels(&self) -> Vec<Range<u64>> {
-        (0..=self.n)
-            .filter(|&i| !(self.flaw == Flaw::LevelsWithAGap && i == 4))
-            .map(|i| i..i + 1)
-            .collect()
+    fn level_count(&self) -> u64 {
+        match self.flaw {
+            Flaw::LevelsWithAGap => self.n,
+            _ => self.n + 1,
+        }
+    }
+
+    fn level(&self, l: u64) -> Range<u64> {
+        let i = match self.flaw {
+            Flaw::LevelsWithAGap if l >= 4 => l + 1,
+            _ => l,
+        };
+        i..i + 1
     }
 
     fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, mut f: F) -> ControlFlow<()> {

@@ -347,8 +347,8 @@ fn every_build_fits_in_the_memory_it_says_it_needs() {
         "slide --rows 2 --cols 5",
         "nim --heaps 6 --max-heap 40",
         "nim --heaps 5 --max-heap 40 --grundy",
-        // Four million levels of two positions: the solver's list of levels is most of the
-        // memory (an estimate that forgot it was found by scripts/bench_needs.sh).
+        // Four million levels of two positions: the solver asks for levels one at a time, so
+        // the bits are all it holds (it once listed them, 16 bytes a level, most of its memory).
         "candy --max-candies 4000001 --max-take 3",
         "wythoff --max-heap 400 --grundy",
         "pdb --rows 3 --cols 4 --pattern 1,2,3,4,5",

@@ -36,9 +36,10 @@ fn children_of<G: Game>(g: &G, pos: u64) -> BTreeSet<u64> {
 /// Returns the children of every position, for [`rules`].
 pub fn game<G: Game>(g: &G) -> Result<Children, String> {
     let n = g.positions();
-    let mut level_of = vec![usize::MAX; n as usize];
+    let mut level_of = vec![u64::MAX; n as usize];
     let mut next = 0;
-    for (l, range) in g.levels().into_iter().enumerate() {
+    for l in 0..g.level_count() {
+        let range = g.level(l);
         if range.start != next || range.end < range.start || range.end > n {
             return Err(format!(
                 "levels are not consecutive ranges covering 0..{n}: level {l} is {range:?}, expected to start at {next}"

@@ -334,15 +334,23 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
 ///
 /// Contract:
 /// * every index in `0..positions()` is a position (the ranking is perfect);
-/// * [`levels`](Game::levels) cuts `0..positions()` into consecutive ranges and every move
-///   from a position in level `l` leads to a position in a level `< l`;
+/// * levels `0..level_count()` ([`level`](Game::level)) cut `0..positions()` into
+///   consecutive ranges, lowest first: level 0 starts at 0, each next one where the last
+///   ended, and the last ends at `positions()`;
+/// * every move from a position in level `l` leads to a position in a level `< l`;
 /// * [`terminal`](Game::terminal) is `Some` exactly for positions without moves.
+///
+/// Levels are asked for one at a time rather than listed, so a game of 2^32 one-position
+/// levels needs no memory for them.
 pub trait Game: Sync {
     /// Number of positions; indices are `0..positions()`.
     fn positions(&self) -> u64;
 
-    /// Consecutive index ranges, lowest level first, covering `0..positions()`.
-    fn levels(&self) -> Vec<Range<u64>>;
+    /// Number of levels.
+    fn level_count(&self) -> u64;
+
+    /// The index range of level `l`, for `l < level_count()` (see the contract above).
+    fn level(&self, l: u64) -> Range<u64>;
 
     /// Calls `f` with the index of each position one move away. Stops, and returns `Break`,
     /// as soon as `f` does. A child may be visited more than once.

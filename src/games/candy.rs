@@ -166,8 +166,7 @@ impl GameSpec for CandySpec {
     }
 
     fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        // One level per number of candies left.
-        crate::solve::outcomes_memory(self.positions(), self.max_candies as u64 + 1)
+        crate::solve::outcomes_memory(self.positions())
     }
 
     fn samples() -> Vec<Self> {
@@ -208,10 +207,13 @@ impl Game for Candy {
         self.spec.positions()
     }
 
-    fn levels(&self) -> Vec<Range<u64>> {
-        (0..=self.spec.max_candies as u64)
-            .map(|m| 2 * m..2 * m + 2)
-            .collect()
+    fn level_count(&self) -> u64 {
+        self.spec.max_candies as u64 + 1
+    }
+
+    // One level per number of candies left, both parities of the mover's total.
+    fn level(&self, m: u64) -> Range<u64> {
+        2 * m..2 * m + 2
     }
 
     fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, mut f: F) -> ControlFlow<()> {

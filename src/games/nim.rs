@@ -218,12 +218,10 @@ impl GameSpec for NimSpec {
         let (s, h) = (self.heaps as u64, self.max_heap as u64);
         // The ranking tables `cnt` and `start` (see `Nim::new`).
         let ranking = ((s + 1) * (h + 1) * (s * h + 1) + s * h + 2) * 8;
-        // One level per number of counters.
-        let levels = s * h + 1;
         ranking
             + match kind {
-                ValueKind::Grundy => crate::solve::grundy_memory(self.positions(), levels),
-                _ => crate::solve::outcomes_memory(self.positions(), levels),
+                ValueKind::Grundy => crate::solve::grundy_memory(self.positions()),
+                _ => crate::solve::outcomes_memory(self.positions()),
             }
     }
 
@@ -370,8 +368,12 @@ impl Game for Nim {
         *self.start.last().unwrap()
     }
 
-    fn levels(&self) -> Vec<Range<u64>> {
-        self.start.windows(2).map(|w| w[0]..w[1]).collect()
+    fn level_count(&self) -> u64 {
+        self.start.len() as u64 - 1
+    }
+
+    fn level(&self, l: u64) -> Range<u64> {
+        self.start[l as usize]..self.start[l as usize + 1]
     }
 
     fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, mut f: F) -> ControlFlow<()> {

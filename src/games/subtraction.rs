@@ -143,10 +143,9 @@ impl GameSpec for SubtractionSpec {
     }
 
     fn solve_memory(&self, kind: ValueKind) -> u64 {
-        let (n, levels) = (self.positions(), self.positions());
         match kind {
-            ValueKind::Outcome => crate::solve::outcomes_memory(n, levels),
-            _ => crate::solve::grundy_memory(n, levels),
+            ValueKind::Outcome => crate::solve::outcomes_memory(self.positions()),
+            _ => crate::solve::grundy_memory(self.positions()),
         }
     }
 
@@ -172,8 +171,12 @@ impl Game for Subtraction {
         self.0.positions()
     }
 
-    fn levels(&self) -> Vec<Range<u64>> {
-        (0..self.positions()).map(|h| h..h + 1).collect()
+    fn level_count(&self) -> u64 {
+        self.positions()
+    }
+
+    fn level(&self, h: u64) -> Range<u64> {
+        h..h + 1
     }
 
     fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, mut f: F) -> ControlFlow<()> {

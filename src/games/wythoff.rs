@@ -115,12 +115,10 @@ impl GameSpec for WythoffSpec {
     fn solve_memory(&self, kind: ValueKind) -> u64 {
         // The level starts (see `Wythoff::new`).
         let ranking = (2 * self.max_heap as u64 + 2) * 8;
-        // One level per sum of the heaps.
-        let levels = 2 * self.max_heap as u64 + 1;
         ranking
             + match kind {
-                ValueKind::Grundy => crate::solve::grundy_memory(self.positions(), levels),
-                _ => crate::solve::outcomes_memory(self.positions(), levels),
+                ValueKind::Grundy => crate::solve::grundy_memory(self.positions()),
+                _ => crate::solve::outcomes_memory(self.positions()),
             }
     }
 
@@ -189,8 +187,12 @@ impl Game for Wythoff {
         *self.start.last().unwrap_or(&0)
     }
 
-    fn levels(&self) -> Vec<Range<u64>> {
-        self.start.windows(2).map(|w| w[0]..w[1]).collect()
+    fn level_count(&self) -> u64 {
+        self.start.len() as u64 - 1
+    }
+
+    fn level(&self, l: u64) -> Range<u64> {
+        self.start[l as usize]..self.start[l as usize + 1]
     }
 
     fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, mut f: F) -> ControlFlow<()> {

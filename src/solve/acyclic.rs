@@ -171,24 +171,34 @@ where
     }
 }
 
-fn check_levels<G: Game>(game: &G) -> Result<Vec<std::ops::Range<u64>>> {
-    let levels = game.levels();
+/// Calls `body` with each level of `game` in order, checking the contract as it goes: each
+/// level starts where the last ended and stays inside the table (so `body` may index by it), and
+/// the last ends at `positions()`. Checked level by level, not first, so that no list of levels
+/// is ever held: a game may have as many levels as positions.
+fn for_each_level<G, B>(game: &G, mut body: B) -> Result<()>
+where
+    G: Game,
+    B: FnMut(std::ops::Range<u64>) -> Result<()>,
+{
+    let n = game.positions();
     let mut next = 0;
-    for l in &levels {
-        if l.start != next || l.end < l.start {
+    for l in 0..game.level_count() {
+        let level = game.level(l);
+        if level.start != next || level.end < level.start || level.end > n {
             return Err(Error::internal(format!(
-                "game levels are not consecutive at index {next}"
+                "game level {l} is {level:?}, not a range from {next} within \
+                 0..{n}"
             )));
         }
-        next = l.end;
+        next = level.end;
+        body(level)?;
     }
-    if next != game.positions() {
+    if next != n {
         return Err(Error::internal(format!(
-            "game levels cover {next} of {} positions",
-            game.positions()
+            "game levels cover {next} of {n} positions"
         )));
     }
-    Ok(levels)
+    Ok(())
 }
 
 /// Solves levels in order into a fresh bit table: `decide(bits, pos)` says whether `pos` is N,
@@ -198,9 +208,8 @@ where
     G: Game,
     D: Fn(&Bits, u64) -> bool + Sync,
 {
-    let levels = check_levels(game)?;
     let bits = Bits::try_new(game.positions())?;
-    for level in levels {
+    for_each_level(game, |level| {
         let size = level.end - level.start;
         for_each_word(level, |w, positions| {
             let mut mask = 0u64;
@@ -212,27 +221,21 @@ where
             bits.or_word(w, mask);
         });
         progress.inc(size);
-    }
+        Ok(())
+    })?;
     Ok(bits)
 }
 
-/// Memory of the game's list of levels ([`Game::levels`]), which the solvers hold throughout:
-/// a game of many small levels (the candy game: one per number of candies) pays for it.
-fn levels_memory(levels: u64) -> u64 {
-    levels.saturating_mul(std::mem::size_of::<std::ops::Range<u64>>() as u64)
+/// Memory of [`solve_outcomes`] and [`solve_outcomes_retro`] over `positions`: one bit per
+/// position (the bits become the table's payload without a copy). The levels cost nothing:
+/// they are asked for one at a time ([`Game::level`]).
+pub fn outcomes_memory(positions: u64) -> u64 {
+    positions.div_ceil(8)
 }
 
-/// Memory of [`solve_outcomes`] and [`solve_outcomes_retro`] over `positions` in `levels`
-/// levels: one bit per position (the bits become the table's payload without a copy) and the
-/// list of levels.
-pub fn outcomes_memory(positions: u64, levels: u64) -> u64 {
-    positions.div_ceil(8) + levels_memory(levels)
-}
-
-/// Memory of [`solve_grundy`] over `positions` in `levels` levels: two bytes per position and
-/// the list of levels.
-pub fn grundy_memory(positions: u64, levels: u64) -> u64 {
-    positions.saturating_mul(2) + levels_memory(levels)
+/// Memory of [`solve_grundy`] over `positions`: two bytes per position.
+pub fn grundy_memory(positions: u64) -> u64 {
+    positions.saturating_mul(2)
 }
 
 /// P/N of every position by scanning children, stopping at the first P child.
@@ -279,12 +282,11 @@ pub const MAX_GRUNDY: u32 = u16::MAX as u32;
 
 /// Grundy value of every position of a normal-play game (terminal positions are P, value 0).
 pub fn solve_grundy<G: Game>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {
-    let levels = check_levels(game)?;
     let n = usize::try_from(game.positions())
         .map_err(|_| Error::Unsupported("too many positions for a Grundy table".into()))?;
     let mut values = vec![0u16; n];
     let failed = std::sync::atomic::AtomicBool::new(false);
-    for level in levels {
+    for_each_level(game, |level| {
         let (lo, hi) = (level.start as usize, level.end as usize);
         let (done, rest) = values.split_at_mut(lo);
         let current = &mut rest[..hi - lo];
@@ -319,7 +321,8 @@ pub fn solve_grundy<G: Game>(game: &G, progress: &dyn Progress) -> Result<Vec<u1
             ));
         }
         progress.inc((hi - lo) as u64);
-    }
+        Ok(())
+    })?;
     Ok(values)
 }
 
@@ -401,5 +404,100 @@ mod tests {
         );
         assert_eq!(bytes.len(), 125);
         assert_eq!((bytes[0], bytes[7], bytes[124]), (0x01, 0x01, 0x80));
+    }
+
+    /// One heap, take one or two counters: position `i` is `i` counters and its own level, so
+    /// there are as many levels as positions. `levels` and `gap_at` break the level contract
+    /// on purpose (a sound heap has `levels == positions` and no gap).
+    struct Heap {
+        positions: u64,
+        levels: u64,
+        gap_at: Option<u64>,
+    }
+
+    fn heap(positions: u64) -> Heap {
+        Heap {
+            positions,
+            levels: positions,
+            gap_at: None,
+        }
+    }
+
+    impl Game for Heap {
+        fn positions(&self) -> u64 {
+            self.positions
+        }
+        fn level_count(&self) -> u64 {
+            self.levels
+        }
+        fn level(&self, l: u64) -> std::ops::Range<u64> {
+            let i = l + self.gap_at.is_some_and(|g| l >= g) as u64;
+            i..i + 1
+        }
+        fn children<F: FnMut(u64) -> ControlFlow<()>>(
+            &self,
+            pos: u64,
+            mut f: F,
+        ) -> ControlFlow<()> {
+            for t in 1..=pos.min(2) {
+                f(pos - t)?;
+            }
+            ControlFlow::Continue(())
+        }
+        fn terminal(&self, pos: u64) -> Option<Outcome> {
+            (pos == 0).then_some(Outcome::P)
+        }
+    }
+
+    #[test]
+    fn a_game_of_two_to_the_32_levels_holds_none_of_them() {
+        // 16 bytes a level listed would be 64 GiB; asked for one at a time they cost nothing.
+        let g = heap(1 << 32);
+        assert_eq!(g.level_count(), 1 << 32);
+        assert_eq!(g.level((1 << 32) - 1), (1 << 32) - 1..1 << 32);
+        assert_eq!(outcomes_memory(g.positions()), 1 << 29);
+        // The same game, small enough to solve: one level a position is a sound game.
+        let g = heap(1000);
+        assert_eq!(
+            crate::game::conformance::game(&g).map(|c| c.len()),
+            Ok(1000)
+        );
+        let bits = solve_outcomes(&g, &()).unwrap();
+        let grundy = solve_grundy(&g, &()).unwrap();
+        for i in 0..1000 {
+            assert_eq!(bits.get(i), i % 3 != 0, "{i}");
+            assert_eq!(grundy[i as usize] as u64, i % 3, "{i}");
+        }
+    }
+
+    #[test]
+    fn levels_that_break_the_contract_are_refused() {
+        let gap = Heap {
+            levels: 9,
+            gap_at: Some(4),
+            ..heap(10)
+        };
+        let short = Heap {
+            levels: 9,
+            ..heap(10)
+        };
+        // Level 10 would be 10..11, past the table: refused, not indexed.
+        let long = Heap {
+            levels: 11,
+            ..heap(10)
+        };
+        for (g, says) in [
+            (gap, "game level 4 is 5..6, not a range from 4 within 0..10"),
+            (short, "game levels cover 9 of 10 positions"),
+            (
+                long,
+                "game level 10 is 10..11, not a range from 10 within 0..10",
+            ),
+        ] {
+            for e in [solve_outcomes(&g, &()).err(), solve_grundy(&g, &()).err()] {
+                let e = e.expect("refused").to_string();
+                assert!(e.contains(says), "{e}");
+            }
+        }
     }
 }

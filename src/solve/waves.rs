@@ -352,15 +352,12 @@ mod tests {
         fn positions(&self) -> u64 {
             (N + 1) * (N + 1)
         }
-        fn levels(&self) -> Vec<Range<u64>> {
-            let mut out = Vec::new();
-            let mut at = 0;
-            for s in 0..=2 * N {
-                let n = s.min(N) - s.saturating_sub(N) + 1;
-                out.push(at..at + n);
-                at += n;
-            }
-            out
+        fn level_count(&self) -> u64 {
+            2 * N + 1
+        }
+        fn level(&self, s: u64) -> Range<u64> {
+            let start = level_index(s.saturating_sub(N), s.min(N));
+            start..start + s.min(N) - s.saturating_sub(N) + 1
         }
         fn children<F: FnMut(u64) -> ControlFlow<()>>(
             &self,
