@@ -156,7 +156,7 @@ fn foreign_damaged_and_truncated_checkpoints_are_refused() {
     refused(
         "another box",
         &resume,
-        &[&name, "10×19", "not of", "10×20", "cannot be resumed"],
+        &[&name, "10x19", "not of", "10×20", "cannot be resumed"],
     );
 
     // One byte changed in the words: the checksum.

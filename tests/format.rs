@@ -82,7 +82,7 @@ fn damaged_tables_are_refused_with_the_file_named() {
         (
             "cut inside the header",
             good[..100].to_vec(),
-            "shorter than the 144-byte header",
+            "shorter than the 528-byte header",
         ),
         // heaps 4 -> 5: the header checksum catches it.
         ("a header field changed", changed(16, 5), "header checksum"),

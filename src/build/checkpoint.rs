@@ -263,13 +263,10 @@ impl<'a> Checkpoint<'a> {
         r.take(&mut b4).map_err(truncated)?;
         let kind = ValueKind::from_code(u32::from_le_bytes(b4));
         let head = r.words(14).map_err(truncated)?;
-        let same = head[0] == key_of(self.spec) && kind == Some(self.kind);
-        if !same || head[1..9] != [0; 8] || head[9] != self.spec.positions() {
-            return Err(self.refuse(format!(
-                "a checkpoint of another table, not of {} (this build)",
-                self.spec.describe_table(self.kind)
-            )));
-        }
+        let same = head[0] == key_of(self.spec)
+            && kind == Some(self.kind)
+            && head[1..9] == [0; 8]
+            && head[9] == self.spec.positions();
         let wave = Wave {
             next: head[10] as usize,
             waves: head[11] as usize,
@@ -284,6 +281,13 @@ impl<'a> Checkpoint<'a> {
         name.truncate(name_len as usize);
         let name = String::from_utf8(name)
             .map_err(|_| self.refuse("damaged (its solve name is not UTF-8)"))?;
+        if !same {
+            // The key says only that the table differs; the solve name says which it was.
+            return Err(self.refuse(format!(
+                "a checkpoint of another table (its solve: {name}), not of {} (this build)",
+                self.spec.describe_table(self.kind)
+            )));
+        }
         let words = r.words(1).map_err(truncated)?[0];
         let want = self.spec.positions().div_ceil(64).max(1);
         if words != want {

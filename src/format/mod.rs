@@ -64,7 +64,7 @@ pub const PAYLOAD_OFFSET: u64 = 4096;
 pub const EXTENSION: &str = "gtab";
 
 /// Bytes of the game name field.
-pub const GAME_NAME_LEN: usize = 64;
+pub const GAME_NAME_LEN: usize = crate::games::MAX_NAME_LEN;
 /// Bytes of the parameter text field.
 pub const PARAMETERS_LEN: usize = 384;
 
@@ -865,7 +865,10 @@ mod tests {
         assert_eq!(u64_at(24), 10);
         assert_eq!(u64_at(32), 4096);
         assert_eq!(u64_at(40), 2);
-        assert_eq!(u64_at(48), xxh3_64(&[1, 2]));
+        assert_eq!(
+            u64_at(48),
+            xxh3_64(&[1, 2]) ^ identity_key("nim", 1, "heaps=3,max-heap=7")
+        );
         assert_eq!(&h[56..61], env!("CARGO_PKG_VERSION").as_bytes());
         assert_eq!(&h[72..76], b"nim\0");
         assert_eq!(&h[136..155], b"heaps=3,max-heap=7\0");

@@ -226,6 +226,9 @@ impl Entry {
     }
 }
 
+/// Longest game name (the header's `game` field, `format::GAME_NAME_LEN`, holds it).
+pub const MAX_NAME_LEN: usize = 64;
+
 /// Why a header's game could not be read back into a spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotKnown {
@@ -302,7 +305,7 @@ impl Registry {
                 && w.bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         };
-        let valid = name.len() <= crate::format::GAME_NAME_LEN
+        let valid = name.len() <= MAX_NAME_LEN
             && match name.split_once('/') {
                 Some((krate, game)) => outside && word(krate) && word(game),
                 None => !outside && word(name),
@@ -312,7 +315,7 @@ impl Registry {
                 "game name '{name}': expected {} (lower-case letters, digits and '-', at most {} \
                  bytes)",
                 if outside { "CRATE/GAME" } else { "a word" },
-                crate::format::GAME_NAME_LEN
+                MAX_NAME_LEN
             ));
         }
         if self.get(name).is_some() {

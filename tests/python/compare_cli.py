@@ -360,7 +360,7 @@ def check_damage(table, tmp):
     expect_refused(variant("short.gtab", lambda b: bytes(b[:-1])), "truncated", "truncated")
     expect_refused(variant("long.gtab", lambda b: bytes(b) + b"\0"), "extended", "extended")
     expect_refused(variant("tiny.gtab", lambda b: bytes(b[:100])), "tiny", "shorter than")
-    expect_refused(variant("version.gtab", flip(8, 3)), "version", "format version 2", gamedb.VersionError)
+    expect_refused(variant("version.gtab", flip(8, 1)), "version", "format version 3", gamedb.VersionError)
 
 
 def check_numpy(table):

@@ -21,6 +21,11 @@ async function api(url) {
   return body;
 }
 
+// A number among a table's parameters, as its header writes them ("heaps=3,max-heap=7").
+function param(t, name) {
+  const pair = (t.parameters || "").split(",").find((p) => p.startsWith(`${name}=`));
+  return pair ? Number(pair.slice(name.length + 1)) : NaN;
+}
 function setStatus(html) { $("status").innerHTML = html; }
 function showError(e) {
   setStatus(`<span class="error" id="error">${escapeHtml(e.message || String(e))}</span>`);
@@ -43,7 +48,7 @@ async function start() {
     select.append(o);
   }
   // Boards with pattern tables are answered by the solver (the 15-puzzle among them).
-  const boards = new Set(tables.filter((t) => t.game === "pdb").map((t) => `${t.params[0]}x${t.params[1]}`));
+  const boards = new Set(tables.filter((t) => t.game === "pdb").map((t) => `${param(t, "rows")}x${param(t, "cols")}`));
   for (const b of boards) {
     select.append(el("option", { value: `solver:${b}` }, `${b.replace("x", "×")} sliding puzzle — optimal solver on the pattern tables`));
   }
@@ -104,10 +109,10 @@ async function open(name) {
   }
   $("table-about").textContent = `${t.entries.toLocaleString()} positions, ${t.values} values`;
   const ask = (pos, extra = "") => api(`/api/tables/${encodeURIComponent(name)}/query?position=${encodeURIComponent(pos)}${extra}`);
-  if (t.game === "chomp") view = chompView(t.params[0], t.params[1], ask);
-  else if (t.game === "nim") view = heapsView(t.params[0], t.params[1], ask, "nim");
-  else if (t.game === "wythoff") view = heapsView(2, t.params[0], ask, "wythoff");
-  else if (t.game === "slide") view = slideView(t.params[0], t.params[1], (pos) => ask(pos, "&path=1"));
+  if (t.game === "chomp") view = chompView(param(t, "rows"), param(t, "cols"), ask);
+  else if (t.game === "nim") view = heapsView(param(t, "heaps"), param(t, "max-heap"), ask, "nim");
+  else if (t.game === "wythoff") view = heapsView(2, param(t, "max-heap"), ask, "wythoff");
+  else if (t.game === "slide") view = slideView(param(t, "rows"), param(t, "cols"), (pos) => ask(pos, "&path=1"));
   else view = textView(t, ask);
   chart(name);
 }
