@@ -3,6 +3,7 @@
 //! [`checkpoint`]s of long solves, so that an interrupted build resumes), then writing
 //! atomically.
 
+#[doc(hidden)]
 pub mod checkpoint;
 
 use std::path::{Path, PathBuf};
@@ -10,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use crate::fifteen::FifteenArgs;
 use crate::format::{self, payload};
-use crate::game::{Progress, ValueKind};
 use crate::game::{Arguments, ParamValue};
+use crate::game::{Progress, ValueKind};
 use crate::games::{registry, Entry, Spec};
 use crate::lock::TableLock;
 use crate::resources::{self, Available, Needs};
@@ -213,7 +214,7 @@ pub fn plan(spec: &Spec, kind: ValueKind, out_dir: &Path, options: &Options) -> 
 }
 
 /// [`plan`] for any writer of tables that states its own [`Needs`] (an engine that solves
-/// outside [`crate::games::GameSpec::solve`], e.g. across processes): the output folder is
+/// outside [`crate::game::GameSpec::solve`], e.g. across processes): the output folder is
 /// (made) writable, and the needs fit in the memory and disk available. Call it before
 /// allocating, then write under a [`TableLock`].
 pub fn plan_needs(needs: Needs, out_dir: &Path, options: &Options) -> Result<Plan> {

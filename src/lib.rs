@@ -20,48 +20,73 @@
 //! );
 //! ```
 //!
-//! Map of the crate, lowest layer first (each module uses only those above it):
-//! * [`game`]: the traits every game implements (solver view, lookup view, registration) and
-//!   the value model ([`game::Solved`]); [`game::conformance`] checks a game's contracts;
-//! * [`solve`]: solvers that know nothing about particular games (backward induction, waves,
-//!   breadth-first search, token distances, IDA*);
-//! * [`games`]: one file per game, and the registry (one line per game);
-//! * [`format`]: the table file format and the payload encodings ([`format::payload`]);
-//! * [`lookup`]: answers from an open table, in the answer model of [`answer`];
-//! * [`tables`]: a folder of tables, found and checked by their headers;
-//! * [`fifteen`]: the sliding-puzzle service (the 15-puzzle solver, board queries);
-//! * [`build`], [`catalog`]: building tables; [`enumerate`]: sliding puzzles too large for a
-//!   byte table, level by level through the partitioned breadth-first engine (threads, MPI);
-//!   [`stream`]: answering lines of input;
-//! * [`report`]: `info` and the Chomp rectangles; [`verify`]: the statements checked against
-//!   every position, with their sources;
-//! * [`service`]: `gamedb serve`, the tables over HTTP/JSON and the web explorer;
-//! * [`ffi`]: the C ABI of the shared library (`src/gamedb.h`).
+//! **The public API** (what these docs show):
+//! * for users of tables: [`Table`] (open, check, query a table), [`TableDir`] (a folder of
+//!   tables found by their headers), [`Answer`] (the one answer model every interface
+//!   prints), [`Spec`] and [`build`] (solve and write tables), [`Error`];
+//! * for game authors: the traits of [`game`] ([`game::GameSpec`], [`game::Game`],
+//!   [`game::Rules`], parameters as plain data: [`game::Param`], [`game::Arguments`]), the
+//!   solvers of [`solve`], the conformance checks of [`game::conformance`], and the
+//!   [`Registry`] with [`cli::main_with`], which give a game of another crate the whole
+//!   command line, the service and the C ABI (see `src/guide/game-authors.md`);
+//! * [`format`](mod@format): the table file format (`tables/README.md` is its specification), and
+//!   [`ffi`], the C ABI of the shared library (`src/gamedb.h`).
 //!
-//! Leaves used everywhere: [`Error`], [`progress`], [`resources`], [`lock`].
+//! The engines and internals behind the command line (the breadth-first engine, reports,
+//! `verify`, the service, locks, resource checks) are public for the crate's own tests and
+//! tools but hidden from these docs: they may change without notice.
+//!
+//! Map of the crate, lowest layer first (each module uses only those above it):
+//! * `game`: the traits every game implements (solver view, lookup view, registration) and
+//!   the value model (`game::Solved`); `game::conformance` checks a game's contracts;
+//! * `solve`: solvers that know nothing about particular games (backward induction, waves,
+//!   breadth-first search, token distances, IDA*);
+//! * `games`: one file per game, and the registry (one line per game);
+//! * `format`: the table file format and the payload encodings (`format::payload`);
+//! * `lookup`: answers from an open table, in the answer model of `answer`;
+//! * `tables`: a folder of tables, found and checked by their headers;
+//! * `fifteen`: the sliding-puzzle service (the 15-puzzle solver, board queries);
+//! * `build`, `catalog`: building tables; `enumerate`: sliding puzzles too large for a
+//!   byte table, level by level through the partitioned breadth-first engine (threads, MPI);
+//!   `stream`: answering lines of input;
+//! * `report`: `info` and the Chomp rectangles; `verify`: the statements checked against
+//!   every position, with their sources;
+//! * `service`: `gamedb serve`, the tables over HTTP/JSON and the web explorer;
+//! * `ffi`: the C ABI of the shared library (`src/gamedb.h`); `cli`: the command line.
+//!
+//! Leaves used everywhere: `Error`, `progress`, `resources`, `lock`.
 
 #![warn(missing_docs)]
 
 pub mod answer;
 pub mod build;
+#[doc(hidden)]
 pub mod catalog;
 pub mod cli;
+#[doc(hidden)]
 pub mod enumerate;
 mod error;
 pub mod ffi;
+#[doc(hidden)]
 pub mod fifteen;
 pub mod format;
 pub mod game;
 pub mod games;
+#[doc(hidden)]
 pub mod lock;
 pub mod lookup;
 pub mod progress;
+#[doc(hidden)]
 pub mod report;
+#[doc(hidden)]
 pub mod resources;
+#[doc(hidden)]
 pub mod service;
 pub mod solve;
+#[doc(hidden)]
 pub mod stream;
 pub mod tables;
+#[doc(hidden)]
 pub mod verify;
 
 pub use answer::Answer;

@@ -11,9 +11,7 @@
 
 use std::path::Path;
 
-use crate::answer::{
-    Answer, AnswerMove, BoundValue, DistanceValue, EntryValue, GameValue, Value,
-};
+use crate::answer::{Answer, AnswerMove, BoundValue, DistanceValue, EntryValue, GameValue, Value};
 use crate::format::payload::{self, mod3, Encoding, Entries, UNREACHED};
 use crate::format::TableFile;
 use crate::game::{Fact, Move, Outcome, Rules, Solved, ValueKind, Values};
@@ -120,8 +118,7 @@ impl Table {
             Err(NotKnown::Parameters(what)) => return Err(Error::corrupt(file.path(), what)),
             Err(not_known) => {
                 let why = format!("{}: {not_known}", file.path().display());
-                if Entries::new(file.payload(), h.value_kind, h.encoding, h.entry_count).is_none()
-                {
+                if Entries::new(file.payload(), h.value_kind, h.encoding, h.entry_count).is_none() {
                     return Err(Error::corrupt(
                         file.path(),
                         format!(
@@ -673,10 +670,7 @@ impl Table {
     fn no_extensions(&self) -> Error {
         Error::corrupt(
             self.file.path(),
-            format!(
-                "{} tables cannot be read as extension values",
-                self.game()
-            ),
+            format!("{} tables cannot be read as extension values", self.game()),
         )
     }
 

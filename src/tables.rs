@@ -78,15 +78,13 @@ struct Opened {
 /// What a header says, read from `path`; the error names the file.
 pub fn holds(path: &Path) -> Result<Holds> {
     let header = format::read_header(path)?;
-    let spec = match crate::games::registry().spec(
-        &header.game,
-        header.rules_version,
-        &header.parameters,
-    ) {
-        Ok(spec) => Some(spec),
-        Err(NotKnown::Parameters(what)) => return Err(Error::corrupt(path, what)),
-        Err(_) => None,
-    };
+    let spec =
+        match crate::games::registry().spec(&header.game, header.rules_version, &header.parameters)
+        {
+            Ok(spec) => Some(spec),
+            Err(NotKnown::Parameters(what)) => return Err(Error::corrupt(path, what)),
+            Err(_) => None,
+        };
     Ok(Holds {
         spec,
         kind: header.value_kind,

@@ -102,7 +102,10 @@ fn header_declares_exactly_the_exported_functions() {
 fn the_header_numbers_no_game() {
     // Games are named by text (gamedb_game), never by numbers a header would have to list.
     let header = std::fs::read_to_string(Path::new(ROOT).join("src/gamedb.h")).unwrap();
-    assert!(!header.contains("GAMEDB_GAME_"), "a game number in src/gamedb.h");
+    assert!(
+        !header.contains("GAMEDB_GAME_"),
+        "a game number in src/gamedb.h"
+    );
 }
 
 #[test]

@@ -45,12 +45,7 @@ fn every_registered_game_answers_alike_everywhere() {
     let names = gamedb::build::write_samples(dir.path(), 20_000).unwrap();
     let games: std::collections::BTreeSet<String> = names
         .iter()
-        .map(|n| {
-            Table::open(dir.path().join(n))
-                .unwrap()
-                .game()
-                .to_string()
-        })
+        .map(|n| Table::open(dir.path().join(n)).unwrap().game().to_string())
         .collect();
     let registered: std::collections::BTreeSet<String> = gamedb::registry()
         .names()
@@ -94,7 +89,11 @@ fn every_registered_game_answers_alike_everywhere() {
             .collect();
         let library_values: Vec<String> = library
             .iter()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap().to_string())
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l)
+                    .unwrap()
+                    .to_string()
+            })
             .collect();
         assert_eq!(cli, library_values, "{name}: CLI");
 

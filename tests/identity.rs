@@ -14,11 +14,20 @@ use gamedb::{Error, Table};
 /// The tables in `tests/data/v1`, written by gamedb 0.3 (format version 1), each with the
 /// `gamedb build` words that make the same table today.
 const V1: &[(&str, &str)] = &[
-    ("candy-n21-k3-even.gtab", "candy --max-candies 21 --max-take 3"),
-    ("candy-n21-k4-odd.gtab", "candy --max-candies 21 --max-take 4 --win odd"),
+    (
+        "candy-n21-k3-even.gtab",
+        "candy --max-candies 21 --max-take 3",
+    ),
+    (
+        "candy-n21-k4-odd.gtab",
+        "candy --max-candies 21 --max-take 4 --win odd",
+    ),
     ("nim-3x7.gtab", "nim --heaps 3 --max-heap 7"),
     ("nim-3x7-grundy.gtab", "nim --heaps 3 --max-heap 7 --grundy"),
-    ("nim-2x9-k3-misere.gtab", "nim --heaps 2 --max-heap 9 --max-take 3 --misere"),
+    (
+        "nim-2x9-k3-misere.gtab",
+        "nim --heaps 2 --max-heap 9 --max-take 3 --misere",
+    ),
     ("chomp-3x4.gtab", "chomp --rows 3 --cols 4"),
     ("chomp-3x4-grundy.gtab", "chomp --rows 3 --cols 4 --grundy"),
     ("slide-2x3.gtab", "slide --rows 2 --cols 3"),
@@ -49,7 +58,10 @@ fn version_1_tables_open_answer_and_upgrade_to_todays_bytes() {
         std::fs::copy(v1(name), &old_path).unwrap();
 
         // The old table opens as the same game, parameters and values as today's.
-        let (a, b) = (Table::open(&old_path).unwrap(), Table::open(&new_path).unwrap());
+        let (a, b) = (
+            Table::open(&old_path).unwrap(),
+            Table::open(&new_path).unwrap(),
+        );
         a.verify().unwrap();
         assert_eq!(a.file().header().format_version, 1, "{name}");
         assert_eq!(a.spec(), b.spec(), "{name}");
@@ -68,7 +80,10 @@ fn version_1_tables_open_answer_and_upgrade_to_todays_bytes() {
 
         // `gamedb upgrade` rewrites it as today's build writes it, byte for byte.
         let said = gamedb_ok(&["upgrade", old_path.to_str().unwrap()]);
-        assert!(said.contains("upgraded from format version 1 to 2"), "{said}");
+        assert!(
+            said.contains("upgraded from format version 1 to 2"),
+            "{said}"
+        );
         assert_eq!(
             std::fs::read(&old_path).unwrap(),
             std::fs::read(&new_path).unwrap(),
@@ -135,7 +150,11 @@ fn a_header_altered_to_name_another_game_is_never_answered_as_it() {
         &["query", f, "5"],
         &["forged.gtab", "payload checksum mismatch", "another game"],
     );
-    refused("verify-table", &["verify-table", f], &["payload checksum mismatch"]);
+    refused(
+        "verify-table",
+        &["verify-table", f],
+        &["payload checksum mismatch"],
+    );
     refused("info", &["info", f], &["payload checksum mismatch"]);
 
     // The same payload under a header of another size of game is refused for its size.
@@ -165,7 +184,13 @@ fn a_table_of_a_game_this_build_does_not_know_opens_by_index() {
     assert_eq!(their["known"], false);
     assert_eq!(their["game"], "somecrate/somegame");
     assert_eq!(their["parameters"], "size=7");
-    for key in ["entries", "p_positions", "n_positions", "grundy_counts", "max_grundy"] {
+    for key in [
+        "entries",
+        "p_positions",
+        "n_positions",
+        "grundy_counts",
+        "max_grundy",
+    ] {
         assert_eq!(their[key], ours[key], "{key}");
     }
     assert_eq!(their["checksum"], "ok");
@@ -198,5 +223,8 @@ fn a_table_of_a_game_this_build_does_not_know_opens_by_index() {
 
     // Known indices answer with the position there.
     let known = json(&gamedb_ok(&["query", "--json", &nim, "#5"]));
-    assert_eq!(known["position"], expected.rules().format(&expected.rules().unrank(5)));
+    assert_eq!(
+        known["position"],
+        expected.rules().format(&expected.rules().unrank(5))
+    );
 }

@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-use crate::stream::{self, Reply};
 use crate::games::Registry;
+use crate::stream::{self, Reply};
 use crate::Error;
 
 mod build;

@@ -271,7 +271,10 @@ impl Solver {
         let candidates: Vec<(PdbSpec, PathBuf)> = dir
             .matching(|h| {
                 h.kind == ValueKind::Distance
-                    && h.spec.as_ref().and_then(Spec::get::<PdbSpec>).map(PdbSpec::board)
+                    && h.spec
+                        .as_ref()
+                        .and_then(Spec::get::<PdbSpec>)
+                        .map(PdbSpec::board)
                         == Some(board)
             })
             .into_iter()

@@ -103,7 +103,10 @@ fn game_and_parameters(
                 1 => "odd",
                 w => return Err(format!("candy win rule {w} (expected 0 even or 1 odd)")),
             };
-            ("candy", format!("max-candies={},max-take={},win={win}", p[0], p[1]))
+            (
+                "candy",
+                format!("max-candies={},max-take={},win={win}", p[0], p[1]),
+            )
         }
         2 => {
             used(4, "nim")?;
@@ -142,6 +145,10 @@ fn game_and_parameters(
             used(1, "chomp3")?;
             ("chomp3", format!("max={}", p[0]))
         }
-        other => return Err(format!("unknown game number {other} (version 1 numbered 1 to 7)")),
+        other => {
+            return Err(format!(
+                "unknown game number {other} (version 1 numbered 1 to 7)"
+            ))
+        }
     })
 }

@@ -209,7 +209,9 @@ fn field_text(field: &[u8], what: &str) -> std::result::Result<String, String> {
     let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
     let (text, rest) = field.split_at(end);
     if rest.iter().any(|&b| b != 0) || text.iter().any(|&b| !(0x21..0x7f).contains(&b)) {
-        return Err(format!("the {what} field is not zero-padded printable text"));
+        return Err(format!(
+            "the {what} field is not zero-padded printable text"
+        ));
     }
     Ok(String::from_utf8(text.to_vec()).expect("ASCII"))
 }

@@ -41,7 +41,11 @@ pub enum ParamValue {
 
 impl Param {
     /// A parameter that must be given a value (shown as `value_name` in `--help`).
-    pub const fn required(name: &'static str, value_name: &'static str, help: &'static str) -> Param {
+    pub const fn required(
+        name: &'static str,
+        value_name: &'static str,
+        help: &'static str,
+    ) -> Param {
         Param {
             name,
             help,
@@ -50,7 +54,11 @@ impl Param {
     }
 
     /// A parameter that may be left out.
-    pub const fn optional(name: &'static str, value_name: &'static str, help: &'static str) -> Param {
+    pub const fn optional(
+        name: &'static str,
+        value_name: &'static str,
+        help: &'static str,
+    ) -> Param {
         Param {
             name,
             help,
@@ -210,16 +218,17 @@ mod tests {
         assert!(a.flag("misere"));
         assert_eq!(a.number::<u32>("rows").unwrap(), 4);
         assert!(a.number::<u32>("pattern").is_err());
-        assert_eq!(
-            a.text("max").unwrap_err().to_string(),
-            "--max is required"
-        );
+        assert_eq!(a.text("max").unwrap_err().to_string(), "--max is required");
         assert!(Arguments::parse("1,2").is_err());
         assert!(Arguments::parse("Rows=1").is_err());
         assert!(Arguments::parse("rows=1,rows=2").is_err());
         assert_eq!(Arguments::parse("").unwrap(), Arguments::new());
         assert_eq!(
-            write(&[("rows", Some("4".into())), ("k", None), ("misere", Some("true".into()))]),
+            write(&[
+                ("rows", Some("4".into())),
+                ("k", None),
+                ("misere", Some("true".into()))
+            ]),
             "rows=4,misere=true"
         );
     }

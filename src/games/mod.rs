@@ -19,9 +19,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use crate::game::{
-    Arguments, GameSpec, Param, Progress, Rules, Solved, ValueKind, MAX_POSITIONS,
-};
+use crate::game::{Arguments, GameSpec, Param, Progress, Rules, Solved, ValueKind, MAX_POSITIONS};
 use crate::solve::Saves;
 use crate::{Error, Result};
 

@@ -129,7 +129,6 @@ pub fn possible(table: &Table) -> Vec<&'static str> {
     out
 }
 
-
 fn values(name: &str, d: &Distribution) -> Result<String> {
     let what = match d.values {
         "distance" => "distance",
@@ -439,14 +438,8 @@ mod tests {
 
     #[test]
     fn pictures_are_svg_with_text_and_no_font_files() {
-        let chomp = table(
-            Spec::new(ChompSpec::new(4, 6).unwrap()),
-            ValueKind::Outcome,
-        );
-        let wythoff = table(
-            Spec::new(WythoffSpec::new(20).unwrap()),
-            ValueKind::Grundy,
-        );
+        let chomp = table(Spec::new(ChompSpec::new(4, 6).unwrap()), ValueKind::Outcome);
+        let wythoff = table(Spec::new(WythoffSpec::new(20).unwrap()), ValueKind::Grundy);
         for (t, p) in [
             (&chomp, Picture::Census),
             (&chomp, Picture::Values),

@@ -9,16 +9,27 @@
 //! before it starts (see [`crate::game::GameSpec::solve_memory`]). The run and triangle
 //! solvers save their finished waves through [`saves::Saves`], so that a long solve resumes.
 
+#[doc(hidden)]
 pub mod acyclic;
+#[doc(hidden)]
 pub mod bfs;
+#[doc(hidden)]
 pub mod ida;
+#[doc(hidden)]
 pub mod runs;
+#[doc(hidden)]
 pub mod saves;
+#[doc(hidden)]
 pub mod spread;
+#[doc(hidden)]
 pub mod tokens;
+#[doc(hidden)]
 pub mod triangles;
+#[doc(hidden)]
 pub mod wavefront;
+#[doc(hidden)]
 pub mod waves;
+#[doc(hidden)]
 pub mod wordbits;
 
 pub use acyclic::{
