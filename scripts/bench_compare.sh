@@ -36,9 +36,12 @@ best() { # key value: keeps the smallest
 
 echo "gamedb side by side: OLD=$OLD NEW=$NEW, $ROUNDS rounds, $(nproc) cores, load before: $(load)"
 
-# Shared inputs, built once with the new binary (the file format is the same).
-"$NEW/gamedb" build nim --heaps 6 --max-heap 63 --out "$WORK/t" -q >/dev/null
-"$NEW/gamedb" build fifteen --partition "$PARTITION" --out "$WORK/t" -q >/dev/null
+# The inputs, built by each binary for itself (two builds may write different format versions).
+for side in OLD NEW; do
+    dir=${!side}
+    "$dir/gamedb" build nim --heaps 6 --max-heap 63 --out "$WORK/t-$side" -q >/dev/null
+    "$dir/gamedb" build fifteen --partition "$PARTITION" --out "$WORK/t-$side" -q >/dev/null
+done
 python3 scripts/positions.py nim 1000000 6 63 1 >"$WORK/nim.txt"
 python3 scripts/positions.py solvable 100 4 4 2026 >"$WORK/fifteen.txt"
 
@@ -50,12 +53,12 @@ for round in $(seq "$ROUNDS"); do
         best "$side nim" "$(secs "$dir/gamedb" build nim --heaps 6 --max-heap 63 --threads 2 --out "$out" -q)"
         best "$side chomp" "$(secs "$dir/gamedb" build chomp --rows 16 --cols 16 --threads 2 --out "$out" -q)"
         best "$side slide" "$(secs "$dir/gamedb" build slide --rows 3 --cols 4 --threads 2 --out "$out" -q)"
-        best "$side solve" "$(secs "$dir/gamedb" solve --tables "$WORK/t" --partition "$PARTITION" --json - <"$WORK/fifteen.txt")"
-        best "$side pipe" "$(secs "$dir/gamedb" query "$WORK/t/nim-6x63.gtab" - --json <"$WORK/nim.txt")"
+        best "$side solve" "$(secs "$dir/gamedb" solve --tables "$WORK/t-$side" --partition "$PARTITION" --json - <"$WORK/fifteen.txt")"
+        best "$side pipe" "$(secs "$dir/gamedb" query "$WORK/t-$side/nim-6x63.gtab" - --json <"$WORK/nim.txt")"
         # Lookups: the best "million lookups/s" of each loop (higher is better: kept as 1/x).
         while read -r name rate; do
             best "$side lookups $name" "$(awk -v r="$rate" 'BEGIN { printf "%.6f", 1 / r }')"
-        done < <("$dir/examples/lookups" "$WORK/t/nim-6x63.gtab" 20000000 |
+        done < <("$dir/examples/lookups" "$WORK/t-$side/nim-6x63.gtab" 20000000 |
             sed -nE 's/^([a-z]+)[^:]*: +[0-9.]+ s +([0-9.]+) million.*/\1 \2/p')
         echo "round $round $side done (load $(load))"
     done
