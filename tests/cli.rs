@@ -56,6 +56,25 @@ const BAD: &[(&str, &[&str])] = &[
     ("query /nonexistent/t.gtab 1", &["/nonexistent/t.gtab"]),
     ("info Cargo.toml", &["Cargo.toml", "not a gamedb table"]),
     (
+        "build subtraction --set 1,x --max-heap 9 --out {out}",
+        &["--set 1,x", "'x' is not a number", "distinct positive numbers"],
+    ),
+    (
+        "build subtraction --set 2,2 --max-heap 9 --out {out}",
+        &["--set: 2 is listed twice"],
+    ),
+    (
+        "build subtraction --set 0,1 --max-heap 9 --out {out}",
+        &["--set: 0 is not a move"],
+    ),
+    (
+        "build subtraction --set 1,2 --max-heap 0 --out {out}",
+        &["--max-heap 0", "expected 1..="],
+    ),
+    ("query {nim} #120", &["index '#120'", "expected #0..=#119"]),
+    ("query {nim} #x", &["index '#x'", "expected #0..=#119"]),
+    ("upgrade Cargo.toml", &["Cargo.toml", "not a gamedb table"]),
+    (
         "build nim --heaps 0 --max-heap 7 --out {out}",
         &["--heaps 0", "expected 1..=32"],
     ),

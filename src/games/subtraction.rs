@@ -7,7 +7,7 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
-    conformance, format_numbers, params, parse_numbers, Arguments, Game, GameSpec, Move,
+    conformance, format_numbers, params, Arguments, Game, GameSpec, Move,
     Outcome, Param, Progress, Rules, Solved, ValueKind,
 };
 use crate::solve::{solve_grundy, solve_outcomes};
@@ -76,10 +76,20 @@ impl GameSpec for SubtractionSpec {
     ];
 
     fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
-        let set = parse_numbers(
-            a.text("set")?,
-            "a comma-separated list of distinct positive numbers for --set".into(),
-        )?;
+        let text = a.text("set")?;
+        let set = text
+            .split(',')
+            .map(|piece| {
+                piece.trim().parse::<u32>().map_err(|_| {
+                    Error::bad(format!(
+                        "--set {}: '{}' is not a number; expected a comma-separated list of \
+                         distinct positive numbers, e.g. 1,3,4",
+                        crate::game::echo(text),
+                        crate::game::echo(piece)
+                    ))
+                })
+            })
+            .collect::<Result<Vec<u32>>>()?;
         let kind = if a.flag("outcomes") {
             ValueKind::Outcome
         } else {
