@@ -50,35 +50,49 @@ impl Drop for TempDir {
 
 // ---------- the binary ----------
 
+/// The gamedb binary of this test run.
+pub const GAMEDB: &str = env!("CARGO_BIN_EXE_gamedb");
+
 /// Runs the gamedb binary.
 pub fn gamedb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamedb"))
-        .args(args)
-        .output()
-        .expect("gamedb runs")
+    run(Path::new(GAMEDB), args)
 }
 
 /// Runs the gamedb binary with `input` on its standard input (written whole, then closed).
 pub fn gamedb_stdin(args: &[&str], input: &[u8]) -> Output {
+    run_stdin(Path::new(GAMEDB), args, input)
+}
+
+/// Runs `program` (a binary with gamedb's command line, such as the one of
+/// `tests/kayles/`).
+pub fn run(program: &Path, args: &[&str]) -> Output {
+    Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{} does not run: {e}", program.display()))
+}
+
+/// Runs `program` with `input` on its standard input (written whole, then closed).
+pub fn run_stdin(program: &Path, args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+    let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("gamedb runs");
+        .unwrap_or_else(|e| panic!("{} does not run: {e}", program.display()));
     let mut stdin = child.stdin.take().expect("piped stdin");
     // Written from a thread: a large input must not wait for output nobody reads yet.
     let input = input.to_vec();
     let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("gamedb ends");
+    let out = child.wait_with_output().expect("the program ends");
     match writer.join().expect("the writer thread ends") {
         // gamedb may end before reading everything (a source failure ends a stream); the
         // caller checks the exit status and the output.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        r => r.expect("gamedb reads its input"),
+        r => r.expect("the program reads its input"),
     }
     out
 }
@@ -93,10 +107,16 @@ pub fn stderr(o: &Output) -> String {
 
 /// Runs gamedb and requires success; returns its standard output.
 pub fn gamedb_ok(args: &[&str]) -> String {
-    let o = gamedb(args);
+    run_ok(Path::new(GAMEDB), args)
+}
+
+/// Runs `program` and requires success; returns its standard output.
+pub fn run_ok(program: &Path, args: &[&str]) -> String {
+    let o = run(program, args);
     assert!(
         o.status.success(),
-        "gamedb {args:?} failed ({:?}): {}",
+        "{} {args:?} failed ({:?}): {}",
+        program.display(),
         o.status,
         stderr(&o)
     );
@@ -107,18 +127,25 @@ pub fn gamedb_ok(args: &[&str]) -> String {
 /// on stderr containing every one of `needles`. `case` names the case in failures. Returns
 /// stderr.
 pub fn refused(case: &str, args: &[&str], needles: &[&str]) -> String {
-    let o = gamedb(args);
+    run_refused(Path::new(GAMEDB), case, args, needles)
+}
+
+/// [`refused`], of `program`.
+pub fn run_refused(program: &Path, case: &str, args: &[&str], needles: &[&str]) -> String {
+    let o = run(program, args);
     let e = stderr(&o);
     assert_eq!(
         o.status.code(),
         Some(2),
-        "{case}: gamedb {args:?} should exit 2; stderr: {e}"
+        "{case}: {} {args:?} should exit 2; stderr: {e}",
+        program.display()
     );
     assert!(!e.contains("panicked"), "{case}: a panic: {e}");
     for n in needles {
         assert!(
             e.contains(n),
-            "{case}: gamedb {args:?}: stderr lacks {n:?}: {e}"
+            "{case}: {} {args:?}: stderr lacks {n:?}: {e}",
+            program.display()
         );
     }
     e

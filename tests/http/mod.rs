@@ -57,14 +57,20 @@ impl Server {
     /// The same, run in the folder `cwd` with `--tables FOLDER` as given (so that answers
     /// naming the folder read as the documentation shows them).
     pub fn start_in(cwd: &Path, folder: &str, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        Server::start_program(Path::new(env!("CARGO_BIN_EXE_gamedb")), cwd, folder, extra)
+    }
+
+    /// The same, of `program` (a binary with gamedb's command line, such as the one of
+    /// `tests/kayles/`).
+    pub fn start_program(program: &Path, cwd: &Path, folder: &str, extra: &[&str]) -> Server {
+        let mut child = Command::new(program)
             .current_dir(cwd)
             .args(["serve", "--tables", folder, "--addr", "127.0.0.1:0"])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .expect("gamedb serve starts");
+            .unwrap_or_else(|e| panic!("{} serve does not start: {e}", program.display()));
         let mut first = String::new();
         BufReader::new(child.stdout.as_mut().unwrap())
             .read_line(&mut first)

@@ -1,0 +1,318 @@
+//! A game of another crate, end to end (issue 20): `tests/kayles/` is a crate of its own (its
+//! own workspace and `Cargo.lock`) that depends on gamedb by path, implements Kayles through
+//! the game traits, and registers it in its binary with one line. This test builds that crate
+//! (and runs its unit tests: the conformance checks of its samples and the published
+//! values), drives its binary through `build`, `query` (arguments, `#INDEX`, the stdin
+//! stream), `info`, `export`, `verify-table` and `serve`, and opens its tables with the plain
+//! `gamedb` binary, which does not know the game: counts and queries by index, positions
+//! refused.
+//!
+//! The nested build compiles gamedb and its dependencies a second time, into
+//! `<target>/kayles` (never the target folder of the running `cargo test`, which cargo holds
+//! locked), with the profile of this run: minutes on a cold folder, seconds after.
+
+mod common;
+mod http;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use common::*;
+use http::Server;
+
+/// Grundy values of a full row of `n` pins, n = 0..=15: Kayles, OEIS A002186 (Berlekamp,
+/// Conway & Guy, Winning Ways, ch. 4, p. 91).
+const PUBLISHED: [u64; 16] = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7];
+
+/// `cargo SUBCOMMAND` on the kayles crate, with this run's profile, into `<target>/kayles`;
+/// prints what it ran and how long it took. Returns the target folder.
+fn cargo_kayles(subcommand: &str) -> PathBuf {
+    let profile = profile_dir();
+    let release = profile.file_name().is_some_and(|p| p == "release");
+    let target = profile.parent().expect("<target>/<profile>").join("kayles");
+    let manifest = Path::new(ROOT).join("tests/kayles/Cargo.toml");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(&cargo);
+    cmd.args([subcommand, "--locked", "--manifest-path"])
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", &target);
+    if release {
+        cmd.arg("--release");
+    }
+    eprintln!(
+        "extern_game: cargo {subcommand} of tests/kayles ({}) into {} ...",
+        if release { "release" } else { "debug" },
+        target.display()
+    );
+    let started = Instant::now();
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{cargo} does not run: {e}"));
+    eprintln!(
+        "extern_game: cargo {subcommand} of tests/kayles took {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        out.status.success(),
+        "cargo {subcommand} --manifest-path {} failed:\n{}{}",
+        manifest.display(),
+        stdout(&out),
+        stderr(&out)
+    );
+    if subcommand == "test" {
+        let said = stdout(&out);
+        assert!(said.contains("test result: ok. 3 passed"), "{said}");
+    }
+    target.join(if release { "release" } else { "debug" })
+}
+
+/// The kayles binary, built once for the tests of this file.
+fn kayles() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| cargo_kayles("build").join("kayles"))
+}
+
+/// A full row of `n` pins in a table of `pins`: `n` ones, then zeros.
+fn row(n: usize, pins: usize) -> String {
+    let mut p = vec!["1"; n];
+    p.resize(pins, "0");
+    p.join(",")
+}
+
+#[test]
+fn the_kayles_crate_passes_its_own_conformance_tests() {
+    // Its unit tests: Spec::conformance and Spec::check_values on every sample (1..=8 pins),
+    // the published values, parameters and move labels.
+    cargo_kayles("test");
+}
+
+#[test]
+fn the_kayles_binary_builds_and_answers_its_tables() {
+    let k = kayles();
+    let dir = TempDir::new("extern-kayles");
+    let help = run_ok(k, &["build", "--help"]);
+    assert!(help.contains("kayles/kayles"), "{help}");
+    let help = run_ok(k, &["build", "kayles/kayles", "--help"]);
+    assert!(help.contains("--pins <N>"), "{help}");
+    for words in ["--pins 12", "--pins 12 --outcomes", "--pins 15"] {
+        let mut args = vec!["build", "kayles/kayles", "-q", "--out", dir.arg()];
+        args.extend(words.split_whitespace());
+        run_ok(k, &args);
+    }
+    let t12 = dir.join("kayles-12.gtab");
+    let t15 = dir.join("kayles-15.gtab");
+    let t12p = dir.join("kayles-12-outcome.gtab");
+
+    // Positions on the command line: the value, and winning moves with readable labels whose
+    // leaves are P-positions.
+    let full = row(12, 12);
+    let answer = json(&run_ok(k, &["query", "--json", &t12, &full]));
+    assert_eq!(answer["grundy"], PUBLISHED[12], "{answer}");
+    assert_eq!(answer["outcome"], "N");
+    let winning = moves(&answer, "winning_moves");
+    assert!(!winning.is_empty(), "{answer}");
+    for (label, leaves) in &winning {
+        assert!(label.starts_with("knock down pin"), "{label}");
+        let after = json(&run_ok(k, &["query", "--json", &t12, leaves]));
+        assert_eq!(after["grundy"], 0, "{label} -> {leaves}: {after}");
+    }
+    let by_index = json(&run_ok(k, &["query", "--json", &t12, "#4095"]));
+    assert_eq!(by_index["grundy"], answer["grundy"], "{by_index}");
+    run_refused(
+        k,
+        "short row",
+        &["query", &t12, "1,1,0"],
+        &["3 pins for a row of 12", "each 1 (standing) or 0 (down)"],
+    );
+    run_refused(
+        k,
+        "not a pin",
+        &["query", &t12, &row(11, 12).replace("1,0", "2,0")],
+        &["is 2"],
+    );
+
+    // The stdin stream: full rows of 0..=15 pins, the published values, one answer a line in
+    // input order; the P/N table agrees (P exactly where the Grundy value is 0).
+    let rows: String = (0..16).map(|n| row(n, 15) + "\n").collect();
+    let out = run_stdin(k, &["query", &t15, "-", "--json"], rows.as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let grundy: Vec<u64> = json_lines(&stdout(&out))
+        .iter()
+        .map(|a| a["grundy"].as_u64().expect("a grundy value"))
+        .collect();
+    assert_eq!(grundy, PUBLISHED, "Kayles full rows (OEIS A002186)");
+    let rows12: String = (0..=12).map(|n| row(n, 12) + "\n").collect();
+    let out = run_stdin(k, &["query", &t12p, "-", "--json"], rows12.as_bytes());
+    for (n, a) in json_lines(&stdout(&out)).iter().enumerate() {
+        let p = PUBLISHED[n] == 0;
+        assert_eq!(a["outcome"], if p { "P" } else { "N" }, "row of {n}: {a}");
+    }
+
+    // info, export, verify-table.
+    let info = json(&run_ok(k, &["info", "--json", &t12]));
+    assert_eq!(info["game"], "kayles/kayles");
+    assert_eq!(info["parameters"], "pins=12");
+    assert_eq!(info["rules_version"], 1);
+    assert_eq!(info["known"], true);
+    assert_eq!(info["entries"], 4096);
+    assert_eq!(info["values"], "grundy");
+    let csv = run_ok(k, &["export", &t12]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 4097, "a header and 4096 rows");
+    assert_eq!(lines[0], "index,position,outcome,grundy");
+    assert_eq!(lines[4096], format!("4095,\"{full}\",N,{}", PUBLISHED[12]));
+    for t in [&t12, &t12p, &t15] {
+        let said = run_ok(k, &["verify-table", t]);
+        assert!(said.contains(": OK"), "{said}");
+    }
+
+    // The plain gamedb binary does not know the game: it opens the table all the same, with
+    // its identity and counts, answers by index, and refuses to read a position (exit 2;
+    // the service: 422).
+    let plain = json(&gamedb_ok(&["info", "--json", &t12]));
+    assert_eq!(plain["known"], false, "{plain}");
+    for key in [
+        "game",
+        "parameters",
+        "rules_version",
+        "entries",
+        "p_positions",
+    ] {
+        assert_eq!(plain[key], info[key], "{key}");
+    }
+    for key in ["grundy_counts", "max_grundy", "checksum"] {
+        assert_eq!(plain[key], info[key], "{key}");
+    }
+    let text = gamedb_ok(&["info", &t12]);
+    assert!(text.contains("kayles/kayles pins=12"), "{text}");
+    assert!(text.contains("not known to this build"), "{text}");
+    let stored = json(&gamedb_ok(&["query", "--json", &t12, "#4095"]));
+    assert_eq!(stored["index"], 4095, "{stored}");
+    assert_eq!(stored["value"], PUBLISHED[12], "{stored}");
+    assert_eq!(stored["outcome"], "N", "{stored}");
+    refused(
+        "unknown game",
+        &["query", &t12, &full],
+        &["game 'kayles/kayles' is not known to this build"],
+    );
+    gamedb_ok(&["verify-table", &t12]);
+    let server = Server::start(dir.path(), &[]);
+    let list = server.get("/api/tables").json();
+    assert!(
+        list.as_array().is_some_and(|l| l
+            .iter()
+            .any(|t| t["file"] == "kayles-12.gtab" && t["known"] == false)),
+        "{list}"
+    );
+    let got = server.get(&format!("/api/tables/kayles-12.gtab/query?position={full}"));
+    assert_eq!(got.status, 422, "{}", got.text());
+    assert!(
+        got.text().contains("not known to this build"),
+        "{}",
+        got.text()
+    );
+    drop(server);
+
+    // The service of the kayles binary serves the tables: listed, queried by GET and POST,
+    // each answer the line `query --json` prints.
+    let server = Server::start_program(k, dir.path(), ".", &[]);
+    let list = server.get("/api/tables").json();
+    let listed = list
+        .as_array()
+        .and_then(|l| l.iter().find(|t| t["file"] == "kayles-12.gtab"))
+        .unwrap_or_else(|| panic!("kayles-12.gtab not listed: {list}"));
+    assert_eq!(listed["game"], "kayles/kayles", "{listed}");
+    let got = server.get(&format!("/api/tables/kayles-12.gtab/query?position={full}"));
+    assert_eq!(got.status, 200, "{}", got.text());
+    let cli = run_ok(k, &["query", "--json", &t12, &full]);
+    assert_eq!(got.text().trim_end(), cli.trim_end());
+    let posted = server.post("/api/tables/kayles-15.gtab/query", rows.as_bytes());
+    let grundy: Vec<u64> = json_lines(&posted.text())
+        .iter()
+        .map(|a| a["grundy"].as_u64().expect("a grundy value"))
+        .collect();
+    assert_eq!(grundy, PUBLISHED);
+}
+
+/// Whether `got` is the output `shown` in a guide: a line `...` stands for any lines, a line
+/// ending in `[..]` for any line starting with what precedes it.
+fn shown_as(shown: &[&str], got: &[&str]) -> bool {
+    match (shown.first(), got.first()) {
+        (None, _) => got.is_empty(),
+        (Some(&"..."), _) => (0..=got.len()).any(|skip| shown_as(&shown[1..], &got[skip..])),
+        (Some(_), None) => false,
+        (Some(want), Some(line)) => {
+            let same = match want.strip_suffix("[..]") {
+                Some(prefix) => line.starts_with(prefix),
+                None => want == line,
+            };
+            same && shown_as(&shown[1..], &got[1..])
+        }
+    }
+}
+
+#[test]
+fn the_game_authors_guide_shows_what_the_binaries_print() {
+    let k = kayles();
+    let dir = TempDir::new("extern-guide");
+    let guide = std::fs::read_to_string(Path::new(ROOT).join("src/guide/game-authors.md")).unwrap();
+    let (mut checked, mut bad) = (0, Vec::new());
+    let mut block: Option<Vec<&str>> = None;
+    let mut blocks = Vec::new();
+    for line in guide.lines() {
+        match block.take() {
+            None if line == "```text" => block = Some(Vec::new()),
+            None => {}
+            Some(b) if line.starts_with("```") => blocks.push(b),
+            Some(mut b) => {
+                b.push(line);
+                block = Some(b);
+            }
+        }
+    }
+    for body in blocks {
+        if !body
+            .first()
+            .is_some_and(|l| l.starts_with("$ kayles ") || l.starts_with("$ gamedb "))
+        {
+            continue;
+        }
+        let mut i = 0;
+        while i < body.len() {
+            let cmd = body[i].strip_prefix("$ ").expect("a command line");
+            let end = (i + 1..body.len())
+                .find(|&j| body[j].starts_with("$ "))
+                .unwrap_or(body.len());
+            let want = &body[i + 1..end];
+            i = end;
+            let mut words = cmd.split_whitespace().map(|w| w.trim_matches('\''));
+            let program = match words.next() {
+                Some("kayles") => k,
+                _ => Path::new(GAMEDB),
+            };
+            let args: Vec<&str> = words.collect();
+            let out = Command::new(program)
+                .args(&args)
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            let text = stdout(&out) + &stderr(&out);
+            let got: Vec<&str> = text.lines().collect();
+            checked += 1;
+            if !shown_as(want, &got) {
+                bad.push(format!(
+                    "$ {cmd}\n  shown:\n{}\n  got:\n{text}",
+                    want.join("\n")
+                ));
+            }
+        }
+    }
+    assert!(checked >= 6, "only {checked} examples found in the guide");
+    assert!(
+        bad.is_empty(),
+        "src/guide/game-authors.md:\n{}",
+        bad.join("\n")
+    );
+}
