@@ -45,23 +45,33 @@ done
 python3 scripts/positions.py nim 1000000 6 63 1 >"$WORK/nim.txt"
 python3 scripts/positions.py solvable 100 4 4 2026 >"$WORK/fifteen.txt"
 
-for round in $(seq "$ROUNDS"); do
-    for side in OLD NEW; do
-        dir=${!side}
-        out="$WORK/$side"
-        rm -rf "$out"
-        best "$side nim" "$(secs "$dir/gamedb" build nim --heaps 6 --max-heap 63 --threads 2 --out "$out" -q)"
-        best "$side chomp" "$(secs "$dir/gamedb" build chomp --rows 16 --cols 16 --threads 2 --out "$out" -q)"
-        best "$side slide" "$(secs "$dir/gamedb" build slide --rows 3 --cols 4 --threads 2 --out "$out" -q)"
-        best "$side solve" "$(secs "$dir/gamedb" solve --tables "$WORK/t-$side" --partition "$PARTITION" --json - <"$WORK/fifteen.txt")"
-        best "$side pipe" "$(secs "$dir/gamedb" query "$WORK/t-$side/nim-6x63.gtab" - --json <"$WORK/nim.txt")"
-        # Lookups: the best "million lookups/s" of each loop (higher is better: kept as 1/x).
+# Each benchmark runs with one build, then at once with the other (the first of the two
+# alternating by round), so a load that comes and goes within a round slows both alike.
+run_one() { # side benchmark
+    local side=$1 bench=$2 dir=${!1} out="$WORK/$1"
+    case $bench in
+    nim) rm -rf "$out"; best "$side nim" "$(secs "$dir/gamedb" build nim --heaps 6 --max-heap 63 --threads 2 --out "$out" -q)" ;;
+    chomp) rm -rf "$out"; best "$side chomp" "$(secs "$dir/gamedb" build chomp --rows 16 --cols 16 --threads 2 --out "$out" -q)" ;;
+    slide) rm -rf "$out"; best "$side slide" "$(secs "$dir/gamedb" build slide --rows 3 --cols 4 --threads 2 --out "$out" -q)" ;;
+    solve) best "$side solve" "$(secs "$dir/gamedb" solve --tables "$WORK/t-$side" --partition "$PARTITION" --json - <"$WORK/fifteen.txt")" ;;
+    pipe) best "$side pipe" "$(secs "$dir/gamedb" query "$WORK/t-$side/nim-6x63.gtab" - --json <"$WORK/nim.txt")" ;;
+    lookups)
+        # The best "million lookups/s" of each loop (higher is better: kept as 1/x).
         while read -r name rate; do
             best "$side lookups $name" "$(awk -v r="$rate" 'BEGIN { printf "%.6f", 1 / r }')"
         done < <("$dir/examples/lookups" "$WORK/t-$side/nim-6x63.gtab" 20000000 |
-            sed -nE 's/^([a-z]+)[^:]*: +[0-9.]+ s +([0-9.]+) million.*/\1 \2/p')
-        echo "round $round $side done (load $(load))"
+            sed -nE 's/^([a-z]+)[^:]*: +[0-9.]+ s +([0-9.]+) million.*/\1 \2/p') ;;
+    esac
+}
+
+for round in $(seq "$ROUNDS"); do
+    if ((round % 2)); then order="OLD NEW"; else order="NEW OLD"; fi
+    for bench in nim chomp slide solve pipe lookups; do
+        for side in $order; do
+            run_one "$side" "$bench"
+        done
     done
+    echo "round $round done (load $(load))"
 done
 
 printf '\n%-28s %12s %12s %8s\n' "benchmark (best of $ROUNDS)" "old" "new" "new/old"
