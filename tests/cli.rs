@@ -57,7 +57,11 @@ const BAD: &[(&str, &[&str])] = &[
     ("info Cargo.toml", &["Cargo.toml", "not a gamedb table"]),
     (
         "build subtraction --set 1,x --max-heap 9 --out {out}",
-        &["--set 1,x", "'x' is not a number", "distinct positive numbers"],
+        &[
+            "--set 1,x",
+            "'x' is not a number",
+            "distinct positive numbers",
+        ],
     ),
     (
         "build subtraction --set 2,2 --max-heap 9 --out {out}",
