@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use common::{cli_build, gamedb_ok, json, moves, str_at};
 use gamedb::game::{GameSpec, Solved, ValueKind};
-use gamedb::games::octal::{periodicity, plain_values, Code, OctalSpec};
+use gamedb::games::octal::{periodicity, plain_values, sparse_values, Code, Method, OctalSpec};
 use gamedb::games::subtraction::SubtractionSpec;
 use gamedb::{Spec, Table};
 use proptest::prelude::*;
@@ -180,6 +180,50 @@ proptest! {
         let got: Vec<u32> = got.iter().map(|&v| v as u32).collect();
         prop_assert_eq!(got, want);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Random codes of up to three digits: the rare/common method's values equal the plain
+    /// method's to 2^14 heaps.
+    #[test]
+    fn random_codes_sparse_equals_plain(
+        d0 in prop::sample::select(vec![0u8, 4]),
+        digits in prop::collection::vec(0u8..8, 1..=3),
+    ) {
+        let mut d = vec![d0];
+        d.extend(&digits);
+        prop_assume!(d.iter().any(|&x| x != 0));
+        let code = Code::parse(&code_text(&d)).unwrap();
+        let n = 1 << 14;
+        prop_assert_eq!(
+            sparse_values(&code, n, &()).unwrap(),
+            plain_values(&code, n, &()).unwrap()
+        );
+    }
+}
+
+#[test]
+fn known_games_sparse_equals_plain() {
+    for code in [
+        "0.16", "0.6", "0.167", "0.77", "0.07", "4.07", "0.7777", "grundy",
+    ] {
+        let code = Code::parse(code).unwrap();
+        let n = 1 << 14;
+        assert_eq!(
+            sparse_values(&code, n, &()).unwrap(),
+            plain_values(&code, n, &()).unwrap(),
+            "{code}"
+        );
+    }
+    // Through the spec: both methods make the same table (the method is not its identity).
+    let spec = OctalSpec::new("0.16", 3000).unwrap();
+    let plain = spec.clone().with_method(Method::Plain);
+    assert_eq!(spec, plain);
+    let a = common::payload_bytes(&Spec::new(spec), ValueKind::Grundy);
+    let b = common::payload_bytes(&Spec::new(plain), ValueKind::Grundy);
+    assert_eq!(a, b);
 }
 
 #[test]

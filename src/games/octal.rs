@@ -167,11 +167,29 @@ impl fmt::Display for Code {
     }
 }
 
-/// Parameters of an octal-game table, checked: the code and the largest heap.
-#[derive(Clone, Debug, PartialEq)]
+/// How the values are computed: the same values either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// [`sparse_values`], the default.
+    Sparse,
+    /// [`plain_values`], the oracle of the tests.
+    Plain,
+}
+
+/// Parameters of an octal-game table, checked: the code and the largest heap (the table's
+/// identity), and how to solve it (not part of the identity: both methods give the same
+/// values).
+#[derive(Clone, Debug)]
 pub struct OctalSpec {
     code: Code,
     max_heap: u32,
+    method: Method,
+}
+
+impl PartialEq for OctalSpec {
+    fn eq(&self, other: &OctalSpec) -> bool {
+        (&self.code, self.max_heap) == (&other.code, other.max_heap)
+    }
 }
 
 impl OctalSpec {
@@ -186,7 +204,14 @@ impl OctalSpec {
         Ok(OctalSpec {
             code,
             max_heap: max_heap as u32,
+            method: Method::Sparse,
         })
+    }
+
+    /// The same table, solved by `method`.
+    pub fn with_method(mut self, method: Method) -> OctalSpec {
+        self.method = method;
+        self
     }
 
     /// The code.
@@ -211,11 +236,27 @@ impl GameSpec for OctalSpec {
             "The game's code d0.d1d2... (e.g. 0.77 for Kayles), or grundy",
         ),
         Param::required("max-heap", "N", "Largest heap size"),
+        Param::choice(
+            "method",
+            &["sparse", "plain"],
+            "sparse",
+            "How to solve: the rare/common method, or the plain quadratic one (same values)",
+        ),
     ];
 
     fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
         let spec = OctalSpec::new(a.text("code")?, a.number("max-heap")?)?;
-        Ok((spec, ValueKind::Grundy))
+        let method = match a.get("method") {
+            None | Some("sparse") => Method::Sparse,
+            Some("plain") => Method::Plain,
+            Some(other) => {
+                return Err(Error::bad(format!(
+                    "--method {}: expected sparse or plain",
+                    crate::game::echo(other)
+                )))
+            }
+        };
+        Ok((spec.with_method(method), ValueKind::Grundy))
     }
 
     fn parameters(&self) -> String {
@@ -263,16 +304,22 @@ impl GameSpec for OctalSpec {
     }
 
     fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        Ok(Solved::Grundy(plain_values(
-            &self.code,
-            self.max_heap,
-            progress,
-        )?))
+        let solve = match self.method {
+            Method::Sparse => sparse_values,
+            Method::Plain => plain_values,
+        };
+        Ok(Solved::Grundy(solve(&self.code, self.max_heap, progress)?))
     }
 
     fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        // The values (two bytes a heap) and the marks of the mex (four bytes a value).
-        self.positions().saturating_mul(2) + 4 * (1 << 16)
+        // The values (two bytes a heap), the marks of the mex (four bytes a value), and for
+        // the sparse method the list of rare heaps (eight bytes each, at most one a heap)
+        // and the counts of the mask's choice.
+        let values = self.positions().saturating_mul(2) + 4 * (1 << 16);
+        match self.method {
+            Method::Plain => values,
+            Method::Sparse => values + self.positions().saturating_mul(8) + 8 * (1 << 16),
+        }
     }
 
     fn samples() -> Vec<Self> {
@@ -332,12 +379,7 @@ pub fn plain_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Resu
         let mex = seen.iter().position(|&s| s != stamp);
         match mex {
             Some(v) => g.push(v as u16),
-            None => {
-                return Err(Error::Unsupported(format!(
-                    "octal {code}: the Grundy value of the heap of {n} is at least 65536, more \
-                     than a table holds"
-                )))
-            }
+            None => return Err(too_large(code, n)),
         }
         if n % CHUNK == CHUNK - 1 {
             progress.inc(CHUNK as u64);
@@ -345,6 +387,133 @@ pub fn plain_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Resu
     }
     progress.inc((n_all % CHUNK) as u64);
     Ok(g)
+}
+
+/// The Grundy values of heaps `0..=max_heap` by the rare/common ("sparse space") method
+/// (Gangolli & Plambeck 1989; Flammenkamp): the same values as [`plain_values`], usually far
+/// faster.
+///
+/// A mask `M` splits values in two classes by the parity of the bits of `v & M`: *rare*
+/// (even, 0 among them) and *common* (odd). The class of `a xor b` is the xor of the classes,
+/// so a move that leaves two common heaps has a rare value: the common values a heap reaches
+/// come only from moves leaving a rare heap (few, listed) or one heap. Those give the smallest
+/// common value `c` not reached, exactly; `G(n)` is `c` unless a smaller rare value is not
+/// reached, which is checked value by value, by searching the pairs of heaps for one that
+/// reaches it (usually found within a few steps; a full scan when not, and then `G(n)` is
+/// that rare value). Exact for any mask; the mask is chosen from the values computed (the one
+/// with the fewest rare heaps), again whenever the heap doubles, and when the rare heaps have
+/// more than doubled since the last choice (a rare value appeared outside the mask's). Grundy's game and codes without splits use the plain
+/// method.
+pub fn sparse_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Result<Vec<u16>> {
+    let digits = match code {
+        Code::Octal(d) if d.iter().any(|&x| x & 4 != 0) => d,
+        _ => return plain_values(code, max_heap, progress),
+    };
+    let n_all = max_heap as usize + 1;
+    let warm = n_all.min(256);
+    let mut g = plain_values(code, warm as u32 - 1, &())?;
+    g.reserve(n_all - warm);
+    let class = |v: u16, mask: u16| (v & mask).count_ones() & 1;
+    // The mask with the fewest rare heaps among the values so far.
+    let choose = |g: &[u16]| -> u16 {
+        let mut count = vec![0u64; 1 << 16];
+        let mut top = 0u16;
+        for &v in g {
+            count[v as usize] += 1;
+            top = top.max(v);
+        }
+        let present: Vec<(u16, u64)> = (0..=top)
+            .filter(|&v| count[v as usize] > 0)
+            .map(|v| (v, count[v as usize]))
+            .collect();
+        // Masks of the low 10 bits at most: values are mostly small.
+        let bits = (16 - top.leading_zeros()).min(10);
+        let mut best = (u64::MAX, 1u16);
+        for mask in 1..(1u32 << bits) as u16 {
+            let rare: u64 = present
+                .iter()
+                .filter(|&&(v, _)| class(v, mask) == 0)
+                .map(|&(_, c)| c)
+                .sum();
+            if rare < best.0 {
+                best = (rare, mask);
+            }
+        }
+        best.1
+    };
+    let rares = |g: &[u16], mask: u16| -> Vec<usize> {
+        (0..g.len()).filter(|&i| class(g[i], mask) == 0).collect()
+    };
+    let mut mask = choose(&g);
+    let mut rare = rares(&g, mask);
+    let mut next_choice = 2 * g.len();
+    let mut rare_at_choice = rare.len();
+    let mut seen = vec![0u32; 1 << 16];
+    const CHUNK: usize = 1 << 12;
+    progress.inc(warm as u64);
+    for n in warm..n_all {
+        if n >= next_choice || rare.len() > 2 * rare_at_choice + 64 {
+            mask = choose(&g);
+            rare = rares(&g, mask);
+            next_choice = 2 * n;
+            rare_at_choice = rare.len();
+        }
+        let stamp = n as u32 + 1;
+        let mut mark = |v: u16| seen[v as usize] = stamp;
+        for (k, &d) in digits.iter().enumerate().take(n + 1) {
+            if d & 1 != 0 && n == k {
+                mark(0);
+            }
+            if d & 2 != 0 && n > k {
+                mark(g[n - k]);
+            }
+            if d & 4 != 0 && n >= k + 2 {
+                let r = n - k;
+                for &a in rare.iter().take_while(|&&a| a < r) {
+                    if a >= 1 {
+                        mark(g[a] ^ g[r - a]);
+                    }
+                }
+            }
+        }
+        // The smallest common value not reached is exact; below it, each rare value not yet
+        // marked is searched for among the pairs of two common heaps.
+        let c = (0..=u16::MAX)
+            .find(|&v| class(v, mask) == 1 && seen[v as usize] != stamp)
+            .ok_or_else(|| too_large(code, n))?;
+        let mut value = c;
+        for v in 0..c {
+            if class(v, mask) != 0 || seen[v as usize] == stamp {
+                continue;
+            }
+            let reached = digits.iter().enumerate().take(n + 1).any(|(k, &d)| {
+                d & 4 != 0 && n >= k + 2 && {
+                    let r = n - k;
+                    (1..=r / 2).any(|a| g[a] ^ g[r - a] == v)
+                }
+            });
+            if !reached {
+                value = v;
+                break;
+            }
+        }
+        if class(value, mask) == 0 {
+            rare.push(n);
+        }
+        g.push(value);
+        if n % CHUNK == CHUNK - 1 {
+            progress.inc(CHUNK as u64);
+        }
+    }
+    progress.inc(((n_all - warm) % CHUNK) as u64);
+    Ok(g)
+}
+
+fn too_large(code: &Code, n: usize) -> Error {
+    Error::Unsupported(format!(
+        "octal {code}: the Grundy value of the heap of {n} is at least 65536, more than a table \
+         holds"
+    ))
 }
 
 /// What the values of heaps `0..=N` say about the periodicity of a nim-sequence.
