@@ -340,3 +340,28 @@ fn bad_positions_are_refused_clearly() {
     );
     assert_eq!(gamedb_ok(&["rank", &path, "17"]).trim(), "17: 17");
 }
+
+#[test]
+fn gangolli_and_plambeck_periods_are_proved() {
+    // 0.16: period 149,459 (Gangolli & Plambeck 1989, as issue 21 cites them; the preperiod is
+    // this computation's: the last exceptional value at heap 105,350). 0.127: period 4, the last
+    // exception at n = 46577 (OEIS A071464, citing Gangolli & Plambeck).
+    for (code, n, period, preperiod) in [
+        ("0.16", 1 << 19, 149_459, 105_351),
+        ("0.127", 1 << 17, 4, 46_578),
+    ] {
+        let c = Code::parse(code).unwrap();
+        let g = sparse_values(&c, n, &()).unwrap();
+        let p = periodicity(
+            &|i| g[i as usize] as u32,
+            n as u64,
+            c.last_digit() as u64,
+            true,
+        );
+        assert_eq!(
+            (p.period, p.preperiod, p.proved),
+            (Some(period), Some(preperiod), true),
+            "{code}"
+        );
+    }
+}
