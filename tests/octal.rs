@@ -365,3 +365,40 @@ fn gangolli_and_plambeck_periods_are_proved() {
         );
     }
 }
+
+#[test]
+fn the_stream_and_the_c_abi_answer_sums_alike() {
+    use std::ffi::CString;
+    let dir = cli_build("octal-abi", "octal --code 0.07 --max-heap 60");
+    let path = dir.join("octal-0.07-60.gtab");
+    let lines = ["3,5,17", "0", "4,4", "60,1,2,3"];
+    let out = common::gamedb_stdin(
+        &["query", "--json", &path, "-"],
+        lines.join("\n").as_bytes(),
+    );
+    assert!(out.status.success());
+    let stream = common::json_lines(&common::stdout(&out));
+    let table = Table::open(&path).unwrap();
+    let c_path = CString::new(path.as_str()).unwrap();
+    // SAFETY: a valid NUL-terminated path; the handle is closed below.
+    let handle = unsafe { gamedb::ffi::gamedb_open(c_path.as_ptr(), 0) };
+    assert!(!handle.is_null());
+    for (line, streamed) in lines.iter().zip(&stream) {
+        let answer = table.query(line).unwrap();
+        assert_eq!(streamed["grundy"], answer.grundy().unwrap(), "{line}");
+        let want = json(&gamedb_ok(&["query", "--json", &path, line]));
+        assert_eq!(streamed, &want, "{line}");
+        let text = CString::new(*line).unwrap();
+        // SAFETY: an open handle and a NUL-terminated position.
+        let (value, outcome) = unsafe {
+            (
+                gamedb::ffi::gamedb_value(handle, text.as_ptr()),
+                gamedb::ffi::gamedb_outcome(handle, text.as_ptr()),
+            )
+        };
+        assert_eq!(value, answer.grundy().unwrap() as i64, "{line}");
+        assert_eq!(outcome, (value != 0) as i64, "{line}");
+    }
+    // SAFETY: the handle from gamedb_open, closed once.
+    unsafe { gamedb::ffi::gamedb_close(handle) };
+}
