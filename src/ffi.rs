@@ -190,7 +190,9 @@ fn parse_in_table(table: &Table, text: &str) -> Result<Vec<u32>, i64> {
 /// Parses a position and returns its index, or `GAMEDB_ERR_POSITION`.
 fn rank_text(table: &Table, text: &str) -> Result<u64, i64> {
     let pos = parse_in_table(table, text)?;
-    Ok(table.rules().rank(&pos))
+    table
+        .index_of(&pos)
+        .map_err(|e| fail(code_of(&e), &e.to_string()))
 }
 
 /// Copies `text` into the caller's buffer with `snprintf`'s contract.
@@ -389,9 +391,10 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
                 "this table holds distances, not outcomes; use gamedb_value",
             ));
         }
-        if t.value_kind() == ValueKind::Extension {
-            // One entry per prefix: the game reads the outcome from the entries.
-            let pos = parse_in_table(t, text)?;
+        let pos = parse_in_table(t, text)?;
+        if t.value_kind() == ValueKind::Extension || t.rules().summands(&pos).is_some() {
+            // One entry per prefix: the game reads the outcome from the entries; a sum of
+            // entries: the xor of theirs.
             let o = t
                 .outcome_of(&pos)
                 .map_err(|e| fail(code_of(&e), &e.to_string()))?;
@@ -412,15 +415,25 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
 /// The value stored for a position: on outcome tables 0 = P, 1 = N; on Grundy tables the
 /// Grundy value; on distance tables the distance (see the game's section of
 /// `tables/README.md` for any marker value; a mod3 table answers the exact distance, found by
-/// descent); on extension tables (three-rowed Chomp) the entry of the position's prefix.
+/// descent); on extension tables (three-rowed Chomp) the entry of the position's prefix; for
+/// a game played as a sum of entries (octal games' heaps) the xor of the parts' Grundy values.
 /// Negative: an error code.
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_value(table: *const Table, position: *const c_char) -> i64 {
+    let value = |t: &Table, text: &str| {
+        let pos = parse_in_table(t, text)?;
+        // A sum of entries (a game played as a sum): the xor of theirs.
+        match t.sum_grundy(&pos) {
+            Ok(Some(g)) => Ok(i64::from(g)),
+            Ok(None) => value_of(t, rank_text(t, text)?),
+            Err(e) => Err(fail(code_of(&e), &e.to_string())),
+        }
+    };
     // SAFETY: forwarded from this function's contract.
-    unsafe { with_position(table, position, |t, text| value_of(t, rank_text(t, text)?)) }
+    unsafe { with_position(table, position, value) }
 }
 
 /// The value stored at an index (as [`gamedb_value`]), or `GAMEDB_ERR_INDEX` when
@@ -537,10 +550,20 @@ fn moves_text(t: &Table, pos: &[u32]) -> Result<String, i64> {
     let kind = t.value_kind();
     let mut moves = Vec::new();
     for m in t.rules().moves(pos) {
-        let i = t.rules().rank(&m.leaves);
         let mut o = serde_json::Map::new();
         o.insert("move".into(), m.label.into());
         o.insert("leaves".into(), t.rules().format(&m.leaves).into());
+        // A game played as a sum of entries: the move leaves a sum, its value the xor.
+        if let Some(g) = t
+            .sum_grundy(&m.leaves)
+            .map_err(|e| fail(code_of(&e), &e.to_string()))?
+        {
+            o.insert("outcome".into(), Outcome::from_win(g != 0).as_str().into());
+            o.insert(kind.name().into(), g.into());
+            moves.push(serde_json::Value::Object(o));
+            continue;
+        }
+        let i = t.rules().rank(&m.leaves);
         if kind != ValueKind::Distance {
             o.insert("outcome".into(), t.outcome(i).as_str().into());
         }

@@ -75,6 +75,30 @@ const BAD: &[(&str, &[&str])] = &[
         "build subtraction --set 1,2 --max-heap 0 --out {out}",
         &["--max-heap 0", "expected 1..="],
     ),
+    (
+        "build octal --code 0.8 --max-heap 9 --out {out}",
+        &[
+            "--code 0.8",
+            "'8' is not an octal digit",
+            "expected an octal code",
+        ],
+    ),
+    (
+        "build octal --code 1.2 --max-heap 9 --out {out}",
+        &["--code 1.2", "'1' before the point", "only 0, or 4"],
+    ),
+    (
+        "build octal --code 0. --max-heap 9 --out {out}",
+        &["--code 0.", "no digit after the point"],
+    ),
+    (
+        "build octal --code x --max-heap 9 --out {out}",
+        &["--code x", "no point", "expected an octal code"],
+    ),
+    (
+        "build octal --code 0.77 --max-heap 0 --out {out}",
+        &["--max-heap 0", "expected 1..="],
+    ),
     ("query {nim} #120", &["index '#120'", "expected #0..=#119"]),
     ("query {nim} #x", &["index '#x'", "expected #0..=#119"]),
     ("upgrade Cargo.toml", &["Cargo.toml", "not a gamedb table"]),

@@ -5,7 +5,8 @@
 //! * rank/unrank round trips, and unranked positions pass the rules' check (or are refused
 //!   with a message: the candy game's last index is a state no game reaches);
 //! * parse/print round trips (`format` then `parse` gives the same position's index);
-//! * moves: `move_indices` agrees with the leaves of `moves`, `moves_at` picks the same moves;
+//! * moves: `move_indices` agrees with the leaves of `moves` (for a game played as a sum, each
+//!   move leaves parts that are entries of the table), `moves_at` picks the same moves;
 //! * the game's own contracts on the whole instance (`Spec::conformance`: children and
 //!   parents consistent, levels, terminal positions) for random small instances;
 //! * the solved values of every kind satisfy the game's recurrence from its own moves
@@ -30,7 +31,9 @@ fn small_specs() -> &'static [Spec] {
                 let values: Vec<Option<String>> = match p.value {
                     ParamValue::Required(_) | ParamValue::Optional(_) => {
                         let numbers = (0..10).map(|n| n.to_string());
-                        let lists = ["1,2", "1,3,4", "2,5,7", "1,2,3"].map(String::from);
+                        // Lists, and codes of octal games.
+                        let lists = ["1,2", "1,3,4", "2,5,7", "1,2,3", "0.7", "0.16", "4.07"]
+                            .map(String::from);
                         let mut v: Vec<Option<String>> = numbers.chain(lists).map(Some).collect();
                         if matches!(p.value, ParamValue::Optional(_)) {
                             v.push(None);
@@ -109,6 +112,19 @@ proptest! {
         let pos = rules.unrank(seed % n);
         prop_assume!(rules.check(&pos).is_ok());
         let moves = rules.moves(&pos);
+        if rules.summands(&pos).is_some() {
+            // A game played as a sum: each move leaves parts, each one entry of the table.
+            for m in &moves {
+                prop_assert!(rules.check(&m.leaves).is_ok(), "{spec:?}: {} leaves {:?}", m.label, m.leaves);
+                for part in rules.summands(&m.leaves).unwrap() {
+                    prop_assert!(rules.rank(&part) < n, "{spec:?}: {} leaves {:?}", m.label, m.leaves);
+                }
+            }
+            let which: Vec<usize> = (0..moves.len()).filter(|k| pick >> (k % 64) & 1 == 1).collect();
+            let picked: Vec<_> = which.iter().map(|&k| moves[k].clone()).collect();
+            prop_assert_eq!(rules.moves_at(&pos, &which), picked);
+            return Ok(());
+        }
         let mut fast = Vec::new();
         rules.move_indices(&pos, &mut fast);
         prop_assert_eq!(fast.len(), moves.len());
@@ -138,7 +154,11 @@ proptest! {
                 let printed = rules.format(&pos);
                 let back = rules.parse(&printed).unwrap();
                 prop_assert_eq!(rules.format(&back), printed);
-                if rules.outside(&pos).is_none() {
+                if let Some(parts) = rules.summands(&pos) {
+                    for part in parts {
+                        prop_assert!(rules.rank(&part) < spec.positions());
+                    }
+                } else if rules.outside(&pos).is_none() {
                     prop_assert!(rules.rank(&pos) < spec.positions());
                 }
             }

@@ -279,8 +279,89 @@ pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Chec
             Err(e) => return Err(format!("'{text}' (index {i}) does not parse back: {e}")),
         }
         let moves = r.moves(&pos);
+        if let Some(parts) = r.summands(&pos) {
+            // A game played as a sum: a table position is one part, and each move leaves a
+            // sum of parts, each itself one entry of the table.
+            if parts != [pos.clone()] {
+                return Err(format!(
+                    "index {i} unranks to {text}, whose parts are {parts:?}, not itself alone"
+                ));
+            }
+            sum_moves(r, positions, &text, &moves)?;
+        } else {
+            one_entry_moves(r, &text, i, &pos, &moves, children)?;
+        }
+        let which: Vec<usize> = (0..moves.len()).filter(|k| k % 3 != 1).collect();
+        let picked: Vec<_> = which.iter().map(|&k| moves[k].clone()).collect();
+        if r.moves_at(&pos, &which) != picked {
+            return Err(format!("{text}: moves_at() does not pick from moves()"));
+        }
+    }
+    Ok(positions)
+}
+
+/// The moves of a position of a game played as a sum ([`Rules::summands`]): each leaves a
+/// position whose parts are each a position of exactly one entry, within the table.
+fn sum_moves(
+    r: &dyn Rules,
+    positions: u64,
+    text: &str,
+    moves: &[super::Move],
+) -> Result<(), String> {
+    for m in moves {
+        if r.check(&m.leaves).is_err() {
+            return Err(format!(
+                "{text}: the move '{}' leaves {:?}, not a position of the game",
+                m.label, m.leaves
+            ));
+        }
+        let Some(parts) = r.summands(&m.leaves) else {
+            return Err(format!(
+                "{text}: the move '{}' leaves {:?}, which summands() does not split into parts",
+                m.label, m.leaves
+            ));
+        };
+        if parts.concat() != m.leaves {
+            return Err(format!(
+                "{text}: the move '{}' leaves {:?}, whose parts {parts:?} are not it written \
+                 part after part",
+                m.label, m.leaves
+            ));
+        }
+        for part in &parts {
+            let single = r.summands(part).is_some_and(|p| p == [part.clone()]);
+            if r.check(part).is_err() || r.outside(part).is_some() || !single {
+                return Err(format!(
+                    "{text}: the move '{}' leaves the part {part:?}, not one entry of the table",
+                    m.label
+                ));
+            }
+            let k = r.rank(part);
+            if k >= positions || r.unrank(k) != *part {
+                return Err(format!(
+                    "{text}: the move '{}' leaves the part {part:?}, which ranks to {k}",
+                    m.label
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The moves of a position of a game whose positions are each one entry: each leaves a
+/// position of the table; [`Rules::move_indices`] ranks them; they lead to the solver's
+/// `children` when given.
+fn one_entry_moves(
+    r: &dyn Rules,
+    text: &str,
+    i: u64,
+    pos: &[u32],
+    moves: &[super::Move],
+    children: Option<&Children>,
+) -> Result<(), String> {
+    {
         let mut ranked = Vec::with_capacity(moves.len());
-        for m in &moves {
+        for m in moves {
             if r.check(&m.leaves).is_err() || r.outside(&m.leaves).is_some() {
                 return Err(format!(
                     "{text}: the move '{}' leaves {:?}, not a position of the table",
@@ -290,7 +371,7 @@ pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Chec
             ranked.push(r.rank(&m.leaves));
         }
         let mut indices = Vec::new();
-        r.move_indices(&pos, &mut indices);
+        r.move_indices(pos, &mut indices);
         if indices != ranked {
             return Err(format!(
                 "{text}: move_indices() gives {indices:?}, the moves rank to {ranked:?}"
@@ -305,13 +386,8 @@ pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Chec
                 ));
             }
         }
-        let which: Vec<usize> = (0..moves.len()).filter(|k| k % 3 != 1).collect();
-        let picked: Vec<_> = which.iter().map(|&k| moves[k].clone()).collect();
-        if r.moves_at(&pos, &which) != picked {
-            return Err(format!("{text}: moves_at() does not pick from moves()"));
-        }
     }
-    Ok(positions)
+    Ok(())
 }
 
 /// The values of a solved table (`value(i)`: entry `i` as the table stores it, see
@@ -325,7 +401,9 @@ pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Chec
 ///   [`Rules::terminal_outcome`] states (normal play P, misère N, ...); any other position is
 ///   P exactly when none of its moves reaches a P-position;
 /// * [`ValueKind::Grundy`]: the value is the mex of its moves' values (0 for a position
-///   without moves, which must then be P: Grundy values are for normal play);
+///   without moves, which must then be P: Grundy values are for normal play); for a game
+///   played as a sum ([`Rules::summands`]) a move's value is the xor of the entries of the
+///   parts it leaves (such a game has no other kind of value);
 /// * [`ValueKind::Distance`], exact ([`Rules::distance_bound`] is `None`): a goal
 ///   ([`Rules::is_goal`]) has distance 0; any other position has 1 + the least distance of its
 ///   neighbours, or [`UNREACHED`] when no neighbour reaches the goal (nor does it);
@@ -372,7 +450,35 @@ pub fn values(
     let check_one = |i: u64, pos: &[u32], kids: &mut Vec<u64>| -> Result<(), String> {
         let at = || format!("{} (index {i})", r.format(pos));
         kids.clear();
-        r.move_indices(pos, kids);
+        // A game played as a sum: each move's value is the xor of its parts' entries (its
+        // parts are the kids, for the culprit ordering below).
+        let mut sums = None;
+        if r.summands(pos).is_some() {
+            if kind != ValueKind::Grundy {
+                return Err(format!(
+                    "{}: a game played as a sum of entries needs Grundy values, not {}",
+                    at(),
+                    kind.name()
+                ));
+            }
+            let mut xors = Vec::new();
+            for m in r.moves(pos) {
+                let parts = r.summands(&m.leaves).unwrap_or_default();
+                let first = kids.len();
+                kids.extend(parts.iter().map(|p| r.rank(p)));
+                if let Some(&c) = kids[first..].iter().find(|&&c| c >= positions) {
+                    return Err(format!(
+                        "{}: the move '{}' leads to index {c}, beyond the table",
+                        at(),
+                        m.label
+                    ));
+                }
+                xors.push(kids[first..].iter().fold(0, |x, &c| x ^ value(c)));
+            }
+            sums = Some(xors);
+        } else {
+            r.move_indices(pos, kids);
+        }
         if let Some(&c) = kids.iter().find(|&&c| c >= positions) {
             return Err(format!(
                 "{}: a move leads to index {c}, beyond the table",
@@ -419,14 +525,18 @@ pub fn values(
                 }
             }
             ValueKind::Grundy => {
-                if kids.is_empty() && r.terminal_outcome(pos) != Outcome::P {
+                let no_move = sums.as_ref().map_or(kids.is_empty(), Vec::is_empty);
+                if no_move && r.terminal_outcome(pos) != Outcome::P {
                     return Err(format!(
                         "{}: a Grundy table of a game whose position without moves is {}, not P (Grundy values need normal play)",
                         at(),
                         r.terminal_outcome(pos).as_str()
                     ));
                 }
-                let seen: BTreeSet<u32> = kids.iter().map(|&c| value(c)).collect();
+                let seen: BTreeSet<u32> = match &sums {
+                    Some(xors) => xors.iter().copied().collect(),
+                    None => kids.iter().map(|&c| value(c)).collect(),
+                };
                 let mex = (0..).find(|g| !seen.contains(g)).expect("a finite set");
                 if v != mex {
                     return Err(format!(

@@ -436,6 +436,24 @@ pub trait Rules: Send + Sync {
         false
     }
 
+    /// For a game played as a *disjunctive sum* of table entries (Sprague–Grundy: a move is a
+    /// move in one part, and the Grundy value of a sum is the xor of its parts' values): the
+    /// parts of a checked position, each a position of exactly one entry of the table
+    /// ([`rank`](Rules::rank) gives it, and `summands` of a part is that part alone). A
+    /// position is written as its parts one after another (heaps `3,5,17` are the parts `3`,
+    /// `5` and `17`), and the moves of a part leave a position written the same way (a heap
+    /// split in two leaves two parts). `None` (the default) for a game whose every position
+    /// is one entry.
+    ///
+    /// Lookups answer a position of such a game from its parts' entries (which must be Grundy
+    /// values): the xor, P exactly when it is 0, and as winning moves the moves of one part
+    /// that bring the xor to 0. [`rank`](Rules::rank) and [`move_indices`](Rules::move_indices)
+    /// are then asked of single parts only, and the conformance checks
+    /// ([`conformance::rules`], [`conformance::values`]) read each move's leaves as a sum.
+    fn summands(&self, _pos: &[u32]) -> Option<Vec<Vec<u32>>> {
+        None
+    }
+
     /// Appends to `out` the index of the position each legal move of a checked position
     /// leaves, in the order of [`moves`](Rules::moves). Lookups read these entries to find
     /// the winning moves, then ask [`moves_at`](Rules::moves_at) for the few they keep. The

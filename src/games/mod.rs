@@ -46,6 +46,7 @@ builtin! {
     wythoff::WythoffSpec,
     chomp3::Chomp3Spec,
     subtraction::SubtractionSpec,
+    octal::OctalSpec,
 }
 
 /// A game's spec behind [`Spec`]: [`GameSpec`] made object-safe, implemented for every

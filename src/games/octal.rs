@@ -1,0 +1,798 @@
+//! Octal games (Guy & Smith 1956; Winning Ways, ch. 4): heaps of counters; a game is named by a
+//! code `d0.d1d2d3…` whose digit `dk` says what taking `k` counters from one heap may leave:
+//! bit 1 no heap (only when the heap had exactly `k`), bit 2 one heap (the rest), bit 4 two
+//! non-empty heaps (the rest split in two). `d0` is 0, or 4 for games where a heap may be split
+//! in two without taking. Kayles is 0.77, Dawson's Kayles 0.07, the subtraction game S={1,2}
+//! is 0.33. Grundy's game (split a heap into two unequal heaps) is the code `grundy`.
+//!
+//! A position is a *sum* of heaps, played by the Sprague–Grundy theory: one table of the
+//! Grundy values of a heap of `0..=N` answers every sum (the xor of its heaps'), so the table's
+//! positions are single heaps (index = heap size, each heap its own level), and the rules say
+//! that a written position is a sum of heaps ([`Rules::summands`]); the lookups do the rest.
+//!
+//! The solver is the plain quadratic method: `G(n)` is the mex of `G(a) xor G(b)` over the
+//! moves of a heap of `n` (one heap: `b = 0`). The values also carry a certificate: the octal
+//! periodicity theorem ([`periodicity`]) proves a sequence periodic from finitely many values,
+//! and `gamedb info` reports it ([`Rules::facts`]).
+
+use std::fmt;
+
+use crate::game::{
+    conformance, params, Arguments, Fact, GameSpec, Move, Param, Progress, Rules, Solved,
+    ValueKind, Values,
+};
+use crate::{Error, Result};
+
+/// Largest heap a table may hold (2^32 − 2: 2^32 − 1 positions).
+pub const MAX_HEAP: u64 = u32::MAX as u64 - 1;
+/// Most digits after the point (the most counters one move may take).
+pub const MAX_DIGITS: usize = 255;
+/// Largest period [`periodicity`] looks for.
+pub const MAX_PERIOD: u64 = 1 << 26;
+
+/// A game's code, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Code {
+    /// `d0.d1d2…`: `digits[k]` is `dk` (0..=7); `digits[0]` is 0 or 4; no trailing zero
+    /// digit after the first (0.770 is 0.77), and some move allowed.
+    Octal(Vec<u8>),
+    /// Grundy's game: split one heap into two non-empty heaps of different sizes.
+    Grundy,
+}
+
+impl Code {
+    /// Reads a code: `d0.d1d2…` (`.d1d2…` for `0.d1d2…`) or `grundy`; the error says what is
+    /// wrong and the accepted form.
+    pub fn parse(text: &str) -> Result<Code> {
+        let form = "an octal code d0.d1d2... (d0 is 0 or 4, each digit 0..=7; e.g. 0.77 for \
+                    Kayles, 0.07 for Dawson's Kayles) or 'grundy'";
+        let text = text.trim();
+        let bad = |what: String| {
+            Err(Error::bad(format!(
+                "--code {}: {what}; expected {form}",
+                crate::game::echo(text)
+            )))
+        };
+        if text.eq_ignore_ascii_case("grundy") {
+            return Ok(Code::Grundy);
+        }
+        if text.starts_with("0x") || text.starts_with("0X") {
+            return bad("hexadecimal codes are not supported yet".into());
+        }
+        let Some((whole, fraction)) = text.split_once('.') else {
+            return bad("no point".into());
+        };
+        let d0 = match whole {
+            "" | "0" => 0,
+            "4" => 4,
+            _ => {
+                return bad(format!(
+                    "'{}' before the point: only 0, or 4 (a heap may be split in two without \
+                     taking)",
+                    crate::game::echo(whole)
+                ))
+            }
+        };
+        if fraction.is_empty() {
+            return bad("no digit after the point".into());
+        }
+        let mut digits = vec![d0];
+        for c in fraction.chars() {
+            match c.to_digit(8) {
+                Some(d) => digits.push(d as u8),
+                None => return bad(format!("'{c}' is not an octal digit (0..=7)")),
+            }
+        }
+        while digits.len() > 2 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        if digits.len() > MAX_DIGITS + 1 {
+            return bad(format!(
+                "{} digits after the point; at most {MAX_DIGITS}",
+                digits.len() - 1
+            ));
+        }
+        if digits.iter().all(|&d| d == 0) {
+            return bad("no digit allows a move".into());
+        }
+        Ok(Code::Octal(digits))
+    }
+
+    /// The largest number of counters one move takes (the last digit's index, `t` of the
+    /// periodicity theorem); 0 for Grundy's game.
+    pub fn last_digit(&self) -> usize {
+        match self {
+            Code::Octal(d) => d.len() - 1,
+            Code::Grundy => 0,
+        }
+    }
+
+    /// A name the literature gives the game, if any.
+    pub fn name(&self) -> Option<&'static str> {
+        let text = self.to_string();
+        Some(match text.as_str() {
+            "grundy" => "Grundy's game",
+            "0.77" => "Kayles",
+            "0.07" => "Dawson's Kayles",
+            "0.137" => "Dawson's chess",
+            "0.6" => "Officers",
+            "0.7777" => "Double Kayles",
+            _ => return None,
+        })
+    }
+
+    /// Calls `f(k, leaves)` for every move of a heap of `h`, in a fixed order: by the number
+    /// taken `k`, then no heap left, one heap, two heaps `(a, b)` with `a ≤ b` by `a`.
+    /// A move that leaves nothing passes `&[]`.
+    pub fn each_move(&self, h: u32, mut f: impl FnMut(u32, &[u32])) {
+        match self {
+            Code::Grundy => {
+                for a in 1..h.div_ceil(2) {
+                    f(0, &[a, h - a]);
+                }
+            }
+            Code::Octal(digits) => {
+                for (k, &d) in digits.iter().enumerate() {
+                    let k = k as u32;
+                    if k > h {
+                        break;
+                    }
+                    if d & 1 != 0 && h == k {
+                        f(k, &[]);
+                    }
+                    if d & 2 != 0 && h > k {
+                        f(k, &[h - k]);
+                    }
+                    if d & 4 != 0 && h >= k + 2 {
+                        let r = h - k;
+                        for a in 1..=r / 2 {
+                            f(k, &[a, r - a]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Code::Grundy => f.write_str("grundy"),
+            Code::Octal(d) => {
+                write!(f, "{}.", d[0])?;
+                d[1..].iter().try_for_each(|x| write!(f, "{x}"))
+            }
+        }
+    }
+}
+
+/// How the values are computed: the same values either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// [`sparse_values`], the default.
+    Sparse,
+    /// [`plain_values`], the oracle of the tests.
+    Plain,
+}
+
+/// Parameters of an octal-game table, checked: the code and the largest heap (the table's
+/// identity), and how to solve it (not part of the identity: both methods give the same
+/// values).
+#[derive(Clone, Debug)]
+pub struct OctalSpec {
+    code: Code,
+    max_heap: u32,
+    method: Method,
+}
+
+impl PartialEq for OctalSpec {
+    fn eq(&self, other: &OctalSpec) -> bool {
+        (&self.code, self.max_heap) == (&other.code, other.max_heap)
+    }
+}
+
+impl OctalSpec {
+    /// Checks the parameters: a code ([`Code::parse`]) and a largest heap in `1..=2^32 − 2`.
+    pub fn new(code: &str, max_heap: u64) -> Result<OctalSpec> {
+        let code = Code::parse(code)?;
+        if max_heap == 0 || max_heap > MAX_HEAP {
+            return Err(Error::bad(format!(
+                "--max-heap {max_heap}: expected 1..={MAX_HEAP}"
+            )));
+        }
+        Ok(OctalSpec {
+            code,
+            max_heap: max_heap as u32,
+            method: Method::Sparse,
+        })
+    }
+
+    /// The same table, solved by `method`.
+    pub fn with_method(mut self, method: Method) -> OctalSpec {
+        self.method = method;
+        self
+    }
+
+    /// The code.
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    /// The largest heap.
+    pub fn max_heap(&self) -> u32 {
+        self.max_heap
+    }
+}
+
+impl GameSpec for OctalSpec {
+    const NAME: &'static str = "octal";
+    const ABOUT: &'static str =
+        "An octal game from its code (0.77 Kayles, 0.07 Dawson's Kayles, grundy): sums of heaps";
+    const PARAMS: &'static [Param] = &[
+        Param::required(
+            "code",
+            "CODE",
+            "The game's code d0.d1d2... (e.g. 0.77 for Kayles), or grundy",
+        ),
+        Param::required("max-heap", "N", "Largest heap size"),
+        Param::choice(
+            "method",
+            &["sparse", "plain"],
+            "sparse",
+            "How to solve: the rare/common method, or the plain quadratic one (same values)",
+        ),
+    ];
+
+    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+        let spec = OctalSpec::new(a.text("code")?, a.number("max-heap")?)?;
+        let method = match a.get("method") {
+            None | Some("sparse") => Method::Sparse,
+            Some("plain") => Method::Plain,
+            Some(other) => {
+                return Err(Error::bad(format!(
+                    "--method {}: expected sparse or plain",
+                    crate::game::echo(other)
+                )))
+            }
+        };
+        Ok((spec.with_method(method), ValueKind::Grundy))
+    }
+
+    fn parameters(&self) -> String {
+        params::write(&[
+            ("code", Some(self.code.to_string())),
+            ("max-heap", Some(self.max_heap.to_string())),
+        ])
+    }
+
+    fn positions(&self) -> u64 {
+        self.max_heap as u64 + 1
+    }
+
+    fn stem(&self) -> String {
+        format!("octal-{}-{}", self.code, self.max_heap)
+    }
+
+    fn build_words(stem: &str) -> Option<String> {
+        // octal-CODE-N
+        let (code, max) = stem.strip_prefix("octal-")?.rsplit_once('-')?;
+        Some(format!("octal --code {code} --max-heap {max}"))
+    }
+
+    fn describe(&self) -> String {
+        let name = match self.code.name() {
+            Some(n) => format!(" ({n})"),
+            None => String::new(),
+        };
+        let what = match self.code {
+            Code::Grundy => "Grundy's game".to_string(),
+            _ => format!("Octal game {}{name}", self.code),
+        };
+        format!(
+            "{what}: sums of heaps of 0..={}, normal play",
+            self.max_heap
+        )
+    }
+
+    fn value_kinds(&self) -> &'static [ValueKind] {
+        &[ValueKind::Grundy]
+    }
+
+    fn rules(&self) -> Result<Box<dyn Rules>> {
+        Ok(Box::new(Octal(self.clone())))
+    }
+
+    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        let solve = match self.method {
+            Method::Sparse => sparse_values,
+            Method::Plain => plain_values,
+        };
+        Ok(Solved::Grundy(solve(&self.code, self.max_heap, progress)?))
+    }
+
+    fn solve_memory(&self, _kind: ValueKind) -> u64 {
+        // The values (two bytes a heap), the marks of the mex (four bytes a value), and for
+        // the sparse method the list of rare heaps (eight bytes each, at most one a heap)
+        // and the counts of the mask's choice.
+        let values = self.positions().saturating_mul(2) + 4 * (1 << 16);
+        match self.method {
+            Method::Plain => values,
+            Method::Sparse => values + self.positions().saturating_mul(8) + 8 * (1 << 16),
+        }
+    }
+
+    fn samples() -> Vec<Self> {
+        [
+            ("0.77", 40),
+            ("0.07", 40),
+            ("0.137", 30),
+            ("4.07", 25),
+            ("0.33", 20),
+            ("grundy", 30),
+        ]
+        .into_iter()
+        .filter_map(|(code, n)| OctalSpec::new(code, n).ok())
+        .collect()
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        conformance::rules(&Octal(self.clone()), self.positions(), None)
+    }
+}
+
+/// The Grundy values of heaps `0..=max_heap` by the plain quadratic method: `G(n)` is the mex
+/// of the values of the moves of a heap of `n` (a move that leaves heaps `a` and `b` has the
+/// value `G(a) xor G(b)`). An error when a value does not fit in 16 bits.
+pub fn plain_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Result<Vec<u16>> {
+    let n_all = max_heap as usize + 1;
+    let mut g: Vec<u16> = Vec::with_capacity(n_all);
+    // seen[v] == stamp: value v is reached from the heap being solved (stamp = heap + 1).
+    let mut seen = vec![0u32; 1 << 16];
+    const CHUNK: usize = 1 << 12;
+    for n in 0..n_all {
+        let stamp = n as u32 + 1;
+        let mut mark = |v: u16| seen[v as usize] = stamp;
+        match code {
+            Code::Grundy => {
+                for a in 1..n.div_ceil(2) {
+                    mark(g[a] ^ g[n - a]);
+                }
+            }
+            Code::Octal(digits) => {
+                for (k, &d) in digits.iter().enumerate().take(n + 1) {
+                    if d & 1 != 0 && n == k {
+                        mark(0);
+                    }
+                    if d & 2 != 0 && n > k {
+                        mark(g[n - k]);
+                    }
+                    if d & 4 != 0 && n >= k + 2 {
+                        let r = n - k;
+                        for a in 1..=r / 2 {
+                            mark(g[a] ^ g[r - a]);
+                        }
+                    }
+                }
+            }
+        }
+        let mex = seen.iter().position(|&s| s != stamp);
+        match mex {
+            Some(v) => g.push(v as u16),
+            None => return Err(too_large(code, n)),
+        }
+        if n % CHUNK == CHUNK - 1 {
+            progress.inc(CHUNK as u64);
+        }
+    }
+    progress.inc((n_all % CHUNK) as u64);
+    Ok(g)
+}
+
+/// The Grundy values of heaps `0..=max_heap` by the rare/common ("sparse space") method
+/// (Gangolli & Plambeck 1989; Flammenkamp): the same values as [`plain_values`], usually far
+/// faster.
+///
+/// A mask `M` splits values in two classes by the parity of the bits of `v & M`: *rare*
+/// (even, 0 among them) and *common* (odd). The class of `a xor b` is the xor of the classes,
+/// so a move that leaves two common heaps has a rare value: the common values a heap reaches
+/// come only from moves leaving a rare heap (few, listed) or one heap. Those give the smallest
+/// common value `c` not reached, exactly; `G(n)` is `c` unless a smaller rare value is not
+/// reached, which is checked value by value, by searching the pairs of heaps for one that
+/// reaches it (usually found within a few steps; a full scan when not, and then `G(n)` is
+/// that rare value). Exact for any mask; the mask is chosen from the values computed (the one
+/// with the fewest rare heaps), again whenever the heap doubles, and when the rare heaps have
+/// more than doubled since the last choice (a rare value appeared outside the mask's). Grundy's game and codes without splits use the plain
+/// method.
+pub fn sparse_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Result<Vec<u16>> {
+    let digits = match code {
+        Code::Octal(d) if d.iter().any(|&x| x & 4 != 0) => d,
+        _ => return plain_values(code, max_heap, progress),
+    };
+    let n_all = max_heap as usize + 1;
+    let warm = n_all.min(256);
+    let mut g = plain_values(code, warm as u32 - 1, &())?;
+    g.reserve(n_all - warm);
+    let class = |v: u16, mask: u16| (v & mask).count_ones() & 1;
+    // The mask with the fewest rare heaps among the values so far.
+    let choose = |g: &[u16]| -> u16 {
+        let mut count = vec![0u64; 1 << 16];
+        let mut top = 0u16;
+        for &v in g {
+            count[v as usize] += 1;
+            top = top.max(v);
+        }
+        let present: Vec<(u16, u64)> = (0..=top)
+            .filter(|&v| count[v as usize] > 0)
+            .map(|v| (v, count[v as usize]))
+            .collect();
+        // Masks of the low 10 bits at most: values are mostly small.
+        let bits = (16 - top.leading_zeros()).min(10);
+        let mut best = (u64::MAX, 1u16);
+        for mask in 1..(1u32 << bits) as u16 {
+            let rare: u64 = present
+                .iter()
+                .filter(|&&(v, _)| class(v, mask) == 0)
+                .map(|&(_, c)| c)
+                .sum();
+            if rare < best.0 {
+                best = (rare, mask);
+            }
+        }
+        best.1
+    };
+    let rares = |g: &[u16], mask: u16| -> Vec<usize> {
+        (0..g.len()).filter(|&i| class(g[i], mask) == 0).collect()
+    };
+    let mut mask = choose(&g);
+    let mut rare = rares(&g, mask);
+    let mut next_choice = 2 * g.len();
+    let mut rare_at_choice = rare.len();
+    let mut seen = vec![0u32; 1 << 16];
+    const CHUNK: usize = 1 << 12;
+    progress.inc(warm as u64);
+    for n in warm..n_all {
+        if n >= next_choice || rare.len() > 2 * rare_at_choice + 64 {
+            mask = choose(&g);
+            rare = rares(&g, mask);
+            next_choice = 2 * n;
+            rare_at_choice = rare.len();
+        }
+        let stamp = n as u32 + 1;
+        let mut mark = |v: u16| seen[v as usize] = stamp;
+        for (k, &d) in digits.iter().enumerate().take(n + 1) {
+            if d & 1 != 0 && n == k {
+                mark(0);
+            }
+            if d & 2 != 0 && n > k {
+                mark(g[n - k]);
+            }
+            if d & 4 != 0 && n >= k + 2 {
+                let r = n - k;
+                for &a in rare.iter().take_while(|&&a| a < r) {
+                    if a >= 1 {
+                        mark(g[a] ^ g[r - a]);
+                    }
+                }
+            }
+        }
+        // The smallest common value not reached is exact; below it, each rare value not yet
+        // marked is searched for among the pairs of two common heaps.
+        let c = (0..=u16::MAX)
+            .find(|&v| class(v, mask) == 1 && seen[v as usize] != stamp)
+            .ok_or_else(|| too_large(code, n))?;
+        let mut value = c;
+        for v in 0..c {
+            if class(v, mask) != 0 || seen[v as usize] == stamp {
+                continue;
+            }
+            let reached = digits.iter().enumerate().take(n + 1).any(|(k, &d)| {
+                d & 4 != 0 && n >= k + 2 && {
+                    let r = n - k;
+                    (1..=r / 2).any(|a| g[a] ^ g[r - a] == v)
+                }
+            });
+            if !reached {
+                value = v;
+                break;
+            }
+        }
+        if class(value, mask) == 0 {
+            rare.push(n);
+        }
+        g.push(value);
+        if n % CHUNK == CHUNK - 1 {
+            progress.inc(CHUNK as u64);
+        }
+    }
+    progress.inc(((n_all - warm) % CHUNK) as u64);
+    Ok(g)
+}
+
+fn too_large(code: &Code, n: usize) -> Error {
+    Error::Unsupported(format!(
+        "octal {code}: the Grundy value of the heap of {n} is at least 65536, more than a table \
+         holds"
+    ))
+}
+
+/// What the values of heaps `0..=N` say about the periodicity of a nim-sequence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Periodicity {
+    /// The period: proved, or the tentative period with the longest run; `None` when no
+    /// period repeats twice within the values.
+    pub period: Option<u64>,
+    /// The smallest heap from which the values repeat with that period (the preperiod).
+    pub preperiod: Option<u64>,
+    /// Whether the octal periodicity theorem proves it (for every heap, not only those
+    /// computed).
+    pub proved: bool,
+    /// The largest heap computed (`N`).
+    pub max_heap: u64,
+    /// The heap the theorem needs computed for this period and preperiod
+    /// (`2·preperiod + 2·period + t`, see [`periodicity`]).
+    pub needs: Option<u64>,
+}
+
+/// The periodicity of the values `value(0..=max_heap)` of an octal game whose last code digit
+/// is `t` (the most counters a move takes).
+///
+/// The octal periodicity theorem (Guy & Smith 1956; Winning Ways, ch. 4): if
+/// `G(n + p) = G(n)` for every `n` with `e ≤ n < 2e + p + t`, then `G(n + p) = G(n)` for every
+/// `n ≥ e`. Here every `n` with `e ≤ n ≤ 2e + p + t` is checked (one more than the theorem
+/// asks), so values to heap `2e + 2p + t` are needed. The smallest period that the values
+/// prove is reported, with its smallest preperiod; when none is proved (`prove` false, as for
+/// Grundy's game, which the theorem does not cover), the period `p ≤` [`MAX_PERIOD`] with the
+/// longest run (the values repeat with period `p` from heap `e` to `N`, at least two periods),
+/// ties to the smaller period.
+pub fn periodicity(value: &dyn Fn(u64) -> u32, max_heap: u64, t: u64, prove: bool) -> Periodicity {
+    let n = max_heap;
+    // The smallest e with value(i + p) == value(i) for every i in e..=n - p.
+    let start = |p: u64| -> u64 {
+        let mut i = n - p;
+        loop {
+            if value(i + p) != value(i) {
+                return i + 1;
+            }
+            if i == 0 {
+                return 0;
+            }
+            i -= 1;
+        }
+    };
+    let mut best: Option<(u64, u64)> = None; // (period, preperiod), longest run
+    let mut p = 1;
+    while p <= (n / 2).min(MAX_PERIOD) {
+        // A multiple of a tentative period already found runs no longer than it.
+        if best.is_some_and(|(q, e)| p % q == 0 && n - e + 1 >= 2 * p) {
+            p += 1;
+            continue;
+        }
+        let e = start(p);
+        let needs = 2 * e + 2 * p + t;
+        if prove && needs <= n {
+            return Periodicity {
+                period: Some(p),
+                preperiod: Some(e),
+                proved: true,
+                max_heap: n,
+                needs: Some(needs),
+            };
+        }
+        let run = (n + 1) - e;
+        if run >= 2 * p && best.is_none_or(|(_, be)| e < be) {
+            best = Some((p, e));
+        }
+        p += 1;
+    }
+    Periodicity {
+        period: best.map(|b| b.0),
+        preperiod: best.map(|b| b.1),
+        proved: false,
+        max_heap: n,
+        needs: best.map(|(p, e)| 2 * e + 2 * p + t),
+    }
+}
+
+impl Periodicity {
+    /// The facts `gamedb info` shows: `period`, `preperiod`, `proved`.
+    fn facts(&self, code: &Code) -> Vec<Fact> {
+        let num = |v: Option<u64>| v.map_or(serde_json::Value::Null, Into::into);
+        let show = |v: Option<u64>| v.map_or("none".to_string(), |v| v.to_string());
+        let proved = match (self.proved, self.period, self.preperiod) {
+            (true, Some(p), Some(e)) => format!(
+                "yes, by the octal periodicity theorem: G(n+{p}) = G(n) for {e} <= n <= {} \
+                 (2e + p + t, t = {}), so for every n >= {e}",
+                2 * e + p + code.last_digit() as u64,
+                code.last_digit()
+            ),
+            _ if *code == Code::Grundy => {
+                "no: the octal periodicity theorem does not cover Grundy's game".to_string()
+            }
+            (false, Some(p), Some(e)) => format!(
+                "no: the values repeat with period {p} from heap {e} to {}; the theorem needs \
+                 them to heap {}",
+                self.max_heap,
+                self.needs.unwrap_or(0)
+            ),
+            _ => format!(
+                "no: no period repeats twice within heaps 0..={}",
+                self.max_heap
+            ),
+        };
+        let tentative = if self.proved { "" } else { " (tentative)" };
+        vec![
+            Fact {
+                key: "period".into(),
+                label: format!("Period{tentative}"),
+                text: show(self.period),
+                json: num(self.period),
+            },
+            Fact {
+                key: "preperiod".into(),
+                label: format!("Preperiod{tentative}"),
+                text: match self.preperiod {
+                    Some(e) if e > 0 => format!("{e} (the last exceptional value at heap {})", e - 1),
+                    other => show(other),
+                },
+                json: num(self.preperiod),
+            },
+            Fact {
+                key: "proved".into(),
+                label: "Periodicity proved".into(),
+                text: proved,
+                json: self.proved.into(),
+            },
+        ]
+    }
+}
+
+/// An octal game's rules: a position is a sum of heaps; the table's positions are single
+/// heaps (index = heap size).
+pub struct Octal(OctalSpec);
+
+impl Octal {
+    /// The label of a move of a heap of `h` that takes `k` and leaves `leaves`.
+    fn label(&self, h: u32, k: u32, leaves: &[u32]) -> String {
+        match (k, leaves) {
+            (0, [a, b]) => format!("split the heap of {h} into heaps of {a} and {b}"),
+            (_, []) => format!("take {k} from the heap of {h}, leaving no heap"),
+            (_, [r]) => format!("take {k} from the heap of {h}, leaving a heap of {r}"),
+            (_, [a, b]) => format!("take {k} from the heap of {h}, leaving heaps of {a} and {b}"),
+            _ => unreachable!("a move leaves at most two heaps"),
+        }
+    }
+}
+
+impl Rules for Octal {
+    fn position_form(&self) -> String {
+        format!(
+            "heap sizes h1,h2,... (a sum of heaps), each 0..={}",
+            self.0.max_heap
+        )
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        if pos.is_empty() {
+            return crate::game::bad_position(self, pos, "no heap".into());
+        }
+        if let Some(&h) = pos.iter().find(|&&h| h > self.0.max_heap) {
+            return crate::game::bad_position(
+                self,
+                pos,
+                format!(
+                    "heap {h} is larger than this table's largest heap {}",
+                    self.0.max_heap
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        pos[0] as u64
+    }
+
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        vec![index as u32]
+    }
+
+    fn summands(&self, pos: &[u32]) -> Option<Vec<Vec<u32>>> {
+        Some(pos.iter().map(|&h| vec![h]).collect())
+    }
+
+    /// Every move of every heap, each leaving the whole position with that heap replaced by
+    /// what the move leaves (a heap of 0 when it leaves nothing).
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        let mut out = Vec::new();
+        for (j, &h) in pos.iter().enumerate() {
+            self.0.code.each_move(h, |k, leaves| {
+                let mut whole = pos[..j].to_vec();
+                if leaves.is_empty() {
+                    whole.push(0);
+                } else {
+                    whole.extend_from_slice(leaves);
+                }
+                whole.extend_from_slice(&pos[j + 1..]);
+                out.push(Move {
+                    label: self.label(h, k, leaves),
+                    leaves: whole,
+                });
+            });
+        }
+        out
+    }
+
+    fn facts(&self, values: &dyn Values) -> Vec<Fact> {
+        let code = &self.0.code;
+        let p = periodicity(
+            &|i| values.raw(i),
+            values.len() - 1,
+            code.last_digit() as u64,
+            *code != Code::Grundy,
+        );
+        p.facts(code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_read_canonically_and_bad_ones_refused() {
+        for (text, canonical) in [
+            ("0.77", "0.77"),
+            ("0.770", "0.77"),
+            (".07", "0.07"),
+            ("4.0", "4.0"),
+            ("4.00", "4.0"),
+            ("0.0700", "0.07"),
+            ("GRUNDY", "grundy"),
+        ] {
+            assert_eq!(Code::parse(text).unwrap().to_string(), canonical, "{text}");
+        }
+        for (text, why) in [
+            ("0.8", "'8' is not an octal digit"),
+            ("1.2", "'1' before the point"),
+            ("0.", "no digit after the point"),
+            ("x", "no point"),
+            ("0.0", "no digit allows a move"),
+            ("0x1.2", "hexadecimal"),
+        ] {
+            let e = Code::parse(text).unwrap_err().to_string();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+        assert!(OctalSpec::from_parameters("code=0.770,max-heap=5").is_err());
+        assert!(OctalSpec::from_parameters("code=0.77,max-heap=5").is_ok());
+        assert!(OctalSpec::new("0.77", 0).is_err());
+    }
+
+    #[test]
+    fn kayles_is_proved_periodic_with_period_12() {
+        let g = plain_values(&Code::parse("0.77").unwrap(), 400, &()).unwrap();
+        let p = periodicity(&|i| g[i as usize] as u32, 400, 2, true);
+        assert_eq!((p.period, p.preperiod, p.proved), (Some(12), Some(71), true));
+        // Too few values: only a tentative period.
+        let p = periodicity(&|i| g[i as usize] as u32, 120, 2, true);
+        assert!(!p.proved);
+    }
+
+    #[test]
+    fn moves_are_labelled_in_words() {
+        let r = Octal(OctalSpec::new("0.77", 20).unwrap());
+        let labels: Vec<String> = r.moves(&[4]).into_iter().map(|m| m.label).collect();
+        assert_eq!(
+            labels,
+            [
+                "take 1 from the heap of 4, leaving a heap of 3",
+                "take 1 from the heap of 4, leaving heaps of 1 and 2",
+                "take 2 from the heap of 4, leaving a heap of 2",
+                "take 2 from the heap of 4, leaving heaps of 1 and 1",
+            ]
+        );
+        let m = r.moves(&[2, 1]);
+        assert_eq!(m[1].label, "take 2 from the heap of 2, leaving no heap");
+        assert_eq!(m[1].leaves, [0, 1]);
+    }
+}
