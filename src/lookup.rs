@@ -78,6 +78,19 @@ impl DistanceCensus {
     }
 }
 
+/// The refusal of a table whose value kind cannot be stored in its encoding.
+fn not_encodable(file: &TableFile) -> Error {
+    let h = file.header();
+    Error::corrupt(
+        file.path(),
+        format!(
+            "{} values cannot be encoded as {}",
+            h.value_kind.name(),
+            h.encoding.name()
+        ),
+    )
+}
+
 impl Table {
     /// Opens a table file, checking its structure and that its header describes a known game
     /// whose size matches the file. The payload checksum is checked by [`Table::verify`].
@@ -119,14 +132,7 @@ impl Table {
             Err(not_known) => {
                 let why = format!("{}: {not_known}", file.path().display());
                 if Entries::new(file.payload(), h.value_kind, h.encoding, h.entry_count).is_none() {
-                    return Err(Error::corrupt(
-                        file.path(),
-                        format!(
-                            "{} values cannot be encoded as {}",
-                            h.value_kind.name(),
-                            h.encoding.name()
-                        ),
-                    ));
+                    return Err(not_encodable(&file));
                 }
                 return Ok(Table {
                     file,
@@ -162,14 +168,7 @@ impl Table {
         if !descends
             || Entries::new(file.payload(), h.value_kind, h.encoding, h.entry_count).is_none()
         {
-            return Err(Error::corrupt(
-                file.path(),
-                format!(
-                    "{} values cannot be encoded as {}",
-                    h.value_kind.name(),
-                    h.encoding.name()
-                ),
-            ));
+            return Err(not_encodable(&file));
         }
         Ok(Table {
             file,

@@ -174,6 +174,21 @@ impl Arguments {
         matches!(self.get(name), Some("true"))
     }
 
+    /// The value kind a switch chooses (`--grundy`, `--outcomes`): `on` when switch `name` is
+    /// on, `off` otherwise.
+    pub fn kind(
+        &self,
+        name: &str,
+        on: crate::game::ValueKind,
+        off: crate::game::ValueKind,
+    ) -> crate::game::ValueKind {
+        if self.flag(name) {
+            on
+        } else {
+            off
+        }
+    }
+
     /// The number `name`, when given; an error naming the option and the value when it is not
     /// a number of type `T`.
     pub fn optional_number<T: FromStr>(&self, name: &str) -> Result<Option<T>> {

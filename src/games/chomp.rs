@@ -159,11 +159,7 @@ impl GameSpec for ChompSpec {
     ];
 
     fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
-        let kind = if a.flag("grundy") {
-            ValueKind::Grundy
-        } else {
-            ValueKind::Outcome
-        };
+        let kind = a.kind("grundy", ValueKind::Grundy, ValueKind::Outcome);
         Ok((ChompSpec::new(a.number("rows")?, a.number("cols")?)?, kind))
     }
 

@@ -127,11 +127,7 @@ impl GameSpec for NimSpec {
                 "--grundy needs normal play: Grundy values are not defined for misère Nim",
             ));
         }
-        let kind = if grundy {
-            ValueKind::Grundy
-        } else {
-            ValueKind::Outcome
-        };
+        let kind = a.kind("grundy", ValueKind::Grundy, ValueKind::Outcome);
         let spec = NimSpec::new(
             a.number("heaps")?,
             a.number("max-heap")?,

@@ -90,11 +90,7 @@ impl GameSpec for SubtractionSpec {
                 })
             })
             .collect::<Result<Vec<u32>>>()?;
-        let kind = if a.flag("outcomes") {
-            ValueKind::Outcome
-        } else {
-            ValueKind::Grundy
-        };
+        let kind = a.kind("outcomes", ValueKind::Outcome, ValueKind::Grundy);
         Ok((SubtractionSpec::new(&set, a.number("max-heap")?)?, kind))
     }
 

@@ -59,11 +59,7 @@ impl GameSpec for WythoffSpec {
     ];
 
     fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
-        let kind = if a.flag("grundy") {
-            ValueKind::Grundy
-        } else {
-            ValueKind::Outcome
-        };
+        let kind = a.kind("grundy", ValueKind::Grundy, ValueKind::Outcome);
         Ok((WythoffSpec::new(a.number("max-heap")?)?, kind))
     }
 
