@@ -19,7 +19,9 @@
 //! next wave u64, waves u64, positions solved u64,
 //! name length u64, name (UTF-8, zero-padded to a multiple of 8 bytes): the solve, e.g.
 //!   `triangles over the 10x42 box` (the engine and the box it solves),
-//! words u64, then the words (bit i of the solved box's table is bit i % 64 of word i / 64),
+//! words u64, then the words (bit i of the solved box's table is bit i % 64 of word i / 64;
+//!   for a solve that extends a sequence of bytes, the octal games', the bytes solved so far,
+//!   zero-padded to whole words, their number in the first of the 8 reserved words),
 //! xxh3-64 of every byte before it
 //! ```
 //!
@@ -106,6 +108,14 @@ struct Head {
     wave: Wave,
     name: String,
     words: u64,
+    /// Bytes held, for a save of bytes; 0 for a bit table.
+    bytes: u64,
+}
+
+/// What a checkpoint holds.
+enum Data<'b> {
+    Bits(&'b WordBits),
+    Bytes(&'b [u8]),
 }
 
 impl<'a> Checkpoint<'a> {
@@ -261,7 +271,7 @@ impl<'a> Checkpoint<'a> {
         let head = r.words(14).map_err(truncated)?;
         let same = head[0] == key_of(self.spec)
             && kind == Some(self.kind)
-            && head[1..9] == [0; 8]
+            && head[2..9] == [0; 7]
             && head[9] == self.spec.positions();
         let wave = Wave {
             next: head[10] as usize,
@@ -285,10 +295,18 @@ impl<'a> Checkpoint<'a> {
             )));
         }
         let words = r.words(1).map_err(truncated)?[0];
+        let bytes = head[1];
         let want = self.spec.positions().div_ceil(64).max(1);
-        if words != want {
+        let max_bytes = self.spec.saved_bytes(self.kind);
+        if bytes == 0 && words != want {
             return Err(self.refuse(format!(
                 "damaged (it holds {words} words; this table's checkpoint holds {want})"
+            )));
+        }
+        if bytes != 0 && (bytes > max_bytes || words != bytes.div_ceil(8)) {
+            return Err(self.refuse(format!(
+                "damaged (it holds {words} words for {bytes} bytes; this table's checkpoint \
+                 holds at most {max_bytes} bytes)"
             )));
         }
         let len = words.saturating_mul(8);
@@ -304,10 +322,18 @@ impl<'a> Checkpoint<'a> {
                 wave.next, wave.waves
             )));
         }
-        Ok((Head { wave, name, words }, r))
+        Ok((
+            Head {
+                wave,
+                name,
+                words,
+                bytes,
+            },
+            r,
+        ))
     }
 
-    fn write(&self, solve: &str, at: Wave, bits: &WordBits) -> Result<u64> {
+    fn write(&self, solve: &str, at: Wave, data: Data) -> Result<u64> {
         let tmp = self.temporary();
         let io = |e| Error::io(&tmp, e);
         let result = (|| {
@@ -316,7 +342,11 @@ impl<'a> Checkpoint<'a> {
             w.put(&VERSION.to_le_bytes()).map_err(io)?;
             w.put(&(self.kind as u32).to_le_bytes()).map_err(io)?;
             let mut head = vec![key_of(self.spec)];
-            head.extend([0; 8]);
+            head.push(match data {
+                Data::Bits(_) => 0,
+                Data::Bytes(b) => b.len() as u64,
+            });
+            head.extend([0; 7]);
             head.extend([
                 self.spec.positions(),
                 at.next as u64,
@@ -328,15 +358,25 @@ impl<'a> Checkpoint<'a> {
             let mut name = solve.as_bytes().to_vec();
             name.resize(name.len().div_ceil(8) * 8, 0);
             w.put(&name).map_err(io)?;
-            let count = bits.word_count();
-            w.words(&[count as u64]).map_err(io)?;
-            let mut buf = vec![0u64; 1 << 16];
-            let mut first = 0;
-            while first < count {
-                let k = buf.len().min(count - first);
-                bits.load_words(first, &mut buf[..k]);
-                w.words(&buf[..k]).map_err(io)?;
-                first += k;
+            match data {
+                Data::Bits(bits) => {
+                    let count = bits.word_count();
+                    w.words(&[count as u64]).map_err(io)?;
+                    let mut buf = vec![0u64; 1 << 16];
+                    let mut first = 0;
+                    while first < count {
+                        let k = buf.len().min(count - first);
+                        bits.load_words(first, &mut buf[..k]);
+                        w.words(&buf[..k]).map_err(io)?;
+                        first += k;
+                    }
+                }
+                Data::Bytes(b) => {
+                    let count = b.len().div_ceil(8);
+                    w.words(&[count as u64]).map_err(io)?;
+                    w.put(b).map_err(io)?;
+                    w.put(&[0; 8][..count * 8 - b.len()]).map_err(io)?;
+                }
             }
             w.finish(&tmp)?;
             fs::rename(&tmp, &self.path).map_err(|e| Error::io(&self.path, e))?;
@@ -359,31 +399,27 @@ impl<'a> Checkpoint<'a> {
     }
 }
 
-impl Saves for Checkpoint<'_> {
-    fn resume(&self, solve: &str, positions: u64) -> Result<Option<(Wave, WordBits)>> {
+impl Checkpoint<'_> {
+    /// The head of the checkpoint to resume, when resuming, and the reader at its data;
+    /// refused when it is of a solve other than `solves`.
+    fn resume_head(&self, solves: &[&str]) -> Result<Option<(Head, Reader)>> {
         if !self.options.resume {
             return Ok(None);
         }
-        let (head, mut r) = self.read_head()?;
-        if head.name != solve {
+        let (head, r) = self.read_head()?;
+        if !solves.contains(&head.name.as_str()) {
             return Err(self.refuse(format!(
-                "a checkpoint of the solve `{}`, but this build solves `{solve}` (another \
-                 engine or gamedb)",
-                head.name
+                "a checkpoint of the solve `{}`, but this build solves `{}` (another engine or \
+                 gamedb)",
+                head.name,
+                solves.join("` or `")
             )));
         }
-        if positions.div_ceil(64).max(1) != head.words {
-            return Err(self.refuse(format!(
-                "it holds {} words, this solve has {positions} positions",
-                head.words
-            )));
-        }
-        let bits = WordBits::try_new(positions)?;
-        let mut first = 0;
-        r.words_into(head.words as usize, |w| {
-            bits.store_words(first, w);
-            first += w.len();
-        })?;
+        Ok(Some((head, r)))
+    }
+
+    /// Checks the checksum after the data was read, and notes the resume.
+    fn resumed(&self, head: &Head, r: Reader) -> Result<()> {
         if !r.checksum_matches()? {
             return Err(self.refuse("checksum mismatch (damaged checkpoint)"));
         }
@@ -398,10 +434,12 @@ impl Saves for Checkpoint<'_> {
             head.wave.waves,
             head.wave.done
         ));
-        Ok(Some((head.wave, bits)))
+        Ok(())
     }
 
-    fn finished_wave(&self, solve: &str, at: Wave, bits: &WordBits) -> Result<()> {
+    /// Writes `data` when a save is due: `every` seconds since the solve started or since the
+    /// last save, and never after the last wave.
+    fn save(&self, solve: &str, at: Wave, data: Data) -> Result<()> {
         let Some(every) = self.options.every else {
             return Ok(());
         };
@@ -413,7 +451,7 @@ impl Saves for Checkpoint<'_> {
             return Ok(());
         }
         let started = Instant::now();
-        let written = self.write(solve, at, bits)?;
+        let written = self.write(solve, at, data)?;
         let seconds = started.elapsed().as_secs_f64();
         state.report.written += 1;
         state.report.seconds += seconds;
@@ -428,5 +466,56 @@ impl Saves for Checkpoint<'_> {
             bytes(written)
         ));
         Ok(())
+    }
+}
+
+impl Saves for Checkpoint<'_> {
+    fn resume(&self, solve: &str, positions: u64) -> Result<Option<(Wave, WordBits)>> {
+        let Some((head, mut r)) = self.resume_head(&[solve])? else {
+            return Ok(None);
+        };
+        if head.bytes != 0 || positions.div_ceil(64).max(1) != head.words {
+            return Err(self.refuse(format!(
+                "it holds {} words, this solve has {positions} positions",
+                head.words
+            )));
+        }
+        let bits = WordBits::try_new(positions)?;
+        let mut first = 0;
+        r.words_into(head.words as usize, |w| {
+            bits.store_words(first, w);
+            first += w.len();
+        })?;
+        self.resumed(&head, r)?;
+        Ok(Some((head.wave, bits)))
+    }
+
+    fn finished_wave(&self, solve: &str, at: Wave, bits: &WordBits) -> Result<()> {
+        self.save(solve, at, Data::Bits(bits))
+    }
+
+    fn resume_bytes(
+        &self,
+        solves: &[&str],
+        max_bytes: u64,
+    ) -> Result<Option<(String, Wave, Vec<u8>)>> {
+        let Some((head, mut r)) = self.resume_head(solves)? else {
+            return Ok(None);
+        };
+        if head.bytes == 0 || head.bytes > max_bytes {
+            return Err(self.refuse(format!(
+                "it holds {} bytes; this solve saves 1 to {max_bytes}",
+                head.bytes
+            )));
+        }
+        let mut data = vec![0u8; head.words as usize * 8];
+        r.take(&mut data)?;
+        data.truncate(head.bytes as usize);
+        self.resumed(&head, r)?;
+        Ok(Some((head.name, head.wave, data)))
+    }
+
+    fn finished_bytes(&self, solve: &str, at: Wave, bytes: &[u8]) -> Result<()> {
+        self.save(solve, at, Data::Bytes(bytes))
     }
 }

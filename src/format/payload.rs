@@ -153,7 +153,7 @@ pub fn encode(solved: Solved) -> Encoded {
     let entries = solved.len();
     let (encoding, bytes) = match solved {
         Solved::Outcomes { bits, .. } => (Encoding::Bits, bits),
-        Solved::Distances(bytes) => (Encoding::U8, bytes),
+        Solved::Distances(bytes) | Solved::GrundyBytes(bytes) => (Encoding::U8, bytes),
         Solved::Extensions { bytes, wide, .. } => {
             (if wide { Encoding::U24 } else { Encoding::U16 }, bytes)
         }

@@ -142,6 +142,9 @@ pub enum Solved {
     },
     /// Sprague–Grundy values.
     Grundy(Vec<u16>),
+    /// Sprague–Grundy values that all fit in a byte, one byte each (stored as they are: a
+    /// solver that keeps bytes hands them over without a copy).
+    GrundyBytes(Vec<u8>),
     /// Distances to the goal, [`UNREACHED`] where the goal cannot be reached.
     Distances(Vec<u8>),
     /// Extension values ([`ValueKind::Extension`]), one u16 per prefix, little-endian:
@@ -162,7 +165,7 @@ impl Solved {
     pub fn kind(&self) -> ValueKind {
         match self {
             Solved::Outcomes { .. } => ValueKind::Outcome,
-            Solved::Grundy(_) => ValueKind::Grundy,
+            Solved::Grundy(_) | Solved::GrundyBytes(_) => ValueKind::Grundy,
             Solved::Distances(_) => ValueKind::Distance,
             Solved::Extensions { .. } => ValueKind::Extension,
         }
@@ -173,6 +176,7 @@ impl Solved {
         match self {
             Solved::Outcomes { len, .. } => *len,
             Solved::Grundy(v) => v.len() as u64,
+            Solved::GrundyBytes(v) => v.len() as u64,
             Solved::Distances(v) => v.len() as u64,
             Solved::Extensions { len, .. } => *len,
         }
@@ -191,6 +195,7 @@ impl Solved {
         match self {
             Solved::Outcomes { bits, .. } => ((bits[i / 8] >> (i % 8)) & 1) as u32,
             Solved::Grundy(v) => v[i] as u32,
+            Solved::GrundyBytes(v) => v[i] as u32,
             Solved::Distances(v) => v[i] as u32,
             Solved::Extensions { bytes, wide, .. } => {
                 if *wide {
@@ -212,6 +217,7 @@ impl Solved {
                 bits[i / 8] = (bits[i / 8] & !(1 << (i % 8))) | (((value & 1) as u8) << (i % 8))
             }
             Solved::Grundy(v) => v[i] = value as u16,
+            Solved::GrundyBytes(v) => v[i] = value as u8,
             Solved::Distances(v) => v[i] = value as u8,
             Solved::Extensions { bytes, wide, .. } => {
                 let w = if *wide { 3 } else { 2 };

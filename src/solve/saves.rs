@@ -49,6 +49,25 @@ pub trait Saves: Sync {
     /// The waves before `at.next` are finished and `bits` holds them; saves them when a save
     /// is due.
     fn finished_wave(&self, solve: &str, at: Wave, bits: &WordBits) -> Result<()>;
+
+    /// The saved state of a solve that extends a sequence of bytes (the octal games' values),
+    /// when this solve resumes one: the name it was saved under (one of `solves`, e.g. one per
+    /// width of its values), where it stands and the bytes solved so far (at most `max_bytes`).
+    /// An error when the saved state cannot be used; `None` for a fresh solve. By default
+    /// nothing is saved.
+    fn resume_bytes(
+        &self,
+        _solves: &[&str],
+        _max_bytes: u64,
+    ) -> Result<Option<(String, Wave, Vec<u8>)>> {
+        Ok(None)
+    }
+
+    /// The bytes solved so far by a solve that extends a sequence of bytes; saves them when a
+    /// save is due.
+    fn finished_bytes(&self, _solve: &str, _at: Wave, _bytes: &[u8]) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A solve's saves and its name (see the module documentation).

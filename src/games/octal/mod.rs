@@ -21,7 +21,11 @@ use crate::game::{
     conformance, params, Arguments, Fact, GameSpec, Move, Param, Progress, Rules, Solved,
     ValueKind, Values,
 };
+use crate::solve::Saves;
 use crate::{Error, Result};
+
+pub mod sparse;
+pub use sparse::Nimbers;
 
 /// Largest heap a table may hold (2^32 − 2: 2^32 − 1 positions).
 pub const MAX_HEAP: u64 = u32::MAX as u64 - 1;
@@ -303,22 +307,43 @@ impl GameSpec for OctalSpec {
         Ok(Box::new(Octal(self.clone())))
     }
 
-    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        let solve = match self.method {
-            Method::Sparse => sparse_values,
-            Method::Plain => plain_values,
-        };
-        Ok(Solved::Grundy(solve(&self.code, self.max_heap, progress)?))
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        self.solve_saving(kind, progress, &())
+    }
+
+    /// The sparse method saves the values solved so far (one or two bytes a heap) and resumes
+    /// from them.
+    fn solve_saving(
+        &self,
+        _kind: ValueKind,
+        progress: &dyn Progress,
+        saves: &dyn Saves,
+    ) -> Result<Solved> {
+        Ok(
+            match solve_values(&self.code, self.max_heap, self.method, progress, saves)? {
+                Nimbers::Bytes(g) => Solved::GrundyBytes(g),
+                Nimbers::Wide(g) => Solved::Grundy(g),
+            },
+        )
+    }
+
+    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
+        match self.method {
+            Method::Sparse => self.positions().saturating_mul(2),
+            Method::Plain => 0,
+        }
     }
 
     fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        // The values (two bytes a heap), the marks of the mex (four bytes a value), and for
-        // the sparse method the list of rare heaps (eight bytes each, at most one a heap)
-        // and the counts of the mask's choice.
-        let values = self.positions().saturating_mul(2) + 4 * (1 << 16);
+        // The plain method: the values (two bytes a heap) and the marks of the mex. The sparse
+        // one: the values in one byte, and when one does not fit, the two-byte copy beside
+        // them while they are widened (three bytes a heap at the peak); the list of rare heaps
+        // (eight bytes each, at most one a heap in principle, few in practice: one byte a
+        // heap is allowed), the mirror of the search (32 MiB) and the counts.
+        let n = self.positions();
         match self.method {
-            Method::Plain => values,
-            Method::Sparse => values + self.positions().saturating_mul(8) + 8 * (1 << 16),
+            Method::Plain => n.saturating_mul(2) + 4 * (1 << 16),
+            Method::Sparse => n.saturating_mul(4) + (40 << 20),
         }
     }
 
@@ -390,123 +415,36 @@ pub fn plain_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Resu
 }
 
 /// The Grundy values of heaps `0..=max_heap` by the rare/common ("sparse space") method
-/// (Gangolli & Plambeck 1989; Flammenkamp): the same values as [`plain_values`], usually far
-/// faster.
-///
-/// A mask `M` splits values in two classes by the parity of the bits of `v & M`: *rare*
-/// (even, 0 among them) and *common* (odd). The class of `a xor b` is the xor of the classes,
-/// so a move that leaves two common heaps has a rare value: the common values a heap reaches
-/// come only from moves leaving a rare heap (few, listed) or one heap. Those give the smallest
-/// common value `c` not reached, exactly; `G(n)` is `c` unless a smaller rare value is not
-/// reached, which is checked value by value, by searching the pairs of heaps for one that
-/// reaches it (usually found within a few steps; a full scan when not, and then `G(n)` is
-/// that rare value). Exact for any mask; the mask is chosen from the values computed (the one
-/// with the fewest rare heaps), again whenever the heap doubles, and when the rare heaps have
-/// more than doubled since the last choice (a rare value appeared outside the mask's). Grundy's game and codes without splits use the plain
-/// method.
+/// ([`sparse`]): the same values as [`plain_values`], usually far faster. Grundy's game and
+/// codes without splits use the plain method.
 pub fn sparse_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Result<Vec<u16>> {
+    Ok(solve_values(code, max_heap, Method::Sparse, progress, &())?.into_wide())
+}
+
+/// The values of heaps `0..=max_heap` by `method`, saving to and resuming from `saves` (the
+/// sparse method only).
+pub fn solve_values(
+    code: &Code,
+    max_heap: u32,
+    method: Method,
+    progress: &dyn Progress,
+    saves: &dyn Saves,
+) -> Result<Nimbers> {
     let digits = match code {
-        Code::Octal(d) if d.iter().any(|&x| x & 4 != 0) => d,
-        _ => return plain_values(code, max_heap, progress),
-    };
-    let n_all = max_heap as usize + 1;
-    let warm = n_all.min(256);
-    let mut g = plain_values(code, warm as u32 - 1, &())?;
-    g.reserve(n_all - warm);
-    let class = |v: u16, mask: u16| (v & mask).count_ones() & 1;
-    // The mask with the fewest rare heaps among the values so far.
-    let choose = |g: &[u16]| -> u16 {
-        let mut count = vec![0u64; 1 << 16];
-        let mut top = 0u16;
-        for &v in g {
-            count[v as usize] += 1;
-            top = top.max(v);
-        }
-        let present: Vec<(u16, u64)> = (0..=top)
-            .filter(|&v| count[v as usize] > 0)
-            .map(|v| (v, count[v as usize]))
-            .collect();
-        // Masks of the low 10 bits at most: values are mostly small.
-        let bits = (16 - top.leading_zeros()).min(10);
-        let mut best = (u64::MAX, 1u16);
-        for mask in 1..(1u32 << bits) as u16 {
-            let rare: u64 = present
-                .iter()
-                .filter(|&&(v, _)| class(v, mask) == 0)
-                .map(|&(_, c)| c)
-                .sum();
-            if rare < best.0 {
-                best = (rare, mask);
-            }
-        }
-        best.1
-    };
-    let rares = |g: &[u16], mask: u16| -> Vec<usize> {
-        (0..g.len()).filter(|&i| class(g[i], mask) == 0).collect()
-    };
-    let mut mask = choose(&g);
-    let mut rare = rares(&g, mask);
-    let mut next_choice = 2 * g.len();
-    let mut rare_at_choice = rare.len();
-    let mut seen = vec![0u32; 1 << 16];
-    const CHUNK: usize = 1 << 12;
-    progress.inc(warm as u64);
-    for n in warm..n_all {
-        if n >= next_choice || rare.len() > 2 * rare_at_choice + 64 {
-            mask = choose(&g);
-            rare = rares(&g, mask);
-            next_choice = 2 * n;
-            rare_at_choice = rare.len();
-        }
-        let stamp = n as u32 + 1;
-        let mut mark = |v: u16| seen[v as usize] = stamp;
-        for (k, &d) in digits.iter().enumerate().take(n + 1) {
-            if d & 1 != 0 && n == k {
-                mark(0);
-            }
-            if d & 2 != 0 && n > k {
-                mark(g[n - k]);
-            }
-            if d & 4 != 0 && n >= k + 2 {
-                let r = n - k;
-                for &a in rare.iter().take_while(|&&a| a < r) {
-                    if a >= 1 {
-                        mark(g[a] ^ g[r - a]);
-                    }
-                }
-            }
-        }
-        // The smallest common value not reached is exact; below it, each rare value not yet
-        // marked is searched for among the pairs of two common heaps.
-        let c = (0..=u16::MAX)
-            .find(|&v| class(v, mask) == 1 && seen[v as usize] != stamp)
-            .ok_or_else(|| too_large(code, n))?;
-        let mut value = c;
-        for v in 0..c {
-            if class(v, mask) != 0 || seen[v as usize] == stamp {
-                continue;
-            }
-            let reached = digits.iter().enumerate().take(n + 1).any(|(k, &d)| {
-                d & 4 != 0 && n >= k + 2 && {
-                    let r = n - k;
-                    (1..=r / 2).any(|a| g[a] ^ g[r - a] == v)
-                }
+        Code::Octal(d) if method == Method::Sparse && d.iter().any(|&x| x & 4 != 0) => d,
+        _ => {
+            let g = plain_values(code, max_heap, progress)?;
+            return Ok(if g.iter().all(|&v| v < 256) {
+                Nimbers::Bytes(g.into_iter().map(|v| v as u8).collect())
+            } else {
+                Nimbers::Wide(g)
             });
-            if !reached {
-                value = v;
-                break;
-            }
         }
-        if class(value, mask) == 0 {
-            rare.push(n);
-        }
-        g.push(value);
-        if n % CHUNK == CHUNK - 1 {
-            progress.inc(CHUNK as u64);
-        }
-    }
-    progress.inc(((n_all - warm) % CHUNK) as u64);
-    Ok(g)
+    };
+    // The first heaps by the plain method: the sparse loop assumes every move exists.
+    let warm = (max_heap as usize + 1).min(256.max(2 * digits.len() + 2));
+    let warm = plain_values(code, warm as u32 - 1, &())?;
+    sparse::solve(digits, max_heap, warm, progress, saves)
 }
 
 fn too_large(code: &Code, n: usize) -> Error {

@@ -1,0 +1,487 @@
+//! The rare/common ("sparse space") solver of octal games (Gangolli & Plambeck 1989;
+//! Flammenkamp): the values of [`super::plain_values`], usually hundreds of times faster.
+//!
+//! A mask `M` splits values in two classes by the parity of the bits of `v & M`: *rare*
+//! (even, 0 among them) and *common* (odd). The class of `a xor b` is the xor of the classes,
+//! so a move that leaves two common heaps has a rare value: the common values a heap reaches
+//! come only from moves that leave one heap, or two of which one is rare. The rare heaps are
+//! few and listed, so those moves give the smallest common value `c` not reached, exactly.
+//! `G(n)` is `c` unless a smaller rare value is not reached; each rare value below `c` not
+//! yet reached is looked for among the other pairs of heaps, smallest heap first, many pairs
+//! at a time (usually found within a few dozen; a full scan when not, and then `G(n)` is the
+//! smallest rare value not found). Exact for any mask; the mask is chosen from the counts of
+//! the values (the one with the fewest rare heaps) when the heap doubles and when the rare
+//! heaps have more than doubled since the last choice (a rare value appeared outside the
+//! mask's).
+//!
+//! Values are kept in one byte each while they fit, in two from the first that does not
+//! (the values so far are widened then), so a table of 2^32 heaps of a game whose values stay
+//! below 256 needs 4 GiB.
+//!
+//! The solve saves the values solved so far through [`Saves::finished_bytes`] every block of
+//! [`BLOCK`] heaps (the saves decide whether a save is due), and resumes from them.
+
+use std::borrow::Cow;
+
+use crate::game::Progress;
+use crate::solve::{Saves, Wave};
+use crate::{Error, Result};
+
+/// Heaps between two offers to save.
+pub const BLOCK: usize = 1 << 22;
+
+/// Longest prefix of values kept reversed for the search (see [`Search`]).
+const MAX_MIRROR: usize = 1 << 24;
+
+/// Pairs compared at once in the search.
+const LANES: usize = 64;
+
+/// One value's storage: a byte or two.
+pub trait Width: Copy + Default + Eq + Ord + Send + Sync + std::fmt::Debug + 'static {
+    /// Bytes a value.
+    const BYTES: usize;
+    /// Words of a set of every value of this width.
+    const WORDS: usize;
+    /// The value.
+    fn get(self) -> usize;
+    /// `v`, which fits.
+    fn of(v: usize) -> Self;
+    /// The values as little-endian bytes (borrowed where the machine's order is that).
+    fn bytes(values: &[Self]) -> Cow<'_, [u8]>;
+    /// Values from little-endian bytes.
+    fn from_bytes(bytes: &[u8]) -> Vec<Self>;
+}
+
+impl Width for u8 {
+    const BYTES: usize = 1;
+    const WORDS: usize = 4;
+    fn get(self) -> usize {
+        self as usize
+    }
+    fn of(v: usize) -> u8 {
+        v as u8
+    }
+    fn bytes(values: &[u8]) -> Cow<'_, [u8]> {
+        Cow::Borrowed(values)
+    }
+    fn from_bytes(bytes: &[u8]) -> Vec<u8> {
+        bytes.to_vec()
+    }
+}
+
+impl Width for u16 {
+    const BYTES: usize = 2;
+    const WORDS: usize = 1024;
+    fn get(self) -> usize {
+        self as usize
+    }
+    fn of(v: usize) -> u16 {
+        v as u16
+    }
+    fn bytes(values: &[u16]) -> Cow<'_, [u8]> {
+        Cow::Owned(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
+    fn from_bytes(bytes: &[u8]) -> Vec<u16> {
+        bytes
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect()
+    }
+}
+
+/// The values of heaps `0..=N`, in the width they needed.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Nimbers {
+    /// Every value below 256.
+    Bytes(Vec<u8>),
+    /// Some value 256 or more.
+    Wide(Vec<u16>),
+}
+
+impl Nimbers {
+    /// Value `i`.
+    pub fn get(&self, i: usize) -> u16 {
+        match self {
+            Nimbers::Bytes(v) => v[i] as u16,
+            Nimbers::Wide(v) => v[i],
+        }
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            Nimbers::Bytes(v) => v.len(),
+            Nimbers::Wide(v) => v.len(),
+        }
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// As two-byte values.
+    pub fn into_wide(self) -> Vec<u16> {
+        match self {
+            Nimbers::Bytes(v) => v.into_iter().map(u16::from).collect(),
+            Nimbers::Wide(v) => v,
+        }
+    }
+}
+
+/// The solve's name in its saves, by width (a save of one byte a value resumes as such).
+fn solve_name(bytes: usize, max_heap: u32) -> String {
+    format!("octal rare/common to heap {max_heap}, {bytes} byte(s) a value")
+}
+
+/// The moves of a code, by kind: `take[k]` leaves one heap, `split[k]` two.
+struct Moves {
+    take: Vec<usize>,
+    split: Vec<usize>,
+}
+
+/// Solves heaps `0..=max_heap` of the octal code `digits` (`digits[k]` is `dk`; some digit
+/// allows a split), starting from `warm`, the values of the first heaps by the plain method.
+pub fn solve(
+    digits: &[u8],
+    max_heap: u32,
+    warm: Vec<u16>,
+    progress: &dyn Progress,
+    saves: &dyn Saves,
+) -> Result<Nimbers> {
+    let moves = Moves {
+        take: (1..digits.len()).filter(|&k| digits[k] & 2 != 0).collect(),
+        split: (0..digits.len()).filter(|&k| digits[k] & 4 != 0).collect(),
+    };
+    let n_all = max_heap as usize + 1;
+    let waves = n_all.div_ceil(BLOCK);
+    // Resume from a save of either width, or start from the warm values.
+    let narrow = solve_name(1, max_heap);
+    let wide = solve_name(2, max_heap);
+    let resumed = saves.resume_bytes(&[&narrow, &wide], (n_all * 2) as u64)?;
+    let (start_wide, values): (bool, Vec<u16>) = match resumed {
+        Some((name, at, bytes)) => {
+            let is_wide = name == wide;
+            let width = if is_wide { 2 } else { 1 };
+            if bytes.len() as u64 != at.done * width || at.done as usize > n_all {
+                return Err(Error::bad(format!(
+                    "the checkpoint holds {} bytes for {} heaps of {width} byte(s) each; it \
+                     cannot be resumed (remove it to start afresh)",
+                    bytes.len(),
+                    at.done
+                )));
+            }
+            progress.inc(at.done);
+            let v = if is_wide {
+                u16::from_bytes(&bytes)
+            } else {
+                bytes.into_iter().map(u16::from).collect()
+            };
+            (is_wide, v)
+        }
+        None => {
+            progress.inc(warm.len() as u64);
+            (warm.iter().any(|&v| v > 255), warm)
+        }
+    };
+    let ctx = Context {
+        digits,
+        moves: &moves,
+        n_all,
+        waves,
+        progress,
+        saves,
+    };
+    if !start_wide {
+        let g: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+        drop(values);
+        match run::<u8, 4>(&ctx, g, &narrow)? {
+            Run::Done(g) => return Ok(Nimbers::Bytes(g)),
+            Run::Overflow(g) => {
+                let mut w: Vec<u16> = Vec::new();
+                w.try_reserve_exact(n_all)
+                    .map_err(|_| Error::Unsupported("not enough memory to widen".into()))?;
+                w.extend(g.iter().map(|&v| v as u16));
+                drop(g);
+                return finish_wide(&ctx, w, &wide);
+            }
+        }
+    }
+    finish_wide(&ctx, values, &wide)
+}
+
+fn finish_wide(ctx: &Context, g: Vec<u16>, name: &str) -> Result<Nimbers> {
+    match run::<u16, 1024>(ctx, g, name)? {
+        Run::Done(g) => Ok(Nimbers::Wide(g)),
+        Run::Overflow(g) => Err(super::too_large(
+            &super::Code::Octal(ctx.digits.to_vec()),
+            g.len(),
+        )),
+    }
+}
+
+struct Context<'a> {
+    digits: &'a [u8],
+    moves: &'a Moves,
+    n_all: usize,
+    waves: usize,
+    progress: &'a dyn Progress,
+    saves: &'a dyn Saves,
+}
+
+enum Run<V> {
+    /// Every value.
+    Done(Vec<V>),
+    /// The values before the first that does not fit this width.
+    Overflow(Vec<V>),
+}
+
+/// A set of values, `W` words.
+#[derive(Clone, Copy)]
+struct Set<const W: usize>([u64; W]);
+
+impl<const W: usize> Set<W> {
+    #[inline(always)]
+    fn add(&mut self, v: usize) {
+        self.0[v >> 6] |= 1 << (v & 63);
+    }
+    #[inline(always)]
+    fn has(&self, v: usize) -> bool {
+        self.0[v >> 6] >> (v & 63) & 1 != 0
+    }
+}
+
+/// The rare class of a mask, as a set over `words` words.
+fn rare_class<const W: usize>(mask: usize) -> Set<W> {
+    let mut s = Set([0; W]);
+    for v in 0..W * 64 {
+        if (v & mask).count_ones() % 2 == 0 {
+            s.add(v);
+        }
+    }
+    s
+}
+
+/// The mask (of the low bits that the values use, ten at most) with the fewest rare heaps,
+/// from the counts of each value.
+fn choose_mask(count: &[u64]) -> usize {
+    let top = count.iter().rposition(|&c| c > 0).unwrap_or(0);
+    let bits = (usize::BITS - top.leading_zeros()).clamp(1, 10);
+    let present: Vec<(usize, u64)> = (0..=top)
+        .filter(|&v| count[v] > 0)
+        .map(|v| (v, count[v]))
+        .collect();
+    let mut best = (u64::MAX, 1);
+    for mask in 1..1usize << bits {
+        let rare: u64 = present
+            .iter()
+            .filter(|&&(v, _)| (v & mask).count_ones() % 2 == 0)
+            .map(|&(_, c)| c)
+            .sum();
+        if rare < best.0 {
+            best = (rare, mask);
+        }
+    }
+    best.1
+}
+
+/// The values of the first heaps kept reversed, so that the pairs `(a, r − a)` of a run of
+/// `a` are two runs of memory in the same direction: `mirror[len − 1 − a] = g[a]`.
+struct Search<V> {
+    mirror: Vec<V>,
+}
+
+impl<V: Width> Search<V> {
+    /// Keeps the mirror long enough for the pairs of heap `n` (it covers `a ≤ n / 2` up to
+    /// [`MAX_MIRROR`]).
+    fn cover(&mut self, g: &[V], n: usize) {
+        let len = self.mirror.len();
+        if 2 * len < n && len < MAX_MIRROR {
+            let len = (n / 2 + 1).next_power_of_two().min(MAX_MIRROR);
+            self.mirror = (0..len).map(|j| g[len - 1 - j]).collect();
+        }
+    }
+
+    /// Looks for the values of `need` (at most [`FEW`] of them) among `G(a) xor G(r − a)`
+    /// over the pairs of every split, `a` from 1 up; removes those found and stops when none
+    /// is left.
+    fn find(&self, g: &[V], n: usize, split: &[usize], need: &mut Vec<usize>) {
+        let len = self.mirror.len();
+        let mut a0 = 1;
+        loop {
+            let mut any = false;
+            for &k in split {
+                let r = n - k;
+                let hi = r / 2;
+                if a0 > hi {
+                    continue;
+                }
+                any = true;
+                let end = (a0 + LANES - 1).min(hi);
+                if end + 1 - a0 == LANES && a0 + LANES <= len {
+                    // Pairs a = a0 + LANES − 1 − i, for i in 0..LANES.
+                    let left = &self.mirror[len - a0 - LANES..len - a0];
+                    let right = &g[r - a0 - LANES + 1..r - a0 + 1];
+                    let mut i = 0;
+                    while i < need.len() {
+                        if lanes_hit(left, right, V::of(need[i])) {
+                            need.swap_remove(i);
+                            if need.is_empty() {
+                                return;
+                            }
+                        } else {
+                            i += 1;
+                        }
+                    }
+                } else {
+                    for a in a0..=end {
+                        let x = g[a].get() ^ g[r - a].get();
+                        if let Some(i) = need.iter().position(|&v| v == x) {
+                            need.swap_remove(i);
+                            if need.is_empty() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+            if !any {
+                return;
+            }
+            a0 += LANES;
+        }
+    }
+}
+
+/// Whether `left[i] xor right[i] == v` for some `i` (written so that it compiles to vector
+/// instructions).
+#[inline(always)]
+fn lanes_hit<V: Width>(left: &[V], right: &[V], v: V) -> bool {
+    let (left, right) = (&left[..LANES], &right[..LANES]);
+    let mut hit = false;
+    for i in 0..LANES {
+        hit |= xor(left[i], right[i]) == v;
+    }
+    hit
+}
+
+#[inline(always)]
+fn xor<V: Width>(a: V, b: V) -> V {
+    V::of(a.get() ^ b.get())
+}
+
+/// Extends `g` (the values of heaps `0..g.len()`) to every heap, in values of width `V`
+/// (`W` words hold a set of them).
+fn run<V: Width, const W: usize>(ctx: &Context, mut g: Vec<V>, name: &str) -> Result<Run<V>> {
+    let n_all = ctx.n_all;
+    if g.capacity() < n_all {
+        g.try_reserve_exact(n_all - g.len()).map_err(|_| {
+            Error::Unsupported(format!(
+                "not enough memory for {n_all} values of {} byte(s)",
+                V::BYTES
+            ))
+        })?;
+    }
+    let limit = W * 64; // values of this width: 0..limit
+    let mut count = vec![0u64; limit];
+    let mut top = 0;
+    for &v in &g {
+        count[v.get()] += 1;
+        top = top.max(v.get());
+    }
+    let rebuild = |g: &[V], count: &[u64]| -> (Set<W>, Vec<(u32, V)>) {
+        let class = rare_class::<W>(choose_mask(count));
+        let rare = (1..g.len())
+            .filter(|&i| class.has(g[i].get()))
+            .map(|i| (i as u32, g[i]))
+            .collect();
+        (class, rare)
+    };
+    let (mut class, mut rare) = rebuild(&g, &count);
+    let mut next_choice = 2 * g.len();
+    let mut rare_at_choice = rare.len();
+    let mut search = Search::<V> { mirror: Vec::new() };
+    let mut need: Vec<usize> = Vec::with_capacity(limit);
+    let mut reported = g.len();
+    let moves = ctx.moves;
+    while g.len() < n_all {
+        let n = g.len();
+        if n >= next_choice || rare.len() > 2 * rare_at_choice + 64 {
+            (class, rare) = rebuild(&g, &count);
+            next_choice = 2 * n;
+            rare_at_choice = rare.len();
+        }
+        // Options are xors of values up to `top`: below the next power of two, so the mex is
+        // at most that power.
+        let span = (top + 1).next_power_of_two();
+        let words = (span / 64 + 1).min(W);
+        let mut seen = Set::<W>([0; W]);
+        for &k in &moves.take {
+            seen.add(g[n - k].get());
+        }
+        for &k in &moves.split {
+            let r = n - k;
+            for &(a, ga) in &rare {
+                let a = a as usize;
+                if a >= r {
+                    break;
+                }
+                seen.add(ga.get() ^ g[r - a].get());
+            }
+        }
+        // The smallest common value not reached.
+        let mut c = limit;
+        for w in 0..words {
+            let both = seen.0[w] | class.0[w];
+            if both != u64::MAX {
+                c = w * 64 + (!both).trailing_zeros() as usize;
+                break;
+            }
+        }
+        // The rare values below it not reached yet.
+        need.clear();
+        for w in 0..words.min(c.div_ceil(64)) {
+            let mut bits = class.0[w] & !seen.0[w];
+            if (w + 1) * 64 > c {
+                bits &= (1u64 << (c - w * 64)) - 1;
+            }
+            while bits != 0 {
+                need.push(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+        let value = if need.is_empty() {
+            c
+        } else {
+            search.cover(&g, n);
+            search.find(&g, n, &moves.split, &mut need);
+            need.iter().copied().min().unwrap_or(c)
+        };
+        if value >= limit {
+            return Ok(Run::Overflow(g));
+        }
+        count[value] += 1;
+        top = top.max(value);
+        if class.has(value) {
+            rare.push((n as u32, V::of(value)));
+        }
+        g.push(V::of(value));
+        if g.len() % BLOCK == 0 || g.len() == n_all {
+            ctx.progress.inc((g.len() - reported) as u64);
+            reported = g.len();
+            let at = Wave {
+                next: g.len() / BLOCK,
+                waves: ctx.waves,
+                done: g.len() as u64,
+            };
+            if g.len() < n_all {
+                ctx.saves.finished_bytes(name, at, &V::bytes(&g))?;
+            }
+        } else if g.len() % 4096 == 0 {
+            ctx.progress.inc((g.len() - reported) as u64);
+            reported = g.len();
+        }
+    }
+    let _ = ctx.digits;
+    Ok(Run::Done(g))
+}
