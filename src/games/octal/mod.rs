@@ -336,14 +336,14 @@ impl GameSpec for OctalSpec {
 
     fn solve_memory(&self, _kind: ValueKind) -> u64 {
         // The plain method: the values (two bytes a heap) and the marks of the mex. The sparse
-        // one: the values in one byte, and when one does not fit, the two-byte copy beside
-        // them while they are widened (three bytes a heap at the peak); the list of rare heaps
-        // (eight bytes each, at most one a heap in principle, few in practice: one byte a
-        // heap is allowed), the mirror of the search (32 MiB) and the counts.
+        // one: the values in one byte; when one does not fit, the two-byte copy beside them
+        // while they are widened (three bytes a heap at the peak, within what the build adds
+        // for encoding two-byte values: two more), the mirror of the search (at most 32 MiB),
+        // the counts and the rare heaps (few: 8 MiB allowed).
         let n = self.positions();
         match self.method {
             Method::Plain => n.saturating_mul(2) + 4 * (1 << 16),
-            Method::Sparse => n.saturating_mul(4) + (40 << 20),
+            Method::Sparse => n.saturating_mul(2) + (40 << 20),
         }
     }
 

@@ -33,6 +33,9 @@ pub const BLOCK: usize = 1 << 22;
 /// Longest prefix of values kept reversed for the search (see [`Search`]).
 const MAX_MIRROR: usize = 1 << 24;
 
+/// Most rare heaps kept (six bytes each; the memory stated for a build allows 8 MiB).
+const MAX_RARE: usize = 1 << 20;
+
 /// Pairs compared at once in the search.
 const LANES: usize = 64;
 
@@ -483,6 +486,14 @@ fn run<V: Width>(ctx: &Context, mut g: Vec<V>, name: &str) -> Result<Run<V>> {
         count[value] += 1;
         top = top.max(value);
         if class[value] != 0 {
+            if rare.len() >= MAX_RARE {
+                return Err(Error::Unsupported(format!(
+                    "octal {}: {MAX_RARE} heaps below {n} have rare values, so the rare/common \
+                     method is no faster than the plain one for this code (its values have no \
+                     sparse split); build a smaller --max-heap, or use --method plain",
+                    super::Code::Octal(ctx.digits.to_vec())
+                )));
+            }
             rare.push(n as u32);
             rare_values.push(V::of(value));
         }
