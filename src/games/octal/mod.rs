@@ -37,8 +37,10 @@ pub const MAX_PERIOD: u64 = 1 << 26;
 /// A game's code, checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Code {
-    /// `d0.d1d2…`: `digits[k]` is `dk` (0..=7); `digits[0]` is 0 or 4; no trailing zero
-    /// digit after the first (0.770 is 0.77), and some move allowed.
+    /// `d0.d1d2…`: `digits[k]` is `dk`, 0..=7 for an octal game, up to 15 for a hexadecimal
+    /// one (bit 8: taking `k` may leave three non-empty heaps); `digits[0]` is 0, 4, 8 or 12
+    /// (splits without taking); no trailing zero digit after the first (0.770 is 0.77), and
+    /// some move allowed.
     Octal(Vec<u8>),
     /// Grundy's game: split one heap into two non-empty heaps of different sizes.
     Grundy,
@@ -48,8 +50,9 @@ impl Code {
     /// Reads a code: `d0.d1d2…` (`.d1d2…` for `0.d1d2…`) or `grundy`; the error says what is
     /// wrong and the accepted form.
     pub fn parse(text: &str) -> Result<Code> {
-        let form = "an octal code d0.d1d2... (d0 is 0 or 4, each digit 0..=7; e.g. 0.77 for \
-                    Kayles, 0.07 for Dawson's Kayles) or 'grundy'";
+        let form = "a code d0.d1d2... (each digit 0..=7 for an octal game, 0..=9 or A..=F for a \
+                    hexadecimal one, d0 one of 0, 4, 8, C; e.g. 0.77 for Kayles, 0.07 for \
+                    Dawson's Kayles, 0.F for a game that may leave three heaps) or 'grundy'";
         let text = text.trim();
         let bad = |what: String| {
             Err(Error::bad(format!(
@@ -61,7 +64,9 @@ impl Code {
             return Ok(Code::Grundy);
         }
         if text.starts_with("0x") || text.starts_with("0X") {
-            return bad("hexadecimal codes are not supported yet".into());
+            return bad(
+                "write a hexadecimal code with a point, as d0.d1d2... (e.g. 0.F), not 0x...".into(),
+            );
         }
         let Some((whole, fraction)) = text.split_once('.') else {
             return bad("no point".into());
@@ -69,10 +74,12 @@ impl Code {
         let d0 = match whole {
             "" | "0" => 0,
             "4" => 4,
+            "8" => 8,
+            "C" | "c" => 12,
             _ => {
                 return bad(format!(
-                    "'{}' before the point: only 0, or 4 (a heap may be split in two without \
-                     taking)",
+                    "'{}' before the point: only 0, 4 (a heap may be split in two without \
+                     taking), 8 (in three) or C (in two or three)",
                     crate::game::echo(whole)
                 ))
             }
@@ -82,9 +89,13 @@ impl Code {
         }
         let mut digits = vec![d0];
         for c in fraction.chars() {
-            match c.to_digit(8) {
+            match c.to_digit(16) {
                 Some(d) => digits.push(d as u8),
-                None => return bad(format!("'{c}' is not an octal digit (0..=7)")),
+                None => {
+                    return bad(format!(
+                        "'{c}' is not a digit (0..=7, or 0..=9 and A..=F for hexadecimal codes)"
+                    ))
+                }
             }
         }
         while digits.len() > 2 && digits.last() == Some(&0) {
@@ -100,6 +111,11 @@ impl Code {
             return bad("no digit allows a move".into());
         }
         Ok(Code::Octal(digits))
+    }
+
+    /// Whether a move may leave three heaps (a hexadecimal code with a digit of 8 or more).
+    pub fn three_heaps(&self) -> bool {
+        matches!(self, Code::Octal(d) if d.iter().any(|&x| x & 8 != 0))
     }
 
     /// The largest number of counters one move takes (the last digit's index, `t` of the
@@ -126,7 +142,8 @@ impl Code {
     }
 
     /// Calls `f(k, leaves)` for every move of a heap of `h`, in a fixed order: by the number
-    /// taken `k`, then no heap left, one heap, two heaps `(a, b)` with `a ≤ b` by `a`.
+    /// taken `k`, then no heap left, one heap, two heaps `(a, b)` with `a ≤ b` by `a`, three
+    /// heaps `(a, b, c)` with `a ≤ b ≤ c` by `a`, then `b`.
     /// A move that leaves nothing passes `&[]`.
     pub fn each_move(&self, h: u32, mut f: impl FnMut(u32, &[u32])) {
         match self {
@@ -153,6 +170,14 @@ impl Code {
                             f(k, &[a, r - a]);
                         }
                     }
+                    if d & 8 != 0 && h >= k + 3 {
+                        let r = h - k;
+                        for a in 1..=r / 3 {
+                            for b in a..=(r - a) / 2 {
+                                f(k, &[a, b, r - a - b]);
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -164,8 +189,8 @@ impl fmt::Display for Code {
         match self {
             Code::Grundy => f.write_str("grundy"),
             Code::Octal(d) => {
-                write!(f, "{}.", d[0])?;
-                d[1..].iter().try_for_each(|x| write!(f, "{x}"))
+                write!(f, "{:X}.", d[0])?;
+                d[1..].iter().try_for_each(|x| write!(f, "{x:X}"))
             }
         }
     }
@@ -291,6 +316,7 @@ impl GameSpec for OctalSpec {
         };
         let what = match self.code {
             Code::Grundy => "Grundy's game".to_string(),
+            _ if self.code.three_heaps() => format!("Hexadecimal game {}{name}", self.code),
             _ => format!("Octal game {}{name}", self.code),
         };
         format!(
@@ -355,6 +381,7 @@ impl GameSpec for OctalSpec {
             ("4.07", 25),
             ("0.33", 20),
             ("grundy", 30),
+            ("0.F", 20),
         ]
         .into_iter()
         .filter_map(|(code, n)| OctalSpec::new(code, n).ok())
@@ -374,8 +401,12 @@ pub fn plain_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Resu
     let mut g: Vec<u16> = Vec::with_capacity(n_all);
     // seen[v] == stamp: value v is reached from the heap being solved (stamp = heap + 1).
     let mut seen = vec![0u32; 1 << 16];
+    let mut triples = code.three_heaps().then(Triples::default);
     const CHUNK: usize = 1 << 12;
     for n in 0..n_all {
+        if let Some(t) = &mut triples {
+            t.extend(&g, n).map_err(|()| too_large(code, n))?;
+        }
         let stamp = n as u32 + 1;
         let mut mark = |v: u16| seen[v as usize] = stamp;
         match code {
@@ -398,6 +429,9 @@ pub fn plain_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Resu
                             mark(g[a] ^ g[r - a]);
                         }
                     }
+                    if let (true, Some(t)) = (d & 8 != 0 && n >= k + 3, &mut triples) {
+                        t.options(&g, n - k, &mut mark);
+                    }
                 }
             }
         }
@@ -412,6 +446,73 @@ pub fn plain_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Resu
     }
     progress.inc((n_all % CHUNK) as u64);
     Ok(g)
+}
+
+/// Most distinct values a game whose moves may leave three heaps may have (1024): the sets of
+/// [`Triples`] are that wide.
+const TRIPLE_VALUES: usize = 1024;
+const TRIPLE_WORDS: usize = TRIPLE_VALUES / 64;
+
+/// The values of three-heap moves without visiting every triple: `pairs[s]` is the set of
+/// `G(b) xor G(s − b)` over `1 ≤ b < s`, and the options of splitting `r` in three are
+/// `G(a) xor pairs[r − a]` over `a` (every ordered triple, so every unordered one), grouped by
+/// `G(a)` so that each group's sets are or-ed word by word first.
+#[derive(Default)]
+struct Triples {
+    /// `TRIPLE_WORDS` words a sum.
+    pairs: Vec<u64>,
+    /// The or of the pair sets of each first value.
+    by_value: Vec<u64>,
+}
+
+impl Triples {
+    /// Adds the pair set of the sum `n − 1` (every value below `n − 1` is known); `Err` when a
+    /// value is too large for the sets.
+    fn extend(&mut self, g: &[u16], n: usize) -> std::result::Result<(), ()> {
+        if g.last().is_some_and(|&v| v as usize >= TRIPLE_VALUES) {
+            return Err(());
+        }
+        while self.pairs.len() < n * TRIPLE_WORDS {
+            let s = self.pairs.len() / TRIPLE_WORDS;
+            let mut set = [0u64; TRIPLE_WORDS];
+            for b in 1..s {
+                let v = (g[b] ^ g[s - b]) as usize;
+                set[v >> 6] |= 1 << (v & 63);
+            }
+            self.pairs.extend_from_slice(&set);
+        }
+        Ok(())
+    }
+
+    /// Marks the values of the moves that leave three heaps summing to `r`.
+    fn options(&mut self, g: &[u16], r: usize, mark: &mut impl FnMut(u16)) {
+        self.by_value.clear();
+        self.by_value.resize(TRIPLE_VALUES * TRIPLE_WORDS, 0);
+        let mut used = [0u64; TRIPLE_WORDS];
+        for a in 1..=r - 2 {
+            let x = g[a] as usize;
+            used[x >> 6] |= 1 << (x & 63);
+            let row = &mut self.by_value[x * TRIPLE_WORDS..(x + 1) * TRIPLE_WORDS];
+            let pairs = &self.pairs[(r - a) * TRIPLE_WORDS..(r - a + 1) * TRIPLE_WORDS];
+            row.iter_mut().zip(pairs).for_each(|(w, p)| *w |= p);
+        }
+        for (wi, &word) in used.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let x = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let row = &self.by_value[x * TRIPLE_WORDS..(x + 1) * TRIPLE_WORDS];
+                for (vi, &set) in row.iter().enumerate() {
+                    let mut vbits = set;
+                    while vbits != 0 {
+                        let v = vi * 64 + vbits.trailing_zeros() as usize;
+                        vbits &= vbits - 1;
+                        mark((v ^ x) as u16);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The Grundy values of heaps `0..=max_heap` by the rare/common ("sparse space") method
@@ -431,7 +532,13 @@ pub fn solve_values(
     saves: &dyn Saves,
 ) -> Result<Nimbers> {
     let digits = match code {
-        Code::Octal(d) if method == Method::Sparse && d.iter().any(|&x| x & 4 != 0) => d,
+        Code::Octal(d)
+            if method == Method::Sparse
+                && !code.three_heaps()
+                && d.iter().any(|&x| x & 4 != 0) =>
+        {
+            d
+        }
         _ => {
             let g = plain_values(code, max_heap, progress)?;
             return Ok(if g.iter().all(|&v| v < 256) {
@@ -448,6 +555,12 @@ pub fn solve_values(
 }
 
 fn too_large(code: &Code, n: usize) -> Error {
+    if code.three_heaps() {
+        return Error::Unsupported(format!(
+            "{code}: the Grundy value of the heap of {n} is {TRIPLE_VALUES} or more, more than \
+             this build solves for games whose moves may leave three heaps"
+        ));
+    }
     Error::Unsupported(format!(
         "octal {code}: the Grundy value of the heap of {n} is at least 65536, more than a table \
          holds"
@@ -547,6 +660,9 @@ impl Periodicity {
             _ if *code == Code::Grundy => {
                 "no: the octal periodicity theorem does not cover Grundy's game".to_string()
             }
+            _ if code.three_heaps() => "no: the octal periodicity theorem (as checked here) \
+                                        covers games whose moves leave at most two heaps"
+                .to_string(),
             (false, Some(p), Some(e)) => format!(
                 "no: the values repeat with period {p} from heap {e} to {}; the theorem needs \
                  them to heap {}",
@@ -597,7 +713,13 @@ impl Octal {
             (_, []) => format!("take {k} from the heap of {h}, leaving no heap"),
             (_, [r]) => format!("take {k} from the heap of {h}, leaving a heap of {r}"),
             (_, [a, b]) => format!("take {k} from the heap of {h}, leaving heaps of {a} and {b}"),
-            _ => unreachable!("a move leaves at most two heaps"),
+            (0, [a, b, c]) => {
+                format!("split the heap of {h} into heaps of {a}, {b} and {c}")
+            }
+            (_, [a, b, c]) => {
+                format!("take {k} from the heap of {h}, leaving heaps of {a}, {b} and {c}")
+            }
+            _ => unreachable!("a move leaves at most three heaps"),
         }
     }
 }
@@ -667,7 +789,7 @@ impl Rules for Octal {
             &|i| values.raw(i),
             values.len() - 1,
             code.last_digit() as u64,
-            *code != Code::Grundy,
+            *code != Code::Grundy && !code.three_heaps(),
         );
         p.facts(code)
     }
@@ -676,6 +798,39 @@ impl Rules for Octal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The values by the definition: the mex over every move of [`Code::each_move`].
+    fn brute(code: &Code, max_heap: usize) -> Vec<u16> {
+        let mut g: Vec<u16> = Vec::new();
+        for h in 0..=max_heap {
+            let mut seen = std::collections::BTreeSet::new();
+            code.each_move(h as u32, |_, leaves| {
+                seen.insert(leaves.iter().fold(0, |x, &l| x ^ g[l as usize]));
+            });
+            g.push((0..).find(|v| !seen.contains(v)).unwrap());
+        }
+        g
+    }
+
+    #[test]
+    fn hexadecimal_codes_equal_the_mex_over_every_move() {
+        for text in ["0.F", "0.8", "4.8", "C.1", "0.9", "0.A", "0.B8", "8.04", "0.38F"] {
+            let code = Code::parse(text).unwrap();
+            assert!(code.three_heaps(), "{text}");
+            let n = 70;
+            assert_eq!(plain_values(&code, n, &()).unwrap(), brute(&code, n as usize), "{text}");
+            let sparse = solve_values(&code, n, Method::Sparse, &(), &()).unwrap();
+            assert_eq!(sparse.into_wide(), brute(&code, n as usize), "{text}");
+        }
+        // Octal codes too, by both methods.
+        for text in ["0.77", "0.137", "4.07", "0.6", "0.167"] {
+            let code = Code::parse(text).unwrap();
+            let n = 300;
+            let want = brute(&code, n as usize);
+            assert_eq!(plain_values(&code, n, &()).unwrap(), want, "{text}");
+            assert_eq!(sparse_values(&code, n, &()).unwrap(), want, "{text}");
+        }
+    }
 
     #[test]
     fn codes_are_read_canonically_and_bad_ones_refused() {
@@ -687,16 +842,20 @@ mod tests {
             ("4.00", "4.0"),
             ("0.0700", "0.07"),
             ("GRUNDY", "grundy"),
+            ("0.f", "0.F"),
+            ("c.1a0", "C.1A"),
+            ("8.0", "8.0"),
         ] {
             assert_eq!(Code::parse(text).unwrap().to_string(), canonical, "{text}");
         }
         for (text, why) in [
-            ("0.8", "'8' is not an octal digit"),
+            ("0.G", "'G' is not a digit"),
+            ("2.7", "'2' before the point"),
             ("1.2", "'1' before the point"),
             ("0.", "no digit after the point"),
             ("x", "no point"),
             ("0.0", "no digit allows a move"),
-            ("0x1.2", "hexadecimal"),
+            ("0x1.2", "not 0x"),
         ] {
             let e = Code::parse(text).unwrap_err().to_string();
             assert!(e.contains(why), "{text}: {e}");
