@@ -244,7 +244,7 @@ fn rare_class(mask: usize, limit: usize) -> Vec<u8> {
 
 /// The mask (of the low bits that the values use, ten at most) with the fewest rare heaps,
 /// from the counts of each value.
-fn choose_mask(count: &[u64]) -> usize {
+pub(super) fn choose_mask(count: &[u64]) -> usize {
     let top = count.iter().rposition(|&c| c > 0).unwrap_or(0);
     let bits = (usize::BITS - top.leading_zeros()).clamp(1, 10);
     let present: Vec<(usize, u64)> = (0..=top)
