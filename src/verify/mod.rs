@@ -24,6 +24,7 @@ mod candy;
 mod chomp;
 mod chomp3;
 mod nim;
+mod octal;
 mod slide;
 mod wythoff;
 
@@ -111,6 +112,15 @@ pub const COSTS: &[(&str, f64)] = &[
     ("wythoff-grundy-zero", 11.95),
     ("wythoff-grundy-symmetric", 9.46),
     ("wythoff-grundy-latin", 11.37),
+    ("octal-kayles", 0.01),
+    ("octal-dawsons-chess", 0.01),
+    ("octal-dawsons-kayles", 0.01),
+    ("octal-0.16", 0.10),
+    ("octal-0.127", 0.49),
+    ("octal-0.115", 0.01),
+    ("octal-0.176", 0.01),
+    ("octal-0.177", 0.01),
+    ("octal-0.11377", 0.01),
 ];
 
 /// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
@@ -279,6 +289,7 @@ pub fn statements() -> Vec<Statement> {
     all.extend(chomp3::statements());
     all.extend(slide::statements());
     all.extend(wythoff::statements());
+    all.extend(octal::statements());
     all
 }
 
@@ -377,14 +388,17 @@ pub const REFERENCES: &[(&str, &str)] = &[
     ("Chen Jingrun", "陳景潤 (Chen Jingrun), \"關于十五子的游戲\" (On the game of fifteen). The inversion count and the blank's row decide whether a 15-puzzle arrangement can be solved; the others reach the goal with two tiles swapped."),
     ("Gale 1974", "D. Gale, \"A curious Nim-type game\", American Mathematical Monthly 81 (1974), 876–879. The rules of Chomp; every rectangle but 1×1 is won by the first player (strategy stealing)."),
     ("issue 11's figures", "gamedb's issue 11 (Chomp at research scale): Grundy values of single Chomp rectangles known by search (8×8 = 13, 10×10 = 19, 12×12 = 41, 14×14 = 29) and ⌊(3n − 1)/2⌋ for the 2×n rectangle, observed to n = 12. The issue names no publication for them."),
+    ("Gangolli & Plambeck 1989", "A. Gangolli and T. Plambeck, \"A note on periodicity in some octal games\", International Journal of Game Theory 18 (1989), 311–320. Periods found by computation with the sparse-space method: 0.16 has period 149,459; 0.127 has period 4 with the last exception at heap 46,577 (as OEIS A071464 cites it)."),
     ("Grundy 1939", "P. M. Grundy, \"Mathematics and games\", Eureka 2 (1939), 6–8. With Sprague 1935: the Sprague–Grundy values of impartial games."),
+    ("Guy & Smith 1956", "R. K. Guy and C. A. B. Smith, \"The G-values of various games\", Proceedings of the Cambridge Philosophical Society 52 (1956), 514–526. The octal games and their codes, the periodicity theorem (if G(n + p) = G(n) for e ≤ n < 2e + p + t, then for every n ≥ e; t the most counters a move takes), Kayles (period 12 from heap 71) and Dawson's chess (period 34 from heap 52)."),
     ("Johnson & Story 1879", "W. W. Johnson and W. E. Story, \"Notes on the '15' puzzle\", American Journal of Mathematics 2 (1879), 397–404. Half of the arrangements are solvable; the parity invariant."),
     ("Little Match Girl story", "\"第九夜 · 卖火柴的小女孩的游戏\" (The ninth night: the Little Match Girl's game), a story with a Nim program: its check of every 2- and 3-heap position up to 15, and its story positions."),
-    ("OEIS", "The On-Line Encyclopedia of Integer Sequences: A089473 (3×3 sliding puzzle, positions at each distance), A090034 (3×2), A089484 (4×4); A029899 (three-rowed Chomp: P-positions with p ≤ n, b-file to n = 400), A029900 (f(n, n)), A029901 and A029902 (the P-positions (k, k, r): k and r); A069001 (Grundy values of the 3×n Chomp rectangles, b-file)."),
+    ("OEIS", "The On-Line Encyclopedia of Integer Sequences: A089473 (3×3 sliding puzzle, positions at each distance), A090034 (3×2), A089484 (4×4); A029899 (three-rowed Chomp: P-positions with p ≤ n, b-file to n = 400), A029900 (f(n, n)), A029901 and A029902 (the P-positions (k, k, r): k and r); A069001 (Grundy values of the 3×n Chomp rectangles, b-file); octal games: A002186 (Kayles), A002187 (Dawson's chess), A071464 (0.127), A125829 (0.115), A125920 (0.176), A071435 (0.177), A071452 (0.11377), each stating the period and the last exception."),
     ("Solvable N×N note", "The blog note \"如何判断数字华容道中随机排列的数字阵列是否有解\" (How to tell whether a random N×N number-slide arrangement is solvable): inversions with the blank as 0 plus the blank's row and column."),
     ("Sheiner 2026", "Sheiner, arXiv 2605.23837 (2026). Every 3×n rectangle of Chomp has exactly one winning bite, never in row 1, in row 2 exactly when n is in A029900."),
     ("Sprague 1935", "R. Sprague, \"Über mathematische Kampfspiele\", Tôhoku Mathematical Journal 41 (1935), 438–444."),
     ("Chomp problem note", "The problem note on poisoned chocolate (有毒的巧克力 / Chomp) that cites Zeilberger 2001: one row, squares, two rows, its tables of three-rowed positions with third row 0, 1 and 2 (its N-families with third row 1 are stated for positions of at least 6 cells)."),
+    ("Winning Ways, ch. 4", "E. R. Berlekamp, J. H. Conway and R. K. Guy, Winning Ways for your Mathematical Plays, Academic Press 1982, vol. 1, chapter 4 \"Taking and breaking\": octal games, Dawson's Kayles, and the tables of octal games with their periods and last exceptional values (pp. 102–104; as the OEIS entries cited quote them)."),
     ("Wythoff 1907", "W. A. Wythoff, \"A modification of the game of Nim\", Nieuw Archief voor Wiskunde 7 (1907), 199–202. The P-positions of two heaps when a move may also take the same number from both."),
     ("Xiao Renwu", "肖韧吾 (Xiao Renwu), \"过年玩几个数学游戏\" (A few maths games for the New Year). Part I: the candy game (Lemmas I.1, I.2, Theorems I.1, I.2); part II: Nim, bounded Nim and misère play (Lemma II.2, Corollary II.1), the single-row board."),
     ("Zeilberger 2001", "D. Zeilberger, \"Three-rowed CHOMP\", Advances in Applied Mathematics 26 (2001), 168–179. The P-positions of three-rowed Chomp for small third rows."),
