@@ -402,3 +402,191 @@ fn the_stream_and_the_c_abi_answer_sums_alike() {
     // SAFETY: the handle from gamedb_open, closed once.
     unsafe { gamedb::ffi::gamedb_close(handle) };
 }
+
+/// A long octal build killed (SIGKILL) after its first checkpoint resumes to the same bytes as
+/// an uninterrupted one; a checkpoint of another code and a truncated one are refused.
+#[test]
+fn a_killed_octal_build_resumes_to_the_same_bytes() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    // 0.167 to 2^23 - 1: eight offers to save (every 2^20 heaps), a few seconds in all.
+    let max = "8388607";
+    let table = format!("octal-0.167-{max}.gtab");
+    let args = |dir: &str, more: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "build",
+            "octal",
+            "--code",
+            "0.167",
+            "--max-heap",
+            max,
+            "--out",
+            dir,
+            "-q",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.extend(more.iter().map(|s| s.to_string()));
+        a
+    };
+    let reference = common::TempDir::new("octal-resume-ref");
+    let out = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(args(reference.arg(), &["--no-checkpoints"]))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let want = std::fs::read(reference.path().join(&table)).unwrap();
+
+    let dir = common::TempDir::new("octal-resume");
+    let ckpt = dir.path().join(format!("{table}.checkpoint"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(args(dir.arg(), &["--checkpoint-every", "0"]))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !ckpt.exists() && started.elapsed() < Duration::from_secs(120) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the build finished before a checkpoint"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    assert!(
+        !child.wait().unwrap().success(),
+        "the build finished before the kill"
+    );
+    assert!(!dir.path().join(&table).exists());
+    let good = std::fs::read(&ckpt).unwrap();
+
+    // A checkpoint of another code under this table's name is refused.
+    let other = common::TempDir::new("octal-resume-other");
+    let mut theirs = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args([
+            "build",
+            "octal",
+            "--code",
+            "0.16",
+            "--max-heap",
+            max,
+            "--out",
+            other.arg(),
+            "-q",
+            "--checkpoint-every",
+            "0",
+        ])
+        .spawn()
+        .unwrap();
+    let their_ckpt = other
+        .path()
+        .join(format!("octal-0.16-{max}.gtab.checkpoint"));
+    while !their_ckpt.exists() {
+        assert!(theirs.try_wait().unwrap().is_none(), "0.16 finished first");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    theirs.kill().unwrap();
+    theirs.wait().unwrap();
+    std::fs::write(&ckpt, std::fs::read(&their_ckpt).unwrap()).unwrap();
+    let resume: Vec<String> = args(dir.arg(), &["--resume"]);
+    let resume: Vec<&str> = resume.iter().map(String::as_str).collect();
+    common::refused(
+        "another code",
+        &resume,
+        &["checkpoint", "0.16", "not of", "cannot be resumed"],
+    );
+    // Truncated.
+    std::fs::write(&ckpt, &good[..good.len() - 100]).unwrap();
+    common::refused("truncated", &resume, &["checkpoint", "cannot be resumed"]);
+
+    // The real one resumes to the same bytes.
+    std::fs::write(&ckpt, &good).unwrap();
+    let mut json_args = resume.clone();
+    json_args.push("--json");
+    let summary = json(gamedb_ok(&json_args).trim());
+    assert!(
+        summary["resumed_at_wave"]
+            .as_u64()
+            .is_some_and(|w| (1..8).contains(&w)),
+        "{summary}"
+    );
+    assert_eq!(std::fs::read(dir.path().join(&table)).unwrap(), want);
+    assert!(!ckpt.exists(), "the checkpoint has served and is removed");
+}
+
+/// Hexadecimal codes from the command line: a move may leave three heaps, in words.
+#[test]
+fn hexadecimal_codes_build_and_answer_in_words() {
+    let dir = cli_build("octal-hex", "octal --code 0.F --max-heap 60");
+    let path = dir.join("octal-0.F-60.gtab");
+    let info = json(&gamedb_ok(&["info", &path, "--json"]));
+    assert_eq!(info["parameters"], "code=0.F,max-heap=60");
+    assert_eq!(
+        info["proved"], false,
+        "the theorem is not applied to three-heap moves"
+    );
+    let a = json(&gamedb_ok(&["query", &path, "7", "--json"]));
+    let wins = moves(&a, "winning_moves");
+    assert!(
+        wins.contains(&(
+            "take 1 from the heap of 7, leaving heaps of 2, 2 and 2".to_string(),
+            "2,2,2".to_string()
+        )),
+        "{wins:?}"
+    );
+    let table = Table::open(&path).unwrap();
+    for (_, leaves) in &wins {
+        assert_eq!(table.query(leaves).unwrap().grundy(), Some(0), "{leaves}");
+    }
+    // The heap's value is the mex over every move (three heaps among them), by the code.
+    let code = Code::parse("0.F").unwrap();
+    for h in 0..=60u32 {
+        let mut reached = BTreeSet::new();
+        code.each_move(h, |_, leaves| {
+            let pos: Vec<String> = leaves.iter().map(|l| l.to_string()).collect();
+            let v = if pos.is_empty() {
+                0
+            } else {
+                table.query(&pos.join(",")).unwrap().grundy().unwrap()
+            };
+            reached.insert(v);
+        });
+        let mex = (0..).find(|v| !reached.contains(v)).unwrap();
+        assert_eq!(
+            table.query(&h.to_string()).unwrap().grundy(),
+            Some(mex),
+            "heap {h}"
+        );
+    }
+}
+
+/// `info` lists the rare values of 0.167 as the sparse method splits them: 60 rare heaps to
+/// 2^20, the last at heap 1303 with value 22 (as Rogalski's solver reports to 2^20).
+#[test]
+fn info_lists_the_rare_values() {
+    let dir = cli_build("octal-rare", "octal --code 0.167 --max-heap 1048575");
+    let path = dir.join("octal-0.167-1048575.gtab");
+    let info = json(&gamedb_ok(&["info", &path, "--json"]));
+    assert_eq!(info["rare_heaps"]["count"], 60, "{}", info["rare_heaps"]);
+    let values = info["rare_values"].as_array().unwrap();
+    let last = values
+        .iter()
+        .map(|v| v["last_heap"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(last, 1303);
+    assert!(
+        values
+            .iter()
+            .any(|v| v["value"] == 22 && v["last_heap"] == 1303),
+        "{values:?}"
+    );
+    let text = gamedb_ok(&["info", &path]);
+    assert!(text.contains("1303:22 (60 in all)"), "{text}");
+}

@@ -28,7 +28,7 @@ use crate::solve::{Saves, Wave};
 use crate::{Error, Result};
 
 /// Heaps between two offers to save.
-pub const BLOCK: usize = 1 << 22;
+pub const BLOCK: usize = 1 << 20;
 
 /// Longest prefix of values kept reversed for the search (see [`Search`]).
 const MAX_MIRROR: usize = 1 << 24;
@@ -148,12 +148,24 @@ pub fn solve(
     progress: &dyn Progress,
     saves: &dyn Saves,
 ) -> Result<Nimbers> {
+    solve_in_blocks(digits, max_heap, warm, progress, saves, BLOCK)
+}
+
+/// [`solve`], offering a save every `block` heaps.
+fn solve_in_blocks(
+    digits: &[u8],
+    max_heap: u32,
+    warm: Vec<u16>,
+    progress: &dyn Progress,
+    saves: &dyn Saves,
+    block: usize,
+) -> Result<Nimbers> {
     let moves = Moves {
         take: (1..digits.len()).filter(|&k| digits[k] & 2 != 0).collect(),
         split: (0..digits.len()).filter(|&k| digits[k] & 4 != 0).collect(),
     };
     let n_all = max_heap as usize + 1;
-    let waves = n_all.div_ceil(BLOCK);
+    let waves = n_all.div_ceil(block);
     // Resume from a save of either width, or start from the warm values.
     let narrow = solve_name(1, max_heap);
     let wide = solve_name(2, max_heap);
@@ -188,6 +200,7 @@ pub fn solve(
         moves: &moves,
         n_all,
         waves,
+        block,
         progress,
         saves,
     };
@@ -224,6 +237,7 @@ struct Context<'a> {
     moves: &'a Moves,
     n_all: usize,
     waves: usize,
+    block: usize,
     progress: &'a dyn Progress,
     saves: &'a dyn Saves,
 }
@@ -498,11 +512,11 @@ fn run<V: Width>(ctx: &Context, mut g: Vec<V>, name: &str) -> Result<Run<V>> {
             rare_values.push(V::of(value));
         }
         g.push(V::of(value));
-        if g.len() % BLOCK == 0 || g.len() == n_all {
+        if g.len() % ctx.block == 0 || g.len() == n_all {
             ctx.progress.inc((g.len() - reported) as u64);
             reported = g.len();
             let at = Wave {
-                next: g.len() / BLOCK,
+                next: g.len() / ctx.block,
                 waves: ctx.waves,
                 done: g.len() as u64,
             };
@@ -515,4 +529,67 @@ fn run<V: Width>(ctx: &Context, mut g: Vec<V>, name: &str) -> Result<Run<V>> {
         }
     }
     Ok(Run::Done(g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::WordBits;
+    use std::sync::Mutex;
+
+    /// Saves every offer; resumes from a given save.
+    #[derive(Default)]
+    struct Recorder {
+        saved: Mutex<Vec<(String, Wave, Vec<u8>)>>,
+        from: Option<(String, Wave, Vec<u8>)>,
+    }
+
+    impl Saves for Recorder {
+        fn resume(&self, _: &str, _: u64) -> Result<Option<(Wave, WordBits)>> {
+            Ok(None)
+        }
+        fn finished_wave(&self, _: &str, _: Wave, _: &WordBits) -> Result<()> {
+            Ok(())
+        }
+        fn resume_bytes(&self, solves: &[&str], _: u64) -> Result<Option<(String, Wave, Vec<u8>)>> {
+            if let Some((name, _, _)) = &self.from {
+                assert!(solves.contains(&name.as_str()));
+            }
+            Ok(self.from.clone())
+        }
+        fn finished_bytes(&self, solve: &str, at: Wave, bytes: &[u8]) -> Result<()> {
+            self.saved.lock().unwrap().push((solve.into(), at, bytes.to_vec()));
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_solve_resumed_from_any_save_ends_with_the_same_values_in_either_width() {
+        // Officers (0.6) passes value 255 near heap 60,000: saves of one byte a value before
+        // it, of two after.
+        let code = super::super::Code::parse("0.6").unwrap();
+        let digits = match &code {
+            super::super::Code::Octal(d) => d.clone(),
+            _ => unreachable!(),
+        };
+        let max = 90_000;
+        let warm = || super::super::plain_values(&code, 255, &()).unwrap();
+        let rec = Recorder::default();
+        let full = solve_in_blocks(&digits, max, warm(), &(), &rec, 10_000).unwrap();
+        assert!(matches!(full, Nimbers::Wide(_)));
+        assert_eq!(full.into_wide(), super::super::plain_values(&code, max, &()).unwrap());
+        let full = solve_in_blocks(&digits, max, warm(), &(), &(), 10_000).unwrap();
+        let saved = rec.saved.into_inner().unwrap();
+        assert_eq!(saved.len(), 9, "a save offered every 10,000 heaps, before the last heap");
+        let widths: Vec<usize> = saved.iter().map(|(_, at, b)| b.len() / at.done as usize).collect();
+        assert!(widths.contains(&1) && widths.contains(&2), "{widths:?}");
+        for s in saved {
+            let from = Recorder {
+                from: Some(s.clone()),
+                ..Default::default()
+            };
+            let resumed = solve_in_blocks(&digits, max, warm(), &(), &from, 10_000).unwrap();
+            assert_eq!(resumed, full, "resumed from {} heaps ({})", s.1.done, s.0);
+        }
+    }
 }
