@@ -1,0 +1,131 @@
+"""Checks of the Python package (scripts/python) run by tests/python_package.rs in the fresh
+virtual environment it installs the package into.
+
+    package_checks.py compare CASES.json   # answers and errors equal `gamedb query --json`'s
+    package_checks.py views CASES.json     # values(): a view over the mapping, info's counts
+
+Prints one summary line; any difference is an AssertionError naming the table and position.
+"""
+import json
+import sys
+
+import numpy as np
+
+import gamedb
+
+
+def compare(cases):
+    answers = bulk = refusals = 0
+    for case in cases:
+        if "damaged" in case:
+            try:
+                gamedb.open(case["damaged"])
+            except gamedb.DamagedTableError as e:
+                assert str(e) == case["cli_error"], (case["damaged"], str(e), case["cli_error"])
+                refusals += 1
+                continue
+            raise AssertionError(f"{case['damaged']}: opened although damaged")
+        t = gamedb.open(case["path"])
+        assert t.game == case["game"] and t.parameters == case["parameters"], case["path"]
+        assert t.value_kind == case["value_kind"] and t.positions == case["positions"]
+        rows, expected = [], []
+        for line in case["lines"]:
+            cli, text, numbers = line["cli"], line["text"], line["numbers"]
+            asked = [text] if numbers is None else [text, numbers]
+            for position in asked:
+                if "error" in cli and set(cli) == {"position", "error"}:
+                    try:
+                        got = t.query(position)
+                    except gamedb.Error as e:
+                        assert str(e) == cli["error"], (case["path"], position, str(e), cli)
+                        refusals += 1
+                        continue
+                    raise AssertionError(f"{case['path']}: {position!r} answered {got}, CLI: {cli}")
+                got = t.query(position)
+                assert got == cli and list(got) == list(cli), (case["path"], position, got, cli)
+                answers += 1
+            if numbers is None or "error" in cli:
+                continue
+            # query_many's value of the position (0 = P, 1 = N on outcome tables).
+            if "outcome" in cli and t.value_kind in ("outcome", "extension"):
+                want = 1 if cli["outcome"] == "N" else 0
+            elif "grundy" in cli and cli["grundy"] is not None and t.value_kind == "grundy":
+                want = cli["grundy"]
+            elif cli.get("solvable") and "distance" in cli:
+                want = cli["distance"]
+            else:
+                continue
+            rows.append(numbers)
+            expected.append(want)
+        if rows:
+            got = t.query_many(rows)
+            assert got.dtype == np.uint32 and list(got) == expected, (case["path"], rows, got, expected)
+            width = {len(r) for r in rows}
+            if len(width) == 1:
+                got = t.query_many(np.array(rows, dtype=np.int64))
+                assert list(got) == expected, (case["path"], "as a numpy array")
+            bulk += len(rows)
+    print(f"{len(cases)} tables: {answers} answers and {refusals} refusals equal the CLI's, "
+          f"{bulk} query_many values")
+
+
+def statm_resident():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096
+
+
+def rss_anon():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("RssAnon:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no RssAnon in /proc/self/status")
+
+
+def mapped_ranges(path):
+    out = []
+    with open("/proc/self/maps") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 6 and parts[5] == path:
+                start, end = (int(x, 16) for x in parts[0].split("-"))
+                out.append((start, end))
+    return out
+
+
+def views(cases):
+    for case in cases:
+        path = case["path"]
+        t = gamedb.open(path, verify=False)
+        payload = case["payload_len"]
+        resident, anon = statm_resident(), rss_anon()
+        v = t.values()
+        grown = statm_resident() - resident
+        assert grown < payload // 8, f"{path}: values() grew resident memory by {grown} bytes"
+        assert v.nbytes == payload and not v.flags.writeable and not v.flags.owndata, path
+        address = v.__array_interface__["data"][0]
+        assert any(s <= address and address + payload <= e for s, e in mapped_ranges(path)), (
+            f"{path}: the array's data at {address:#x} is not inside the file's mapping")
+        # The histogram, a chunk at a time (np.unpackbits of the whole would be a copy).
+        chunk = 1 << 20
+        if t.encoding == "bits":
+            n = 0
+            for off in range(0, len(v), chunk):
+                count = min(chunk * 8, t.positions - off * 8)
+                n += int(np.unpackbits(v[off:off + chunk], bitorder="little", count=count).sum())
+            histogram = {"p_positions": t.positions - n, "n_positions": n}
+        else:
+            counts = np.bincount(v)
+            histogram = {"distribution": [int(c) for c in counts]}
+        want = {k: case["info"][k] for k in histogram}
+        assert histogram == want, (path, histogram, want)
+        anon_grown = rss_anon() - anon
+        assert anon_grown < payload // 4, f"{path}: anonymous memory grew by {anon_grown}"
+        print(f"{path}: {t.positions} positions, payload {payload} bytes; values() added "
+              f"{grown} bytes resident; after the histogram {anon_grown} bytes anonymous; "
+              f"{histogram}")
+
+
+if __name__ == "__main__":
+    what, cases = sys.argv[1], json.load(open(sys.argv[2]))
+    {"compare": compare, "views": views}[what](cases)

@@ -1,0 +1,268 @@
+//! The Python package (`scripts/python`, PyO3 and maturin) as a user gets it: a fresh virtual
+//! environment under `target/python-package/`, README's install lines run there (`pip install
+//! ./scripts/python`: maturin builds the module from this crate, with its own cargo target
+//! folder under `target/python-package/`, so that it never waits on this test's), then
+//! README's interactive Python example run by doctest, which must print exactly what README
+//! shows; then the package's answers against `gamedb query --json` on every registered game,
+//! and `Table.values()` on Chomp 16×16 and Nim 6×63 (a view over the mapping; `info`'s
+//! counts).
+//!
+//! Needs `$PYTHON` (a Python 3 with `venv`; `scripts/test.sh` makes one) and PyPI (pip fetches
+//! maturin, numpy and pandas into the fresh environment); fails, never skips, without them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use gamedb::Table;
+
+mod common;
+use common::{gamedb, json, python, stderr, stdout, Rng, TempDir, ROOT};
+
+/// The fenced blocks of README's Python section, as (info string, line number, body).
+fn python_section() -> Vec<(String, usize, String)> {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let mut blocks = Vec::new();
+    let mut inside = false;
+    let mut open: Option<(String, usize, String)> = None;
+    for (i, line) in readme.lines().enumerate() {
+        if open.is_none() && line.starts_with("## ") {
+            inside = line == "## From Python";
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        match open.take() {
+            None => {
+                if let Some(info) = line.strip_prefix("```") {
+                    open = Some((info.trim().to_string(), i + 1, String::new()));
+                }
+            }
+            Some((info, at, mut body)) => {
+                if line.starts_with("```") {
+                    blocks.push((info, at, body));
+                } else {
+                    body.push_str(line);
+                    body.push('\n');
+                    open = Some((info, at, body));
+                }
+            }
+        }
+    }
+    assert!(
+        blocks.iter().any(|b| b.0 == "sh") && blocks.iter().any(|b| b.0 == "pycon"),
+        "README.md lost its section `## From Python` with an `sh` block (the install line) and \
+         a `pycon` block (the example)"
+    );
+    blocks
+}
+
+/// The fresh virtual environment with the package installed by README's lines; its Python.
+fn venv_python() -> &'static Path {
+    static VENV: OnceLock<PathBuf> = OnceLock::new();
+    VENV.get_or_init(|| {
+        let dir = Path::new(ROOT).join("target/python-package");
+        let venv = dir.join("venv");
+        let _ = std::fs::remove_dir_all(&venv);
+        std::fs::create_dir_all(&dir).unwrap();
+        let made = Command::new(python())
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "python -m venv: {}", stderr(&made));
+        let path = format!(
+            "{}:{}",
+            venv.join("bin").display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let (_, at, lines) = python_section().into_iter().find(|b| b.0 == "sh").unwrap();
+        for line in lines.lines().filter(|l| !l.trim().is_empty()) {
+            let out = Command::new("sh")
+                .args(["-c", line])
+                .current_dir(ROOT)
+                .env("PATH", &path)
+                .env("VIRTUAL_ENV", &venv)
+                .env("CARGO_TARGET_DIR", dir.join("cargo"))
+                .env("PIP_DISABLE_PIP_VERSION_CHECK", "1")
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "README.md:{at}: `{line}` failed in a fresh venv:\n{}\n{}",
+                stdout(&out),
+                stderr(&out)
+            );
+        }
+        venv.join("bin/python")
+    })
+}
+
+fn run_python(args: &[&str], cwd: &Path) -> String {
+    let out = Command::new(venv_python())
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "python {args:?}:\n{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    stdout(&out)
+}
+
+#[test]
+fn the_readme_example_runs_as_shown_in_a_fresh_venv() {
+    let dir = TempDir::new("python-readme");
+    let mut examples = 0;
+    for (info, at, body) in python_section() {
+        if info != "pycon" {
+            continue;
+        }
+        let file = dir.path().join(format!("readme-{at}.txt"));
+        std::fs::write(&file, &body).unwrap();
+        let out = Command::new(venv_python())
+            .args(["-m", "doctest", "-v"])
+            .arg(&file)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "README.md:{at}: the Python example does not print what README shows:\n{}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        let passed = stdout(&out);
+        assert!(passed.contains(" passed and 0 failed"), "{passed}");
+        examples += 1;
+    }
+    assert!(examples > 0);
+}
+
+/// Random positions of a sample table of every registered game, through the CLI.
+#[test]
+fn answers_and_errors_equal_the_cli_for_every_registered_game() {
+    let dir = TempDir::new("python-every-game");
+    let names = gamedb::build::write_samples(dir.path(), 20_000).unwrap();
+    let mut cases = Vec::new();
+    let mut games = std::collections::BTreeSet::new();
+    let mut rng = Rng(0x2545f4914f6cdd1d);
+    for name in &names {
+        let path = dir.path().join(name);
+        let table = Table::open(&path).unwrap();
+        games.insert(table.game().to_string());
+        let rules = table.rules();
+        let mut lines: Vec<(String, Option<Vec<u32>>)> = Vec::new();
+        for _ in 0..12 {
+            let i = rng.below(table.len());
+            lines.push((format!("#{i}"), None));
+            let pos = rules.unrank(i);
+            let text = rules.format(&pos);
+            if table.value_kind() != gamedb::ValueKind::Extension && rules.parse(&text).is_ok() {
+                lines.push((text, Some(pos)));
+            }
+        }
+        for bad in [
+            "x",
+            "99999999",
+            "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18",
+        ] {
+            lines.push((bad.to_string(), None));
+        }
+        lines.push((format!("#{}", table.len()), None));
+        let input: String = lines.iter().map(|(t, _)| format!("{t}\n")).collect();
+        let out = common::gamedb_stdin(
+            &["query", path.to_str().unwrap(), "-", "--json"],
+            input.as_bytes(),
+        );
+        let answers: Vec<serde_json::Value> = stdout(&out).lines().map(json).collect();
+        assert_eq!(answers.len(), lines.len(), "{name}: {}", stderr(&out));
+        let lines: Vec<serde_json::Value> = lines
+            .into_iter()
+            .zip(answers)
+            .map(|((text, numbers), cli)| {
+                serde_json::json!({"text": text, "numbers": numbers, "cli": cli})
+            })
+            .collect();
+        cases.push(serde_json::json!({
+            "path": path, "game": table.game(), "parameters": table.parameters(),
+            "value_kind": table.value_kind().name(), "positions": table.len(), "lines": lines,
+        }));
+    }
+    let registered: std::collections::BTreeSet<String> = gamedb::registry()
+        .names()
+        .into_iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(games, registered, "a table of every registered game");
+
+    // A damaged copy of the first table: the message of `gamedb query COPY POSITION`.
+    let first = dir.path().join(&names[0]);
+    let damaged = dir.path().join("damaged.gtab");
+    let mut bytes = std::fs::read(&first).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x5a;
+    std::fs::write(&damaged, bytes).unwrap();
+    let out = gamedb(&["query", damaged.to_str().unwrap(), "#0"]);
+    let message = stderr(&out);
+    let message = message.trim_end().strip_prefix("gamedb: ").unwrap();
+    cases.push(serde_json::json!({"damaged": damaged, "cli_error": message}));
+
+    let file = dir.path().join("cases.json");
+    std::fs::write(&file, serde_json::to_string(&cases).unwrap()).unwrap();
+    let script = Path::new(ROOT).join("tests/python/package_checks.py");
+    let said = run_python(
+        &[script.to_str().unwrap(), "compare", file.to_str().unwrap()],
+        dir.path(),
+    );
+    println!("{said}");
+    assert!(said.contains(&format!("{} tables:", names.len())), "{said}");
+}
+
+/// A table of the catalog's size, built once into `target/python-package/tables` (kept while
+/// it opens and checks).
+fn big_table(words: &str, file: &str) -> PathBuf {
+    let dir = Path::new(ROOT).join("target/python-package/tables");
+    let path = dir.join(file);
+    if Table::open(&path).and_then(|t| t.verify()).is_ok() {
+        return path;
+    }
+    let mut args = vec!["build"];
+    args.extend(words.split(' '));
+    let out_dir = dir.to_str().unwrap().to_string();
+    args.extend(["--out", &out_dir, "--quiet"]);
+    let out = gamedb(&args);
+    assert!(out.status.success(), "gamedb {args:?}: {}", stderr(&out));
+    path
+}
+
+#[test]
+fn values_are_a_view_over_the_mapping_and_count_as_info_does() {
+    let tables = [
+        big_table("chomp --rows 16 --cols 16", "chomp-16x16.gtab"),
+        big_table("nim --heaps 6 --max-heap 63", "nim-6x63.gtab"),
+    ];
+    let mut cases = Vec::new();
+    for path in &tables {
+        let out = gamedb(&["info", path.to_str().unwrap(), "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let info = json(&stdout(&out));
+        cases.push(serde_json::json!({
+            "path": path, "payload_len": info["payload_len"], "info": info,
+        }));
+    }
+    let dir = TempDir::new("python-views");
+    let file = dir.path().join("cases.json");
+    std::fs::write(&file, serde_json::to_string(&cases).unwrap()).unwrap();
+    let script = Path::new(ROOT).join("tests/python/package_checks.py");
+    let said = run_python(
+        &[script.to_str().unwrap(), "views", file.to_str().unwrap()],
+        dir.path(),
+    );
+    println!("{said}");
+    assert_eq!(said.lines().count(), 2, "{said}");
+}
