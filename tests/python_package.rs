@@ -212,6 +212,26 @@ fn answers_and_errors_equal_the_cli_for_every_registered_game() {
     let message = message.trim_end().strip_prefix("gamedb: ").unwrap();
     cases.push(serde_json::json!({"damaged": damaged, "cli_error": message}));
 
+    // A table of a game this build does not know: values by index, positions refused with
+    // the message of `gamedb query FILE 1`.
+    let unknown = dir.path().join("unknown.gtab");
+    let meta = gamedb::format::TableMeta {
+        game: "elsewhere/game".into(),
+        rules_version: 1,
+        parameters: "n=12".into(),
+        value_kind: gamedb::ValueKind::Outcome,
+        encoding: gamedb::Encoding::Bits,
+        entry_count: 12,
+    };
+    gamedb::format::write_table(&unknown, &meta, &[0b101, 0]).unwrap();
+    let out = gamedb(&["query", unknown.to_str().unwrap(), "1"]);
+    let message = stderr(&out);
+    let message = message.trim_end().strip_prefix("gamedb: ").unwrap();
+    cases.push(serde_json::json!({
+        "unknown": unknown, "game": "elsewhere/game", "value0": 1, "payload_len": 2,
+        "cli_error": message,
+    }));
+
     let file = dir.path().join("cases.json");
     std::fs::write(&file, serde_json::to_string(&cases).unwrap()).unwrap();
     let script = Path::new(ROOT).join("tests/python/package_checks.py");

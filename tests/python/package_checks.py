@@ -16,7 +16,21 @@ import gamedb
 
 def compare(cases):
     answers = bulk = refusals = 0
+    tables = 0
     for case in cases:
+        if "unknown" in case:
+            t = gamedb.open(case["unknown"])
+            assert not t.known and t.game == case["game"], case
+            assert t.value_at(0) == case["value0"] and len(t.values()) == case["payload_len"]
+            for position in ("1", [1]):
+                try:
+                    t.query(position)
+                except gamedb.UnknownGameError as e:
+                    assert str(e) == case["cli_error"], (case["unknown"], str(e), case["cli_error"])
+                    refusals += 1
+                    continue
+                raise AssertionError(f"{case['unknown']}: a position of an unknown game answered")
+            continue
         if "damaged" in case:
             try:
                 gamedb.open(case["damaged"])
@@ -25,6 +39,7 @@ def compare(cases):
                 refusals += 1
                 continue
             raise AssertionError(f"{case['damaged']}: opened although damaged")
+        tables += 1
         t = gamedb.open(case["path"])
         assert t.game == case["game"] and t.parameters == case["parameters"], case["path"]
         assert t.value_kind == case["value_kind"] and t.positions == case["positions"]
@@ -65,7 +80,8 @@ def compare(cases):
                 got = t.query_many(np.array(rows, dtype=np.int64))
                 assert list(got) == expected, (case["path"], "as a numpy array")
             bulk += len(rows)
-    print(f"{len(cases)} tables: {answers} answers and {refusals} refusals equal the CLI's, "
+    assert answers > 0 and refusals > 0 and bulk > 0
+    print(f"{tables} tables: {answers} answers and {refusals} refusals equal the CLI's, "
           f"{bulk} query_many values")
 
 
