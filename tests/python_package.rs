@@ -243,6 +243,120 @@ fn answers_and_errors_equal_the_cli_for_every_registered_game() {
     assert!(said.contains(&format!("{} tables:", names.len())), "{said}");
 }
 
+/// `TableDir` finds tables by their headers as the CLI lists them; `Board` and `solve_fifteen`
+/// answer as `gamedb query --rows R --cols C --tables DIR POSITION --json --path`.
+#[test]
+fn table_dir_board_and_fifteen_answer_as_the_cli() {
+    let dir = TempDir::new("python-folder");
+    let out_dir = dir.path().to_str().unwrap();
+    for words in [
+        "nim --heaps 3 --max-heap 7",
+        "slide --rows 3 --cols 3",
+        "fifteen",
+    ] {
+        let mut args = vec!["build"];
+        args.extend(words.split(' '));
+        args.extend(["--out", out_dir, "--quiet"]);
+        let out = gamedb(&args);
+        assert!(out.status.success(), "gamedb {args:?}: {}", stderr(&out));
+    }
+    let listed: Vec<serde_json::Value> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "gtab"))
+        .map(|p| {
+            let t = Table::open(&p).unwrap();
+            serde_json::json!([
+                p.file_name().unwrap().to_str().unwrap(),
+                t.game(),
+                t.parameters(),
+                t.value_kind().name()
+            ])
+        })
+        .collect();
+    assert_eq!(listed.len(), 5);
+    let found = serde_json::json!([
+        {"game": "nim", "params": {"heaps": 3, "max_heap": 7},
+         "path": dir.path().join("nim-3x7.gtab")},
+        {"game": "slide", "params": {"rows": 3, "cols": 3},
+         "path": dir.path().join("slide-3x3.gtab")},
+        {"game": "nim", "params": {"heaps": 3, "max_heap": 7, "grundy": true}, "path": null},
+    ]);
+    let mut boards = Vec::new();
+    let mut rng = Rng(0x853c49e6748fea9b);
+    let mut ask = |rows: u32, cols: u32, position: String| {
+        let out = gamedb(&[
+            "query",
+            "--rows",
+            &rows.to_string(),
+            "--cols",
+            &cols.to_string(),
+            "--tables",
+            out_dir,
+            "--json",
+            "--path",
+            &position,
+        ]);
+        let cli = if out.status.success() {
+            json(&stdout(&out))
+        } else {
+            let e = stderr(&out);
+            serde_json::json!({"error": e.trim_end().strip_prefix("gamedb: ").unwrap()})
+        };
+        boards.push(
+            serde_json::json!({"rows": rows, "cols": cols, "position": position, "cli": cli}),
+        );
+    };
+    // 3×3: random arrangements (half of them unsolvable); 4×4: 30 random slides from the
+    // goal (the solver's work stays small), and the goal with two tiles swapped (unsolvable).
+    let board = gamedb::games::board::Board::new(3, 3).unwrap();
+    for _ in 0..6 {
+        ask(
+            3,
+            3,
+            common::text_of(&common::random_arrangement(board, &mut rng)),
+        );
+    }
+    let mut tiles: Vec<u32> = (1..16).chain([0]).collect();
+    for _ in 0..3 {
+        for _ in 0..30 {
+            let blank = tiles.iter().position(|&t| t == 0).unwrap();
+            let (r, c) = (blank / 4, blank % 4);
+            let mut next = Vec::new();
+            if r > 0 {
+                next.push(blank - 4)
+            }
+            if r < 3 {
+                next.push(blank + 4)
+            }
+            if c > 0 {
+                next.push(blank - 1)
+            }
+            if c < 3 {
+                next.push(blank + 1)
+            }
+            tiles.swap(blank, next[rng.below(next.len() as u64) as usize]);
+        }
+        ask(4, 4, common::text_of(&tiles));
+    }
+    ask(4, 4, "1,2,3,4,5,6,7,8,9,10,11,12,13,15,14,0".into());
+    for (rows, cols) in [(3, 3), (4, 4)] {
+        ask(rows, cols, "1,2,3".into());
+    }
+    ask(4, 4, "5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12".into());
+    let case =
+        serde_json::json!({"dir": dir.path(), "listed": listed, "found": found, "boards": boards});
+    let file = dir.path().join("case.json");
+    std::fs::write(&file, serde_json::to_string(&case).unwrap()).unwrap();
+    let script = Path::new(ROOT).join("tests/python/package_checks.py");
+    let said = run_python(
+        &[script.to_str().unwrap(), "folder", file.to_str().unwrap()],
+        dir.path(),
+    );
+    println!("{said}");
+    assert!(said.contains("5 tables listed, 3 found, "), "{said}");
+}
+
 /// A table of the catalog's size, built once into `target/python-package/tables` (kept while
 /// it opens and checks).
 fn big_table(words: &str, file: &str) -> PathBuf {

@@ -3,6 +3,7 @@ virtual environment it installs the package into.
 
     package_checks.py compare CASES.json   # answers and errors equal `gamedb query --json`'s
     package_checks.py views CASES.json     # values(): a view over the mapping, info's counts
+    package_checks.py folder CASES.json    # TableDir, Board and solve_fifteen against the CLI
 
 Prints one summary line; any difference is an AssertionError naming the table and position.
 """
@@ -142,6 +143,37 @@ def views(cases):
               f"{histogram}")
 
 
+def folder(case):
+    d = gamedb.TableDir(case["dir"])
+    listed = sorted((x["name"], x["game"], x["parameters"], x["value_kind"]) for x in d.tables())
+    assert listed == sorted(tuple(x) for x in case["listed"]), (listed, case["listed"])
+    for found in case["found"]:
+        assert d.find(found["game"], **found["params"]) == found["path"], found
+        if found["path"] is not None:
+            t = d.table(found["game"], **found["params"])
+            assert t.path == found["path"] and t.game == found["game"], found
+    answered = 0
+    for ask in case["boards"]:
+        rows, cols, position, cli = ask["rows"], ask["cols"], ask["position"], ask["cli"]
+        if rows == 4 and cols == 4:
+            call = lambda p: gamedb.solve_fifteen(p, tables=case["dir"], path=True)
+        else:
+            board = gamedb.Board(case["dir"], rows=rows, cols=cols)
+            call = lambda p: board.query(p, path=True)
+        numbers = [int(x) for x in position.split(",")] if "error" not in cli else None
+        for p in [position] + ([numbers] if numbers else []):
+            try:
+                got = call(p)
+            except gamedb.Error as e:
+                assert "error" in cli and str(e) == cli["error"], (position, str(e), cli)
+                answered += 1
+                continue
+            assert got == cli and list(got) == list(cli), (position, got, cli)
+            answered += 1
+    print(f"{len(listed)} tables listed, {len(case['found'])} found, {answered} board answers "
+          "equal the CLI's")
+
+
 if __name__ == "__main__":
     what, cases = sys.argv[1], json.load(open(sys.argv[2]))
-    {"compare": compare, "views": views}[what](cases)
+    {"compare": compare, "views": views, "folder": folder}[what](cases)
