@@ -228,9 +228,11 @@ fn interop_examples_run_as_written() {
     ] {
         std::fs::create_dir_all(d).unwrap();
     }
-    for f in ["src/gamedb.h"] {
-        std::fs::copy(Path::new(ROOT).join(f), root.join(f)).unwrap();
-    }
+    std::fs::copy(
+        Path::new(ROOT).join("src/gamedb.h"),
+        root.join("src/gamedb.h"),
+    )
+    .unwrap();
     let lib = shared_library();
     symlink(&lib, release.join(lib.file_name().unwrap())).unwrap();
     symlink(env!("CARGO_BIN_EXE_gamedb"), release.join("gamedb")).unwrap();
