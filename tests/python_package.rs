@@ -1,7 +1,8 @@
 //! The Python package (`scripts/python`, PyO3 and maturin) as a user gets it: a fresh virtual
 //! environment under `target/python-package/`, README's install lines run there (`pip install
-//! ./scripts/python`: maturin builds the module from this crate, with its own cargo target
-//! folder under `target/python-package/`, so that it never waits on this test's), then
+//! ./scripts/python`: maturin builds the module from this crate, in the cargo profile `python`,
+//! with its own cargo target folder under `target/python-package/`, so that it never waits on
+//! the lock of this test's), then
 //! README's interactive Python example run by doctest, which must print exactly what README
 //! shows; then the package's answers against `gamedb query --json` on every registered game,
 //! and `Table.values()` on Chomp 16×16 and Nim 6×63 (a view over the mapping; `info`'s
