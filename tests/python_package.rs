@@ -401,3 +401,68 @@ fn values_are_a_view_over_the_mapping_and_count_as_info_does() {
     println!("{said}");
     assert_eq!(said.lines().count(), 2, "{said}");
 }
+
+/// A game of another crate in Python: `tests/kayles` builds its own module, `kayles_py`, with
+/// `gamedb::python::add_to_module` and its registry (as `src/guide/game-authors.md` shows);
+/// the module answers Kayles (the published Grundy values of rows of 0..=15 pins) and the
+/// built-in games, beside the package `gamedb`, which refuses Kayles.
+#[test]
+fn a_crate_with_its_own_games_builds_a_module_that_knows_them() {
+    let target = Path::new(ROOT).join("target/python-package/kayles");
+    let manifest = Path::new(ROOT).join("tests/kayles/Cargo.toml");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(&cargo)
+        .args([
+            "rustc",
+            "--locked",
+            "--release",
+            "--lib",
+            "--crate-type",
+            "cdylib",
+        ])
+        .args(["--features", "python", "--manifest-path"])
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", &target)
+        .env("PYO3_PYTHON", venv_python())
+        .env("PYO3_BUILD_EXTENSION_MODULE", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cargo rustc of tests/kayles with the python feature:\n{}",
+        stderr(&out)
+    );
+    let dir = TempDir::new("python-kayles");
+    std::fs::copy(
+        target.join("release/libkayles.so"),
+        dir.path().join("kayles_py.so"),
+    )
+    .unwrap();
+    let code = r#"
+import numpy as np
+import gamedb
+import kayles_py
+
+published = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]
+t = kayles_py.solve("kayles/kayles", pins=15)
+assert (t.game, t.value_kind, t.positions) == ("kayles/kayles", "grundy", 1 << 15), t
+rows = [[1] * n + [0] * (15 - n) for n in range(16)]
+assert [t.query(r)["grundy"] for r in rows] == published
+assert [t.query(",".join(map(str, r)))["grundy"] for r in rows] == published
+assert list(t.query_many(np.array(rows))) == published
+assert kayles_py.solve("nim", heaps=3, max_heap=7).query("1,2,4")["outcome"] == "N"
+try:
+    gamedb.solve("kayles/kayles", pins=3)
+    raise AssertionError("the package gamedb solved a game it does not know")
+except gamedb.UnknownGameError as e:
+    assert "kayles/kayles" in str(e) and "not known" in str(e), e
+try:
+    kayles_py.solve("nope")
+    raise AssertionError("solved an unknown game")
+except kayles_py.UnknownGameError as e:
+    assert "kayles/kayles" in str(e), e
+print("kayles_py: published Grundy values of 0..=15 pins; built-in games too")
+"#;
+    let said = run_python(&["-c", code], dir.path());
+    assert!(said.contains("kayles_py: published"), "{said}");
+}
