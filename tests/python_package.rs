@@ -466,3 +466,16 @@ print("kayles_py: published Grundy values of 0..=15 pins; built-in games too")
     let said = run_python(&["-c", code], dir.path());
     assert!(said.contains("kayles_py: published"), "{said}");
 }
+
+/// The typed stubs (`gamedb/__init__.pyi`) name exactly the module's functions, classes,
+/// exceptions and methods.
+#[test]
+fn the_stubs_name_what_the_module_has() {
+    let script = Path::new(ROOT).join("tests/python/package_checks.py");
+    let stubs = Path::new(ROOT).join("scripts/python/gamedb/__init__.pyi");
+    let said = run_python(
+        &[script.to_str().unwrap(), "stubs", stubs.to_str().unwrap()],
+        Path::new(ROOT),
+    );
+    assert!(said.contains("the stubs name the module's"), "{said}");
+}

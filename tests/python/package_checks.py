@@ -4,6 +4,7 @@ virtual environment it installs the package into.
     package_checks.py compare CASES.json   # answers and errors equal `gamedb query --json`'s
     package_checks.py views CASES.json     # values(): a view over the mapping, info's counts
     package_checks.py folder CASES.json    # TableDir, Board and solve_fifteen against the CLI
+    package_checks.py stubs STUBS.pyi      # the stubs name exactly what the module has
 
 Prints one summary line; any difference is an AssertionError naming the table and position.
 """
@@ -174,6 +175,37 @@ def folder(case):
           "equal the CLI's")
 
 
+def stubs(path):
+    import ast
+
+    tree = ast.parse(open(path).read())
+    named = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    for n in tree.body:
+        if isinstance(n, ast.AnnAssign):
+            named.add(n.target.id)
+        elif isinstance(n, ast.Assign):
+            named.update(t.id for t in n.targets)
+    aliases = {"Position", "Answer"}
+    module = {n for n in vars(gamedb) if not n.startswith("_")} | {"__version__"}
+    assert module == named - aliases, (sorted(module ^ (named - aliases)))
+    assert set(gamedb.__all__) == module, sorted(set(gamedb.__all__) ^ module)
+    methods = 0
+    for s in tree.body:
+        if not isinstance(s, ast.ClassDef):
+            continue
+        cls = getattr(gamedb, s.name)
+        assert issubclass(cls, Exception) or cls.__module__ == "gamedb", s.name
+        stubbed = {f.name for f in s.body if isinstance(f, ast.FunctionDef)}
+        public = {n for n in vars(cls) if not n.startswith("_")}
+        if not issubclass(cls, Exception):
+            assert public == {n for n in stubbed if not n.startswith("_")}, (s.name, public, stubbed)
+        methods += len(stubbed)
+    print(f"the stubs name the module's {len(module)} names and {methods} methods")
+
+
 if __name__ == "__main__":
-    what, cases = sys.argv[1], json.load(open(sys.argv[2]))
-    {"compare": compare, "views": views, "folder": folder}[what](cases)
+    what, arg = sys.argv[1], sys.argv[2]
+    if what == "stubs":
+        stubs(arg)
+    else:
+        {"compare": compare, "views": views, "folder": folder}[what](json.load(open(arg)))
