@@ -142,6 +142,7 @@ def views(cases):
         print(f"{path}: {t.positions} positions, payload {payload} bytes; values() added "
               f"{grown} bytes resident; after the histogram {anon_grown} bytes anonymous; "
               f"{histogram}")
+        del v, t  # unmap before the next table's measurements
 
 
 def folder(case):
