@@ -179,6 +179,12 @@ def folder(case):
 def stubs(path):
     import ast
 
+    import os
+
+    installed = os.path.dirname(gamedb.__file__)
+    for name in ("py.typed", "__init__.pyi"):
+        assert os.path.exists(os.path.join(installed, name)), f"{installed} lacks {name}"
+    assert open(os.path.join(installed, "__init__.pyi")).read() == open(path).read()
     tree = ast.parse(open(path).read())
     named = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
     for n in tree.body:
