@@ -9,7 +9,9 @@
 #     and chromium-driver (the explorer's browser test), python3-venv where Debian splits it
 #     off: Debian packages, one `apt-get update`, then `apt-get install` (as root, or through
 #     sudo);
-#   * xxhash and numpy for the Python tests: into a virtual environment under
+#   * maturin, numpy and pandas for the Python package's tests (tests/python_package.rs, which
+#     also makes a fresh venv of its own under target/python-package and installs the package
+#     there from the repository, as README says): into a virtual environment under
 #     target/test-venv, never into the user's Python.
 # Tests that need one of these fail, never skip, when it is missing.
 set -euo pipefail
@@ -44,15 +46,17 @@ fi
 
 # ---- Python packages, in a virtual environment under target/ --------------------------------
 venv=target/test-venv
-py_packages=(xxhash numpy)
-if ! "$venv/bin/python" -c 'import xxhash, numpy' >/dev/null 2>&1; then
-    say "installing Python packages into $venv: ${py_packages[*]} (the Python reader's tests)"
+py_packages=(maturin numpy pandas)
+if ! "$venv/bin/python" -c 'import maturin, numpy, pandas' >/dev/null 2>&1; then
+    say "installing Python packages into $venv: ${py_packages[*]} (the Python package's tests)"
     mkdir -p target
     python3 -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${py_packages[@]}"
 fi
 PYTHON="$(pwd)/$venv/bin/python"
-export PYTHON
+# PyO3 (the `python` feature, linted by .ci/run) builds against this Python.
+PYO3_PYTHON=$PYTHON
+export PYTHON PYO3_PYTHON
 
 [ "${1:-}" = --setup ] && exit 0
 

@@ -52,7 +52,8 @@
 //! * `report`: `info` and the Chomp rectangles; `verify`: the statements checked against
 //!   every position, with their sources;
 //! * `service`: `gamedb serve`, the tables over HTTP/JSON and the web explorer;
-//! * `ffi`: the C ABI of the shared library (`src/gamedb.h`); `cli`: the command line.
+//! * `ffi`: the C ABI of the shared library (`src/gamedb.h`); `python` (the `python`
+//!   feature): the Python package; `cli`: the command line.
 //!
 //! Leaves used everywhere: `Error`, `progress`, `resources`, `lock`.
 
@@ -76,6 +77,8 @@ pub mod games;
 pub mod lock;
 pub mod lookup;
 pub mod progress;
+#[cfg(feature = "python")]
+pub mod python;
 #[doc(hidden)]
 pub mod report;
 #[doc(hidden)]

@@ -3,7 +3,7 @@
 //! byte for byte), published counts, identical bytes at 1 and 2 threads, the sparse store,
 //! checkpoints (resume after SIGKILL, a foreign or damaged checkpoint refused), the memory
 //! check, queries, `info` and the C ABI on mod3 tables, and, with the `mpi` feature, two MPI
-//! processes over loopback. (The Python reader reads mod3 tables in `python_reader.rs`.)
+//! processes over loopback. (The Python package answers mod3 tables through the same lookup: `python_package.rs`.)
 
 mod common;
 

@@ -13,6 +13,19 @@ use gamedb::game::{
 use gamedb::solve::{grundy_memory, outcomes_memory, solve_grundy, solve_outcomes};
 use gamedb::{Error, Result};
 
+/// The Python module `kayles_py` (feature `python`): the whole Python API of gamedb (`open`,
+/// `solve`, `Table`, ...) with Kayles registered beside the built-in games, as
+/// `src/guide/game-authors.md` shows.
+#[cfg(feature = "python")]
+mod python {
+    use pyo3::prelude::*;
+
+    #[pymodule]
+    fn kayles_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        gamedb::python::add_to_module(m, gamedb::Registry::builtin().with::<super::KaylesSpec>())
+    }
+}
+
 /// Most pins a table may hold (2^20 positions).
 pub const MAX_PINS: u32 = 20;
 
