@@ -33,6 +33,9 @@ pub const MAX_HEAP: u64 = u32::MAX as u64 - 1;
 pub const MAX_DIGITS: usize = 255;
 /// Largest period [`periodicity`] looks for.
 pub const MAX_PERIOD: u64 = 1 << 26;
+/// Fewest heaps a tentative period must repeat over to be reported (two equal values at the
+/// end are no period).
+pub const MIN_RUN: u64 = 16;
 
 /// A game's code, checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -594,7 +597,8 @@ pub struct Periodicity {
 /// asks), so values to heap `2e + 2p + t` are needed. The smallest period that the values
 /// prove is reported, with its smallest preperiod; when none is proved (`prove` false, as for
 /// Grundy's game, which the theorem does not cover), the period `p ≤` [`MAX_PERIOD`] with the
-/// longest run (the values repeat with period `p` from heap `e` to `N`, at least two periods),
+/// longest run (the values repeat with period `p` from heap `e` to `N`, at least two periods
+/// and [`MIN_RUN`] heaps),
 /// ties to the smaller period.
 pub fn periodicity(value: &dyn Fn(u64) -> u32, max_heap: u64, t: u64, prove: bool) -> Periodicity {
     let n = max_heap;
@@ -631,7 +635,7 @@ pub fn periodicity(value: &dyn Fn(u64) -> u32, max_heap: u64, t: u64, prove: boo
             };
         }
         let run = (n + 1) - e;
-        if run >= 2 * p && best.is_none_or(|(_, be)| e < be) {
+        if run >= (2 * p).max(MIN_RUN) && best.is_none_or(|(_, be)| e < be) {
             best = Some((p, e));
         }
         p += 1;
