@@ -39,7 +39,7 @@ for code in $CODES; do
         [ $n -gt 4294967294 ] && n=4294967294
         rm -f "$OUT"/*.gtab
         start=$(date +%s.%N)
-        if ! timeout "$((BUDGET * 3))" "$BIN" build octal --code "$code" --max-heap "$n" --out "$OUT" -q --no-checkpoints 2>"$OUT/err.txt"; then
+        if ! timeout "$((BUDGET * 3))" "$BIN" build octal --code "$code" --max-heap "$n" --out "$OUT" -q --no-checkpoints >/dev/null 2>"$OUT/err.txt"; then
             stop=$(head -c 160 "$OUT/err.txt" | tr '\n|' '  ')
             [ -z "$stop" ] && stop="over $((BUDGET * 3)) s at heap $n"
             break
