@@ -492,8 +492,8 @@ impl Triples {
         self.by_value.clear();
         self.by_value.resize(TRIPLE_VALUES * TRIPLE_WORDS, 0);
         let mut used = [0u64; TRIPLE_WORDS];
-        for a in 1..=r - 2 {
-            let x = g[a] as usize;
+        for (a, &x) in g.iter().enumerate().take(r - 1).skip(1) {
+            let x = x as usize;
             used[x >> 6] |= 1 << (x & 63);
             let row = &mut self.by_value[x * TRIPLE_WORDS..(x + 1) * TRIPLE_WORDS];
             let pairs = &self.pairs[(r - a) * TRIPLE_WORDS..(r - a + 1) * TRIPLE_WORDS];
