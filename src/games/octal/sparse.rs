@@ -225,8 +225,8 @@ fn solve_in_blocks(
 fn finish_wide(ctx: &Context, g: Vec<u16>, name: &str) -> Result<Nimbers> {
     match run::<u16>(ctx, g, name)? {
         Run::Done(g) => Ok(Nimbers::Wide(g)),
-        Run::Overflow(g) => Err(super::too_large(
-            &super::Code::Octal(ctx.digits.to_vec()),
+        Run::Overflow(g) => Err(crate::games::octal::too_large(
+            &crate::games::octal::Code::Octal(ctx.digits.to_vec()),
             g.len(),
         )),
     }
@@ -505,7 +505,7 @@ fn run<V: Width>(ctx: &Context, mut g: Vec<V>, name: &str) -> Result<Run<V>> {
                     "octal {}: {MAX_RARE} heaps below {n} have rare values, so the rare/common \
                      method is no faster than the plain one for this code (its values have no \
                      sparse split); build a smaller --max-heap, or use --method plain",
-                    super::Code::Octal(ctx.digits.to_vec())
+                    crate::games::octal::Code::Octal(ctx.digits.to_vec())
                 )));
             }
             rare.push(n as u32);
@@ -567,17 +567,17 @@ mod tests {
     fn a_solve_resumed_from_any_save_ends_with_the_same_values_in_either_width() {
         // Officers (0.6) passes value 255 near heap 60,000: saves of one byte a value before
         // it, of two after.
-        let code = super::super::Code::parse("0.6").unwrap();
+        let code = crate::games::octal::Code::parse("0.6").unwrap();
         let digits = match &code {
-            super::super::Code::Octal(d) => d.clone(),
+            crate::games::octal::Code::Octal(d) => d.clone(),
             _ => unreachable!(),
         };
         let max = 90_000;
-        let warm = || super::super::plain_values(&code, 255, &()).unwrap();
+        let warm = || crate::games::octal::plain_values(&code, 255, &()).unwrap();
         let rec = Recorder::default();
         let full = solve_in_blocks(&digits, max, warm(), &(), &rec, 10_000).unwrap();
         assert!(matches!(full, Nimbers::Wide(_)));
-        assert_eq!(full.into_wide(), super::super::plain_values(&code, max, &()).unwrap());
+        assert_eq!(full.into_wide(), crate::games::octal::plain_values(&code, max, &()).unwrap());
         let full = solve_in_blocks(&digits, max, warm(), &(), &(), 10_000).unwrap();
         let saved = rec.saved.into_inner().unwrap();
         assert_eq!(saved.len(), 9, "a save offered every 10,000 heaps, before the last heap");
