@@ -49,8 +49,6 @@ pub trait Width: Copy + Default + Eq + Ord + Send + Sync + std::fmt::Debug + 'st
     fn of(v: usize) -> Self;
     /// The values as little-endian bytes (borrowed where the machine's order is that).
     fn bytes(values: &[Self]) -> Cow<'_, [u8]>;
-    /// Values from little-endian bytes.
-    fn from_bytes(bytes: &[u8]) -> Vec<Self>;
 }
 
 impl Width for u8 {
@@ -64,9 +62,6 @@ impl Width for u8 {
     fn bytes(values: &[u8]) -> Cow<'_, [u8]> {
         Cow::Borrowed(values)
     }
-    fn from_bytes(bytes: &[u8]) -> Vec<u8> {
-        bytes.to_vec()
-    }
 }
 
 impl Width for u16 {
@@ -79,12 +74,6 @@ impl Width for u16 {
     }
     fn bytes(values: &[u16]) -> Cow<'_, [u8]> {
         Cow::Owned(values.iter().flat_map(|v| v.to_le_bytes()).collect())
-    }
-    fn from_bytes(bytes: &[u8]) -> Vec<u16> {
-        bytes
-            .chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .collect()
     }
 }
 
@@ -170,7 +159,8 @@ fn solve_in_blocks(
     let narrow = solve_name(1, max_heap);
     let wide = solve_name(2, max_heap);
     let resumed = saves.resume_bytes(&[&narrow, &wide], (n_all * 2) as u64)?;
-    let (start_wide, values): (bool, Vec<u16>) = match resumed {
+    // The values to start from, in the width they were saved in (no copy of a narrow save).
+    let start = match resumed {
         Some((name, at, bytes)) => {
             let is_wide = name == wide;
             let width = if is_wide { 2 } else { 1 };
@@ -183,16 +173,24 @@ fn solve_in_blocks(
                 )));
             }
             progress.inc(at.done);
-            let v = if is_wide {
-                u16::from_bytes(&bytes)
+            if is_wide {
+                Nimbers::Wide(
+                    bytes
+                        .chunks_exact(2)
+                        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                        .collect(),
+                )
             } else {
-                bytes.into_iter().map(u16::from).collect()
-            };
-            (is_wide, v)
+                Nimbers::Bytes(bytes)
+            }
         }
         None => {
             progress.inc(warm.len() as u64);
-            (warm.iter().any(|&v| v > 255), warm)
+            if warm.iter().all(|&v| v <= 255) {
+                Nimbers::Bytes(warm.into_iter().map(|v| v as u8).collect())
+            } else {
+                Nimbers::Wide(warm)
+            }
         }
     };
     let ctx = Context {
@@ -204,22 +202,21 @@ fn solve_in_blocks(
         progress,
         saves,
     };
-    if !start_wide {
-        let g: Vec<u8> = values.iter().map(|&v| v as u8).collect();
-        drop(values);
-        match run::<u8>(&ctx, g, &narrow)? {
-            Run::Done(g) => return Ok(Nimbers::Bytes(g)),
-            Run::Overflow(g) => {
-                let mut w: Vec<u16> = Vec::new();
-                w.try_reserve_exact(n_all)
-                    .map_err(|_| Error::Unsupported("not enough memory to widen".into()))?;
-                w.extend(g.iter().map(|&v| v as u16));
-                drop(g);
-                return finish_wide(&ctx, w, &wide);
-            }
+    let g = match start {
+        Nimbers::Wide(g) => return finish_wide(&ctx, g, &wide),
+        Nimbers::Bytes(g) => g,
+    };
+    match run::<u8>(&ctx, g, &narrow)? {
+        Run::Done(g) => Ok(Nimbers::Bytes(g)),
+        Run::Overflow(g) => {
+            let mut w: Vec<u16> = Vec::new();
+            w.try_reserve_exact(n_all)
+                .map_err(|_| Error::Unsupported("not enough memory to widen".into()))?;
+            w.extend(g.iter().map(|&v| v as u16));
+            drop(g);
+            finish_wide(&ctx, w, &wide)
         }
     }
-    finish_wide(&ctx, values, &wide)
 }
 
 fn finish_wide(ctx: &Context, g: Vec<u16>, name: &str) -> Result<Nimbers> {
