@@ -812,25 +812,27 @@ pub fn rare_facts(values: &dyn Values) -> Vec<Fact> {
     let n = values.len();
     let mut count = vec![0u64; 1 << 16];
     let mut last = vec![0u64; 1 << 16];
+    // The first heaps of each value: the first rare heaps are among them, whichever values
+    // the mask makes rare, so one pass over the table serves.
+    let mut first: Vec<Vec<u64>> = vec![Vec::new(); 1 << 16];
     for i in 0..n {
         let v = values.raw(i) as usize;
         count[v] += 1;
         last[v] = i;
+        if first[v].len() < LISTED_RARE {
+            first[v].push(i);
+        }
     }
     let mask = sparse::choose_mask(&count);
     let rare = |v: usize| (v & mask).count_ones() % 2 == 0;
     let rare_values: Vec<usize> = (0..count.len()).filter(|&v| count[v] > 0 && rare(v)).collect();
     let heaps: u64 = rare_values.iter().map(|&v| count[v]).sum();
-    let mut listed = Vec::new();
-    for i in 0..n {
-        if listed.len() == LISTED_RARE {
-            break;
-        }
-        let v = values.raw(i) as usize;
-        if rare(v) {
-            listed.push((i, v));
-        }
-    }
+    let mut listed: Vec<(u64, usize)> = rare_values
+        .iter()
+        .flat_map(|&v| first[v].iter().map(move |&i| (i, v)))
+        .collect();
+    listed.sort_unstable();
+    listed.truncate(LISTED_RARE);
     let values_text = rare_values
         .iter()
         .map(|&v| format!("{v} ({} heaps, the last {})", count[v], last[v]))
