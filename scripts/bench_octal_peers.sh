@@ -23,8 +23,8 @@
 #   * Czajka's `tczajka/octal-games`: not built. Its Rust crate has no solver yet (the command
 #     line parses and does nothing); its older C++ program needs a googletest submodule and a
 #     Makefile of its own, and is not on a registry.
-# gamedb's solver is one thread today (the rare/common method is a sequential recurrence);
-# it is run at --threads 1 and 2, which give the same bytes.
+# gamedb is run at --threads 1 and 2 (two threads: the candidates on one, the search for rare
+# values on the other; the same bytes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
