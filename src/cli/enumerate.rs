@@ -65,8 +65,9 @@ struct SlideArgs {
     /// No checkpoints.
     #[arg(long)]
     no_checkpoints: bool,
-    /// Most neighbours sent to one process per exchange round.
-    #[arg(long, default_value_t = 1 << 23, hide = true)]
+    /// Most neighbours sent to one process per exchange round: each process holds 16 bytes ×
+    /// this × processes of exchange buffers (lower it on many nodes: 1048576 from 64 up).
+    #[arg(long, default_value_t = 1 << 23)]
     round_entries: u64,
     /// Test hook: milliseconds to sleep after each level.
     #[arg(long, default_value_t = 0, hide = true)]
