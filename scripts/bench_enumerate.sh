@@ -9,6 +9,13 @@
 #                                       the cost of a table in main memory and of the 2x7 board's
 #                                       moves (scripts/enumerate_costs.rs); the projected 2x7 run;
 #                                       4x4 / 3x5 / 2x8 early levels (sparse store)
+#   scripts/bench_enumerate.sh --scale  MPI scaling over loopback (issue 23; about 10 minutes on
+#                                       two cores, at most 1 GiB): the 2x6 complete table and the
+#                                       4x4 to depth DEPTH_SCALE at 1, 2, 4 and 8 processes of one
+#                                       thread each (oversubscribed), counts and tables compared
+#                                       with one process, the exchange bytes of each run per
+#                                       position expanded (the fraction of moves that leave a
+#                                       process), the rates per CPU-second
 #   scripts/bench_enumerate.sh --big    the long runs for an idle machine (about 16 GiB of memory,
 #                                       25 GB of disk, one to two hours): the 2x7 complete table at
 #                                       2 threads (counts against OEIS A346736, queries checked by
@@ -17,12 +24,15 @@
 #                                       processes, 3x5 and 2x8 to depth 30
 #
 # Variables: OUT (work folder, default /tmp/gamedb-bench-enumerate), DEPTH_4X4 (default 30),
-# SKIP_2X7 (set: --big without the two 2x7 runs).
+# SKIP_2X7 (set: --big without the two 2x7 runs), DEPTH_SCALE (--scale, default 24), PROCS
+# (--scale, default "1 2 4 8").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIG=0
 [ "${1:-}" = "--big" ] && BIG=1
+SCALE=0
+[ "${1:-}" = "--scale" ] && SCALE=1
 OUT=${OUT:-/tmp/gamedb-bench-enumerate}
 mkdir -p "$OUT"
 
@@ -93,6 +103,62 @@ EOF
 }
 
 E=(enumerate slide --json --quiet --out "$OUT" --no-checkpoints)
+
+# exchanged LABEL: what the run's exchange carried (`level_sent_bytes`), per position expanded:
+# each remote neighbour is 8 bytes, so bytes / 8 / positions expanded is the number of moves a
+# position sends away, and that over the board's mean number of moves is the fraction of moves
+# that cross to another process.
+exchanged() {
+    python3 - "$OUT/$1.json" <<'EOF'
+import json, sys
+j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+c, sent, recv = j["counts"], j["level_sent_bytes"], j["level_received_bytes"]
+total = sum(map(sum, sent))
+assert total == sum(map(sum, recv)), "sent and received differ"
+expanded = sum(c[d] for d in range(len(sent)))
+r, k = j["rows"], j["cols"]
+# The blank's moves over its cells: 2 for each pair of neighbouring cells.
+moves = 2 * (r * (k - 1) + k * (r - 1)) / (r * k)
+per = total / max(expanded, 1)
+by_proc = [sum(l[p] for l in sent) for p in range(j["processes"])]
+print("%26s exchange: %d bytes sent in all (%.2f MB), %.2f bytes a position expanded = %.3f of its %.2f moves remote; per process %s MB"
+      % ("", total, total / 1e6, per, per / 8 / moves, moves, " ".join("%.1f" % (b / 1e6) for b in by_proc)))
+EOF
+}
+
+if [ $SCALE -eq 1 ]; then
+    if [ ${#FEATURES[@]} -eq 0 ]; then
+        echo "--scale needs Open MPI (mpirun) and the mpi feature" >&2
+        exit 2
+    fi
+    DEPTH_SCALE=${DEPTH_SCALE:-24}
+    PROCS=${PROCS:-1 2 4 8}
+    echo "== 2x6 complete table at $PROCS processes x 1 thread (oversubscribed beyond the cores)"
+    for np in $PROCS; do
+        if [ "$np" = 1 ]; then
+            run scale-2x6-np1 "$BIN" "${E[@]}" --rows 2 --cols 6 --table --threads 1
+            cp "$OUT/slide-2x6-mod3.gtab" "$OUT/scale-np1.gtab"
+        else
+            run "scale-2x6-np$np" "${MPIRUN[@]}" -np "$np" "$BIN" "${E[@]}" --rows 2 --cols 6 --table --threads 1
+            same scale-2x6-np1 "scale-2x6-np$np"
+            cmp "$OUT/scale-np1.gtab" "$OUT/slide-2x6-mod3.gtab" && echo "  tables of 1 and $np processes: byte-identical"
+        fi
+        exchanged "scale-2x6-np$np"
+    done
+    rm -f "$OUT"/*.gtab
+    echo "== 4x4 to depth $DEPTH_SCALE (sparse store) at $PROCS processes x 1 thread"
+    for np in $PROCS; do
+        if [ "$np" = 1 ]; then
+            run scale-4x4-np1 "$BIN" "${E[@]}" --rows 4 --cols 4 --max-depth "$DEPTH_SCALE" --threads 1
+            published "4x4" scale-4x4-np1
+        else
+            run "scale-4x4-np$np" "${MPIRUN[@]}" -np "$np" "$BIN" "${E[@]}" --rows 4 --cols 4 --max-depth "$DEPTH_SCALE" --threads 1
+            same scale-4x4-np1 "scale-4x4-np$np"
+        fi
+        exchanged "scale-4x4-np$np"
+    done
+    exit 0
+fi
 
 if [ $BIG -eq 0 ]; then
     echo "== 3x4 complete: the engine beside the byte-table builder, 2 threads, alternately"

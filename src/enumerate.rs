@@ -48,6 +48,9 @@ pub struct Options {
     pub level_delay_ms: u64,
     /// Use this store whatever the sizes (tests, benchmarks).
     pub force: Option<spread::Store>,
+    /// Test hook: positions per stripe instead of about 2^20 (see [`Layout::with_stripe`]), so
+    /// that a small board is dealt to many processes. The table's bytes do not depend on it.
+    pub stripe: Option<u64>,
 }
 
 impl Options {
@@ -66,6 +69,7 @@ impl Options {
             round_entries: 1 << 23,
             level_delay_ms: 0,
             force: None,
+            stripe: None,
         }
     }
 }
@@ -89,6 +93,11 @@ pub struct Enumerated {
     /// Seconds each level of this run took (`level_seconds[d]`: the level of depth `d + 1`
     /// when the run started afresh, `resumed_at + d + 1` when it resumed).
     pub level_seconds: Vec<f64>,
+    /// Bytes each process sent to the others through the exchange, per level of this run
+    /// (`level_sent_bytes[d][p]`: process `p`, the level of `level_seconds[d]`).
+    pub level_sent_bytes: Vec<Vec<u64>>,
+    /// Bytes each process received from the others, likewise.
+    pub level_received_bytes: Vec<Vec<u64>>,
     /// Wall time of writing the table.
     pub write_seconds: f64,
     /// Depth the run resumed from.
@@ -143,11 +152,16 @@ pub struct Prepared {
 pub fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Prepared> {
     let spec = SlideSpec::enumerated(opts.rows, opts.cols)?;
     let index = SlideIndex::dense(spec.grid());
-    let layout = Layout::new(
+    let sides = index.sides();
+    let stripe = opts
+        .stripe
+        .unwrap_or_else(|| spread::layout::stripe_len(sides.len() as u64));
+    let layout = Layout::with_stripe(
         index.positions(),
-        &index.sides(),
+        &sides,
         x.size() as u64,
         x.rank() as u64,
+        stripe,
     );
     let dir = checkpoint_dir(&spec, &opts.out);
     let config = spread::Config {
@@ -299,6 +313,8 @@ pub fn enumerate<X: Exchange + ?Sized>(
         table: written,
         seconds,
         level_seconds: report.seconds,
+        level_sent_bytes: report.sent,
+        level_received_bytes: report.received,
         write_seconds,
         resumed_at: report.resumed_at,
         processes: x.size(),

@@ -2,8 +2,9 @@
 //! board up to 3×3, position by position, the 2-bit descent included: the same answers, JSON
 //! byte for byte), published counts, identical bytes at 1 and 2 threads, the sparse store,
 //! checkpoints (resume after SIGKILL, a foreign or damaged checkpoint refused), the memory
-//! check, queries, `info` and the C ABI on mod3 tables, and, with the `mpi` feature, two MPI
-//! processes over loopback. (The Python package answers mod3 tables through the same lookup: `python_package.rs`.)
+//! check, queries, `info` and the C ABI on mod3 tables, and, with the `mpi` feature, 2, 4 and
+//! 8 MPI processes over loopback (the same counts and table bytes as one) and the exchange
+//! bytes each process reports per level. (The Python package answers mod3 tables through the same lookup: `python_package.rs`.)
 
 mod common;
 
@@ -380,6 +381,31 @@ fn memory_is_checked_before_anything_is_allocated() {
     assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
 }
 
+/// Runs `gamedb enumerate slide` as `np` MPI processes over loopback (oversubscribed: the
+/// machine may have fewer cores); returns process 0's JSON summary.
+#[cfg(feature = "mpi")]
+fn mpirun(np: usize, out: &Path, rows: u32, cols: u32, extra: &str) -> serde_json::Value {
+    let line = format!(
+        "-np {np} --oversubscribe --allow-run-as-root {} enumerate slide --rows {rows} \
+         --cols {cols} --json --quiet --out {} {extra}",
+        env!("CARGO_BIN_EXE_gamedb"),
+        out.display()
+    );
+    let o = Command::new("mpirun")
+        .args(line.split_whitespace())
+        .env("OMPI_MCA_btl_tcp_if_include", "lo")
+        .output()
+        .expect("mpirun (openmpi-bin) is installed");
+    assert!(
+        o.status.success(),
+        "mpirun -np {np} {rows}x{cols} {extra}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let got = json(&String::from_utf8_lossy(&o.stdout));
+    assert_eq!(got["processes"], np, "{got}");
+    got
+}
+
 /// Two MPI processes over loopback give the single process's counts and table bytes, for
 /// both stores; small exchange rounds make the exchange take many rounds.
 #[cfg(feature = "mpi")]
@@ -389,27 +415,130 @@ fn two_mpi_processes_agree_with_one() {
     let want = enumerate(2, 5, single.path(), "--table");
     let want_bytes = std::fs::read(mod3_path(single.path(), 2, 5)).unwrap();
     let want_sparse = counts(&enumerate(3, 3, single.path(), "--sparse"));
-    let mpi = |out: &Path, rows: u32, cols: u32, extra: &str| {
-        let line = format!(
-            "-np 2 --oversubscribe --allow-run-as-root {} enumerate slide --rows {rows} \
-             --cols {cols} --json --quiet --threads 1 --round-entries 5000 --out {} {extra}",
-            env!("CARGO_BIN_EXE_gamedb"),
-            out.display()
-        );
-        let o = Command::new("mpirun")
-            .args(line.split_whitespace())
-            .env("OMPI_MCA_btl_tcp_if_include", "lo")
-            .output()
-            .expect("mpirun (openmpi-bin) is installed");
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        json(&String::from_utf8_lossy(&o.stdout))
-    };
     let two = TempDir::new("enum-mpi-2");
-    let got = mpi(two.path(), 2, 5, "--table");
-    assert_eq!(got["processes"], 2, "{got}");
+    let small = "--threads 1 --round-entries 5000";
+    let got = mpirun(2, two.path(), 2, 5, &format!("--table {small}"));
     assert_eq!(counts(&got), counts(&want));
     let bytes = std::fs::read(mod3_path(two.path(), 2, 5)).unwrap();
     assert!(bytes == want_bytes, "tables of 1 and 2 processes differ");
-    let got = mpi(two.path(), 3, 3, "--sparse");
+    let got = mpirun(2, two.path(), 3, 3, &format!("--sparse {small}"));
     assert_eq!(counts(&got), want_sparse);
+}
+
+/// Four and eight MPI processes over loopback give the single process's counts and table
+/// bytes. Small stripes (`--stripe`, a test hook) deal the small boards to every process, so
+/// each process owns part of every level and sends to all the others; the default stripes
+/// leave most of the eight processes of a 2×5 or 2×4 run without a single position, which
+/// must work too. The sparse store runs the 3×3 complete and the 4×4 to depth 18.
+#[cfg(feature = "mpi")]
+#[test]
+fn four_and_eight_mpi_processes_agree_with_one() {
+    let single = TempDir::new("enum-mpi-one");
+    let boards = [(2, 4), (3, 3), (2, 5)];
+    let mut want = Vec::new();
+    for (rows, cols) in boards {
+        let s = enumerate(rows, cols, single.path(), "--table");
+        let bytes = std::fs::read(mod3_path(single.path(), rows, cols)).unwrap();
+        want.push((counts(&s), bytes));
+    }
+    let sparse_3x3 = counts(&enumerate(3, 3, single.path(), "--sparse"));
+    let sparse_4x4 = counts(&enumerate(4, 4, single.path(), "--max-depth 18"));
+    assert_eq!(sparse_4x4, published_slide_counts()[&(4, 4)][..19]);
+    for np in [4, 8] {
+        let dir = TempDir::new(&format!("enum-mpi-{np}"));
+        for ((rows, cols), (want_counts, want_bytes)) in boards.iter().zip(&want) {
+            for extra in ["--stripe 4096 --round-entries 5000", ""] {
+                let case = format!("{np} processes, {rows}x{cols} {extra}");
+                let got = mpirun(
+                    np,
+                    dir.path(),
+                    *rows,
+                    *cols,
+                    &format!("--table --threads 1 {extra}"),
+                );
+                assert_eq!(&counts(&got), want_counts, "{case}");
+                let bytes = std::fs::read(mod3_path(dir.path(), *rows, *cols)).unwrap();
+                assert!(&bytes == want_bytes, "{case}: the table differs");
+            }
+        }
+        let got = mpirun(np, dir.path(), 3, 3, "--sparse --threads 1 --stripe 4096");
+        assert_eq!(counts(&got), sparse_3x3, "{np} processes, sparse 3x3");
+        assert_eq!(got["store"], "sparse");
+        let got = mpirun(np, dir.path(), 4, 4, "--max-depth 18 --threads 1");
+        assert_eq!(counts(&got), sparse_4x4, "{np} processes, 4x4 to depth 18");
+    }
+}
+
+/// `level_sent_bytes` / `level_received_bytes` of the JSON summary, checked: one list per
+/// level of `level_seconds`, one entry per process, whole 8-byte entries, and as many bytes
+/// received as sent over the processes in every level. Returns the sent lists.
+fn traffic(summary: &serde_json::Value) -> Vec<Vec<u64>> {
+    let get = |key: &str| -> Vec<Vec<u64>> {
+        serde_json::from_value(summary[key].clone()).unwrap_or_else(|e| panic!("{key}: {e}"))
+    };
+    let (sent, received) = (get("level_sent_bytes"), get("level_received_bytes"));
+    let levels = summary["level_seconds"]
+        .as_array()
+        .expect("level_seconds")
+        .len();
+    let procs = summary["processes"].as_u64().expect("processes") as usize;
+    assert_eq!(sent.len(), levels, "{summary}");
+    assert_eq!(received.len(), levels, "{summary}");
+    for (d, (s, r)) in sent.iter().zip(&received).enumerate() {
+        assert_eq!((s.len(), r.len()), (procs, procs), "level {d}");
+        assert!(
+            s.iter().chain(r).all(|b| b % 8 == 0),
+            "level {d}: {s:?} {r:?}"
+        );
+        assert_eq!(
+            s.iter().sum::<u64>(),
+            r.iter().sum::<u64>(),
+            "level {d}: sent {s:?}, received {r:?}"
+        );
+    }
+    sent
+}
+
+#[test]
+fn one_process_reports_no_exchange_bytes() {
+    let dir = TempDir::new("enum-bytes-1");
+    for extra in ["--table", "--sparse"] {
+        let s = enumerate(2, 4, dir.path(), extra);
+        let sent = traffic(&s);
+        assert!(!sent.is_empty());
+        assert!(sent.iter().all(|l| l == &[0]), "{extra}: {sent:?}");
+    }
+}
+
+/// The bytes each process sends depend on the board and the process count only: the same at
+/// 1 and 2 threads and whatever the exchange rounds, for both stores; with several
+/// processes they are not zero.
+#[cfg(feature = "mpi")]
+#[test]
+fn mpi_processes_report_the_bytes_they_exchanged() {
+    let dir = TempDir::new("enum-bytes-mpi");
+    for (rows, cols, extra) in [(2, 5, "--table --stripe 4096"), (4, 4, "--max-depth 16")] {
+        let one = traffic(&mpirun(
+            4,
+            dir.path(),
+            rows,
+            cols,
+            &format!("{extra} --threads 1 --round-entries 5000"),
+        ));
+        let two = traffic(&mpirun(
+            4,
+            dir.path(),
+            rows,
+            cols,
+            &format!("{extra} --threads 2"),
+        ));
+        assert_eq!(one, two, "{rows}x{cols}: 1 and 2 threads");
+        let total: u64 = one.iter().flatten().sum();
+        assert!(total > 0, "{rows}x{cols}: nothing was sent");
+        // Every process of the 2×5 run (small stripes) owns positions and sends some.
+        if rows == 2 {
+            let by_process: Vec<u64> = (0..4).map(|p| one.iter().map(|l| l[p]).sum()).collect();
+            assert!(by_process.iter().all(|&b| b > 0), "{by_process:?}");
+        }
+    }
 }

@@ -65,12 +65,17 @@ struct SlideArgs {
     /// No checkpoints.
     #[arg(long)]
     no_checkpoints: bool,
-    /// Most neighbours sent to one process per exchange round.
-    #[arg(long, default_value_t = 1 << 23, hide = true)]
+    /// Most neighbours sent to one process per exchange round: each process holds 16 bytes ×
+    /// this × processes of exchange buffers (lower it on many nodes: 1048576 from 64 up).
+    #[arg(long, default_value_t = 1 << 23)]
     round_entries: u64,
     /// Test hook: milliseconds to sleep after each level.
     #[arg(long, default_value_t = 0, hide = true)]
     level_delay_ms: u64,
+    /// Test hook: positions per stripe (the unit dealt to the processes), rounded up to 64
+    /// periods of the board's side pattern; small boards then reach many processes.
+    #[arg(long, hide = true)]
+    stripe: Option<u64>,
     /// Use the sparse store (sorted level lists) even when the 2-bit table would fit.
     #[arg(long)]
     sparse: bool,
@@ -95,6 +100,11 @@ struct Summary {
     counts: Vec<u64>,
     /// Seconds each level took (`level_seconds[d]`: depth `d + 1`).
     level_seconds: Vec<f64>,
+    /// Bytes each process sent to the other processes through the exchange
+    /// (`level_sent_bytes[d][p]`: process `p`, depth `d + 1`; zeros with one process).
+    level_sent_bytes: Vec<Vec<u64>>,
+    /// Bytes each process received from the others, likewise.
+    level_received_bytes: Vec<Vec<u64>>,
     seconds: f64,
     positions_per_second: f64,
     table: Option<String>,
@@ -156,6 +166,7 @@ fn slide<X: Exchange>(a: &SlideArgs, x: &X) -> Result<(), Failure> {
         round_entries: a.round_entries,
         level_delay_ms: a.level_delay_ms,
         force: a.sparse.then_some(spread::Store::Sparse),
+        stripe: a.stripe,
     };
     let lead = x.rank() == 0;
     let threads = rayon::current_num_threads();
@@ -227,6 +238,8 @@ fn print_summary(a: &SlideArgs, done: &Enumerated, threads: usize) {
             reached: total,
             counts: done.counts.clone(),
             level_seconds: done.level_seconds.iter().map(|&s| millis(s)).collect(),
+            level_sent_bytes: done.level_sent_bytes.clone(),
+            level_received_bytes: done.level_received_bytes.clone(),
             seconds: millis(done.seconds),
             positions_per_second: rate.round(),
             table: done.table.as_ref().map(|p| p.display().to_string()),

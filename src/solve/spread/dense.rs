@@ -22,7 +22,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::checkpoint;
-use super::{Bipartite, Clock, Config, Exchange, Layout, Report, Store};
+use super::{Bipartite, Clock, Config, Exchange, Layout, Report, Store, Traffic};
 use crate::game::mod3;
 use crate::progress::Progress;
 use crate::resources::advise_huge_pages;
@@ -204,13 +204,14 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
     };
     let mut clock = Clock::new(config.checkpoint_every);
     let mut seconds = Vec::new();
+    let (mut sent, mut received) = (Vec::new(), Vec::new());
     let mut complete = false;
     loop {
         if config.max_depth.is_some_and(|m| depth >= m) {
             break;
         }
         let started = Instant::now();
-        let found = level(puzzle, x, layout, config, &mut st, depth)?;
+        let (found, traffic) = level(puzzle, x, layout, config, &mut st, depth)?;
         if found == 0 {
             complete = true;
             break;
@@ -219,6 +220,9 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
         counts.push(found);
         let secs = started.elapsed().as_secs_f64();
         seconds.push(secs);
+        let (s, r) = super::gather(x, traffic)?;
+        sent.push(s);
+        received.push(r);
         super::report_level(progress, depth, found, counts.iter().sum(), secs, 0);
         if config.level_delay_ms > 0 {
             std::thread::sleep(std::time::Duration::from_millis(config.level_delay_ms));
@@ -238,6 +242,8 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
         store: Store::Dense,
         table: Some(Table { words: st.table }),
         resumed_at,
+        sent,
+        received,
     })
 }
 
@@ -261,7 +267,7 @@ fn save<X: Exchange + ?Sized>(
 }
 
 /// Expands level `depth` (the frontier on side `depth mod 2`); returns the number of positions
-/// first reached, summed over the processes.
+/// first reached, summed over the processes, and this process's exchange traffic.
 fn level<P: Bipartite, X: Exchange + ?Sized>(
     puzzle: &P,
     x: &X,
@@ -269,7 +275,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
     config: &Config,
     st: &mut State,
     depth: u32,
-) -> Result<u64> {
+) -> Result<(u64, Traffic)> {
     let p = (depth % 2) as usize;
     // The stripes the last level wrote into; this level flags those it writes into.
     let stripes: Vec<u64> = (0..layout.local_stripes)
@@ -285,6 +291,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
     let batches = batches(layout, config, &marker, expanded, p, &stripes);
     let procs = layout.procs as usize;
     let mut found = 0u64;
+    let mut traffic = Traffic::default();
     let mut b = 0;
     loop {
         let batch = batches.get(b).cloned().unwrap_or(0..0);
@@ -310,6 +317,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
             }
         }
         let received = x.all_to_all(&sends)?;
+        traffic.add(layout.rank as usize, &sends, received.len());
         drop(sends);
         found += received
             .par_chunks(1 << 16)
@@ -320,7 +328,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
             break;
         }
     }
-    Ok(x.sum(&[found])?[0])
+    Ok((x.sum(&[found])?[0], traffic))
 }
 
 /// The frontier in word `at` of the local arrays: the positions of side `side` (the positions

@@ -104,8 +104,12 @@ mod with_mpi {
                     .collect();
                 let mut incoming: Vec<Count> = vec![0; p];
                 self.world.all_to_all_into(&counts[..], &mut incoming[..]);
-                let more = counts.iter().chain(&incoming).any(|&c| c > 0);
-                if !more {
+                // Whether another round is needed is decided by all processes together: the
+                // round below is a collective, and with three processes or more one of them
+                // may have nothing to send or receive while two others still exchange (a
+                // local decision left those two waiting for it forever).
+                let mine = counts.iter().chain(&incoming).any(|&c| c > 0);
+                if !self.any(mine)? {
                     return Ok(received);
                 }
                 let mut buf = Vec::with_capacity(counts.iter().map(|&c| c as usize).sum());

@@ -89,8 +89,14 @@ impl Layout {
     /// The layout of `n` positions whose sides follow `side` (one entry per residue), over
     /// `procs` processes, seen from process `rank`.
     pub fn new(n: u64, side: &[u8], procs: u64, rank: u64) -> Layout {
+        Layout::with_stripe(n, side, procs, rank, stripe_len(side.len() as u64))
+    }
+
+    /// [`Layout::new`] with stripes of `stripe` positions, rounded up to a whole number of
+    /// 64 periods (tests: a small board cut into many stripes reaches every process).
+    pub fn with_stripe(n: u64, side: &[u8], procs: u64, rank: u64, stripe: u64) -> Layout {
         let period = side.len() as u64;
-        let stripe = stripe_len(period);
+        let stripe = stripe.max(1).div_ceil(64 * period) * 64 * period;
         let masks = [0, 1].map(|s| {
             (0..period)
                 .map(|w| {
@@ -210,6 +216,16 @@ mod tests {
             let top = (1u64 << 45) - 1;
             assert_eq!(f.div(top), top / d);
         }
+    }
+
+    #[test]
+    fn stripes_are_whole_periods_of_words() {
+        let side: Vec<u8> = (0..10u32).map(|c| ((c / 5 + c % 5) % 2) as u8).collect();
+        for (asked, got) in [(1, 640), (640, 640), (641, 1280), (4096, 4480)] {
+            let l = Layout::with_stripe(1_814_400, &side, 8, 3, asked);
+            assert_eq!(l.stripe, got, "{asked}");
+        }
+        assert_eq!(Layout::new(100, &side, 1, 0).stripe, stripe_len(10));
     }
 
     #[test]

@@ -231,6 +231,46 @@ pub struct Report {
     pub table: Option<dense::Table>,
     /// The depth the run resumed from (0 for a fresh run).
     pub resumed_at: Option<u32>,
+    /// Bytes each process sent to the other processes through the exchange while finding
+    /// each level (`sent[d][p]`: process `p`, the level of `seconds[d]`); all zero with one
+    /// process. What is sent is every neighbour owned by another process, duplicates
+    /// included, so the bytes depend on the board and the process count only, not on the
+    /// threads or the exchange rounds.
+    pub sent: Vec<Vec<u64>>,
+    /// Bytes each process received from the others, likewise (their sum over the processes
+    /// equals that of `sent`).
+    pub received: Vec<Vec<u64>>,
+}
+
+/// Bytes one process moved through the exchange during one level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Traffic {
+    /// To the other processes.
+    pub(crate) sent: u64,
+    /// From the other processes.
+    pub(crate) received: u64,
+}
+
+impl Traffic {
+    /// Counts one exchange round: `sends` went out (the entry for this process itself, if
+    /// any, stays here) and `received` entries came back, own entries included.
+    pub(crate) fn add(&mut self, rank: usize, sends: &[Vec<u64>], received: usize) {
+        let own = sends.get(rank).map_or(0, |v| v.len());
+        let out: usize = sends.iter().map(|v| v.len()).sum::<usize>() - own;
+        self.sent += 8 * out as u64;
+        self.received += 8 * received.saturating_sub(own) as u64;
+    }
+}
+
+/// Every process's traffic of one level, `(sent, received)` indexed by process: each process
+/// fills its own slots of a vector the processes sum (one small all-reduce a level).
+pub(crate) fn gather<X: Exchange + ?Sized>(x: &X, mine: Traffic) -> Result<(Vec<u64>, Vec<u64>)> {
+    let p = x.size();
+    let mut slots = vec![0u64; 2 * p];
+    slots[x.rank()] = mine.sent;
+    slots[p + x.rank()] = mine.received;
+    let all = x.sum(&slots)?;
+    Ok((all[..p].to_vec(), all[p..].to_vec()))
 }
 
 /// Enumerates `puzzle` level by level from its goals.
@@ -287,4 +327,28 @@ pub(crate) fn goals<P: Bipartite>(puzzle: &P, layout: &Layout) -> Result<Vec<u64
         }
     }
     Ok(goals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn traffic_counts_other_processes_only() {
+        let mut t = Traffic::default();
+        // Process 1 of 3 sends 2 entries to 0 and 3 to 2 (none to itself) and gets 4 back.
+        t.add(1, &[vec![1, 2], vec![], vec![3, 4, 5]], 4);
+        assert_eq!(
+            t,
+            Traffic {
+                sent: 40,
+                received: 32
+            }
+        );
+        // One process: what it "sends" itself is no traffic.
+        let mut one = Traffic::default();
+        one.add(0, &[vec![7, 8]], 2);
+        assert_eq!(one, Traffic::default());
+        assert_eq!(gather(&Single, t).unwrap(), (vec![40], vec![32]));
+    }
 }

@@ -25,7 +25,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::checkpoint::{self, Section};
-use super::{Bipartite, Clock, Config, Exchange, Layout, Plan, Report, Store};
+use super::{Bipartite, Clock, Config, Exchange, Layout, Plan, Report, Store, Traffic};
 use crate::progress::Progress;
 use crate::{Error, Result};
 
@@ -523,13 +523,14 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
         };
     let mut clock = Clock::new(config.checkpoint_every);
     let mut seconds = Vec::new();
+    let (mut sent, mut received) = (Vec::new(), Vec::new());
     let mut complete = false;
     loop {
         if config.max_depth.is_some_and(|m| depth >= m) {
             break;
         }
         let started = Instant::now();
-        let next = level(puzzle, x, layout, config, &budget, &prev, &cur)?;
+        let (next, traffic) = level(puzzle, x, layout, config, &budget, &prev, &cur)?;
         let mine: u64 = next.iter().map(|l| l.len).sum();
         let found = x.sum(&[mine])?[0];
         for l in std::mem::replace(&mut prev, cur) {
@@ -545,6 +546,9 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
         let lists: u64 = prev.iter().chain(&cur).map(|l| l.in_memory()).sum();
         let secs = started.elapsed().as_secs_f64();
         seconds.push(secs);
+        let (s, r) = super::gather(x, traffic)?;
+        sent.push(s);
+        received.push(r);
         super::report_level(progress, depth, found, counts.iter().sum(), secs, lists);
         if config.level_delay_ms > 0 {
             std::thread::sleep(std::time::Duration::from_millis(config.level_delay_ms));
@@ -578,10 +582,13 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
         store: Store::Sparse,
         table: None,
         resumed_at,
+        sent,
+        received,
     })
 }
 
-/// Expands level `cur` into the next level's lists (this process's buckets).
+/// Expands level `cur` into the next level's lists (this process's buckets); returns them and
+/// this process's exchange traffic.
 fn level<P: Bipartite, X: Exchange + ?Sized>(
     puzzle: &P,
     x: &X,
@@ -590,7 +597,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
     budget: &Budget,
     prev: &[List],
     cur: &[List],
-) -> Result<Vec<List>> {
+) -> Result<(Vec<List>, Traffic)> {
     let sorter = Sorter::new(layout, budget, sort_entries(config) as usize);
     let tasks: Vec<(usize, usize)> = cur
         .iter()
@@ -605,6 +612,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
         ((config.round_entries / 4 / BLOCK as u64) as usize).max(1)
     };
     let rounds = tasks.len().div_ceil(per_round);
+    let mut traffic = Traffic::default();
     let mut r = 0;
     loop {
         let batch =
@@ -640,6 +648,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
             }
         }
         let received = x.all_to_all(&sends)?;
+        traffic.add(layout.rank as usize, &sends, received.len());
         drop(sends);
         received
             .par_chunks(1 << 16)
@@ -654,10 +663,12 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
         .into_iter()
         .map(|m| m.into_inner().expect("runs lock"))
         .collect();
-    runs.into_par_iter()
+    let next = runs
+        .into_par_iter()
         .zip(prev.par_iter())
         .map(|(runs, prev)| merge(runs, prev, budget))
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    Ok((next, traffic))
 }
 
 /// Removes what a run spilled (its folder under the work folder).
