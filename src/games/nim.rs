@@ -212,8 +212,12 @@ impl GameSpec for NimSpec {
 
     fn solve_memory(&self, kind: ValueKind) -> u64 {
         let (s, h) = (self.heaps as u64, self.max_heap as u64);
-        // The ranking tables `cnt` and `start` (see `Nim::new`).
-        let ranking = ((s + 1) * (h + 1) * (s * h + 1) + s * h + 2) * 8;
+        // The ranking tables `cnt` and `start`, and the packed terms and their rows (see
+        // `Nim::new`): row `(k, m)` holds `min(k * (m + 1), s * h) + 1` terms.
+        let packed: u64 = (0..=s)
+            .flat_map(|k| (0..=h).map(move |m| (k * (m + 1)).min(s * h) + 1))
+            .sum();
+        let ranking = ((s + 1) * (h + 1) * (s * h + 1) + s * h + 2 + packed + (s + 1) * (h + 1)) * 8;
         ranking
             + match kind {
                 ValueKind::Grundy => crate::solve::grundy_memory(self.positions()),
@@ -249,6 +253,13 @@ pub struct Nim {
     cnt: Vec<u64>,
     /// `start[n]`, with `start[s*h+1]` = number of positions.
     start: Vec<u64>,
+    /// The terms lookups read, packed: `cnt(k, m, r)` for `r <= k * (m + 1)` (the sums a
+    /// heap of `m + 1` and `k - 1` heaps no larger can hold; above, the term is never read)
+    /// at `row[k * (h+1) + m] + r`. A quarter of `cnt` for 6 heaps of 0..=63 (320 KiB beside
+    /// 1.3 MiB), so that the ranks of a query's ~190 children find it in the cache.
+    terms: Vec<u64>,
+    /// Where each `(k, m)` row of `terms` starts.
+    row: Vec<usize>,
 }
 
 impl Nim {
@@ -278,6 +289,15 @@ impl Nim {
         }
         start.push(acc);
         let take = spec.take() as usize;
+        let mut terms = Vec::new();
+        let mut row = Vec::with_capacity((s + 1) * (h + 1));
+        for k in 0..=s {
+            for m in 0..=h {
+                row.push(terms.len());
+                let last = (k * (m + 1)).min(sums - 1);
+                terms.extend((0..=last).map(|r| cnt[at(k, m, r)]));
+            }
+        }
         Nim {
             spec,
             s,
@@ -285,6 +305,8 @@ impl Nim {
             take,
             cnt,
             start,
+            terms,
+            row,
         }
     }
 
@@ -340,13 +362,14 @@ impl Nim {
     #[inline]
     fn rank_descending(&self, x: &[u8]) -> u64 {
         let n = x.iter().map(|&v| v as usize).sum::<usize>();
-        let sums = self.s * self.h + 1;
         let mut index = self.start[n];
         let mut rem = n;
         for (i, &v) in x.iter().enumerate().take(self.s - 1) {
             let v = v as usize;
-            let at = ((self.s - i) * (self.h + 1) + v.saturating_sub(1)) * sums + rem;
-            index += self.cnt[at] * (v > 0) as u64;
+            // Heaps descend, so the `k` heaps from this one hold at most `k * v` counters:
+            // `rem` is inside the packed row (an empty heap's row 0 is read at `rem` = 0).
+            let row = self.row[(self.s - i) * (self.h + 1) + v.saturating_sub(1)];
+            index += self.terms[row + rem] * (v > 0) as u64;
             rem -= v;
         }
         index
