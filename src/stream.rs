@@ -266,6 +266,59 @@ mod tests {
         }
     }
 
+    /// A long batch is answered in parallel chunks: bad lines get their error line in their
+    /// place, and a failure of the source ends the stream after exactly the lines before it.
+    #[test]
+    fn chunks_keep_bad_lines_in_place_and_stop_at_a_failure() {
+        let input: String = (0..1000)
+            .map(|i| match i % 97 {
+                0 => "x\n".to_string(),
+                1 => "\n".to_string(),
+                _ => format!(" {i}\n"),
+            })
+            .collect();
+        let (out, s) = run(input.as_bytes(), true);
+        let expected: Vec<String> = (0..1000)
+            .filter(|i| i % 97 != 1)
+            .map(|i| match i % 97 {
+                0 => r#"{"position":"x","error":"not a number"}"#.to_string(),
+                _ => (2 * i).to_string(),
+            })
+            .collect();
+        assert_eq!(out.lines().collect::<Vec<_>>(), expected);
+        assert_eq!((s.lines, s.bad), (expected.len() as u64, 11));
+
+        let mut out = Vec::new();
+        let err = answer_lines(
+            &mut BufReader::new(input.as_bytes()),
+            &mut out,
+            false,
+            |t| {
+                if t == "700" {
+                    Err(Error::Unsupported("the source is gone".into()))
+                } else {
+                    Ok(Ok(t.to_string()))
+                }
+            },
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("the source is gone"));
+        let before: Vec<String> = (0..700)
+            .filter(|i| i % 97 != 1)
+            .map(|i| {
+                if i % 97 == 0 {
+                    "x".into()
+                } else {
+                    i.to_string()
+                }
+            })
+            .collect();
+        assert_eq!(
+            String::from_utf8(out).unwrap().lines().collect::<Vec<_>>(),
+            before
+        );
+    }
+
     #[test]
     fn a_source_failure_ends_the_stream() {
         let mut out = Vec::new();
