@@ -8,7 +8,8 @@
 #   (e.g. /work/base/target/release and target/release). ROUNDS (default 3) runs of each.
 # Measures: Nim 6x63, Chomp 16x16 and slide 3x4 builds at 2 threads; 100 random 15-puzzle
 # positions solved with the 7-8 tables (SOLVE_PARTITION=6-6-3 for a quicker run); in-process
-# lookups (scripts/lookups.rs) and `query - --json` through a pipe on the 6x63 Nim table.
+# lookups (scripts/lookups.rs) on the 6x63 Nim and 16x16 Chomp tables, and `query - --json`
+# through a pipe on the Nim table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OLD=${1:?usage: scripts/bench_compare.sh OLD_DIR NEW_DIR [ROUNDS]}
@@ -41,6 +42,7 @@ for side in OLD NEW; do
     dir=${!side}
     "$dir/gamedb" build nim --heaps 6 --max-heap 63 --out "$WORK/t-$side" -q >/dev/null
     "$dir/gamedb" build fifteen --partition "$PARTITION" --out "$WORK/t-$side" -q >/dev/null
+    "$dir/gamedb" build chomp --rows 16 --cols 16 --out "$WORK/t-$side" -q >/dev/null
 done
 python3 scripts/positions.py nim 1000000 6 63 1 >"$WORK/nim.txt"
 python3 scripts/positions.py solvable 100 4 4 2026 >"$WORK/fifteen.txt"
@@ -55,18 +57,20 @@ run_one() { # side benchmark
     slide) rm -rf "$out"; best "$side slide" "$(secs "$dir/gamedb" build slide --rows 3 --cols 4 --threads 2 --out "$out" -q)" ;;
     solve) best "$side solve" "$(secs "$dir/gamedb" solve --tables "$WORK/t-$side" --partition "$PARTITION" --json - <"$WORK/fifteen.txt")" ;;
     pipe) best "$side pipe" "$(secs "$dir/gamedb" query "$WORK/t-$side/nim-6x63.gtab" - --json <"$WORK/nim.txt")" ;;
-    lookups)
+    lookups | lookups-chomp)
         # The best "million lookups/s" of each loop (higher is better: kept as 1/x).
+        local table=nim-6x63 key=lookups
+        [[ $bench == lookups-chomp ]] && table=chomp-16x16 key="lookups chomp"
         while read -r name rate; do
-            best "$side lookups $name" "$(awk -v r="$rate" 'BEGIN { printf "%.6f", 1 / r }')"
-        done < <("$dir/examples/lookups" "$WORK/t-$side/nim-6x63.gtab" 20000000 |
+            best "$side $key $name" "$(awk -v r="$rate" 'BEGIN { printf "%.6f", 1 / r }')"
+        done < <("$dir/examples/lookups" "$WORK/t-$side/$table.gtab" 20000000 |
             sed -nE 's/^([a-z]+)[^:]*: +[0-9.]+ s +([0-9.]+) million.*/\1 \2/p') ;;
     esac
 }
 
 for round in $(seq "$ROUNDS"); do
     if ((round % 2)); then order="OLD NEW"; else order="NEW OLD"; fi
-    for bench in nim chomp slide solve pipe lookups; do
+    for bench in nim chomp slide solve pipe lookups lookups-chomp; do
         for side in $order; do
             run_one "$side" "$bench"
         done
@@ -79,10 +83,11 @@ for k in nim chomp slide solve pipe; do
     o=${BEST["OLD $k"]}; n=${BEST["NEW $k"]}
     printf '%-28s %11.2fs %11.2fs %8.3f\n' "$k" "$o" "$n" "$(awk -v a="$o" -v b="$n" 'BEGIN { print b / a }')"
 done
-for k in checked ranked batch; do
-    o=${BEST["OLD lookups $k"]:-}; n=${BEST["NEW lookups $k"]:-}
+for k in "lookups checked" "lookups ranked" "lookups batch" "lookups chomp checked" \
+    "lookups chomp ranked" "lookups chomp batch"; do
+    o=${BEST["OLD $k"]:-}; n=${BEST["NEW $k"]:-}
     [[ -n "$o" && -n "$n" ]] || continue
-    printf '%-28s %10.2fM/s %10.2fM/s %8.3f\n' "lookups $k" "$(awk -v a="$o" 'BEGIN { print 1 / a }')" \
+    printf '%-28s %10.2fM/s %10.2fM/s %8.3f\n' "$k" "$(awk -v a="$o" 'BEGIN { print 1 / a }')" \
         "$(awk -v a="$n" 'BEGIN { print 1 / a }')" "$(awk -v a="$o" -v b="$n" 'BEGIN { print a / b }')"
 done
 echo "(times: new/old below 1 is faster; lookups: new/old above 1 is faster)  load after: $(load)"

@@ -28,6 +28,9 @@ pub struct Table {
     file: TableFile,
     spec: Option<Spec>,
     rules: Box<dyn Rules>,
+    /// Whether a position's entry is read by [`Rules::entry_index`] (a known game whose
+    /// entries are positions: not an extension table, whose entries are prefixes).
+    by_entry: bool,
 }
 
 /// The rules of a table whose game this program does not know: every position is refused
@@ -138,6 +141,7 @@ impl Table {
                     file,
                     spec: None,
                     rules: Box::new(NotKnownRules(why)),
+                    by_entry: false,
                 });
             }
         };
@@ -171,6 +175,7 @@ impl Table {
             return Err(not_encodable(&file));
         }
         Ok(Table {
+            by_entry: h.value_kind != ValueKind::Extension,
             file,
             spec: Some(spec),
             rules,
@@ -301,6 +306,10 @@ impl Table {
         while positions.peek().is_some() {
             indices.clear();
             for pos in positions.by_ref().take(BATCH) {
+                if let Some(i) = self.entry_index(pos) {
+                    indices.push(i?);
+                    continue;
+                }
                 self.check_inside(pos)?;
                 if self.rules.summands(pos).is_some() {
                     // A sum of entries (the xor of theirs): answered alone, in its place.
@@ -737,8 +746,46 @@ impl Table {
         }
     }
 
+    /// The index of a position by the rules' fast path ([`Rules::entry_index`]), checked
+    /// against the table's length; `None` when the position takes the general path (its
+    /// error, a sum, a table whose entries are not positions).
+    #[inline]
+    fn entry_index(&self, position: &[u32]) -> Option<Result<u64>> {
+        if !self.by_entry {
+            return None;
+        }
+        let i = self.rules.entry_index(position)?;
+        Some(if i < self.len() {
+            Ok(i)
+        } else {
+            Err(self.beyond(position, i))
+        })
+    }
+
+    /// The error of a rank past the table's end: a bug in the game's ranking, never an
+    /// answer read from the padding or a panic.
+    #[cold]
+    fn beyond(&self, position: &[u32], index: u64) -> Error {
+        Error::Internal(format!(
+            "{}: position {} ranks to {index}, past the table's {} entries",
+            self.file.path().display(),
+            self.rules.format(position),
+            self.len()
+        ))
+    }
+
     /// P/N of a position written as numbers, checked against the table's bounds.
+    #[inline]
     pub fn outcome_of(&self, position: &[u32]) -> Result<Outcome> {
+        match self.entry_index(position) {
+            Some(i) => Ok(self.outcome(i?)),
+            None => self.outcome_of_checked(position),
+        }
+    }
+
+    /// [`outcome_of`](Table::outcome_of) through the rules' check, sums and extension
+    /// entries, one call at a time.
+    fn outcome_of_checked(&self, position: &[u32]) -> Result<Outcome> {
         self.check_inside(position)?;
         if self.value_kind() == ValueKind::Extension {
             let entries = self.entries();
@@ -773,6 +820,9 @@ impl Table {
 
     /// The index of a position written as numbers, checked against the table's bounds.
     pub fn index_of(&self, position: &[u32]) -> Result<u64> {
+        if let Some(i) = self.entry_index(position) {
+            return i;
+        }
         self.check_inside(position)?;
         if let Some(parts) = self.rules.summands(position) {
             if parts.len() != 1 {

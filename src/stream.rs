@@ -11,6 +11,7 @@
 //! up to [`BATCH`] lines, written in input order, so the output is the same at any thread count.
 
 use std::io::{BufRead, BufReader, Read, Write};
+use std::ops::Range;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
@@ -60,10 +61,10 @@ where
     W: Write,
     F: Fn(&str) -> Result<Reply> + Sync,
 {
-    let mut out = std::io::BufWriter::new(output);
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, output);
     let mut summary = Summary::default();
     let mut raw = Vec::new();
-    let mut batch: Vec<std::result::Result<String, String>> = Vec::new();
+    let mut batch = Batch::default();
     let mut eof = false;
     while !eof {
         // Take the lines already queued (at least one, waiting for it if need be).
@@ -77,62 +78,40 @@ where
                 eof = true;
                 break;
             }
-            match std::str::from_utf8(&raw) {
-                Ok(text) => {
-                    let text = text.trim();
-                    if !text.is_empty() {
-                        batch.push(Ok(text.to_string()));
-                    }
-                }
-                Err(_) => {
-                    let lossy = String::from_utf8_lossy(&raw);
-                    batch.push(Err(lossy.trim().to_string()));
-                }
-            }
+            batch.push(&raw);
             if input.buffer().is_empty() || batch.len() >= BATCH {
                 break;
             }
         }
-        let one = |line: &std::result::Result<String, String>| -> Result<Reply> {
-            match line {
-                Ok(text) => answer(text),
-                Err(lossy) => Ok(Err(Error::bad(format!(
-                    "line '{}' is not UTF-8 text; expected one position per line, written as \
-                     `gamedb query` reads them",
-                    echo(lossy)
-                )))),
-            }
-        };
-        let replies: Vec<Result<Reply>> = if batch.len() >= PARALLEL_FROM {
-            batch.par_iter().map(one).collect()
+        // Answer in chunks, each into one buffer of its lines (in parallel when there are
+        // many), then write the chunks in input order.
+        let chunks: Vec<Chunk> = if batch.len() >= PARALLEL_FROM {
+            let ranges: Vec<Range<usize>> = (0..batch.len())
+                .step_by(CHUNK)
+                .map(|k| k..(k + CHUNK).min(batch.len()))
+                .collect();
+            ranges
+                .into_par_iter()
+                .map(|r| batch.answer(r, json, &answer))
+                .collect()
         } else {
-            batch.iter().map(one).collect()
+            vec![batch.answer(0..batch.len(), json, &answer)]
         };
-        for (line, reply) in batch.iter().zip(replies) {
-            summary.lines += 1;
-            let text = match reply? {
-                Ok(text) => text,
-                Err(e) => {
-                    summary.bad += 1;
-                    let shown = match line {
-                        Ok(t) => t.as_str(),
-                        Err(lossy) => lossy.as_str(),
-                    };
-                    let e = ErrorLine::new(shown, e);
-                    if json {
-                        e.to_json()
-                    } else {
-                        e.to_text()
-                    }
-                }
-            };
-            if let Err(e) = writeln!(out, "{text}") {
+        for chunk in chunks {
+            summary.lines += chunk.lines;
+            summary.bad += chunk.bad;
+            if let Err(e) = out.write_all(&chunk.text) {
                 // A reader that went away ends the conversation; it is not an error.
                 if e.kind() == std::io::ErrorKind::BrokenPipe {
                     summary.closed = true;
                     return Ok(summary);
                 }
                 return Err(stdout_error(e));
+            }
+            if let Some(e) = chunk.failed {
+                // The lines before the failure are answered (as they were written).
+                let _ = out.flush();
+                return Err(e);
             }
         }
         // Answer as soon as the caller waits for us: flush when no more input is queued.
@@ -147,6 +126,102 @@ where
         }
     }
     Ok(summary)
+}
+
+/// Lines answered into one buffer by one task.
+const CHUNK: usize = 64;
+
+/// The non-empty lines of one batch, trimmed, one after another in one string (no string
+/// of its own a line): `lines[k]` is line `k`'s place in `text`, and whether it was UTF-8
+/// (a line that is not holds its lossy form, for the error line that answers it).
+#[derive(Default)]
+struct Batch {
+    text: String,
+    lines: Vec<(Range<usize>, bool)>,
+}
+
+/// What a chunk of lines gave: their answer lines (each ending in a newline), how many were
+/// answered and how many with an error line, and the failure of the source that ended it
+/// (after the lines in `text`).
+struct Chunk {
+    text: Vec<u8>,
+    lines: u64,
+    bad: u64,
+    failed: Option<Error>,
+}
+
+impl Batch {
+    fn clear(&mut self) {
+        self.text.clear();
+        self.lines.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Adds one raw line (with or without its newline); empty lines are skipped.
+    fn push(&mut self, raw: &[u8]) {
+        let start = self.text.len();
+        let utf8 = match std::str::from_utf8(raw) {
+            Ok(text) => {
+                self.text.push_str(text.trim());
+                true
+            }
+            Err(_) => {
+                self.text.push_str(String::from_utf8_lossy(raw).trim());
+                false
+            }
+        };
+        if self.text.len() > start {
+            self.lines.push((start..self.text.len(), utf8));
+        }
+    }
+
+    /// Answers lines `which` in order, each with `answer` or an error line.
+    fn answer<F>(&self, which: Range<usize>, json: bool, answer: &F) -> Chunk
+    where
+        F: Fn(&str) -> Result<Reply>,
+    {
+        let mut chunk = Chunk {
+            text: Vec::with_capacity(which.len() * 256),
+            lines: 0,
+            bad: 0,
+            failed: None,
+        };
+        for (range, utf8) in &self.lines[which] {
+            let line = &self.text[range.clone()];
+            let reply = if *utf8 {
+                answer(line)
+            } else {
+                Ok(Err(Error::bad(format!(
+                    "line '{}' is not UTF-8 text; expected one position per line, written as \
+                     `gamedb query` reads them",
+                    echo(line)
+                ))))
+            };
+            let text = match reply {
+                Ok(Ok(text)) => text,
+                Ok(Err(e)) => {
+                    chunk.bad += 1;
+                    let e = ErrorLine::new(line, e);
+                    if json {
+                        e.to_json()
+                    } else {
+                        e.to_text()
+                    }
+                }
+                Err(e) => {
+                    chunk.failed = Some(e);
+                    return chunk;
+                }
+            };
+            chunk.lines += 1;
+            chunk.text.extend_from_slice(text.as_bytes());
+            chunk.text.push(b'\n');
+        }
+        chunk
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +264,59 @@ mod tests {
         for (i, line) in out.lines().enumerate() {
             assert_eq!(line, (2 * i).to_string());
         }
+    }
+
+    /// A long batch is answered in parallel chunks: bad lines get their error line in their
+    /// place, and a failure of the source ends the stream after exactly the lines before it.
+    #[test]
+    fn chunks_keep_bad_lines_in_place_and_stop_at_a_failure() {
+        let input: String = (0..1000)
+            .map(|i| match i % 97 {
+                0 => "x\n".to_string(),
+                1 => "\n".to_string(),
+                _ => format!(" {i}\n"),
+            })
+            .collect();
+        let (out, s) = run(input.as_bytes(), true);
+        let expected: Vec<String> = (0..1000)
+            .filter(|i| i % 97 != 1)
+            .map(|i| match i % 97 {
+                0 => r#"{"position":"x","error":"not a number"}"#.to_string(),
+                _ => (2 * i).to_string(),
+            })
+            .collect();
+        assert_eq!(out.lines().collect::<Vec<_>>(), expected);
+        assert_eq!((s.lines, s.bad), (expected.len() as u64, 11));
+
+        let mut out = Vec::new();
+        let err = answer_lines(
+            &mut BufReader::new(input.as_bytes()),
+            &mut out,
+            false,
+            |t| {
+                if t == "700" {
+                    Err(Error::Unsupported("the source is gone".into()))
+                } else {
+                    Ok(Ok(t.to_string()))
+                }
+            },
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("the source is gone"));
+        let before: Vec<String> = (0..700)
+            .filter(|i| i % 97 != 1)
+            .map(|i| {
+                if i % 97 == 0 {
+                    "x".into()
+                } else {
+                    i.to_string()
+                }
+            })
+            .collect();
+        assert_eq!(
+            String::from_utf8(out).unwrap().lines().collect::<Vec<_>>(),
+            before
+        );
     }
 
     #[test]

@@ -140,6 +140,27 @@ proptest! {
         prop_assert_eq!(rules.moves_at(&pos, &which), picked);
     }
 
+    /// The checked lookups' fast path (`Rules::entry_index`) on any list of numbers (random
+    /// ones, and positions of the table with one number changed): nothing, or exactly the
+    /// rank of a position the check accepts, not outside the table and not a sum.
+    #[test]
+    fn entry_index_answers_only_what_the_check_accepts(
+        (spec, seed) in spec_and_seed(),
+        numbers in proptest::collection::vec(prop_oneof![0u32..12, any::<u32>()], 0..12),
+        at in any::<usize>(),
+    ) {
+        let rules = spec.rules().unwrap();
+        let pos = rules.unrank(seed % spec.positions());
+        let mut changed = pos.clone();
+        if let (Some(slot), Some(&v)) = (changed.len().checked_sub(1), numbers.first()) {
+            changed[at % (slot + 1)] = v;
+        }
+        for list in [&pos, &changed, &numbers] {
+            let agrees = gamedb::game::conformance::entry_index(rules.as_ref(), list);
+            prop_assert!(agrees.is_ok(), "{spec:?}: {}", agrees.unwrap_err());
+        }
+    }
+
     #[test]
     fn random_text_is_parsed_or_refused_with_a_message(
         (spec, _) in spec_and_seed(),

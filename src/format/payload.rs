@@ -244,6 +244,14 @@ impl<'a> Entries<'a> {
         }
     }
 
+    /// The stored value of entry `index`, or `None` when `index` is not below
+    /// [`len`](Entries::len) (a bit table's last byte has padding bits past it: slice
+    /// indexing alone would read them as an answer).
+    #[inline]
+    pub fn get(&self, index: u64) -> Option<u32> {
+        (index < self.len).then(|| self.raw(index))
+    }
+
     /// P or N of entry `index` (outcome and Grundy tables: Grundy value 0 is P).
     #[inline]
     pub fn outcome(&self, index: u64) -> Outcome {

@@ -422,6 +422,19 @@ pub trait Rules: Send + Sync {
     /// The index of a checked position that is not [`outside`](Rules::outside) the table.
     fn rank(&self, pos: &[u32]) -> u64;
 
+    /// The fast path of a checked lookup: the index of `pos` when it is one entry of the
+    /// table — [`check`](Rules::check) accepts it, it is not [`outside`](Rules::outside) and
+    /// not a sum ([`summands`](Rules::summands) is `None`) — found in one pass without
+    /// building an error or a list. It must never give `Some` for any other position, and
+    /// `Some(i)` only with `i == rank(pos)`; `None` is always allowed: the lookup then takes
+    /// those calls one by one, for the error or the sum. The default (`None`) keeps every
+    /// lookup on that path; a game whose lookups are a table's hot loop (Nim, Chomp) fuses
+    /// the checks into its ranking. The conformance checks hold every game to this contract.
+    #[inline]
+    fn entry_index(&self, _pos: &[u32]) -> Option<u64> {
+        None
+    }
+
     /// The position at an index (a canonical representative).
     fn unrank(&self, index: u64) -> Vec<u32>;
 

@@ -921,6 +921,31 @@ impl Rules for Chomp {
         self.rank_rows(pos) - 1
     }
 
+    /// The checks of [`check`](Rules::check) and the sum of [`rank_rows`](Chomp::rank_rows)
+    /// in one pass over the rows: non-increasing, the top row `1..=c`, at most `r` non-empty
+    /// rows (written-out empty rows after them are fine).
+    #[inline]
+    fn entry_index(&self, pos: &[u32]) -> Option<u64> {
+        let &top = pos.first()?;
+        if top == 0 || top as usize > self.c || pos.len() > MAX_ROWS as usize {
+            return None;
+        }
+        let mut prev = top;
+        let mut rank = 0;
+        for (k, &v) in pos.iter().enumerate() {
+            if v == 0 {
+                // Rows never grow downwards: every row after an empty one is empty.
+                return pos[k..].iter().all(|&w| w == 0).then(|| rank - 1);
+            }
+            if v > prev || k >= self.r {
+                return None;
+            }
+            rank += self.t(k, v as usize);
+            prev = v;
+        }
+        Some(rank - 1)
+    }
+
     fn unrank(&self, index: u64) -> Vec<u32> {
         let mut rem = index + 1;
         let mut max = self.c;
@@ -1017,6 +1042,36 @@ mod tests {
 
     fn chomp(r: u32, c: u32) -> Chomp {
         Chomp::new(ChompSpec::new(r, c).unwrap())
+    }
+
+    /// The fast path gives the index exactly for the diagrams the check accepts, and nothing
+    /// for lists it refuses (grown rows, too many rows or columns, an empty top row).
+    #[test]
+    fn entry_index_agrees_with_check_and_rank() {
+        for (r, c) in [(1, 4), (3, 3), (4, 6), (6, 2)] {
+            let g = chomp(r, c);
+            let mut lists: Vec<Vec<u32>> = vec![vec![], vec![0], vec![0, 1], vec![u32::MAX]];
+            lists.push(vec![1; MAX_ROWS as usize + 1]);
+            for i in 0..g.spec.positions() {
+                let mut pos = g.unrank(i);
+                lists.push(pos.clone());
+                pos.extend([0, 0]);
+                lists.push(pos.clone());
+                pos.push(1);
+                lists.push(pos.clone());
+                pos.truncate(pos.len() - 3);
+                pos.push(1);
+                lists.push(pos.clone());
+                pos.reverse();
+                lists.push(pos.clone());
+                pos[0] += 1;
+                lists.push(pos);
+            }
+            for pos in lists {
+                let checked = g.check(&pos).is_ok().then(|| g.rank(&pos));
+                assert_eq!(g.entry_index(&pos), checked, "{r}x{c} {pos:?}");
+            }
+        }
     }
 
     #[test]
