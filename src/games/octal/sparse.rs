@@ -37,6 +37,10 @@ const MAX_MIRROR: usize = 1 << 24;
 /// Most rare heaps kept (six bytes each; the memory stated for a build allows 8 MiB).
 const MAX_RARE: usize = 1 << 20;
 
+/// Heaps solved exactly, one by one, after a rare value before values are guessed again on
+/// several threads (rare values come in clusters early on, where guesses would fail often).
+const CALM: usize = 4096;
+
 /// Pairs compared at once in the search.
 const LANES: usize = 64;
 
@@ -139,10 +143,11 @@ pub fn solve(
     saves: &dyn Saves,
 ) -> Result<Nimbers> {
     let threads = rayon::current_num_threads();
-    solve_in_blocks(digits, max_heap, warm, progress, saves, BLOCK, threads)
+    solve_in_blocks(digits, max_heap, warm, progress, saves, BLOCK, threads, CALM)
 }
 
-/// [`solve`], offering a save every `block` heaps, on `threads` threads.
+/// [`solve`], offering a save every `block` heaps, on `threads` threads, guessing again
+/// `calm` heaps after a rare value.
 fn solve_in_blocks(
     digits: &[u8],
     max_heap: u32,
@@ -151,6 +156,7 @@ fn solve_in_blocks(
     saves: &dyn Saves,
     block: usize,
     threads: usize,
+    calm: usize,
 ) -> Result<Nimbers> {
     let moves = Moves {
         take: (1..digits.len()).filter(|&k| digits[k] & 2 != 0).collect(),
@@ -203,6 +209,7 @@ fn solve_in_blocks(
         waves,
         block,
         threads,
+        calm,
         progress,
         saves,
     };
@@ -240,6 +247,8 @@ struct Context<'a> {
     waves: usize,
     block: usize,
     threads: usize,
+    /// Heaps solved exactly after a rare value before guessing again (several threads).
+    calm: usize,
     progress: &'a dyn Progress,
     saves: &'a dyn Saves,
 }
@@ -825,9 +834,12 @@ mod ahead {
         let mut reported = n;
         let mut looked = n; // `committed` when saves and progress were last looked at
         let mut batch = BATCH_MIN;
-        // A heap whose candidate the width cannot hold: solved alone once all before it is
-        // final.
-        let mut alone = false;
+        // Heaps below this are solved exactly, one by one, once all before them is final:
+        // where rare values come often (early heaps, codes without a sparse split), guesses
+        // would fail too often to gain anything; also a heap whose candidate the width
+        // cannot hold.
+        let mut exact_until = n + ctx.calm;
+        let mut last_failure = n;
         loop {
             let mut q = shared.lock();
             // Take the checked batches in order.
@@ -858,7 +870,10 @@ mod ahead {
                         n = h + 1;
                         committed = n;
                         batch = BATCH_MIN;
-                        alone = false;
+                        if h < last_failure + ctx.calm {
+                            exact_until = n + ctx.calm;
+                        }
+                        last_failure = h;
                     }
                 }
             }
@@ -875,28 +890,39 @@ mod ahead {
                 *len = committed;
                 return Ok(true);
             }
-            if alone && committed == n {
+            let exact = n < exact_until;
+            if exact && committed == n {
                 drop(q);
-                // SAFETY: nothing is handed out.
-                let g = unsafe { shared.below(n) };
-                let c = st.candidate(ctx.moves, g);
-                if !st.need.is_empty() {
-                    search.cover(g, n);
-                    search.find(g, n, &ctx.moves.split, &mut st.need);
+                // Nothing is handed out: solve as on one thread, up to the block's end.
+                let end = exact_until
+                    .min((n / ctx.block + 1) * ctx.block)
+                    .min(ctx.n_all);
+                while n < end {
+                    // SAFETY: no checker runs.
+                    let g = unsafe { shared.below(n) };
+                    let c = st.candidate(ctx.moves, g);
+                    if !st.need.is_empty() {
+                        search.cover(g, n);
+                        search.find(g, n, &ctx.moves.split, &mut st.need);
+                    }
+                    let v = st.need.iter().copied().min().unwrap_or(c);
+                    if v >= st.limit {
+                        *len = n;
+                        return Ok(false);
+                    }
+                    if v != c {
+                        // A rare value: more may follow.
+                        exact_until = exact_until.max(n + 1 + ctx.calm);
+                        last_failure = n;
+                    }
+                    write(n, v);
+                    st.record(ctx, n, v)?;
+                    n += 1;
                 }
-                let v = st.need.iter().copied().min().unwrap_or(c);
-                if v >= st.limit {
-                    *len = n;
-                    return Ok(false);
-                }
-                write(n, v);
-                st.record(ctx, n, v)?;
-                n += 1;
                 committed = n;
-                alone = false;
                 continue;
             }
-            if alone || n == ctx.n_all || q.pending.len() + q.busy + q.done.len() >= AHEAD {
+            if exact || n == ctx.n_all || q.pending.len() + q.busy + q.done.len() >= AHEAD {
                 // Far enough ahead: check a batch, or wait for one.
                 let (q, checked) = shared.check_one(q);
                 if !checked {
@@ -924,7 +950,8 @@ mod ahead {
                 let g = unsafe { shared.below(n) };
                 let c = st.candidate(ctx.moves, g);
                 if c >= st.limit {
-                    alone = true;
+                    // Solved alone once all before it is final.
+                    exact_until = n + 1;
                     b.end = n;
                     break;
                 }
@@ -996,9 +1023,10 @@ mod tests {
         let warm = || crate::games::octal::plain_values(&code, 255, &()).unwrap();
         let plain = crate::games::octal::plain_values(&code, max, &()).unwrap();
         let mut first: Option<Vec<(String, Wave, Vec<u8>)>> = None;
-        for threads in [1, 2, 3] {
+        for (threads, calm) in [(1, CALM), (2, CALM), (3, 0), (2, 100)] {
             let rec = Recorder::default();
-            let full = solve_in_blocks(&digits, max, warm(), &(), &rec, 10_000, threads).unwrap();
+            let full =
+                solve_in_blocks(&digits, max, warm(), &(), &rec, 10_000, threads, calm).unwrap();
             assert!(matches!(full, Nimbers::Wide(_)));
             assert_eq!(full.into_wide(), plain, "{threads} threads");
             let saved = rec.saved.into_inner().unwrap();
@@ -1011,7 +1039,7 @@ mod tests {
                 Some(f) => assert!(*f == saved, "the saves at {threads} threads differ"),
             }
         }
-        let full = solve_in_blocks(&digits, max, warm(), &(), &(), 10_000, 1).unwrap();
+        let full = solve_in_blocks(&digits, max, warm(), &(), &(), 10_000, 1, CALM).unwrap();
         for s in first.unwrap() {
             for threads in [1, 2] {
                 let from = Recorder {
@@ -1019,7 +1047,7 @@ mod tests {
                     ..Default::default()
                 };
                 let resumed =
-                    solve_in_blocks(&digits, max, warm(), &(), &from, 10_000, threads).unwrap();
+                    solve_in_blocks(&digits, max, warm(), &(), &from, 10_000, threads, 0).unwrap();
                 assert_eq!(resumed, full, "resumed from {} heaps ({}), {threads} threads", s.1.done, s.0);
             }
         }
@@ -1046,9 +1074,11 @@ mod tests {
             };
             let plain = crate::games::octal::plain_values(&code, max, &()).unwrap();
             let warm = crate::games::octal::plain_values(&code, 255.min(max), &()).unwrap();
-            for (threads, block) in [(2, 1 << 20), (3, 1000), (2, 37)] {
-                let got =
-                    solve_in_blocks(&digits, max, warm.clone(), &(), &(), block, threads).unwrap();
+            // Guessing from the start (calm 0: every rare value is a failed guess), after
+            // short and the usual calm stretches.
+            for (threads, block, calm) in [(2, 1 << 20, 0), (3, 1000, 0), (2, 37, 50), (2, 5000, CALM)] {
+                let got = solve_in_blocks(&digits, max, warm.clone(), &(), &(), block, threads, calm)
+                    .unwrap();
                 assert_eq!(got.into_wide(), plain, "{text} to {max}, {threads} threads, blocks of {block}");
             }
         }
