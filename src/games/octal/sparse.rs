@@ -142,22 +142,37 @@ pub fn solve(
     progress: &dyn Progress,
     saves: &dyn Saves,
 ) -> Result<Nimbers> {
-    let threads = rayon::current_num_threads();
-    solve_in_blocks(digits, max_heap, warm, progress, saves, BLOCK, threads, CALM)
+    let pace = Pace {
+        block: BLOCK,
+        threads: rayon::current_num_threads(),
+        calm: CALM,
+    };
+    solve_in_blocks(digits, max_heap, warm, progress, saves, pace)
 }
 
-/// [`solve`], offering a save every `block` heaps, on `threads` threads, guessing again
-/// `calm` heaps after a rare value.
+/// How a solve goes: a save offered every `block` heaps, on `threads` threads, guessing
+/// again `calm` heaps after rare values close together.
+#[derive(Clone, Copy)]
+struct Pace {
+    block: usize,
+    threads: usize,
+    calm: usize,
+}
+
+/// [`solve`] at a given pace.
 fn solve_in_blocks(
     digits: &[u8],
     max_heap: u32,
     warm: Vec<u16>,
     progress: &dyn Progress,
     saves: &dyn Saves,
-    block: usize,
-    threads: usize,
-    calm: usize,
+    pace: Pace,
 ) -> Result<Nimbers> {
+    let Pace {
+        block,
+        threads,
+        calm,
+    } = pace;
     let moves = Moves {
         take: (1..digits.len()).filter(|&k| digits[k] & 2 != 0).collect(),
         split: (0..digits.len()).filter(|&k| digits[k] & 4 != 0).collect(),
@@ -1026,7 +1041,7 @@ mod tests {
         for (threads, calm) in [(1, CALM), (2, CALM), (3, 0), (2, 100)] {
             let rec = Recorder::default();
             let full =
-                solve_in_blocks(&digits, max, warm(), &(), &rec, 10_000, threads, calm).unwrap();
+                solve_in_blocks(&digits, max, warm(), &(), &rec, Pace { block: 10_000, threads, calm }).unwrap();
             assert!(matches!(full, Nimbers::Wide(_)));
             assert_eq!(full.into_wide(), plain, "{threads} threads");
             let saved = rec.saved.into_inner().unwrap();
@@ -1039,7 +1054,7 @@ mod tests {
                 Some(f) => assert!(*f == saved, "the saves at {threads} threads differ"),
             }
         }
-        let full = solve_in_blocks(&digits, max, warm(), &(), &(), 10_000, 1, CALM).unwrap();
+        let full = solve_in_blocks(&digits, max, warm(), &(), &(), Pace { block: 10_000, threads: 1, calm: CALM }).unwrap();
         for s in first.unwrap() {
             for threads in [1, 2] {
                 let from = Recorder {
@@ -1047,7 +1062,7 @@ mod tests {
                     ..Default::default()
                 };
                 let resumed =
-                    solve_in_blocks(&digits, max, warm(), &(), &from, 10_000, threads, 0).unwrap();
+                    solve_in_blocks(&digits, max, warm(), &(), &from, Pace { block: 10_000, threads, calm: 0 }).unwrap();
                 assert_eq!(resumed, full, "resumed from {} heaps ({}), {threads} threads", s.1.done, s.0);
             }
         }
@@ -1077,7 +1092,7 @@ mod tests {
             // Guessing from the start (calm 0: every rare value is a failed guess), after
             // short and the usual calm stretches.
             for (threads, block, calm) in [(2, 1 << 20, 0), (3, 1000, 0), (2, 37, 50), (2, 5000, CALM)] {
-                let got = solve_in_blocks(&digits, max, warm.clone(), &(), &(), block, threads, calm)
+                let got = solve_in_blocks(&digits, max, warm.clone(), &(), &(), Pace { block, threads, calm })
                     .unwrap();
                 assert_eq!(got.into_wide(), plain, "{text} to {max}, {threads} threads, blocks of {block}");
             }
