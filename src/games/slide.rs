@@ -816,6 +816,9 @@ const DOWN: u8 = 8;
 /// the distance to the goal. The blank's cell is the fast-moving part of the index, so the side
 /// of index `i` is that of cell `i mod N`.
 impl Bipartite for SlideIndex {
+    /// A sideways move changes only the blank's cell, the fast-moving part of the index.
+    const ORDERED: u8 = LEFT | RIGHT;
+
     fn sides(&self) -> Vec<u8> {
         let g = self.grid;
         (0..self.cells)

@@ -53,6 +53,13 @@ pub trait Bipartite: Puzzle {
     /// The side of each residue of the index modulo the period.
     fn sides(&self) -> Vec<u8>;
 
+    /// The **ordered** moves (mask bits, see [`expand_masked`](Bipartite::expand_masked)):
+    /// each takes index `i` to `i − 1` or `i + 1` inside `i`'s aligned group of
+    /// `sides().len()` indices. As `i` and `i ± 1` lie on different sides, these neighbours of
+    /// positions of one side taken in increasing order come in non-decreasing order, on the
+    /// same process: the sparse store merges them without sorting. None by default.
+    const ORDERED: u8 = 0;
+
     /// Like [`Puzzle::expand`], with moves named: each position comes with a mask of moves to
     /// leave out, and `f(neighbour, back)` gets, as `back`, the bit of the move that leads from
     /// the neighbour back to the position. Moves are bits `0..4` of a mask (a sliding puzzle's

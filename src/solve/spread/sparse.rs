@@ -386,14 +386,22 @@ impl<'a> Cursor<'a> {
 ///
 /// Each thread's buffer is cut by bucket as entries arrive, so a full buffer is sorted as
 /// [`BUCKETS`] small pieces (a few MiB each, near the cache) rather than as one array, and
-/// no bucket bits are sorted. The pieces keep their memory from one sort to the next.
+/// no bucket bits are sorted. A buffer is one allocation, kept from one sort to the next and
+/// given back to the system whole before the merge.
 struct Sorter<'a> {
     layout: &'a Layout,
     budget: &'a Budget,
     /// Entries one bucket of a thread's buffer holds; the buffer is sorted when one is full.
     room: usize,
-    buffers: Vec<Mutex<Vec<Vec<u64>>>>,
+    buffers: Vec<Mutex<Pieces>>,
     runs: Vec<Mutex<Vec<List>>>,
+}
+
+/// A thread's buffer: bucket `b` holds `lens[b]` entries from `data[b * room]` on.
+#[derive(Default)]
+struct Pieces {
+    data: Vec<u64>,
+    lens: Vec<usize>,
 }
 
 impl<'a> Sorter<'a> {
@@ -403,7 +411,7 @@ impl<'a> Sorter<'a> {
             budget,
             room: (entries / BUCKETS).max(1) as usize,
             buffers: (0..rayon::current_num_threads().max(1))
-                .map(|_| Mutex::new(Vec::new()))
+                .map(|_| Mutex::new(Pieces::default()))
                 .collect(),
             runs: (0..BUCKETS).map(|_| Mutex::new(Vec::new())).collect(),
         }
@@ -417,27 +425,30 @@ impl<'a> Sorter<'a> {
     /// Adds entries (of positions owned by this process) from the current thread.
     fn add(&self, entries: &[u64]) -> Result<()> {
         let t = rayon::current_thread_index().unwrap_or(0) % self.buffers.len();
-        let mut pieces = self.buffers[t].lock().expect("sorter lock");
-        if pieces.is_empty() {
-            *pieces = (0..BUCKETS)
-                .map(|_| Vec::with_capacity(self.room))
-                .collect();
+        let mut guard = self.buffers[t].lock().expect("sorter lock");
+        let Pieces { data, lens } = &mut *guard;
+        let room = self.room;
+        if data.is_empty() {
+            *data = vec![0; BUCKETS as usize * room];
+            *lens = vec![0; BUCKETS as usize];
         }
         for &e in entries {
             let b = self.bucket(e >> MASK_BITS);
-            if pieces[b].len() == self.room {
-                for (b, piece) in pieces.iter_mut().enumerate() {
-                    self.sort(b, piece)?;
+            if lens[b] == room {
+                for (b, piece) in data.chunks_mut(room).enumerate() {
+                    self.sort(b, &mut piece[..lens[b]])?;
+                    lens[b] = 0;
                 }
             }
-            pieces[b].push(e);
+            data[b * room + lens[b]] = e;
+            lens[b] += 1;
         }
         Ok(())
     }
 
     /// Sorts one bucket's piece, merges the copies of each position (OR of their masks) and
-    /// adds it to the bucket's runs; the piece is left empty.
-    fn sort(&self, bucket: usize, v: &mut Vec<u64>) -> Result<()> {
+    /// adds it to the bucket's runs.
+    fn sort(&self, bucket: usize, v: &mut [u64]) -> Result<()> {
         if v.is_empty() {
             return Ok(());
         }
@@ -453,7 +464,6 @@ impl<'a> Sorter<'a> {
             }
             w.push(key << MASK_BITS | mask);
         }
-        v.clear();
         let run = w.finish(self.budget)?;
         self.runs[bucket].lock().expect("runs lock").push(run);
         Ok(())
@@ -461,37 +471,117 @@ impl<'a> Sorter<'a> {
 
     /// Sorts what the buffers still hold, and frees them.
     fn flush(&self) -> Result<()> {
-        let pieces: Vec<(usize, Vec<u64>)> = self
+        let mut buffers: Vec<Pieces> = self
             .buffers
             .iter()
-            .flat_map(|m| std::mem::take(&mut *m.lock().expect("sorter lock")))
-            .enumerate()
-            .map(|(k, v)| (k % BUCKETS as usize, v))
+            .map(|m| std::mem::take(&mut *m.lock().expect("sorter lock")))
+            .collect();
+        let room = self.room;
+        let pieces: Vec<(usize, &mut [u64])> = buffers
+            .iter_mut()
+            .flat_map(|p| {
+                let lens = &p.lens;
+                p.data
+                    .chunks_mut(room)
+                    .zip(lens)
+                    .enumerate()
+                    .map(|(b, (piece, &len))| (b, &mut piece[..len]))
+            })
             .collect();
         pieces
             .into_par_iter()
             .with_max_len(1)
-            .try_for_each(|(b, mut v)| self.sort(b, &mut v))
+            .try_for_each(|(b, v)| self.sort(b, v))
     }
 }
 
-/// Merges the runs of one bucket into the next level, each position once with the OR of its
-/// masks.
-fn merge(runs: Vec<List>, budget: &Budget) -> Result<List> {
+/// The neighbours of one bucket of level `d` by its ordered moves ([`Bipartite::ORDERED`]),
+/// in increasing order of position, made block by block as the merge reads them.
+struct Near<'a, P> {
+    puzzle: &'a P,
+    list: &'a List,
+    block: usize,
+    entries: Vec<u64>,
+    buf: Vec<u64>,
+    at: usize,
+    last: u64,
+}
+
+impl<'a, P: Bipartite> Near<'a, P> {
+    fn new(puzzle: &'a P, list: &'a List) -> Near<'a, P> {
+        Near {
+            puzzle,
+            list,
+            block: 0,
+            entries: Vec::new(),
+            buf: Vec::new(),
+            at: 0,
+            last: 0,
+        }
+    }
+
+    fn next(&mut self) -> Result<Option<u64>> {
+        while self.at == self.buf.len() {
+            if self.block == self.list.blocks() {
+                return Ok(None);
+            }
+            self.list.block(self.block, &mut self.entries)?;
+            self.block += 1;
+            self.at = 0;
+            self.buf.clear();
+            let others = MASK as u8 & !P::ORDERED;
+            let masked = self
+                .entries
+                .iter()
+                .map(|&e| (e >> MASK_BITS, (e & MASK) as u8 | others));
+            let buf = &mut self.buf;
+            self.puzzle
+                .expand_masked(masked, |j, back| buf.push(j << MASK_BITS | back as u64));
+        }
+        let e = self.buf[self.at];
+        self.at += 1;
+        if e >> MASK_BITS < self.last >> MASK_BITS {
+            return Err(Error::internal(
+                "the neighbours by ordered moves come out of order",
+            ));
+        }
+        self.last = e;
+        Ok(Some(e))
+    }
+}
+
+/// Merges the runs of one bucket, and the neighbours of the bucket's level-`d` list `cur` by
+/// ordered moves, into the next level: each position once, with the OR of its masks.
+fn merge<P: Bipartite>(
+    puzzle: &P,
+    runs: Vec<List>,
+    cur: List,
+    budget: &Budget,
+) -> Result<List> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
     let mut cursors: Vec<Cursor> = runs.iter().map(Cursor::new).collect();
+    let mut near = Near::new(puzzle, &cur);
     let mut heap = BinaryHeap::new();
     for (k, c) in cursors.iter_mut().enumerate() {
         if let Some(v) = c.next()? {
             heap.push(Reverse((v, k)));
         }
     }
+    // The ordered neighbours are source `runs.len()`.
+    let nk = runs.len();
+    if let Some(v) = near.next()? {
+        heap.push(Reverse((v, nk)));
+    }
     let mut out = Writer::new();
     // The entry being gathered: its position's copies arrive one after the other.
     let mut pending: Option<u64> = None;
     while let Some(Reverse((e, k))) = heap.pop() {
-        if let Some(n) = cursors[k].next()? {
+        let next = match cursors.get_mut(k) {
+            Some(c) => c.next()?,
+            None => near.next()?,
+        };
+        if let Some(n) = next {
             heap.push(Reverse((n, k)));
         }
         pending = match pending {
@@ -507,9 +597,11 @@ fn merge(runs: Vec<List>, budget: &Budget) -> Result<List> {
         out.push(p);
     }
     drop(cursors);
+    drop(near);
     for r in runs {
         r.release(budget);
     }
+    cur.release(budget);
     out.finish(budget)
 }
 
@@ -591,12 +683,9 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
             break;
         }
         let started = Instant::now();
-        let next = level(puzzle, x, layout, config, &budget, &cur)?;
-        let mine: u64 = next.iter().map(|l| l.len).sum();
+        cur = level(puzzle, x, layout, config, &budget, cur)?;
+        let mine: u64 = cur.iter().map(|l| l.len).sum();
         let found = x.sum(&[mine])?[0];
-        for l in std::mem::replace(&mut cur, next) {
-            l.release(&budget);
-        }
         if found == 0 {
             complete = true;
             break;
@@ -648,7 +737,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
     layout: &Layout,
     config: &Config,
     budget: &Budget,
-    cur: &[List],
+    cur: Vec<List>,
 ) -> Result<Vec<List>> {
     let sorter = Sorter::new(layout, budget, sort_entries(config));
     let tasks: Vec<(usize, usize)> = cur
@@ -676,7 +765,10 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
                 cur[b].block(k, &mut entries)?;
                 let mut out = vec![Vec::new(); procs];
                 let mut local = Vec::with_capacity(4 * entries.len());
-                let masked = entries.iter().map(|&e| (e >> MASK_BITS, (e & MASK) as u8));
+                // The ordered moves are made by the merge.
+                let masked = entries
+                    .iter()
+                    .map(|&e| (e >> MASK_BITS, (e & MASK) as u8 | P::ORDERED));
                 puzzle.expand_masked(masked, |j, back| {
                     let e = j << MASK_BITS | back as u64;
                     let owner = layout.owner(j).0;
@@ -716,7 +808,8 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
         .map(|m| m.into_inner().expect("runs lock"))
         .collect();
     runs.into_par_iter()
-        .map(|runs| merge(runs, budget))
+        .zip(cur)
+        .map(|(runs, cur)| merge(puzzle, runs, cur, budget))
         .collect()
 }
 
