@@ -145,7 +145,10 @@ impl List {
         let count = self.counts[k] as usize;
         let wrong = || Error::internal("a compressed block decodes to the wrong count");
         // The deltas, then the masks two to a byte.
-        let split = bytes.len().checked_sub(count.div_ceil(2)).ok_or_else(wrong)?;
+        let split = bytes
+            .len()
+            .checked_sub(count.div_ceil(2))
+            .ok_or_else(wrong)?;
         let (deltas, masks) = bytes.split_at(split);
         let mut last = 0u64;
         let mut i = 0;
@@ -564,12 +567,7 @@ impl<'a, P: Bipartite> Near<'a, P> {
 
 /// Merges the runs of one bucket, and the neighbours of the bucket's level-`d` list `cur` by
 /// ordered moves, into the next level: each position once, with the OR of its masks.
-fn merge<P: Bipartite>(
-    puzzle: &P,
-    runs: Vec<List>,
-    cur: List,
-    budget: &Budget,
-) -> Result<List> {
+fn merge<P: Bipartite>(puzzle: &P, runs: Vec<List>, cur: List, budget: &Budget) -> Result<List> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
     let mut cursors: Vec<Cursor> = runs.iter().map(Cursor::new).collect();
