@@ -104,6 +104,28 @@ impl Bipartite for Shuffle {
             .map(|c| ((1 - c / COLS) + (COLS - 1 - c % COLS)) as u8 % 2)
             .collect()
     }
+
+    /// Left (bit 1) and right (bit 2) undo each other; the move between the rows (bit 4) is
+    /// its own reverse (the pairing is an involution).
+    fn expand_masked<I, F>(&self, positions: I, mut f: F)
+    where
+        I: IntoIterator<Item = (u64, u8)>,
+        F: FnMut(u64, u8),
+    {
+        for (pos, skip) in positions {
+            let (block, cell) = (pos / CELLS, pos % CELLS);
+            let col = cell % COLS;
+            if col > 0 && skip & 1 == 0 {
+                f(pos - 1, 2);
+            }
+            if col + 1 < COLS && skip & 2 == 0 {
+                f(pos + 1, 1);
+            }
+            if skip & 4 == 0 {
+                f(self.partner(block, col) * CELLS + (cell + COLS) % CELLS, 4);
+            }
+        }
+    }
 }
 
 /// CPU seconds of this process so far (user and system, every thread).

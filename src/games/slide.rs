@@ -800,20 +800,53 @@ impl Puzzle for SlideIndex {
         I: IntoIterator<Item = u64>,
         F: FnMut(u64),
     {
+        self.expand_masked(positions.into_iter().map(|p| (p, 0)), |j, _| f(j));
+    }
+}
+
+/// The blank's moves as mask bits (see [`Bipartite::expand_masked`]); left and right undo each
+/// other, as do up and down.
+const LEFT: u8 = 1;
+const RIGHT: u8 = 2;
+const UP: u8 = 4;
+const DOWN: u8 = 8;
+
+/// The graph is bipartite: a move takes the blank to a neighbouring cell, flipping the
+/// parity of its taxicab distance from its home cell (the last one), and with it the parity of
+/// the distance to the goal. The blank's cell is the fast-moving part of the index, so the side
+/// of index `i` is that of cell `i mod N`.
+impl Bipartite for SlideIndex {
+    /// A sideways move changes only the blank's cell, the fast-moving part of the index.
+    const ORDERED: u8 = LEFT | RIGHT;
+
+    fn sides(&self) -> Vec<u8> {
+        let g = self.grid;
+        (0..self.cells)
+            .map(|b| (g.taxicab(b, self.cells - 1) % 2) as u8)
+            .collect()
+    }
+
+    fn expand_masked<I, F>(&self, positions: I, mut f: F)
+    where
+        I: IntoIterator<Item = (u64, u8)>,
+        F: FnMut(u64, u8),
+    {
         let cells = self.cells as u64;
         let cols = self.grid.cols();
         let mut cursor: Option<Cursor> = None;
-        for here in positions {
+        for (here, skip) in positions {
             let (block, b) = self.by_cells.div_rem(here);
             let b = b as usize;
             let col = self.col[b] as usize;
-            if col > 0 {
-                f(here - 1);
+            if col > 0 && skip & LEFT == 0 {
+                f(here - 1, RIGHT);
             }
-            if col + 1 < cols {
-                f(here + 1);
+            if col + 1 < cols && skip & RIGHT == 0 {
+                f(here + 1, LEFT);
             }
-            if b < cols && b + cols >= self.cells {
+            let up = b >= cols && skip & UP == 0;
+            let down = b + cols < self.cells && skip & DOWN == 0;
+            if !up && !down {
                 continue;
             }
             let c = match &mut cursor {
@@ -827,30 +860,17 @@ impl Puzzle for SlideIndex {
             };
             let v = self.variant(c, b);
             let (p, d, r) = (&c.p[v], &c.d[v], self.rank_of(c, v));
-            if b >= cols {
+            if up {
                 // The tile above slides down: it jumps from sequence place b−C to b−1.
                 let r2 = self.rank_after_up(p, d, r, b - cols, b - 1);
-                f(self.block_of(r2) * cells + (b - cols) as u64);
+                f(self.block_of(r2) * cells + (b - cols) as u64, DOWN);
             }
-            if b + cols < self.cells {
+            if down {
                 // The tile below slides up: it jumps from sequence place b+C−1 to b.
                 let r2 = self.rank_after_down(p, d, r, b, b + cols - 1);
-                f(self.block_of(r2) * cells + (b + cols) as u64);
+                f(self.block_of(r2) * cells + (b + cols) as u64, UP);
             }
         }
-    }
-}
-
-/// The board's graph is bipartite: a move takes the blank to a neighbouring cell, flipping the
-/// parity of its taxicab distance from its home cell (the last one), and with it the parity of
-/// the distance to the goal. The blank's cell is the fast-moving part of the index, so the side
-/// of index `i` is that of cell `i mod N`.
-impl Bipartite for SlideIndex {
-    fn sides(&self) -> Vec<u8> {
-        let g = self.grid;
-        (0..self.cells)
-            .map(|b| (g.taxicab(b, self.cells - 1) % 2) as u8)
-            .collect()
     }
 }
 
@@ -935,6 +955,33 @@ mod tests {
                         assert_eq!(v.tile_inversions, Board::tile_inversions(&pos));
                     });
                     assert_eq!(next, range.end);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_move_back_leads_back() {
+        // Frontier search relies on it: from a neighbour reached by some move, the bit `back`
+        // names the one move that returns, and masking a position's moves leaves them out.
+        for (r, c) in [(3, 3), (2, 4), (4, 4)] {
+            let ix = SlideIndex::dense(Board::new(r, c).unwrap());
+            let n = ix.positions();
+            for i in (7..n).step_by((n / 5000).max(1) as usize).take(5000) {
+                let mut all = Vec::new();
+                ix.expand_masked([(i, 0)], |j, back| all.push((j, back)));
+                let mut plain = Vec::new();
+                ix.neighbours(i, |j| plain.push(j));
+                assert_eq!(all.iter().map(|&(j, _)| j).collect::<Vec<_>>(), plain);
+                for &(j, back) in &all {
+                    assert_eq!(back.count_ones(), 1);
+                    let mut again = Vec::new();
+                    ix.expand_masked([(j, 0xf & !back)], |k, b| again.push((k, b)));
+                    assert_eq!(again.len(), 1, "{r}x{c} position {i} neighbour {j}");
+                    assert_eq!(again[0].0, i);
+                    let mut rest = Vec::new();
+                    ix.expand_masked([(j, back)], |k, _| rest.push(k));
+                    assert!(!rest.contains(&i));
                 }
             }
         }

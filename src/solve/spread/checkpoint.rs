@@ -30,8 +30,10 @@ use super::{Exchange, Store};
 use crate::solve::saves::{sync_dir, Hashed, Reader};
 use crate::{Error, Result};
 
-/// The layout version of checkpoints this build writes and reads.
-pub const VERSION: u32 = 2;
+/// The layout version of checkpoints this build writes and reads. Version 3: the sparse
+/// store's sections are one list per bucket of the last level, each entry with its mask of
+/// moves back (version 2 held two levels without masks).
+pub const VERSION: u32 = 3;
 
 const MAGIC: &[u8; 8] = b"GDBCKPT\n";
 const MANIFEST: &str = "MANIFEST";

@@ -14,8 +14,9 @@
 //!   reached) over the process's positions, plus one bit a position saying it was expanded:
 //!   the frontier of level `d` lies on side `d mod 2` of the bipartite graph, and is the
 //!   positions of that side reached but not expanded. It keeps the complete answer.
-//! * **sparse** ([`sparse`]): sorted lists of the positions of levels `d − 1`, `d` and `d + 1`
-//!   only (every neighbour of level `d` lies in `d − 1` or `d + 1`), compressed, spilled to
+//! * **sparse** ([`sparse`]): sorted lists of the positions of levels `d` and `d + 1` only,
+//!   each with the moves that lead back a level (frontier search: every neighbour of level `d`
+//!   lies in `d − 1` or `d + 1`, and the moves back are left out), compressed, spilled to
 //!   disk when they outgrow memory. Counts only, for the early levels of boards whose table
 //!   cannot fit (the 4×4).
 //!
@@ -51,6 +52,24 @@ use crate::{Error, Result};
 pub trait Bipartite: Puzzle {
     /// The side of each residue of the index modulo the period.
     fn sides(&self) -> Vec<u8>;
+
+    /// The **ordered** moves (mask bits, see [`expand_masked`](Bipartite::expand_masked)):
+    /// each takes index `i` to `i − 1` or `i + 1` inside `i`'s aligned group of
+    /// `sides().len()` indices. As `i` and `i ± 1` lie on different sides, these neighbours of
+    /// positions of one side taken in increasing order come in non-decreasing order, on the
+    /// same process: the sparse store merges them without sorting. None by default.
+    const ORDERED: u8 = 0;
+
+    /// Like [`Puzzle::expand`], with moves named: each position comes with a mask of moves to
+    /// leave out, and `f(neighbour, back)` gets, as `back`, the bit of the move that leads from
+    /// the neighbour back to the position. Moves are bits `0..4` of a mask (a sliding puzzle's
+    /// blank goes left, right, up or down); from one position, distinct moves give distinct
+    /// bits, and the move back from a neighbour is the same bit whoever computes it. The sparse
+    /// store needs it for frontier search (it never keeps the level before the frontier).
+    fn expand_masked<I, F>(&self, positions: I, f: F)
+    where
+        I: IntoIterator<Item = (u64, u8)>,
+        F: FnMut(u64, u8);
 }
 
 /// Which store an enumeration uses.
@@ -58,7 +77,7 @@ pub trait Bipartite: Puzzle {
 pub enum Store {
     /// The 2-bit table and a bitmap of the expanded positions.
     Dense,
-    /// Sorted lists of three levels, spilled to disk as needed.
+    /// Sorted lists of two levels, spilled to disk as needed.
     Sparse,
 }
 

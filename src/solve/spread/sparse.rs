@@ -1,16 +1,25 @@
-//! The sparse store: the positions of levels `d − 1` and `d` as sorted lists, for boards whose
-//! 2-bit table cannot fit (the 4×4: 1.3 TB even at one bit a position). Counts only.
+//! The sparse store: the positions of level `d` as sorted lists, each position with the moves
+//! that lead back to level `d − 1`, for boards whose 2-bit table cannot fit (the 4×4: 1.3 TB
+//! even at one bit a position). Counts only.
 //!
-//! In a bipartite graph every neighbour of level `d` lies in level `d − 1` or `d + 1`, so
-//! level `d + 1` is the set of neighbours of level `d` minus level `d − 1`: no record of older
-//! levels is needed. Each process keeps its positions in [`BUCKETS`] buckets (local stripe
-//! number mod [`BUCKETS`]), each a sorted list compressed as blocks of deltas (LEB128 varints,
-//! every block starting afresh, so blocks can be expanded independently).
+//! **Frontier search** (Korf, Zhang, Thayer and Hohwald, "Frontier search", JACM 2005). Each
+//! position of the level carries a mask of move bits (see [`Bipartite::expand_masked`]): the
+//! moves that lead back into level `d − 1`. Expanding it skips those moves; a neighbour found
+//! by move `m` carries the bit of the reverse move, and the copies of one neighbour are merged
+//! by OR-ing their masks. In a bipartite graph every neighbour of level `d` lies in `d − 1` or
+//! `d + 1`, and every neighbour in `d − 1` of a position of level `d` was expanded, so the OR
+//! is exactly the moves back: level `d − 1` is never stored nor read, and a third fewer
+//! neighbours are made, sorted and written than when level `d − 1` had to be subtracted.
+//!
+//! Each process keeps its positions in [`BUCKETS`] buckets (local stripe number mod
+//! [`BUCKETS`]), each a sorted list compressed as blocks: the positions as deltas (LEB128
+//! varints, every block starting afresh, so blocks can be expanded independently), then their
+//! masks, two to a byte.
 //!
 //! A level: the blocks of level `d` are expanded in parallel; neighbours owned by the process
-//! go to per-thread sorting buffers, the others to outboxes exchanged in rounds. A full buffer
-//! is sorted, deduplicated and cut into one sorted **run** per bucket. At the end each bucket
-//! merges its runs, drops duplicates and the members of level `d − 1`, and writes level
+//! go to per-thread sorting buffers, the others to outboxes exchanged in rounds (an entry is
+//! `position << 4 | mask`, one word). A full buffer is sorted, its copies merged and cut into
+//! one sorted **run** per bucket. At the end each bucket merges its runs and writes level
 //! `d + 1`. Lists and runs stay in memory up to a budget and are written to files in the work
 //! folder beyond it (spilled), so the levels can outgrow memory.
 
@@ -35,10 +44,19 @@ pub const BUCKETS: u64 = 64;
 /// Entries per compressed block.
 const BLOCK: usize = 4096;
 
+/// An entry is `position << MASK_BITS | mask` (the moves back into the level before).
+const MASK_BITS: u32 = 4;
+const MASK: u64 = (1 << MASK_BITS) - 1;
+
+/// Positions must leave room for the mask in a word.
+const MAX_POSITIONS: u64 = 1 << (64 - MASK_BITS);
+
 /// Entries a thread's sorting buffer holds before it is sorted into runs.
 fn sort_entries(config: &Config) -> u64 {
-    // An eighth of the memory, shared by the threads, between 1 Mi and 64 Mi entries each.
-    (config.memory / 8 / 8 / rayon::current_num_threads() as u64).clamp(1 << 20, 1 << 26)
+    // An eighth of the memory, shared by the threads, between 1 Mi and 32 Mi entries each
+    // (256 MiB: at the 4×4's depth 28, 64 Mi saved a tenth of the time for a third more
+    // memory).
+    (config.memory / 8 / 8 / rayon::current_num_threads() as u64).clamp(1 << 20, 1 << 25)
 }
 
 /// The sparse store's needs on one process: the sorting buffers and the exchange buffers are
@@ -86,7 +104,7 @@ enum Data {
     File { path: PathBuf, file: File },
 }
 
-/// A sorted list of distinct positions, compressed in blocks.
+/// A sorted list of entries of distinct positions, compressed in blocks.
 struct List {
     data: Data,
     /// Byte offset of each block, and the end.
@@ -110,7 +128,7 @@ impl List {
         self.counts.len()
     }
 
-    /// Decodes block `k` into `out`.
+    /// Decodes block `k` into `out` (entries: position and mask).
     fn block(&self, k: usize, out: &mut Vec<u64>) -> Result<()> {
         out.clear();
         let (from, to) = (self.offsets[k], self.offsets[k + 1]);
@@ -124,18 +142,30 @@ impl List {
                 &read
             }
         };
+        let count = self.counts[k] as usize;
+        let wrong = || Error::internal("a compressed block decodes to the wrong count");
+        // The deltas, then the masks two to a byte.
+        let split = bytes
+            .len()
+            .checked_sub(count.div_ceil(2))
+            .ok_or_else(wrong)?;
+        let (deltas, masks) = bytes.split_at(split);
         let mut last = 0u64;
         let mut i = 0;
-        while i < bytes.len() {
-            let (v, used) = varint(&bytes[i..]);
+        while i < deltas.len() {
+            let (v, used) = varint(&deltas[i..]);
             i += used;
             last = if out.is_empty() { v } else { last + v };
-            out.push(last);
+            out.push(last << MASK_BITS);
         }
-        if out.len() != self.counts[k] as usize {
-            return Err(Error::internal(
-                "a compressed block decodes to the wrong count",
-            ));
+        if out.len() != count {
+            return Err(wrong());
+        }
+        for (pair, &m) in out.chunks_mut(2).zip(masks) {
+            pair[0] |= (m & 0xf) as u64;
+            if let Some(e) = pair.get_mut(1) {
+                *e |= (m >> 4) as u64;
+            }
         }
         Ok(())
     }
@@ -197,6 +227,16 @@ impl List {
             .iter()
             .map(|&c| c as u32)
             .collect();
+        // A block is read at its offsets: they must rise, and the counts add up.
+        let sane = offsets.first() == Some(&0)
+            && offsets.windows(2).all(|w| w[0] <= w[1])
+            && rest[blocks + 1..2 * blocks + 1]
+                .iter()
+                .all(|&c| (1..=BLOCK as u64).contains(&c))
+            && counts.iter().map(|&c| c as u64).sum::<u64>() == len;
+        if !sane {
+            return Err(bad());
+        }
         let nbytes = rest[2 * blocks + 1] as usize;
         let packed = &rest[2 * blocks + 2..];
         if packed.len() != nbytes.div_ceil(8) || offsets.last() != Some(&(nbytes as u64)) {
@@ -234,11 +274,13 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-/// Builds a [`List`] from increasing values.
+/// Builds a [`List`] from entries of increasing positions.
 struct Writer {
     buf: Vec<u8>,
     offsets: Vec<u64>,
     counts: Vec<u32>,
+    /// The masks of the open block, two to a byte, written after its deltas.
+    masks: Vec<u8>,
     last: u64,
     len: u64,
 }
@@ -249,23 +291,29 @@ impl Writer {
             buf: Vec::new(),
             offsets: vec![0],
             counts: Vec::new(),
+            masks: Vec::with_capacity(BLOCK / 2),
             last: 0,
             len: 0,
         }
     }
 
     #[inline]
-    fn push(&mut self, v: u64) {
+    fn push(&mut self, entry: u64) {
+        let (v, mask) = (entry >> MASK_BITS, (entry & MASK) as u8);
         match self.counts.last_mut() {
             Some(c) if (*c as usize) < BLOCK => {
                 put_varint(&mut self.buf, v - self.last);
+                if *c % 2 == 0 {
+                    self.masks.push(mask);
+                } else if let Some(m) = self.masks.last_mut() {
+                    *m |= mask << 4;
+                }
                 *c += 1;
             }
             _ => {
-                if !self.counts.is_empty() {
-                    self.offsets.push(self.buf.len() as u64);
-                }
+                self.close_block();
                 put_varint(&mut self.buf, v);
+                self.masks.push(mask);
                 self.counts.push(1);
             }
         }
@@ -273,11 +321,18 @@ impl Writer {
         self.len += 1;
     }
 
-    /// The list, in memory when the budget allows, else in a file of the work folder.
-    fn finish(mut self, budget: &Budget) -> Result<List> {
+    /// Ends the open block, if any: its masks follow its deltas, and its end is an offset.
+    fn close_block(&mut self) {
         if !self.counts.is_empty() {
+            self.buf.extend_from_slice(&self.masks);
+            self.masks.clear();
             self.offsets.push(self.buf.len() as u64);
         }
+    }
+
+    /// The list, in memory when the budget allows, else in a file of the work folder.
+    fn finish(mut self, budget: &Budget) -> Result<List> {
+        self.close_block();
         self.finish_raw(budget)
     }
 
@@ -342,23 +397,36 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Neighbours owned by this process, gathered per thread and sorted into runs per bucket.
+/// Neighbours owned by this process, gathered per thread and bucket and sorted into runs.
+///
+/// Each thread's buffer is cut by bucket as entries arrive, so a full buffer is sorted as
+/// [`BUCKETS`] small pieces (a few MiB each, near the cache) rather than as one array, and
+/// no bucket bits are sorted. A buffer is one allocation, kept from one sort to the next and
+/// given back to the system whole before the merge.
 struct Sorter<'a> {
     layout: &'a Layout,
     budget: &'a Budget,
-    cap: usize,
-    buffers: Vec<Mutex<Vec<u64>>>,
+    /// Entries one bucket of a thread's buffer holds; the buffer is sorted when one is full.
+    room: usize,
+    buffers: Vec<Mutex<Pieces>>,
     runs: Vec<Mutex<Vec<List>>>,
 }
 
+/// A thread's buffer: bucket `b` holds `lens[b]` entries from `data[b * room]` on.
+#[derive(Default)]
+struct Pieces {
+    data: Vec<u64>,
+    lens: Vec<usize>,
+}
+
 impl<'a> Sorter<'a> {
-    fn new(layout: &'a Layout, budget: &'a Budget, cap: usize) -> Sorter<'a> {
+    fn new(layout: &'a Layout, budget: &'a Budget, entries: u64) -> Sorter<'a> {
         Sorter {
             layout,
             budget,
-            cap,
+            room: (entries / BUCKETS).max(1) as usize,
             buffers: (0..rayon::current_num_threads().max(1))
-                .map(|_| Mutex::new(Vec::new()))
+                .map(|_| Mutex::new(Pieces::default()))
                 .collect(),
             runs: (0..BUCKETS).map(|_| Mutex::new(Vec::new())).collect(),
         }
@@ -369,90 +437,181 @@ impl<'a> Sorter<'a> {
         ((local / self.layout.stripe) % BUCKETS) as usize
     }
 
-    /// Adds positions (owned by this process) from the current thread.
-    fn add(&self, positions: &[u64]) -> Result<()> {
+    /// Adds entries (of positions owned by this process) from the current thread.
+    fn add(&self, entries: &[u64]) -> Result<()> {
         let t = rayon::current_thread_index().unwrap_or(0) % self.buffers.len();
-        let mut buf = self.buffers[t].lock().expect("sorter lock");
-        buf.extend_from_slice(positions);
-        if buf.len() >= self.cap {
-            let full = std::mem::take(&mut *buf);
-            drop(buf);
-            self.sort(full)?;
+        let mut guard = self.buffers[t].lock().expect("sorter lock");
+        let Pieces { data, lens } = &mut *guard;
+        let room = self.room;
+        if data.is_empty() {
+            *data = vec![0; BUCKETS as usize * room];
+            *lens = vec![0; BUCKETS as usize];
+        }
+        for &e in entries {
+            let b = self.bucket(e >> MASK_BITS);
+            if lens[b] == room {
+                for (b, piece) in data.chunks_mut(room).enumerate() {
+                    self.sort(b, &mut piece[..lens[b]])?;
+                    lens[b] = 0;
+                }
+            }
+            data[b * room + lens[b]] = e;
+            lens[b] += 1;
         }
         Ok(())
     }
 
-    /// Sorts a buffer, drops duplicates, and cuts it into one run per bucket. Positions are
-    /// below 2^48, so each is sorted as one word with its bucket above it.
-    fn sort(&self, mut v: Vec<u64>) -> Result<()> {
-        for j in v.iter_mut() {
-            *j |= (self.bucket(*j) as u64) << 48;
+    /// Sorts one bucket's piece, merges the copies of each position (OR of their masks) and
+    /// adds it to the bucket's runs.
+    fn sort(&self, bucket: usize, v: &mut [u64]) -> Result<()> {
+        if v.is_empty() {
+            return Ok(());
         }
         v.sort_unstable();
-        v.dedup();
-        const LOW: u64 = (1 << 48) - 1;
-        for piece in v.chunk_by(|a, b| a >> 48 == b >> 48) {
-            let mut w = Writer::new();
-            for &j in piece {
-                w.push(j & LOW);
+        let mut w = Writer::new();
+        let (n, mut i) = (v.len(), 0);
+        while i < n {
+            let (key, mut mask) = (v[i] >> MASK_BITS, v[i] & MASK);
+            i += 1;
+            while i < n && v[i] >> MASK_BITS == key {
+                mask |= v[i] & MASK;
+                i += 1;
             }
-            let run = w.finish(self.budget)?;
-            self.runs[(piece[0] >> 48) as usize]
-                .lock()
-                .expect("runs lock")
-                .push(run);
+            w.push(key << MASK_BITS | mask);
         }
+        let run = w.finish(self.budget)?;
+        self.runs[bucket].lock().expect("runs lock").push(run);
         Ok(())
     }
 
-    /// Sorts what the buffers still hold.
+    /// Sorts what the buffers still hold, and frees them.
     fn flush(&self) -> Result<()> {
-        self.buffers.par_iter().try_for_each(|b| {
-            let v = std::mem::take(&mut *b.lock().expect("sorter lock"));
-            if v.is_empty() {
-                Ok(())
-            } else {
-                self.sort(v)
-            }
-        })
+        let mut buffers: Vec<Pieces> = self
+            .buffers
+            .iter()
+            .map(|m| std::mem::take(&mut *m.lock().expect("sorter lock")))
+            .collect();
+        let room = self.room;
+        let pieces: Vec<(usize, &mut [u64])> = buffers
+            .iter_mut()
+            .flat_map(|p| {
+                let lens = &p.lens;
+                p.data
+                    .chunks_mut(room)
+                    .zip(lens)
+                    .enumerate()
+                    .map(|(b, (piece, &len))| (b, &mut piece[..len]))
+            })
+            .collect();
+        pieces
+            .into_par_iter()
+            .with_max_len(1)
+            .try_for_each(|(b, v)| self.sort(b, v))
     }
 }
 
-/// Merges the runs of one bucket into the next level, without duplicates and without the
-/// members of the level before (`prev`).
-fn merge(runs: Vec<List>, prev: &List, budget: &Budget) -> Result<List> {
+/// The neighbours of one bucket of level `d` by its ordered moves ([`Bipartite::ORDERED`]),
+/// in increasing order of position, made block by block as the merge reads them.
+struct Near<'a, P> {
+    puzzle: &'a P,
+    list: &'a List,
+    block: usize,
+    entries: Vec<u64>,
+    buf: Vec<u64>,
+    at: usize,
+    last: u64,
+}
+
+impl<'a, P: Bipartite> Near<'a, P> {
+    fn new(puzzle: &'a P, list: &'a List) -> Near<'a, P> {
+        Near {
+            puzzle,
+            list,
+            block: 0,
+            entries: Vec::new(),
+            buf: Vec::new(),
+            at: 0,
+            last: 0,
+        }
+    }
+
+    fn next(&mut self) -> Result<Option<u64>> {
+        while self.at == self.buf.len() {
+            if self.block == self.list.blocks() {
+                return Ok(None);
+            }
+            self.list.block(self.block, &mut self.entries)?;
+            self.block += 1;
+            self.at = 0;
+            self.buf.clear();
+            let others = MASK as u8 & !P::ORDERED;
+            let masked = self
+                .entries
+                .iter()
+                .map(|&e| (e >> MASK_BITS, (e & MASK) as u8 | others));
+            let buf = &mut self.buf;
+            self.puzzle
+                .expand_masked(masked, |j, back| buf.push(j << MASK_BITS | back as u64));
+        }
+        let e = self.buf[self.at];
+        self.at += 1;
+        if e >> MASK_BITS < self.last >> MASK_BITS {
+            return Err(Error::internal(
+                "the neighbours by ordered moves come out of order",
+            ));
+        }
+        self.last = e;
+        Ok(Some(e))
+    }
+}
+
+/// Merges the runs of one bucket, and the neighbours of the bucket's level-`d` list `cur` by
+/// ordered moves, into the next level: each position once, with the OR of its masks.
+fn merge<P: Bipartite>(puzzle: &P, runs: Vec<List>, cur: List, budget: &Budget) -> Result<List> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
     let mut cursors: Vec<Cursor> = runs.iter().map(Cursor::new).collect();
+    let mut near = Near::new(puzzle, &cur);
     let mut heap = BinaryHeap::new();
     for (k, c) in cursors.iter_mut().enumerate() {
         if let Some(v) = c.next()? {
             heap.push(Reverse((v, k)));
         }
     }
-    let mut old = Cursor::new(prev);
-    let mut old_v = old.next()?;
+    // The ordered neighbours are source `runs.len()`.
+    let nk = runs.len();
+    if let Some(v) = near.next()? {
+        heap.push(Reverse((v, nk)));
+    }
     let mut out = Writer::new();
-    let mut last = None;
-    while let Some(Reverse((v, k))) = heap.pop() {
-        if let Some(n) = cursors[k].next()? {
+    // The entry being gathered: its position's copies arrive one after the other.
+    let mut pending: Option<u64> = None;
+    while let Some(Reverse((e, k))) = heap.pop() {
+        let next = match cursors.get_mut(k) {
+            Some(c) => c.next()?,
+            None => near.next()?,
+        };
+        if let Some(n) = next {
             heap.push(Reverse((n, k)));
         }
-        if last == Some(v) {
-            continue;
-        }
-        last = Some(v);
-        while old_v.is_some_and(|o| o < v) {
-            old_v = old.next()?;
-        }
-        if old_v != Some(v) {
-            out.push(v);
-        }
+        pending = match pending {
+            Some(p) if p >> MASK_BITS == e >> MASK_BITS => Some(p | e),
+            Some(p) => {
+                out.push(p);
+                Some(e)
+            }
+            None => Some(e),
+        };
+    }
+    if let Some(p) = pending {
+        out.push(p);
     }
     drop(cursors);
+    drop(near);
     for r in runs {
         r.release(budget);
     }
+    cur.release(budget);
     out.finish(budget)
 }
 
@@ -464,6 +623,13 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
     config: &Config,
     progress: &dyn Progress,
 ) -> Result<Report> {
+    if layout.n > MAX_POSITIONS {
+        return Err(Error::Unsupported(format!(
+            "the sparse store numbers positions below 2^{}; this index has {}",
+            64 - MASK_BITS,
+            layout.n
+        )));
+    }
     let plan = plan(layout, config);
     let spill = config.work_dir.as_ref().map(|d| d.join("spill"));
     if let Some(s) = &spill {
@@ -478,34 +644,33 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
         serial: AtomicU64::new(0),
     };
     let goals = super::goals(puzzle, layout)?;
-    let (mut prev, mut cur, mut counts, mut depth, resumed_at) =
+    let (mut cur, mut counts, mut depth, resumed_at) =
         match (config.resume, config.work_dir.as_deref()) {
             (true, Some(dir)) => {
                 let saved = checkpoint::load(dir, &config.identity, Store::Sparse, x)?;
-                if saved.sections.len() != 2 * BUCKETS as usize {
+                if saved.sections.len() != BUCKETS as usize {
                     return Err(Error::Unsupported(
                         "checkpoint: wrong number of level lists".into(),
                     ));
                 }
-                let lists = saved
+                let cur = saved
                     .sections
                     .iter()
                     .map(|w| List::unpack(w, &budget))
                     .collect::<Result<Vec<_>>>()?;
-                let mut lists = lists.into_iter();
-                let prev: Vec<List> = lists.by_ref().take(BUCKETS as usize).collect();
-                let cur: Vec<List> = lists.collect();
-                (prev, cur, saved.counts, saved.depth, Some(saved.depth))
+                (cur, saved.counts, saved.depth, Some(saved.depth))
             }
             _ => {
-                let mut mine: Vec<u64> = goals
+                // Goals have no moves back (none is next to another: they share a side).
+                let mine: Vec<u64> = goals
                     .iter()
                     .copied()
                     .filter(|&g| layout.owner(g).0 == layout.rank)
+                    .map(|g| g << MASK_BITS)
                     .collect();
-                mine.sort_unstable();
-                let sorter = Sorter::new(layout, &budget, usize::MAX);
-                sorter.sort(mine)?;
+                let sorter = Sorter::new(layout, &budget, BUCKETS * mine.len() as u64);
+                sorter.add(&mine)?;
+                sorter.flush()?;
                 let cur = sorter
                     .runs
                     .into_iter()
@@ -517,8 +682,7 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
                         })
                     })
                     .collect::<Result<Vec<_>>>()?;
-                let prev = (0..BUCKETS).map(|_| List::empty()).collect();
-                (prev, cur, vec![goals.len() as u64], 0u32, None)
+                (cur, vec![goals.len() as u64], 0u32, None)
             }
         };
     let mut clock = Clock::new(config.checkpoint_every);
@@ -530,20 +694,17 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
             break;
         }
         let started = Instant::now();
-        let (next, traffic) = level(puzzle, x, layout, config, &budget, &prev, &cur)?;
-        let mine: u64 = next.iter().map(|l| l.len).sum();
-        let found = x.sum(&[mine])?[0];
-        for l in std::mem::replace(&mut prev, cur) {
-            l.release(&budget);
-        }
+        let (next, traffic) = level(puzzle, x, layout, config, &budget, cur)?;
         cur = next;
+        let mine: u64 = cur.iter().map(|l| l.len).sum();
+        let found = x.sum(&[mine])?[0];
         if found == 0 {
             complete = true;
             break;
         }
         depth += 1;
         counts.push(found);
-        let lists: u64 = prev.iter().chain(&cur).map(|l| l.in_memory()).sum();
+        let lists: u64 = cur.iter().map(|l| l.in_memory()).sum();
         let secs = started.elapsed().as_secs_f64();
         seconds.push(secs);
         let (s, r) = super::gather(x, traffic)?;
@@ -555,9 +716,8 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
         }
         if let Some(dir) = config.work_dir.as_deref() {
             if clock.due(x)? {
-                let sections: Vec<Section> = prev
+                let sections: Vec<Section> = cur
                     .iter()
-                    .chain(&cur)
                     .map(|l| Section::Lazy(Box::new(move || l.pack())))
                     .collect();
                 checkpoint::save(
@@ -572,7 +732,7 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
             }
         }
     }
-    for l in prev.into_iter().chain(cur) {
+    for l in cur {
         l.release(&budget);
     }
     Ok(Report {
@@ -595,10 +755,9 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
     layout: &Layout,
     config: &Config,
     budget: &Budget,
-    prev: &[List],
-    cur: &[List],
+    cur: Vec<List>,
 ) -> Result<(Vec<List>, Traffic)> {
-    let sorter = Sorter::new(layout, budget, sort_entries(config) as usize);
+    let sorter = Sorter::new(layout, budget, sort_entries(config));
     let tasks: Vec<(usize, usize)> = cur
         .iter()
         .enumerate()
@@ -621,16 +780,21 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
             .par_iter()
             .with_max_len(1)
             .map(|&(b, k)| -> Result<Vec<Vec<u64>>> {
-                let mut positions = Vec::with_capacity(BLOCK);
-                cur[b].block(k, &mut positions)?;
+                let mut entries = Vec::with_capacity(BLOCK);
+                cur[b].block(k, &mut entries)?;
                 let mut out = vec![Vec::new(); procs];
-                let mut local = Vec::with_capacity(4 * positions.len());
-                puzzle.expand(positions.iter().copied(), |j| {
+                let mut local = Vec::with_capacity(4 * entries.len());
+                // The ordered moves are made by the merge.
+                let masked = entries
+                    .iter()
+                    .map(|&e| (e >> MASK_BITS, (e & MASK) as u8 | P::ORDERED));
+                puzzle.expand_masked(masked, |j, back| {
+                    let e = j << MASK_BITS | back as u64;
                     let owner = layout.owner(j).0;
                     if owner == layout.rank {
-                        local.push(j);
+                        local.push(e);
                     } else {
-                        out[owner as usize].push(j);
+                        out[owner as usize].push(e);
                     }
                 });
                 sorter.add(&local)?;
@@ -665,8 +829,8 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
         .collect();
     let next = runs
         .into_par_iter()
-        .zip(prev.par_iter())
-        .map(|(runs, prev)| merge(runs, prev, budget))
+        .zip(cur)
+        .map(|(runs, cur)| merge(puzzle, runs, cur, budget))
         .collect::<Result<Vec<_>>>()?;
     Ok((next, traffic))
 }
