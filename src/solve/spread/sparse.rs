@@ -351,7 +351,15 @@ impl Writer {
                 )
             })?;
             let io = |e| Error::io(&path, e);
-            let mut w = BufWriter::new(File::create(&path).map_err(io)?);
+            // Read back by the merge and the next level: open for reading too.
+            let file = fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(&path)
+                .map_err(io)?;
+            let mut w = BufWriter::new(file);
             w.write_all(&self.buf).map_err(io)?;
             let file = w.into_inner().map_err(|e| io(e.into_error()))?;
             Data::File { path, file }
@@ -838,4 +846,37 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
 /// Removes what a run spilled (its folder under the work folder).
 pub fn remove_spill(dir: &Path) {
     let _ = fs::remove_dir_all(dir.join("spill"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_spilled_to_a_file_reads_back() {
+        let dir = std::env::temp_dir().join(format!("gamedb-spill-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        // No memory left: the list goes to a file.
+        let budget = Budget {
+            left: AtomicU64::new(0),
+            dir: Some(dir.clone()),
+            serial: AtomicU64::new(0),
+        };
+        let values: Vec<u64> = (0..3 * BLOCK as u64 + 5).map(|i| i * 7 + (i % 3)).collect();
+        let mut w = Writer::new();
+        for &v in &values {
+            w.push(v);
+        }
+        let list = w.finish(&budget).unwrap();
+        assert!(matches!(list.data, Data::File { .. }));
+        let mut back = Vec::new();
+        let mut block = Vec::new();
+        for k in 0..list.blocks() {
+            list.block(k, &mut block).unwrap();
+            back.extend_from_slice(&block);
+        }
+        assert_eq!(back, values);
+        list.release(&budget);
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }
