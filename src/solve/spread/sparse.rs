@@ -101,7 +101,18 @@ impl Budget {
 
 enum Data {
     Memory(Vec<u8>),
-    File { path: PathBuf, file: File },
+    /// Not kept open: a deep level spills thousands of runs, more files than a process may
+    /// hold open; each read opens it.
+    File {
+        path: PathBuf,
+    },
+}
+
+/// Reads `buf.len()` bytes of a spilled list at `offset`.
+fn read_spilled(path: &Path, offset: u64, buf: &mut [u8]) -> Result<()> {
+    File::open(path)
+        .and_then(|f| f.read_exact_at(buf, offset))
+        .map_err(|e| Error::io(path, e))
 }
 
 /// A sorted list of entries of distinct positions, compressed in blocks.
@@ -135,10 +146,9 @@ impl List {
         let mut read;
         let bytes: &[u8] = match &self.data {
             Data::Memory(v) => &v[from as usize..to as usize],
-            Data::File { path, file } => {
+            Data::File { path } => {
                 read = vec![0u8; (to - from) as usize];
-                file.read_exact_at(&mut read, from)
-                    .map_err(|e| Error::io(path, e))?;
+                read_spilled(path, from, &mut read)?;
                 &read
             }
         };
@@ -198,10 +208,9 @@ impl List {
         out.extend(self.counts.iter().map(|&c| c as u64));
         let bytes = match &self.data {
             Data::Memory(v) => v.clone(),
-            Data::File { path, file } => {
+            Data::File { path } => {
                 let mut v = vec![0u8; self.bytes() as usize];
-                file.read_exact_at(&mut v, 0)
-                    .map_err(|e| Error::io(path, e))?;
+                read_spilled(path, 0, &mut v)?;
                 v
             }
         };
@@ -351,18 +360,10 @@ impl Writer {
                 )
             })?;
             let io = |e| Error::io(&path, e);
-            // Read back by the merge and the next level: open for reading too.
-            let file = fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(&path)
-                .map_err(io)?;
-            let mut w = BufWriter::new(file);
+            let mut w = BufWriter::new(File::create(&path).map_err(io)?);
             w.write_all(&self.buf).map_err(io)?;
-            let file = w.into_inner().map_err(|e| io(e.into_error()))?;
-            Data::File { path, file }
+            w.flush().map_err(io)?;
+            Data::File { path }
         };
         Ok(List {
             data,
@@ -877,6 +878,24 @@ mod tests {
         }
         assert_eq!(back, values);
         list.release(&budget);
+        // A deep level spills thousands of runs at once: they hold no open file each.
+        let open = || fs::read_dir("/proc/self/fd").unwrap().count();
+        let before = open();
+        let lists: Vec<List> = (0..500)
+            .map(|i| {
+                let mut w = Writer::new();
+                w.push(i);
+                w.finish(&budget).unwrap()
+            })
+            .collect();
+        assert!(
+            open() < before + 250,
+            "{} files open for 500 spilled lists",
+            open() - before
+        );
+        for l in lists {
+            l.release(&budget);
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 }
