@@ -70,6 +70,7 @@ else:
 if stop:
     what += f"; next size stopped: {stop}"
 rate = (n + 1) / secs if secs > 0 else 0
-print(f"| {code} | {n} | {secs} | {rate/1e6:.2f} M | {info.get('max_grundy')} | {rare} | {last} | {what} |")
+rate = f"{rate/1e6:.2f} M" if rate >= 1e6 else f"{rate/1e3:.1f} k"
+print(f"| {code} | {n} | {secs} | {rate} | {info.get('max_grundy')} | {rare} | {last} | {what} |")
 PY
 done
