@@ -3,15 +3,16 @@
 # heaps 2^16 - 1, 2^17 - 1, ... while a build takes under BUDGET seconds (default 40, so the
 # whole list takes about an hour on one core), and reports the largest heap reached, values
 # per second, the largest value, the rare heaps (count and the last one) and what `gamedb info`
-# says of periodicity. A code proved periodic is a new result: the line says so, with the
-# certificate (period, preperiod, the heap the theorem needed).
+# says of periodicity. A code proved periodic gets its certificate (period, preperiod); it is
+# a new result only if Flammenkamp's tables do not have it.
 #
 #   scripts/octal_unsolved.sh [OUT_DIR]        (BUDGET=SECONDS, CODES="0.6 0.14 ..." to choose)
 #
 # The list: Tomasz Czajka's `tczajka/octal-games`, UnsolvedGames.md (commit 57e893a, April
-# 2025), which lists Grundy's game and the octal games of up to three digits (0.ddd, 4.ddd)
-# that Achim Flammenkamp's tables (https://wwwhomes.uni-bielefeld.de/achim/octal.html) leave
-# unsolved. Output: a Markdown table on stdout; the tables are kept in OUT_DIR when given.
+# 2025), which lists Grundy's game and 82 octal games of up to three digits (0.ddd, 4.ddd)
+# that his program has not solved yet (his README: "work in progress"; Achim Flammenkamp's
+# tables, https://wwwhomes.uni-bielefeld.de/achim/octal.html, cover every 4.ddd code). Output:
+# a Markdown table on stdout; the tables are kept in OUT_DIR when given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -62,7 +63,7 @@ code, n, secs, stop = sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.arg
 rare = info.get("rare_heaps", {}).get("count", "")
 last = max((v["last_heap"] for v in info.get("rare_values", [])), default="")
 if info.get("proved"):
-    what = f"**PROVED periodic: period {info['period']}, preperiod {info['preperiod']}** (new result if not in the literature)"
+    what = f"**PROVED periodic: period {info['period']}, preperiod {info['preperiod']}** (to check against Flammenkamp's tables)"
 elif info.get("period") is not None:
     what = f"not proved; longest run: period {info['period']} from heap {info['preperiod']}"
 else:
