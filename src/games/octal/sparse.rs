@@ -548,6 +548,19 @@ impl<V: Width> State<V> {
         c
     }
 
+    /// The value of heap `n = g.len()`, and its candidate: the candidate unless a rare value
+    /// below it is reached by no pair of heaps (then the smallest such).
+    fn exact(&mut self, moves: &Moves, search: &mut Search<V>, g: &[V]) -> (usize, usize) {
+        let n = g.len();
+        let c = self.candidate(moves, g);
+        if self.need.is_empty() {
+            return (c, c);
+        }
+        search.cover(g, n);
+        search.find(g, n, &moves.split, &mut self.need);
+        (self.need.iter().copied().min().unwrap_or(c), c)
+    }
+
     /// Counts `value` as the value of heap `n` (the next).
     fn record(&mut self, ctx: &Context, n: usize, value: usize) -> Result<()> {
         self.count[value] += 1;
@@ -635,14 +648,7 @@ fn run_one<V: Width>(ctx: &Context, mut g: Vec<V>, name: &str) -> Result<Run<V>>
     let mut reported = g.len();
     while g.len() < ctx.n_all {
         let n = g.len();
-        let c = st.candidate(ctx.moves, &g);
-        let value = if st.need.is_empty() {
-            c
-        } else {
-            search.cover(&g, n);
-            search.find(&g, n, &ctx.moves.split, &mut st.need);
-            st.need.iter().copied().min().unwrap_or(c)
-        };
+        let (value, _) = st.exact(ctx.moves, &mut search, &g);
         if value >= st.limit {
             return Ok(Run::Overflow(g));
         }
@@ -915,12 +921,7 @@ mod ahead {
                 while n < end {
                     // SAFETY: no checker runs.
                     let g = unsafe { shared.below(n) };
-                    let c = st.candidate(ctx.moves, g);
-                    if !st.need.is_empty() {
-                        search.cover(g, n);
-                        search.find(g, n, &ctx.moves.split, &mut st.need);
-                    }
-                    let v = st.need.iter().copied().min().unwrap_or(c);
+                    let (v, c) = st.exact(ctx.moves, &mut search, g);
                     if v >= st.limit {
                         *len = n;
                         return Ok(false);
