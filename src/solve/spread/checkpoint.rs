@@ -30,10 +30,18 @@ use super::{Exchange, Store};
 use crate::solve::saves::{sync_dir, Hashed, Reader};
 use crate::{Error, Result};
 
-/// The layout version of checkpoints this build writes and reads. Version 3: the sparse
-/// store's sections are one list per bucket of the last level, each entry with its mask of
-/// moves back (version 2 held two levels without masks).
-pub const VERSION: u32 = 3;
+/// The layout version of the checkpoints of a store that this build writes and reads. Dense,
+/// version 3: the table and the expanded bitmap. Sparse, version 4: one list per bucket of the
+/// last level, each entry with its mask of moves back, the positions' gaps in groups of four
+/// with a length byte (version 3: the same lists as LEB128 varints; version 2 held two levels
+/// without masks). Each store has its own number, so a change to one does not refuse the
+/// other's checkpoints.
+pub fn version(store: Store) -> u32 {
+    match store {
+        Store::Dense => 3,
+        Store::Sparse => 4,
+    }
+}
 
 const MAGIC: &[u8; 8] = b"GDBCKPT\n";
 const MANIFEST: &str = "MANIFEST";
@@ -103,7 +111,8 @@ pub fn save<X: Exchange + ?Sized>(
     x.barrier()?;
     if rank == 0 {
         let text = format!(
-            "gamedb enumerate checkpoint\nversion {VERSION}\nboard {}\nprocesses {procs}\nstore {}\ndepth {depth}\n",
+            "gamedb enumerate checkpoint\nversion {}\nboard {}\nprocesses {procs}\nstore {}\ndepth {depth}\n",
+            version(store),
             id.name,
             store.name()
         );
@@ -144,7 +153,7 @@ fn write_part(
     let io = |e| Error::io(path, e);
     let mut w = Hashed::create(path)?;
     w.put(MAGIC).map_err(io)?;
-    w.put(&VERSION.to_le_bytes()).map_err(io)?;
+    w.put(&version(store).to_le_bytes()).map_err(io)?;
     w.put(&store_code(store).to_le_bytes()).map_err(io)?;
     let mut head = vec![id.key];
     head.extend_from_slice(&[0; 8]);
@@ -199,12 +208,6 @@ pub fn load<X: Exchange + ?Sized>(dir: &Path, id: &Identity, store: Store, x: &X
             dir.display()
         ))
     };
-    if field("version").as_deref() != Some(&VERSION.to_string()) {
-        return Err(refuse(format!(
-            "checkpoint format version {} (this gamedb reads version {VERSION})",
-            field("version").unwrap_or_else(|| "missing".into())
-        )));
-    }
     if field("board").as_deref() != Some(id.name.as_str()) {
         return Err(refuse(format!(
             "a checkpoint of {}, not of {} (this run)",
@@ -227,6 +230,14 @@ pub fn load<X: Exchange + ?Sized>(dir: &Path, id: &Identity, store: Store, x: &X
             "a checkpoint of the {} store, this run uses the {} store (another --memory or \
              --table than the run that wrote it)",
             field("store").unwrap_or_else(|| "unknown".into()),
+            store.name()
+        )));
+    }
+    let want = version(store);
+    if field("version").as_deref() != Some(&want.to_string()) {
+        return Err(refuse(format!(
+            "checkpoint format version {} of the {} store (this gamedb reads version {want})",
+            field("version").unwrap_or_else(|| "missing".into()),
             store.name()
         )));
     }
@@ -253,7 +264,7 @@ fn read_part(
     }
     let mut b4 = [0u8; 4];
     r.take(&mut b4)?;
-    if u32::from_le_bytes(b4) != VERSION {
+    if u32::from_le_bytes(b4) != version(store) {
         return Err(Error::corrupt(path, "checkpoint version differs"));
     }
     r.take(&mut b4)?;

@@ -12,14 +12,15 @@
 //! neighbours are made, sorted and written than when level `d − 1` had to be subtracted.
 //!
 //! Each process keeps its positions in [`BUCKETS`] buckets (local stripe number mod
-//! [`BUCKETS`]), each a sorted list compressed as blocks: the positions as deltas (LEB128
-//! varints, every block starting afresh, so blocks can be expanded independently), then their
-//! masks, two to a byte.
+//! [`BUCKETS`]), each a sorted list compressed as blocks: the positions as gaps (every block
+//! starting afresh, so blocks can be expanded independently) in groups of four behind a byte
+//! of their lengths (see [`LENS`]), then their masks, two to a byte.
 //!
 //! A level: the blocks of level `d` are expanded in parallel; neighbours owned by the process
 //! go to per-thread sorting buffers, the others to outboxes exchanged in rounds (an entry is
-//! `position << 4 | mask`, one word). A full buffer is sorted, its copies merged and cut into
-//! one sorted **run** per bucket. At the end each bucket merges its runs and writes level
+//! `position << 4 | mask`, one word). A buffer holds a piece per bucket; a full piece is
+//! sorted, its copies merged, and kept as a sorted **run** of its bucket. At the end each
+//! bucket merges its runs and writes level
 //! `d + 1`. Lists and runs stay in memory up to a budget and are written to files in the work
 //! folder beyond it (spilled), so the levels can outgrow memory.
 
@@ -53,10 +54,11 @@ const MAX_POSITIONS: u64 = 1 << (64 - MASK_BITS);
 
 /// Entries a thread's sorting buffer holds before it is sorted into runs.
 fn sort_entries(config: &Config) -> u64 {
-    // An eighth of the memory, shared by the threads, between 1 Mi and 32 Mi entries each
-    // (256 MiB: at the 4×4's depth 28, 64 Mi saved a tenth of the time for a third more
-    // memory).
-    (config.memory / 8 / 8 / rayon::current_num_threads() as u64).clamp(1 << 20, 1 << 25)
+    // An eighth of the memory, shared by the threads, between 1 Mi and 16 Mi entries each
+    // (128 MiB). Each full piece of a bucket makes a run: at the 4×4's depth 29, 32 Mi
+    // entries made 7 runs a bucket, 8 Mi made 25 and used 18 % more CPU; at 32 Mi the
+    // buffers were a third of the peak memory.
+    (config.memory / 8 / 8 / rayon::current_num_threads() as u64).clamp(1 << 20, 1 << 24)
 }
 
 /// The sparse store's needs on one process: the sorting buffers and the exchange buffers are
@@ -154,24 +156,31 @@ impl List {
         };
         let count = self.counts[k] as usize;
         let wrong = || Error::internal("a compressed block decodes to the wrong count");
-        // The deltas, then the masks two to a byte.
+        // The gaps in groups, then the masks two to a byte.
         let split = bytes
             .len()
             .checked_sub(count.div_ceil(2))
             .ok_or_else(wrong)?;
-        let (deltas, masks) = bytes.split_at(split);
-        let mut last = 0u64;
-        let mut i = 0;
-        while i < deltas.len() {
-            let (v, used) = varint(&deltas[i..]);
-            i += used;
-            last = if out.is_empty() { v } else { last + v };
-            out.push(last << MASK_BITS);
+        out.reserve(count);
+        let (mut i, mut last) = (0usize, 0u64);
+        while out.len() < count {
+            let tag = *bytes[..split].get(i).ok_or_else(wrong)?;
+            i += 1;
+            for g in 0..(count - out.len()).min(4) {
+                let len = LENS[(tag >> (2 * g) & 3) as usize];
+                if i + len > split {
+                    return Err(wrong());
+                }
+                let gap = read_le(bytes, i, len);
+                i += len;
+                last = if out.is_empty() { gap } else { last + gap };
+                out.push(last << MASK_BITS);
+            }
         }
-        if out.len() != count {
+        if i != split {
             return Err(wrong());
         }
-        for (pair, &m) in out.chunks_mut(2).zip(masks) {
+        for (pair, &m) in out.chunks_mut(2).zip(&bytes[split..]) {
             pair[0] |= (m & 0xf) as u64;
             if let Some(e) = pair.get_mut(1) {
                 *e |= (m >> 4) as u64;
@@ -262,25 +271,36 @@ impl List {
     }
 }
 
-fn varint(b: &[u8]) -> (u64, usize) {
-    let mut v = 0u64;
-    let mut shift = 0;
-    for (i, &byte) in b.iter().enumerate() {
-        v |= ((byte & 0x7f) as u64) << shift;
-        if byte & 0x80 == 0 {
-            return (v, i + 1);
-        }
-        shift += 7;
-    }
-    (v, b.len())
+/// Bytes of a gap by its 2-bit length code. At the 4×4's deep levels most gaps take two
+/// bytes (LEB128 took three for every gap from 2^14); a block's first position, and the long
+/// gaps of the early, thin levels, take eight.
+const LENS: [usize; 4] = [1, 2, 3, 8];
+
+/// The length code of `v` (see [`LENS`]).
+#[inline(always)]
+fn len_code(v: u64) -> u8 {
+    (v >= 1 << 8) as u8 + (v >= 1 << 16) as u8 + (v >= 1 << 24) as u8
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
+/// The `len` bytes at `at`, little-endian. One unaligned load where eight bytes are there
+/// (the block's masks follow its gaps, so they mostly are).
+#[inline(always)]
+fn read_le(bytes: &[u8], at: usize, len: usize) -> u64 {
+    match bytes.get(at..at + 8) {
+        Some(b) => {
+            let v = u64::from_le_bytes(b.try_into().expect("eight bytes"));
+            if len == 8 {
+                v
+            } else {
+                v & ((1 << (8 * len)) - 1)
+            }
+        }
+        None => {
+            let mut b = [0u8; 8];
+            b[..len].copy_from_slice(&bytes[at..at + len]);
+            u64::from_le_bytes(b)
+        }
     }
-    out.push(v as u8);
 }
 
 /// Builds a [`List`] from entries of increasing positions.
@@ -288,8 +308,11 @@ struct Writer {
     buf: Vec<u8>,
     offsets: Vec<u64>,
     counts: Vec<u32>,
-    /// The masks of the open block, two to a byte, written after its deltas.
+    /// The masks of the open block, two to a byte, written after its gaps.
     masks: Vec<u8>,
+    /// Gaps waiting for their group of four to be written.
+    group: [u64; 4],
+    grouped: usize,
     last: u64,
     len: u64,
 }
@@ -301,6 +324,8 @@ impl Writer {
             offsets: vec![0],
             counts: Vec::new(),
             masks: Vec::with_capacity(BLOCK / 2),
+            group: [0; 4],
+            grouped: 0,
             last: 0,
             len: 0,
         }
@@ -311,28 +336,59 @@ impl Writer {
         let (v, mask) = (entry >> MASK_BITS, (entry & MASK) as u8);
         match self.counts.last_mut() {
             Some(c) if (*c as usize) < BLOCK => {
-                put_varint(&mut self.buf, v - self.last);
                 if *c % 2 == 0 {
                     self.masks.push(mask);
                 } else if let Some(m) = self.masks.last_mut() {
                     *m |= mask << 4;
                 }
                 *c += 1;
+                self.gap(v - self.last);
             }
             _ => {
                 self.close_block();
-                put_varint(&mut self.buf, v);
                 self.masks.push(mask);
                 self.counts.push(1);
+                self.gap(v);
             }
         }
         self.last = v;
         self.len += 1;
     }
 
-    /// Ends the open block, if any: its masks follow its deltas, and its end is an offset.
+    #[inline]
+    fn gap(&mut self, v: u64) {
+        self.group[self.grouped] = v;
+        self.grouped += 1;
+        if self.grouped == 4 {
+            self.write_group();
+        }
+    }
+
+    /// Writes the waiting gaps: their length codes in one byte, then each in its length.
+    #[inline]
+    fn write_group(&mut self) {
+        let mut codes = [0u8; 4];
+        let mut tag = 0u8;
+        for g in 0..self.grouped {
+            codes[g] = len_code(self.group[g]);
+            tag |= codes[g] << (2 * g);
+        }
+        self.buf.push(tag);
+        for (g, &c) in codes.iter().enumerate().take(self.grouped) {
+            let at = self.buf.len();
+            // Eight bytes in one go, then cut to the length.
+            self.buf.extend_from_slice(&self.group[g].to_le_bytes());
+            self.buf.truncate(at + LENS[c as usize]);
+        }
+        self.grouped = 0;
+    }
+
+    /// Ends the open block, if any: its last group, then its masks, and its end is an offset.
     fn close_block(&mut self) {
         if !self.counts.is_empty() {
+            if self.grouped > 0 {
+                self.write_group();
+            }
             self.buf.extend_from_slice(&self.masks);
             self.masks.clear();
             self.offsets.push(self.buf.len() as u64);
@@ -408,14 +464,18 @@ impl<'a> Cursor<'a> {
 
 /// Neighbours owned by this process, gathered per thread and bucket and sorted into runs.
 ///
-/// Each thread's buffer is cut by bucket as entries arrive, so a full buffer is sorted as
-/// [`BUCKETS`] small pieces (a few MiB each, near the cache) rather than as one array, and
-/// no bucket bits are sorted. A buffer is one allocation, kept from one sort to the next and
-/// given back to the system whole before the merge.
+/// Each thread's buffer is cut by bucket as entries arrive, so it is sorted as [`BUCKETS`]
+/// small pieces (a few MiB each, near the cache) rather than as one array, and no bucket bits
+/// are sorted. A piece is sorted when it is full, alone: the neighbours of a stretch of the
+/// level crowd into a few buckets (a vertical move near the bottom of the board changes the
+/// index little), and sorting every piece whenever one filled made runs of a twentieth of a
+/// piece, 129 of them a bucket at the 4×4's depth 29, for the merge to wade through. A buffer
+/// is one allocation, kept from one sort to the next and given back to the system whole before
+/// the merge.
 struct Sorter<'a> {
     layout: &'a Layout,
     budget: &'a Budget,
-    /// Entries one bucket of a thread's buffer holds; the buffer is sorted when one is full.
+    /// Entries one bucket's piece of a thread's buffer holds; a full piece is sorted.
     room: usize,
     buffers: Vec<Mutex<Pieces>>,
     runs: Vec<Mutex<Vec<List>>>,
@@ -459,10 +519,8 @@ impl<'a> Sorter<'a> {
         for &e in entries {
             let b = self.bucket(e >> MASK_BITS);
             if lens[b] == room {
-                for (b, piece) in data.chunks_mut(room).enumerate() {
-                    self.sort(b, &mut piece[..lens[b]])?;
-                    lens[b] = 0;
-                }
+                self.sort(b, &mut data[b * room..(b + 1) * room])?;
+                lens[b] = 0;
             }
             data[b * room + lens[b]] = e;
             lens[b] += 1;
@@ -574,35 +632,91 @@ impl<'a, P: Bipartite> Near<'a, P> {
     }
 }
 
+/// The head of a merge source that has run out: above every entry, as positions stay below
+/// [`MAX_POSITIONS`] − 1.
+const DONE: u64 = u64::MAX;
+
+/// A tournament tree of losers over the heads of the merge sources: the smallest head, and the
+/// next after it is replaced, in `log2(sources)` comparisons and no moves (a binary heap sifts
+/// twice as far and moves its entries).
+struct Losers {
+    /// Leaves: sources padded to a power of two.
+    m: usize,
+    /// `tree[0]`: the source with the smallest head; `tree[node]`: the loser of the match at
+    /// internal node `node` (children `2·node` and `2·node + 1`, leaves `m..2m`).
+    tree: Vec<usize>,
+    heads: Vec<u64>,
+}
+
+impl Losers {
+    fn new(mut heads: Vec<u64>) -> Losers {
+        let m = heads.len().next_power_of_two();
+        heads.resize(m, DONE);
+        let mut tree = vec![0; m];
+        let mut winner = vec![0; 2 * m];
+        for (i, w) in winner[m..].iter_mut().enumerate() {
+            *w = i;
+        }
+        for node in (1..m).rev() {
+            let (a, b) = (winner[2 * node], winner[2 * node + 1]);
+            let (w, l) = if heads[b] < heads[a] { (b, a) } else { (a, b) };
+            winner[node] = w;
+            tree[node] = l;
+        }
+        tree[0] = winner[1];
+        Losers { m, tree, heads }
+    }
+
+    /// The smallest head and its source.
+    #[inline]
+    fn top(&self) -> (u64, usize) {
+        let w = self.tree[0];
+        (self.heads[w], w)
+    }
+
+    /// Replaces the smallest head by its source's next one and replays its matches.
+    #[inline]
+    fn replace(&mut self, head: u64) {
+        let mut w = self.tree[0];
+        self.heads[w] = head;
+        let mut node = (w + self.m) / 2;
+        while node >= 1 {
+            let l = self.tree[node];
+            if self.heads[l] < self.heads[w] {
+                self.tree[node] = w;
+                w = l;
+            }
+            node /= 2;
+        }
+        self.tree[0] = w;
+    }
+}
+
 /// Merges the runs of one bucket, and the neighbours of the bucket's level-`d` list `cur` by
 /// ordered moves, into the next level: each position once, with the OR of its masks.
 fn merge<P: Bipartite>(puzzle: &P, runs: Vec<List>, cur: List, budget: &Budget) -> Result<List> {
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
     let mut cursors: Vec<Cursor> = runs.iter().map(Cursor::new).collect();
     let mut near = Near::new(puzzle, &cur);
-    let mut heap = BinaryHeap::new();
-    for (k, c) in cursors.iter_mut().enumerate() {
-        if let Some(v) = c.next()? {
-            heap.push(Reverse((v, k)));
-        }
+    // The ordered neighbours are the last source.
+    let mut heads = Vec::with_capacity(runs.len() + 1);
+    for c in cursors.iter_mut() {
+        heads.push(c.next()?.unwrap_or(DONE));
     }
-    // The ordered neighbours are source `runs.len()`.
-    let nk = runs.len();
-    if let Some(v) = near.next()? {
-        heap.push(Reverse((v, nk)));
-    }
+    heads.push(near.next()?.unwrap_or(DONE));
+    let mut losers = Losers::new(heads);
     let mut out = Writer::new();
     // The entry being gathered: its position's copies arrive one after the other.
     let mut pending: Option<u64> = None;
-    while let Some(Reverse((e, k))) = heap.pop() {
+    loop {
+        let (e, k) = losers.top();
+        if e == DONE {
+            break;
+        }
         let next = match cursors.get_mut(k) {
             Some(c) => c.next()?,
             None => near.next()?,
         };
-        if let Some(n) = next {
-            heap.push(Reverse((n, k)));
-        }
+        losers.replace(next.unwrap_or(DONE));
         pending = match pending {
             Some(p) if p >> MASK_BITS == e >> MASK_BITS => Some(p | e),
             Some(p) => {
@@ -632,7 +746,7 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
     config: &Config,
     progress: &dyn Progress,
 ) -> Result<Report> {
-    if layout.n > MAX_POSITIONS {
+    if layout.n >= MAX_POSITIONS {
         return Err(Error::Unsupported(format!(
             "the sparse store numbers positions below 2^{}; this index has {}",
             64 - MASK_BITS,
@@ -852,6 +966,110 @@ pub fn remove_spill(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tree_of_losers_merges_in_order() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for sources in [1usize, 2, 3, 5, 8, 13, 33] {
+            let lists: Vec<Vec<u64>> = (0..sources)
+                .map(|s| {
+                    let mut v: Vec<u64> = (0..(s * 37) % 50)
+                        .map(|_| {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            x % 200
+                        })
+                        .collect();
+                    v.sort_unstable();
+                    v
+                })
+                .collect();
+            let mut at = vec![0usize; sources];
+            let heads = lists.iter().map(|l| l.first().copied().unwrap_or(DONE));
+            let mut losers = Losers::new(heads.collect());
+            let mut got = Vec::new();
+            loop {
+                let (e, k) = losers.top();
+                if e == DONE {
+                    break;
+                }
+                got.push(e);
+                at[k] += 1;
+                losers.replace(lists[k].get(at[k]).copied().unwrap_or(DONE));
+            }
+            let mut want: Vec<u64> = lists.concat();
+            want.sort_unstable();
+            assert_eq!(got, want, "{sources} sources");
+        }
+    }
+
+    #[test]
+    fn gaps_of_every_length_round_trip() {
+        // Gaps of one, two, three and eight bytes, blocks of every length mod 4 (a last group
+        // of one to four gaps), positions up to 2^60, and every mask.
+        let budget = Budget {
+            left: AtomicU64::new(u64::MAX),
+            dir: None,
+            serial: AtomicU64::new(0),
+        };
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for len in [1usize, 2, 3, 4, 5, 4095, 4096, 4097, 3 * BLOCK + 2] {
+            let mut v = 0u64;
+            let entries: Vec<u64> = (0..len)
+                .map(|i| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let bits = [1, 7, 8, 15, 16, 23, 24, 40][i % 8];
+                    v += 1 + (x >> 20) % (1 << bits);
+                    v << MASK_BITS | (x & MASK)
+                })
+                .collect();
+            let mut w = Writer::new();
+            for &e in &entries {
+                w.push(e);
+            }
+            let list = w.finish(&budget).unwrap();
+            assert_eq!(list.len, len as u64);
+            let mut back = Vec::new();
+            let mut block = Vec::new();
+            for k in 0..list.blocks() {
+                list.block(k, &mut block).unwrap();
+                back.extend_from_slice(&block);
+            }
+            assert_eq!(back, entries, "{len}");
+            let packed = list.pack().unwrap();
+            let again = List::unpack(&packed, &budget).unwrap();
+            assert_eq!(again.bytes(), list.bytes());
+        }
+        let mut w = Writer::new();
+        w.push((1u64 << 59) << MASK_BITS | 5);
+        w.push(((1u64 << 59) + (1 << 58)) << MASK_BITS | 9);
+        let list = w.finish(&budget).unwrap();
+        let mut block = Vec::new();
+        list.block(0, &mut block).unwrap();
+        assert_eq!(
+            block,
+            [
+                (1u64 << 59) << MASK_BITS | 5,
+                ((1u64 << 59) + (1 << 58)) << MASK_BITS | 9
+            ]
+        );
+        // A block cut short decodes to an error, not to wrong entries.
+        let mut bytes = match &list.data {
+            Data::Memory(v) => v.clone(),
+            Data::File { .. } => unreachable!(),
+        };
+        bytes.remove(3);
+        let cut = List {
+            offsets: vec![0, bytes.len() as u64],
+            data: Data::Memory(bytes),
+            counts: list.counts.clone(),
+            len: list.len,
+        };
+        assert!(cut.block(0, &mut block).is_err());
+    }
 
     #[test]
     fn a_list_spilled_to_a_file_reads_back() {
