@@ -193,6 +193,8 @@ struct Marker<'a> {
     table: &'a [AtomicU64],
     touched: &'a [AtomicBool],
     code: u64,
+    /// The lowest set bit of `code` (0 or 1).
+    low: u32,
 }
 
 impl Marker<'_> {
@@ -218,7 +220,19 @@ impl Marker<'_> {
         if w.load(Relaxed) >> shift & 3 != 0 {
             return false;
         }
-        w.fetch_or(self.code << shift, Relaxed) >> shift & 3 == 0
+        // Once the entry was seen 0, only this level's code can arrive in it, so the thread
+        // that sets the code's low bit first is the one that reached it first: one bit set
+        // and tested (`lock bts`) instead of a compare-and-swap loop for the whole code. The
+        // code's other bit (code 3) follows; until then the entry reads as reached, all that
+        // is asked of it during the level.
+        let bit = 1u64 << (shift + self.low as u64);
+        if w.fetch_or(bit, Relaxed) & bit != 0 {
+            return false;
+        }
+        if self.code == 3 {
+            w.fetch_or(2 << shift, Relaxed);
+        }
+        true
     }
 
     /// Marks the positions of `bits` (bit `i`: entry `i` of local table word `at`) that are
@@ -347,6 +361,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
         table: atomic(&mut st.table),
         touched: &st.touched,
         code: mod3::code(depth + 1) as u64,
+        low: mod3::code(depth + 1).trailing_zeros(),
     };
     let expanded = atomic(&mut st.expanded);
     let steps = Steps::new(puzzle, layout);
@@ -402,7 +417,12 @@ fn frontier_word(table: &[AtomicU64], expanded: &[AtomicU64], side: u64, at: usi
         // Every position of the side was expanded: no need to read the table.
         return 0;
     }
-    reached(table[2 * at].load(Relaxed), table[2 * at + 1].load(Relaxed)) & open
+    let (lo, hi) = (table[2 * at].load(Relaxed), table[2 * at + 1].load(Relaxed));
+    if lo | hi == 0 {
+        // Nothing reached in the word (the early levels, mostly): no need to compact it.
+        return 0;
+    }
+    reached(lo, hi) & open
 }
 
 /// The active stripes cut into consecutive runs whose neighbours fit one exchange round (one
@@ -500,9 +520,10 @@ fn expand_stripe<P: Bipartite>(
         })
     });
     let mut found = 0u64;
-    // Far neighbours (the table is larger than the caches) are looked at 32 neighbours after
-    // their prefetch: a few hundred nanoseconds of other work, longer than a memory access.
-    let mut delay = Delay::<_, 32>::new(|local: u64| found += marker.mark(local) as u64);
+    // Far neighbours (the table is larger than the caches) are looked at 64 neighbours after
+    // their prefetch: a microsecond or so of other work, longer than a memory access even on
+    // a loaded machine.
+    let mut delay = Delay::<_, 64>::new(|local: u64| found += marker.mark(local) as u64);
     let me = layout.rank;
     let local_base = ls * layout.stripe;
     let mut close = 0u64;
