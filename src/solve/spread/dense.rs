@@ -378,7 +378,8 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
             .fold(
                 || (0u64, vec![Vec::new(); procs]),
                 |(n, mut out), &ls| {
-                    let got = expand_stripe(puzzle, layout, &marker, expanded, &steps, p, ls, &mut out);
+                    let got =
+                        expand_stripe(puzzle, layout, &marker, expanded, &steps, p, ls, &mut out);
                     (n + got, out)
                 },
             )
