@@ -10,10 +10,13 @@
 //! lines are prefetched a few neighbours ahead; nothing else is written at random.
 //!
 //! A neighbour is marked when its code is 0: a load first (a position seen before costs a
-//! load, not a locked write), then one atomic OR, whose old value says whether this thread was
-//! first, so the level's count is exact. Level `d` writes codes on side `d + 1 mod 2` only, so
-//! the frontier codes it reads do not change under it. A stripe that receives a code is
-//! flagged; the next level scans only flagged stripes.
+//! load, not a locked write), then one atomic bit-test-and-set, whose old bit says whether
+//! this thread was first, so the level's count is exact. The ordered moves of a puzzle
+//! ([`Bipartite::ordered_steps`]: a sliding puzzle's sideways moves, index ± 1) are made for a
+//! whole bitmap word of the frontier at once, by shifting it: one atomic OR per table word,
+//! whose old value gives the count. Level `d` writes codes on side `d + 1 mod 2` only, so the
+//! frontier codes it reads do not change under it. A stripe that receives a code is flagged;
+//! the next level scans only flagged stripes.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
