@@ -826,6 +826,18 @@ impl Bipartite for SlideIndex {
             .collect()
     }
 
+    /// Left (to `i − 1`) unless the blank is in the first column, right (to `i + 1`) unless
+    /// it is in the last.
+    fn ordered_steps(&self) -> Vec<u8> {
+        let cols = self.grid.cols();
+        (0..self.cells)
+            .map(|b| {
+                let col = self.col[b] as usize;
+                (col > 0) as u8 | ((col + 1 < cols) as u8) << 1
+            })
+            .collect()
+    }
+
     fn expand_masked<I, F>(&self, positions: I, mut f: F)
     where
         I: IntoIterator<Item = (u64, u8)>,
@@ -983,6 +995,37 @@ mod tests {
                     ix.expand_masked([(j, back)], |k, _| rest.push(k));
                     assert!(!rest.contains(&i));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn ordered_steps_are_the_ordered_moves() {
+        // The dense store makes the moves named by `ordered_steps` in bulk and asks
+        // `expand_masked` for the rest with `ORDERED` masked: together, every move once.
+        for g in boards() {
+            let ix = SlideIndex::dense(g);
+            let steps = ix.ordered_steps();
+            assert_eq!(steps.len(), ix.sides().len());
+            for i in 0..ix.positions() {
+                let mut want = Vec::new();
+                ix.neighbours(i, |j| want.push(j));
+                let mut ordered = Vec::new();
+                ix.expand_masked([(i, 0xf & !SlideIndex::ORDERED)], |j, _| ordered.push(j));
+                let s = steps[(i % steps.len() as u64) as usize];
+                let mut bulk = Vec::new();
+                if s & 1 != 0 {
+                    bulk.push(i - 1);
+                }
+                if s & 2 != 0 {
+                    bulk.push(i + 1);
+                }
+                assert_eq!(ordered, bulk, "{g:?} {i}");
+                let mut got = bulk;
+                ix.expand_masked([(i, SlideIndex::ORDERED)], |j, _| got.push(j));
+                got.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(got, want, "{g:?} {i}");
             }
         }
     }

@@ -10,10 +10,13 @@
 //! lines are prefetched a few neighbours ahead; nothing else is written at random.
 //!
 //! A neighbour is marked when its code is 0: a load first (a position seen before costs a
-//! load, not a locked write), then one atomic OR, whose old value says whether this thread was
-//! first, so the level's count is exact. Level `d` writes codes on side `d + 1 mod 2` only, so
-//! the frontier codes it reads do not change under it. A stripe that receives a code is
-//! flagged; the next level scans only flagged stripes.
+//! load, not a locked write), then one atomic bit-test-and-set, whose old bit says whether
+//! this thread was first, so the level's count is exact. The ordered moves of a puzzle
+//! ([`Bipartite::ordered_steps`]: a sliding puzzle's sideways moves, index ± 1) are made for a
+//! whole bitmap word of the frontier at once, by shifting it: one atomic OR per table word,
+//! whose old value gives the count. Level `d` writes codes on side `d + 1 mod 2` only, so the
+//! frontier codes it reads do not change under it. A stripe that receives a code is flagged;
+//! the next level scans only flagged stripes.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -74,6 +77,53 @@ fn compact(w: u64) -> u64 {
     x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
     x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
     (x | x >> 16) & 0xffff_ffff
+}
+
+/// The inverse of [`compact`]: bit `i` of the low 32 bits of `x` becomes bit `2i` (entry `i`
+/// with code 1; multiplied by a code, entry `i` with that code).
+#[inline(always)]
+fn spread(x: u64) -> u64 {
+    let mut x = x & 0xffff_ffff;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & 0x5555_5555_5555_5555
+}
+
+/// The ordered moves ([`Bipartite::ordered_steps`]) as bit masks over the words of a stripe,
+/// by word modulo the period (as [`Layout::side_masks`]): `down[w]` has bit `b` when position
+/// `64w + b` of a stripe has a move to the position before it, `up[w]` when it has one to the
+/// position after it. All zero for a puzzle without ordered moves.
+struct Steps {
+    down: Vec<u64>,
+    up: Vec<u64>,
+    /// The mask [`Bipartite::expand_masked`] gets for each position: the ordered moves, when
+    /// they are made here in bulk.
+    skip: u8,
+}
+
+impl Steps {
+    fn new<P: Bipartite>(puzzle: &P, layout: &Layout) -> Steps {
+        let steps = puzzle.ordered_steps();
+        let period = layout.period;
+        let mask = |bit: u8| -> Vec<u64> {
+            (0..period)
+                .map(|w| {
+                    (0..64).fold(0u64, |m, b| {
+                        let r = ((64 * w + b) % period) as usize;
+                        let on = steps.get(r).is_some_and(|&s| s & bit != 0);
+                        m | (on as u64) << b
+                    })
+                })
+                .collect()
+        };
+        Steps {
+            down: mask(1),
+            up: mask(2),
+            skip: if steps.is_empty() { 0 } else { P::ORDERED },
+        }
+    }
 }
 
 struct State {
@@ -146,6 +196,8 @@ struct Marker<'a> {
     table: &'a [AtomicU64],
     touched: &'a [AtomicBool],
     code: u64,
+    /// The lowest set bit of `code` (0 or 1).
+    low: u32,
 }
 
 impl Marker<'_> {
@@ -171,7 +223,33 @@ impl Marker<'_> {
         if w.load(Relaxed) >> shift & 3 != 0 {
             return false;
         }
-        w.fetch_or(self.code << shift, Relaxed) >> shift & 3 == 0
+        // Once the entry was seen 0, only this level's code can arrive in it, so the thread
+        // that sets the code's low bit first is the one that reached it first: one bit set
+        // and tested (`lock bts`) instead of a compare-and-swap loop for the whole code. The
+        // code's other bit (code 3) follows; until then the entry reads as reached, all that
+        // is asked of it during the level.
+        let bit = 1u64 << (shift + self.low as u64);
+        if w.fetch_or(bit, Relaxed) & bit != 0 {
+            return false;
+        }
+        if self.code == 3 {
+            w.fetch_or(2 << shift, Relaxed);
+        }
+        true
+    }
+
+    /// Marks the positions of `bits` (bit `i`: entry `i` of local table word `at`) that are
+    /// not reached yet, with one atomic OR; returns how many this call marked (the OR's old
+    /// value says which were still 0). Does not flag the stripe.
+    #[inline(always)]
+    fn claim_word(&self, at: usize, bits: u64) -> u64 {
+        let w = &self.table[at];
+        let new = bits & !compact(w.load(Relaxed));
+        if new == 0 {
+            return 0;
+        }
+        let old = w.fetch_or(spread(new) * self.code, Relaxed);
+        (new & !compact(old)).count_ones() as u64
     }
 
     #[inline(always)]
@@ -286,8 +364,10 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
         table: atomic(&mut st.table),
         touched: &st.touched,
         code: mod3::code(depth + 1) as u64,
+        low: mod3::code(depth + 1).trailing_zeros(),
     };
     let expanded = atomic(&mut st.expanded);
+    let steps = Steps::new(puzzle, layout);
     let batches = batches(layout, config, &marker, expanded, p, &stripes);
     let procs = layout.procs as usize;
     let mut found = 0u64;
@@ -301,7 +381,8 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
             .fold(
                 || (0u64, vec![Vec::new(); procs]),
                 |(n, mut out), &ls| {
-                    let got = expand_stripe(puzzle, layout, &marker, expanded, p, ls, &mut out);
+                    let got =
+                        expand_stripe(puzzle, layout, &marker, expanded, &steps, p, ls, &mut out);
                     (n + got, out)
                 },
             )
@@ -340,7 +421,12 @@ fn frontier_word(table: &[AtomicU64], expanded: &[AtomicU64], side: u64, at: usi
         // Every position of the side was expanded: no need to read the table.
         return 0;
     }
-    reached(table[2 * at].load(Relaxed), table[2 * at + 1].load(Relaxed)) & open
+    let (lo, hi) = (table[2 * at].load(Relaxed), table[2 * at + 1].load(Relaxed));
+    if lo | hi == 0 {
+        // Nothing reached in the word (the early levels, mostly): no need to compact it.
+        return 0;
+    }
+    reached(lo, hi) & open
 }
 
 /// The active stripes cut into consecutive runs whose neighbours fit one exchange round (one
@@ -389,41 +475,68 @@ fn batches(
 }
 
 /// Expands the frontier positions of local stripe `ls` (side `p`), marking them expanded.
+///
+/// Word by word: the ordered moves of the word's frontier are made at once
+/// ([`sideways`]); the frontier's positions then go to [`Bipartite::expand_masked`] for
+/// their other moves, whose targets are marked through a prefetch ring unless they lie in the
+/// table words next to the position.
+#[allow(clippy::too_many_arguments)]
 fn expand_stripe<P: Bipartite>(
     puzzle: &P,
     layout: &Layout,
     marker: &Marker,
     expanded: &[AtomicU64],
+    steps: &Steps,
     p: usize,
     ls: u64,
     out: &mut [Vec<u64>],
 ) -> u64 {
     let base = layout.global_stripe(ls) * layout.stripe;
-    let first = ls * layout.stripe / 64;
-    let sides = layout.side_masks(p).iter().cycle();
-    let positions = (0..layout.stripe / 64)
-        .zip(sides)
-        .flat_map(move |(w, &side)| {
-            let at = (first + w) as usize;
-            let front = frontier_word(marker.table, expanded, side, at);
-            if front != 0 {
-                // Only this task writes this stripe's bits.
-                expanded[at].store(expanded[at].load(Relaxed) | front, Relaxed);
-            }
-            BitsOf(front).map(move |b| base + 64 * w + b)
-        });
+    let first = (ls * layout.stripe / 64) as usize;
+    let words = (layout.stripe / 64) as usize;
+    let period = layout.period as usize;
+    let sides = layout.side_masks(p);
+    let front_of = |w: usize| frontier_word(marker.table, expanded, sides[w % period], first + w);
+    // The word's frontier, and those of the words before and after it: ordered moves cross
+    // word edges (never stripe edges: a stripe is whole periods, and ordered moves stay in
+    // their period's group of indices).
+    let (mut before, mut next) = (0u64, front_of(0));
     let mut near = 0u64;
+    // The position being expanded (for the nearness of its neighbours).
+    let here = std::cell::Cell::new(base);
+    let positions = (0..words).flat_map(|w| {
+        let front = next;
+        next = if w + 1 < words { front_of(w + 1) } else { 0 };
+        let at = first + w;
+        if front != 0 {
+            // Only this task writes this stripe's bits.
+            expanded[at].store(expanded[at].load(Relaxed) | front, Relaxed);
+        }
+        // Moves into this word may also come across its edges, with no frontier in it.
+        if front != 0 || before >> 63 != 0 || next & 1 != 0 {
+            near += sideways(marker, steps, w % period, at, before, front, next);
+        }
+        before = front;
+        let here = &here;
+        BitsOf(front).map(move |b| {
+            here.set(base + 64 * w as u64 + b);
+            base + 64 * w as u64 + b
+        })
+    });
     let mut found = 0u64;
-    // Far neighbours (the table is larger than the caches) are looked at 32 neighbours after
-    // their prefetch: a few hundred nanoseconds of other work, longer than a memory access.
-    let mut delay = Delay::<_, 32>::new(|local: u64| found += marker.mark(local) as u64);
+    // Far neighbours (the table is larger than the caches) are looked at 64 neighbours after
+    // their prefetch: a microsecond or so of other work, longer than a memory access even on
+    // a loaded machine.
+    let mut delay = Delay::<_, 64>::new(|local: u64| found += marker.mark(local) as u64);
     let me = layout.rank;
     let local_base = ls * layout.stripe;
-    puzzle.expand(positions, |j| {
-        if j.wrapping_sub(base) < layout.stripe {
-            // In this stripe, next to the position expanded (a move inside its block):
-            // cached already, nothing to wait for.
-            near += marker.claim(local_base + (j - base)) as u64;
+    let mut close = 0u64;
+    puzzle.expand_masked(positions.map(|i| (i, steps.skip)), |j, _| {
+        // In the table word of the position or one next to it: cached already, nothing to
+        // wait for. Anything further, even in this stripe, may miss the caches.
+        let word_gap = (j / 32).wrapping_sub(here.get() / 32).wrapping_add(1);
+        if word_gap <= 2 && j.wrapping_sub(base) < layout.stripe {
+            close += marker.claim(local_base + (j - base)) as u64;
             return;
         }
         let (owner, local) = layout.owner(j);
@@ -434,10 +547,46 @@ fn expand_stripe<P: Bipartite>(
         }
     });
     delay.flush();
+    near += close;
     if near > 0 {
         marker.touched[ls as usize].store(true, Relaxed);
     }
     found + near
+}
+
+/// Makes the ordered moves of frontier word `front` (word `w mod period` = `wm` of a stripe,
+/// local bitmap word `at`) in bulk: its positions' neighbours `i ± 1` are the word shifted by
+/// one bit, restricted to the positions that have that move, plus the moves across the word's
+/// edges from the last position of the word `before` and the first of the word `next` (0 at
+/// the stripe's edges, where no ordered move crosses). Every target lies on the other side,
+/// which this level writes; returns how many were first reached here.
+#[inline]
+fn sideways(
+    marker: &Marker,
+    steps: &Steps,
+    wm: usize,
+    at: usize,
+    before: u64,
+    front: u64,
+    next: u64,
+) -> u64 {
+    let period = steps.up.len();
+    let (wb, wn) = ((wm + period - 1) % period, (wm + 1) % period);
+    let targets = (front & steps.down[wm]) >> 1
+        | (front & steps.up[wm]) << 1
+        | (before & steps.up[wb]) >> 63
+        | (next & steps.down[wn]) << 63;
+    if targets == 0 {
+        return 0;
+    }
+    let mut found = 0;
+    if targets as u32 != 0 {
+        found += marker.claim_word(2 * at, targets & 0xffff_ffff);
+    }
+    if targets >> 32 != 0 {
+        found += marker.claim_word(2 * at + 1, targets >> 32);
+    }
+    found
 }
 
 /// Marks received neighbours (all owned by this process).
@@ -468,5 +617,106 @@ mod tests {
         assert_eq!(reached(lo, hi), 1 | 1 << 5 | 1 << 31 | 1 << (32 + 7));
         assert_eq!(reached(0, 0), 0);
         assert_eq!(reached(u64::MAX, u64::MAX), u64::MAX);
+    }
+
+    #[test]
+    fn spread_inverts_compact() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let bits = x & 0xffff_ffff;
+            for code in 1..4u64 {
+                assert_eq!(compact(spread(bits) * code), bits);
+            }
+        }
+        assert_eq!(spread(1 << 31 | 1), 1 << 62 | 1);
+    }
+
+    use crate::games::board::Board;
+    use crate::games::slide::SlideIndex;
+    use crate::solve::bfs::Puzzle;
+
+    /// A sliding puzzle that names no ordered moves: the dense store expands every move
+    /// position by position, as before the bulk moves.
+    struct PerPosition(SlideIndex);
+
+    impl Puzzle for PerPosition {
+        fn positions(&self) -> u64 {
+            self.0.positions()
+        }
+        fn goals(&self) -> Vec<u64> {
+            self.0.goals()
+        }
+        fn neighbours<F: FnMut(u64)>(&self, pos: u64, f: F) {
+            self.0.neighbours(pos, f);
+        }
+    }
+
+    impl Bipartite for PerPosition {
+        fn sides(&self) -> Vec<u8> {
+            self.0.sides()
+        }
+        fn expand_masked<I, F>(&self, positions: I, f: F)
+        where
+            I: IntoIterator<Item = (u64, u8)>,
+            F: FnMut(u64, u8),
+        {
+            self.0.expand_masked(positions, f);
+        }
+    }
+
+    fn config() -> Config {
+        Config {
+            max_depth: None,
+            memory: 1 << 30,
+            round_entries: 1 << 16,
+            work_dir: None,
+            checkpoint_every: None,
+            resume: false,
+            identity: checkpoint::Identity {
+                key: 0,
+                name: "test".into(),
+            },
+            level_delay_ms: 0,
+            force: None,
+        }
+    }
+
+    fn enumerate<P: Bipartite>(puzzle: &P, stripe: u64, threads: usize) -> (Vec<u64>, Vec<u64>) {
+        let layout = Layout::with_stripe(puzzle.positions(), &puzzle.sides(), 1, 0, stripe);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let report = pool
+            .install(|| run(puzzle, &super::super::Single, &layout, &config(), &()))
+            .unwrap();
+        assert!(report.complete);
+        // The table's length is whole stripes: compare the positions' words.
+        let mut words = report.table.unwrap().words;
+        words.truncate(puzzle.positions().div_ceil(32) as usize);
+        (report.counts, words)
+    }
+
+    #[test]
+    fn bulk_ordered_moves_give_the_same_table_and_exact_counts_at_any_thread_count() {
+        for (r, c) in [(2, 3), (3, 2), (2, 4), (3, 3), (2, 5)] {
+            let g = Board::new(r, c).unwrap();
+            let ix = SlideIndex::dense(g);
+            let n = ix.positions();
+            // Per position, one thread, one stripe: the reference.
+            let (counts, words) = enumerate(&PerPosition(ix.clone()), n, 1);
+            assert_eq!(counts.iter().sum::<u64>(), n, "{r}x{c}");
+            for threads in 1..=3 {
+                // Small stripes: many tasks racing for the same words.
+                for stripe in [1, 4096, n] {
+                    let got = enumerate(&ix, stripe, threads);
+                    assert_eq!(got.0, counts, "{r}x{c} {threads} threads, stripe {stripe}");
+                    assert_eq!(got.1, words, "{r}x{c} {threads} threads, stripe {stripe}");
+                }
+            }
+        }
     }
 }

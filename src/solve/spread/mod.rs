@@ -60,6 +60,20 @@ pub trait Bipartite: Puzzle {
     /// same process: the sparse store merges them without sorting. None by default.
     const ORDERED: u8 = 0;
 
+    /// Where the ordered moves go, by residue of the index modulo the period (one entry per
+    /// residue, like [`sides`](Bipartite::sides)): bit 0 set when index `i` has a move to
+    /// `i − 1`, bit 1 when it has one to `i + 1`; these are all the moves of
+    /// [`ORDERED`](Bipartite::ORDERED), and [`expand_masked`](Bipartite::expand_masked) with
+    /// `ORDERED` in a position's mask gives exactly its other moves.
+    ///
+    /// The dense store then makes the ordered moves of a whole word of positions at once (bit
+    /// shifts of the frontier's bitmap word, one atomic OR per table word) instead of position
+    /// by position. Empty (the default): no such moves, every move goes through
+    /// `expand_masked`.
+    fn ordered_steps(&self) -> Vec<u8> {
+        Vec::new()
+    }
+
     /// Like [`Puzzle::expand`], with moves named: each position comes with a mask of moves to
     /// leave out, and `f(neighbour, back)` gets, as `back`, the bit of the move that leads from
     /// the neighbour back to the position. Moves are bits `0..4` of a mask (a sliding puzzle's
