@@ -45,6 +45,9 @@ pub const BUCKETS: u64 = 64;
 /// Entries per compressed block.
 const BLOCK: usize = 4096;
 
+/// Blocks a task of a level's expansion takes (consecutive, of one bucket).
+const TASK_BLOCKS: usize = 8;
+
 /// An entry is `position << MASK_BITS | mask` (the moves back into the level before).
 const MASK_BITS: u32 = 4;
 const MASK: u64 = (1 << MASK_BITS) - 1;
@@ -54,11 +57,12 @@ const MAX_POSITIONS: u64 = 1 << (64 - MASK_BITS);
 
 /// Entries a thread's sorting buffer holds before it is sorted into runs.
 fn sort_entries(config: &Config) -> u64 {
-    // An eighth of the memory, shared by the threads, between 1 Mi and 16 Mi entries each
+    // A quarter of the memory, shared by the threads, between 1 Mi and 16 Mi entries each
     // (128 MiB). Each full piece of a bucket makes a run: at the 4×4's depth 29, 32 Mi
     // entries made 7 runs a bucket, 8 Mi made 25 and used 18 % more CPU; at 32 Mi the
-    // buffers were a third of the peak memory.
-    (config.memory / 8 / 8 / rayon::current_num_threads() as u64).clamp(1 << 20, 1 << 24)
+    // buffers were a third of the peak memory. A small `--memory` spills lists rather than
+    // shrink the buffers below 16 Mi: the lists are read back in order, the buffers at random.
+    (config.memory / 4 / 8 / rayon::current_num_threads() as u64).clamp(1 << 20, 1 << 24)
 }
 
 /// The sparse store's needs on one process: the sorting buffers and the exchange buffers are
@@ -142,51 +146,9 @@ impl List {
     }
 
     /// Decodes block `k` into `out` (entries: position and mask).
+    #[cfg(test)]
     fn block(&self, k: usize, out: &mut Vec<u64>) -> Result<()> {
-        out.clear();
-        let (from, to) = (self.offsets[k], self.offsets[k + 1]);
-        let mut read;
-        let bytes: &[u8] = match &self.data {
-            Data::Memory(v) => &v[from as usize..to as usize],
-            Data::File { path } => {
-                read = vec![0u8; (to - from) as usize];
-                read_spilled(path, from, &mut read)?;
-                &read
-            }
-        };
-        let count = self.counts[k] as usize;
-        let wrong = || Error::internal("a compressed block decodes to the wrong count");
-        // The gaps in groups, then the masks two to a byte.
-        let split = bytes
-            .len()
-            .checked_sub(count.div_ceil(2))
-            .ok_or_else(wrong)?;
-        out.reserve(count);
-        let (mut i, mut last) = (0usize, 0u64);
-        while out.len() < count {
-            let tag = *bytes[..split].get(i).ok_or_else(wrong)?;
-            i += 1;
-            for g in 0..(count - out.len()).min(4) {
-                let len = LENS[(tag >> (2 * g) & 3) as usize];
-                if i + len > split {
-                    return Err(wrong());
-                }
-                let gap = read_le(bytes, i, len);
-                i += len;
-                last = if out.is_empty() { gap } else { last + gap };
-                out.push(last << MASK_BITS);
-            }
-        }
-        if i != split {
-            return Err(wrong());
-        }
-        for (pair, &m) in out.chunks_mut(2).zip(&bytes[split..]) {
-            pair[0] |= (m & 0xf) as u64;
-            if let Some(e) = pair.get_mut(1) {
-                *e |= (m >> 4) as u64;
-            }
-        }
-        Ok(())
+        Blocks::new(self, k..k + 1).next(out).map(|_| ())
     }
 
     fn bytes(&self) -> u64 {
@@ -268,6 +230,100 @@ impl List {
         w.counts = counts;
         w.len = len;
         w.finish_raw(budget)
+    }
+}
+
+/// Decodes a block of `count` entries from its bytes into `out` (entries: position and mask).
+fn decode(bytes: &[u8], count: usize, out: &mut Vec<u64>) -> Result<()> {
+    out.clear();
+    let wrong = || Error::internal("a compressed block decodes to the wrong count");
+    // The gaps in groups, then the masks two to a byte.
+    let split = bytes
+        .len()
+        .checked_sub(count.div_ceil(2))
+        .ok_or_else(wrong)?;
+    out.reserve(count);
+    let (mut i, mut last) = (0usize, 0u64);
+    while out.len() < count {
+        let tag = *bytes[..split].get(i).ok_or_else(wrong)?;
+        i += 1;
+        for g in 0..(count - out.len()).min(4) {
+            let len = LENS[(tag >> (2 * g) & 3) as usize];
+            if i + len > split {
+                return Err(wrong());
+            }
+            let gap = read_le(bytes, i, len);
+            i += len;
+            last = if out.is_empty() { gap } else { last + gap };
+            out.push(last << MASK_BITS);
+        }
+    }
+    if i != split {
+        return Err(wrong());
+    }
+    for (pair, &m) in out.chunks_mut(2).zip(&bytes[split..]) {
+        pair[0] |= (m & 0xf) as u64;
+        if let Some(e) = pair.get_mut(1) {
+            *e |= (m >> 4) as u64;
+        }
+    }
+    Ok(())
+}
+
+/// Bytes of a spilled list read at once: whole blocks, at least one.
+const CHUNK: u64 = 64 << 10;
+
+/// Reads blocks of a list in order. A spilled list is read a chunk of whole blocks at a time
+/// (one open and one read for up to [`CHUNK`] bytes, some six blocks at the 4×4's depths),
+/// not an open, a read and a close for every block.
+struct Blocks<'a> {
+    list: &'a List,
+    next: usize,
+    end: usize,
+    chunk: Vec<u8>,
+    /// Blocks `held.start..held.end` are in `chunk` (a spilled list).
+    held: std::ops::Range<usize>,
+}
+
+impl<'a> Blocks<'a> {
+    fn new(list: &'a List, blocks: std::ops::Range<usize>) -> Blocks<'a> {
+        Blocks {
+            list,
+            next: blocks.start,
+            end: blocks.end.min(list.blocks()),
+            chunk: Vec::new(),
+            held: 0..0,
+        }
+    }
+
+    /// Decodes the next block into `out`; false when there is none.
+    fn next(&mut self, out: &mut Vec<u64>) -> Result<bool> {
+        if self.next >= self.end {
+            out.clear();
+            return Ok(false);
+        }
+        let k = self.next;
+        self.next += 1;
+        let offsets = &self.list.offsets;
+        let (from, to) = (offsets[k], offsets[k + 1]);
+        let bytes: &[u8] = match &self.list.data {
+            Data::Memory(v) => &v[from as usize..to as usize],
+            Data::File { path } => {
+                if !self.held.contains(&k) {
+                    let mut last = k + 1;
+                    while last < self.end && offsets[last + 1] - from <= CHUNK {
+                        last += 1;
+                    }
+                    self.chunk.resize((offsets[last] - from) as usize, 0);
+                    read_spilled(path, from, &mut self.chunk)?;
+                    self.held = k..last;
+                }
+                let base = offsets[self.held.start];
+                &self.chunk[(from - base) as usize..(to - base) as usize]
+            }
+        };
+        decode(bytes, self.list.counts[k] as usize, out)?;
+        Ok(true)
     }
 }
 
@@ -430,10 +486,9 @@ impl Writer {
     }
 }
 
-/// Reads a list from the start.
+/// Reads a list's entries from the start.
 struct Cursor<'a> {
-    list: &'a List,
-    block: usize,
+    blocks: Blocks<'a>,
     buf: Vec<u64>,
     at: usize,
 }
@@ -441,8 +496,7 @@ struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     fn new(list: &'a List) -> Cursor<'a> {
         Cursor {
-            list,
-            block: 0,
+            blocks: Blocks::new(list, 0..list.blocks()),
             buf: Vec::new(),
             at: 0,
         }
@@ -450,11 +504,9 @@ impl<'a> Cursor<'a> {
 
     fn next(&mut self) -> Result<Option<u64>> {
         while self.at == self.buf.len() {
-            if self.block == self.list.blocks() {
+            if !self.blocks.next(&mut self.buf)? {
                 return Ok(None);
             }
-            self.list.block(self.block, &mut self.buf)?;
-            self.block += 1;
             self.at = 0;
         }
         self.at += 1;
@@ -581,8 +633,7 @@ impl<'a> Sorter<'a> {
 /// in increasing order of position, made block by block as the merge reads them.
 struct Near<'a, P> {
     puzzle: &'a P,
-    list: &'a List,
-    block: usize,
+    blocks: Blocks<'a>,
     entries: Vec<u64>,
     buf: Vec<u64>,
     at: usize,
@@ -593,8 +644,7 @@ impl<'a, P: Bipartite> Near<'a, P> {
     fn new(puzzle: &'a P, list: &'a List) -> Near<'a, P> {
         Near {
             puzzle,
-            list,
-            block: 0,
+            blocks: Blocks::new(list, 0..list.blocks()),
             entries: Vec::new(),
             buf: Vec::new(),
             at: 0,
@@ -604,11 +654,9 @@ impl<'a, P: Bipartite> Near<'a, P> {
 
     fn next(&mut self) -> Result<Option<u64>> {
         while self.at == self.buf.len() {
-            if self.block == self.list.blocks() {
+            if !self.blocks.next(&mut self.entries)? {
                 return Ok(None);
             }
-            self.list.block(self.block, &mut self.entries)?;
-            self.block += 1;
             self.at = 0;
             self.buf.clear();
             let others = MASK as u8 & !P::ORDERED;
@@ -881,17 +929,22 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
     cur: Vec<List>,
 ) -> Result<(Vec<List>, Traffic)> {
     let sorter = Sorter::new(layout, budget, sort_entries(config));
-    let tasks: Vec<(usize, usize)> = cur
+    // A task expands a few consecutive blocks of a bucket (one read of a spilled list).
+    let tasks: Vec<(usize, std::ops::Range<usize>)> = cur
         .iter()
         .enumerate()
-        .flat_map(|(b, l)| (0..l.blocks()).map(move |k| (b, k)))
+        .flat_map(|(b, l)| {
+            (0..l.blocks())
+                .step_by(TASK_BLOCKS)
+                .map(move |k| (b, k..(k + TASK_BLOCKS).min(l.blocks())))
+        })
         .collect();
     let procs = layout.procs as usize;
-    // Rounds of blocks whose neighbours fit an exchange round (everything with one process).
+    // Rounds of tasks whose neighbours fit an exchange round (everything with one process).
     let per_round = if procs == 1 {
         tasks.len().max(1)
     } else {
-        ((config.round_entries / 4 / BLOCK as u64) as usize).max(1)
+        ((config.round_entries / 4 / (TASK_BLOCKS * BLOCK) as u64) as usize).max(1)
     };
     let rounds = tasks.len().div_ceil(per_round);
     let mut traffic = Traffic::default();
@@ -902,25 +955,28 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
         let outs = batch
             .par_iter()
             .with_max_len(1)
-            .map(|&(b, k)| -> Result<Vec<Vec<u64>>> {
+            .map(|(b, range)| -> Result<Vec<Vec<u64>>> {
+                let mut blocks = Blocks::new(&cur[*b], range.clone());
                 let mut entries = Vec::with_capacity(BLOCK);
-                cur[b].block(k, &mut entries)?;
                 let mut out = vec![Vec::new(); procs];
-                let mut local = Vec::with_capacity(4 * entries.len());
-                // The ordered moves are made by the merge.
-                let masked = entries
-                    .iter()
-                    .map(|&e| (e >> MASK_BITS, (e & MASK) as u8 | P::ORDERED));
-                puzzle.expand_masked(masked, |j, back| {
-                    let e = j << MASK_BITS | back as u64;
-                    let owner = layout.owner(j).0;
-                    if owner == layout.rank {
-                        local.push(e);
-                    } else {
-                        out[owner as usize].push(e);
-                    }
-                });
-                sorter.add(&local)?;
+                let mut local = Vec::with_capacity(4 * BLOCK);
+                while blocks.next(&mut entries)? {
+                    local.clear();
+                    // The ordered moves are made by the merge.
+                    let masked = entries
+                        .iter()
+                        .map(|&e| (e >> MASK_BITS, (e & MASK) as u8 | P::ORDERED));
+                    puzzle.expand_masked(masked, |j, back| {
+                        let e = j << MASK_BITS | back as u64;
+                        let owner = layout.owner(j).0;
+                        if owner == layout.rank {
+                            local.push(e);
+                        } else {
+                            out[owner as usize].push(e);
+                        }
+                    });
+                    sorter.add(&local)?;
+                }
                 Ok(out)
             })
             .collect::<Result<Vec<_>>>()?;
