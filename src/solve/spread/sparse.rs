@@ -425,9 +425,10 @@ impl Writer {
     fn write_group(&mut self) {
         let mut codes = [0u8; 4];
         let mut tag = 0u8;
-        for g in 0..self.grouped {
-            codes[g] = len_code(self.group[g]);
-            tag |= codes[g] << (2 * g);
+        let gaps = codes.iter_mut().zip(&self.group).take(self.grouped);
+        for (g, (code, &gap)) in gaps.enumerate() {
+            *code = len_code(gap);
+            tag |= *code << (2 * g);
         }
         self.buf.push(tag);
         for (g, &c) in codes.iter().enumerate().take(self.grouped) {
