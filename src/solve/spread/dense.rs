@@ -25,6 +25,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::checkpoint;
+use super::layout::word_masks;
 use super::{Bipartite, Clock, Config, Exchange, Layout, Report, Store, Traffic};
 use crate::game::mod3;
 use crate::progress::Progress;
@@ -106,17 +107,10 @@ struct Steps {
 impl Steps {
     fn new<P: Bipartite>(puzzle: &P, layout: &Layout) -> Steps {
         let steps = puzzle.ordered_steps();
-        let period = layout.period;
-        let mask = |bit: u8| -> Vec<u64> {
-            (0..period)
-                .map(|w| {
-                    (0..64).fold(0u64, |m, b| {
-                        let r = ((64 * w + b) % period) as usize;
-                        let on = steps.get(r).is_some_and(|&s| s & bit != 0);
-                        m | (on as u64) << b
-                    })
-                })
-                .collect()
+        let mask = |bit: u8| {
+            word_masks(layout.period, |r| {
+                steps.get(r).is_some_and(|&s| s & bit != 0)
+            })
         };
         Steps {
             down: mask(1),
@@ -280,6 +274,7 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
             (st, vec![goals.len() as u64], 0u32, None)
         }
     };
+    let steps = Steps::new(puzzle, layout);
     let mut clock = Clock::new(config.checkpoint_every);
     let mut seconds = Vec::new();
     let (mut sent, mut received) = (Vec::new(), Vec::new());
@@ -289,7 +284,7 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
             break;
         }
         let started = Instant::now();
-        let (found, traffic) = level(puzzle, x, layout, config, &mut st, depth)?;
+        let (found, traffic) = level(puzzle, x, layout, config, &steps, &mut st, depth)?;
         if found == 0 {
             complete = true;
             break;
@@ -351,6 +346,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
     x: &X,
     layout: &Layout,
     config: &Config,
+    steps: &Steps,
     st: &mut State,
     depth: u32,
 ) -> Result<(u64, Traffic)> {
@@ -367,7 +363,6 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
         low: mod3::code(depth + 1).trailing_zeros(),
     };
     let expanded = atomic(&mut st.expanded);
-    let steps = Steps::new(puzzle, layout);
     let batches = batches(layout, config, &marker, expanded, p, &stripes);
     let procs = layout.procs as usize;
     let mut found = 0u64;
@@ -382,7 +377,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
                 || (0u64, vec![Vec::new(); procs]),
                 |(n, mut out), &ls| {
                     let got =
-                        expand_stripe(puzzle, layout, &marker, expanded, &steps, p, ls, &mut out);
+                        expand_stripe(puzzle, layout, &marker, expanded, steps, p, ls, &mut out);
                     (n + got, out)
                 },
             )

@@ -50,6 +50,19 @@ impl FastDiv {
     }
 }
 
+/// For a property of the residues of the index modulo `period`, the 64-bit masks of the words
+/// of a stripe (whole periods of words): bit `b` of entry `w` is set when residue
+/// `(64w + b) mod period` has it.
+pub(crate) fn word_masks(period: u64, on: impl Fn(usize) -> bool) -> Vec<u64> {
+    (0..period)
+        .map(|w| {
+            (0..64).fold(0u64, |m, b| {
+                m | (on(((64 * w + b) % period) as usize) as u64) << b
+            })
+        })
+        .collect()
+}
+
 /// The ownership and array layout of an enumeration (identical on every process).
 #[derive(Clone, Debug)]
 pub struct Layout {
@@ -97,16 +110,7 @@ impl Layout {
     pub fn with_stripe(n: u64, side: &[u8], procs: u64, rank: u64, stripe: u64) -> Layout {
         let period = side.len() as u64;
         let stripe = stripe.max(1).div_ceil(64 * period) * 64 * period;
-        let masks = [0, 1].map(|s| {
-            (0..period)
-                .map(|w| {
-                    (0..64).fold(0u64, |m, b| {
-                        let on = side[((64 * w + b) % period) as usize] == s;
-                        m | (on as u64) << b
-                    })
-                })
-                .collect()
-        });
+        let masks = [0, 1].map(|s| word_masks(period, |r| side[r] == s));
         let stripes = n.div_ceil(stripe);
         let local_stripes = stripes / procs + (rank < stripes % procs) as u64;
         Layout {

@@ -423,19 +423,15 @@ impl Writer {
     /// Writes the waiting gaps: their length codes in one byte, then each in its length.
     #[inline]
     fn write_group(&mut self) {
-        let mut codes = [0u8; 4];
-        let mut tag = 0u8;
-        let gaps = codes.iter_mut().zip(&self.group).take(self.grouped);
-        for (g, (code, &gap)) in gaps.enumerate() {
-            *code = len_code(gap);
-            tag |= *code << (2 * g);
-        }
-        self.buf.push(tag);
-        for (g, &c) in codes.iter().enumerate().take(self.grouped) {
+        let tag_at = self.buf.len();
+        self.buf.push(0);
+        for (g, &gap) in self.group[..self.grouped].iter().enumerate() {
+            let code = len_code(gap);
+            self.buf[tag_at] |= code << (2 * g);
             let at = self.buf.len();
             // Eight bytes in one go, then cut to the length.
-            self.buf.extend_from_slice(&self.group[g].to_le_bytes());
-            self.buf.truncate(at + LENS[c as usize]);
+            self.buf.extend_from_slice(&gap.to_le_bytes());
+            self.buf.truncate(at + LENS[code as usize]);
         }
         self.grouped = 0;
     }
