@@ -178,6 +178,7 @@ pub fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Prepared> 
                 &spec.parameters(),
             ),
             name: format!("slide {}x{}", spec.rows(), spec.cols()),
+            stripe: opts.stripe.map_or(0, |_| layout.stripe),
         },
         level_delay_ms: opts.level_delay_ms,
         force: opts.force,

@@ -286,6 +286,12 @@ fn foreign_and_damaged_checkpoints_are_refused() {
     );
     // The other store.
     resume("3x3", "--sparse", &["the dense store"]);
+    // Other stripes (the test hook): the parts deal positions otherwise.
+    resume(
+        "3x3",
+        "--table --stripe 4096",
+        &["written with the board's own stripes", "stripes of"],
+    );
     // A damaged part: the one the manifest names.
     let manifest = std::fs::read_to_string(ckpt.join("MANIFEST")).unwrap();
     let depth = manifest

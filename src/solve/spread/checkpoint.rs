@@ -12,8 +12,9 @@
 //!
 //! ```text
 //! magic "GDBCKPT\n" (8 bytes), version u32, store u32 (1 dense, 2 sparse),
-//! key u64 (the table's identity, see `Identity`), 8 words 0, procs, rank, depth (the next
-//! level to expand),
+//! key u64 (the table's identity, see `Identity`), stripe (positions a stripe, 0 for the
+//! board's own; the hidden `--stripe` test hook deals positions otherwise), 7 words 0, procs,
+//! rank, depth (the next level to expand),
 //! counts: n, then n counts (positions at depths 0..n),
 //! sections: m, then for each its length (in u64 words) and its words,
 //! xxh3-64 of every byte before it
@@ -55,6 +56,10 @@ pub struct Identity {
     pub key: u64,
     /// For people: `slide 2x7`.
     pub name: String,
+    /// Positions a stripe when the run chose its own (a test hook: stripes deal the positions
+    /// to the processes, so a part of one stripe length means nothing under another); 0 for
+    /// the board's own length.
+    pub stripe: u64,
 }
 
 /// One array of a checkpoint: words at hand, or made when written (a list the sparse store
@@ -155,8 +160,8 @@ fn write_part(
     w.put(MAGIC).map_err(io)?;
     w.put(&version(store).to_le_bytes()).map_err(io)?;
     w.put(&store_code(store).to_le_bytes()).map_err(io)?;
-    let mut head = vec![id.key];
-    head.extend_from_slice(&[0; 8]);
+    let mut head = vec![id.key, id.stripe];
+    head.extend_from_slice(&[0; 7]);
     head.extend([procs as u64, rank as u64, depth as u64, counts.len() as u64]);
     head.extend_from_slice(counts);
     head.push(sections.len() as u64);
@@ -272,9 +277,21 @@ fn read_part(
         return Err(Error::corrupt(path, "store differs from the manifest's"));
     }
     let head = r.words(13)?;
-    let want: Vec<u64> = [id.key]
+    if head[1] != id.stripe {
+        let says = |s: u64| match s {
+            0 => "the board's own stripes".to_string(),
+            s => format!("stripes of {s} positions"),
+        };
+        return Err(Error::bad(format!(
+            "{}: written with {}, this run uses {}; resume with the same --stripe",
+            path.display(),
+            says(head[1]),
+            says(id.stripe)
+        )));
+    }
+    let want: Vec<u64> = [id.key, id.stripe]
         .into_iter()
-        .chain([0; 8])
+        .chain([0; 7])
         .chain([procs as u64, rank as u64, depth as u64])
         .collect();
     if head[..12] != want[..] {

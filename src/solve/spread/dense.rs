@@ -673,6 +673,7 @@ mod tests {
             identity: checkpoint::Identity {
                 key: 0,
                 name: "test".into(),
+                stripe: 0,
             },
             level_delay_ms: 0,
             force: None,
