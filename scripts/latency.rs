@@ -17,6 +17,8 @@
 
 use std::time::Instant;
 
+#[path = "args.rs"]
+mod args;
 #[path = "rng.rs"]
 mod rng;
 use rng::Rng;
@@ -26,14 +28,9 @@ const LINE_WORDS: usize = 8;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut loads = 20_000_000u64;
-    if let Some(i) = args.iter().position(|a| a == "--loads") {
-        loads = args
-            .get(i + 1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| usage("--loads needs a number"));
-        args.drain(i..i + 2);
-    }
+    let loads = args::take_number(&mut args, "--loads")
+        .unwrap_or_else(|e| usage(&e))
+        .unwrap_or(20_000_000);
     let sizes: Vec<usize> = if args.is_empty() {
         vec![16, 75, 2048]
     } else {

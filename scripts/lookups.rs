@@ -24,20 +24,17 @@ use std::time::Instant;
 
 use gamedb::{Outcome, Table};
 
+#[path = "args.rs"]
+mod args;
 #[path = "rng.rs"]
 mod rng;
 use rng::Rng;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut seed = 1u64;
-    if let Some(i) = args.iter().position(|a| a == "--seed") {
-        seed = args
-            .get(i + 1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| usage("--seed needs a number"));
-        args.drain(i..i + 2);
-    }
+    let seed = args::take_number(&mut args, "--seed")
+        .unwrap_or_else(|e| usage(&e))
+        .unwrap_or(1);
     let (path, lookups) = match args.as_slice() {
         [p] => (p.clone(), 10_000_000u64),
         [p, n] => (
