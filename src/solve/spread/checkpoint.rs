@@ -20,6 +20,11 @@
 //! xxh3-64 of every byte before it
 //! ```
 //!
+//! A section may have a file beside the part, `<part>.file-<k>` for section `k`: a hard link
+//! to a file the store had on disk already and never changes (a level list the sparse store
+//! spilled), instead of a copy of its bytes in the part. The section's words say how to check
+//! it (the sparse store keeps its length and xxh3-64).
+//!
 //! A checkpoint of another game, board, version, store or number of processes is refused with
 //! a message naming what differs; a damaged part (checksum, length) is refused as damaged.
 
@@ -32,15 +37,16 @@ use crate::solve::saves::{sync_dir, Hashed, Reader};
 use crate::{Error, Result};
 
 /// The layout version of the checkpoints of a store that this build writes and reads. Dense,
-/// version 3: the table and the expanded bitmap. Sparse, version 4: one list per bucket of the
+/// version 3: the table and the expanded bitmap. Sparse, version 5: one list per bucket of the
 /// last level, each entry with its mask of moves back, the positions' gaps in groups of four
-/// with a length byte (version 3: the same lists as LEB128 varints; version 2 held two levels
-/// without masks). Each store has its own number, so a change to one does not refuse the
+/// with a length byte, a list in memory copied into the part and a spilled one linked beside
+/// it (version 4 copied every list; version 3: the same lists as LEB128 varints; version 2
+/// held two levels without masks). Each store has its own number, so a change to one does not refuse the
 /// other's checkpoints.
 pub fn version(store: Store) -> u32 {
     match store {
         Store::Dense => 3,
-        Store::Sparse => 4,
+        Store::Sparse => 5,
     }
 }
 
@@ -69,6 +75,10 @@ pub enum Section<'a> {
     Words(&'a [u64]),
     /// Words made on demand.
     Lazy(Box<dyn Fn() -> Result<Vec<u64>> + 'a>),
+    /// Words, and a file kept beside the part by a hard link rather than copied into it: a
+    /// list the sparse store spilled is on disk already and never changes, and at the 4×4's
+    /// depth 36 a copy would be another 24 GB.
+    Linked(Vec<u64>, &'a Path),
 }
 
 /// A checkpoint read back.
@@ -79,6 +89,21 @@ pub struct Saved {
     pub counts: Vec<u64>,
     /// The store's arrays, in the order they were saved.
     pub sections: Vec<Vec<u64>>,
+    /// The part read, whose name the sections' files extend.
+    pub part: std::path::PathBuf,
+}
+
+impl Saved {
+    /// The file of section `k` beside the part (see [`Section::Linked`]).
+    pub fn file(&self, k: usize) -> std::path::PathBuf {
+        linked(&self.part, k)
+    }
+}
+
+fn linked(part: &Path, k: usize) -> std::path::PathBuf {
+    let mut name = part.as_os_str().to_owned();
+    name.push(format!(".file-{k}"));
+    name.into()
 }
 
 fn store_code(s: Store) -> u32 {
@@ -110,6 +135,16 @@ pub fn save<X: Exchange + ?Sized>(
     let name = part_name(rank, procs, depth);
     let path = dir.join(&name);
     let tmp = dir.join(format!(".{name}.tmp"));
+    for (k, s) in sections.iter().enumerate() {
+        if let Section::Linked(_, file) = s {
+            // Durable before the manifest can name the part (the store wrote it unsynced).
+            let to = linked(&path, k);
+            let _ = fs::remove_file(&to);
+            fs::hard_link(file, &to)
+                .and_then(|_| File::open(&to)?.sync_all())
+                .map_err(|e| Error::io(&to, e))?;
+        }
+    }
     write_part(&tmp, id, store, rank, procs, depth, counts, sections)?;
     fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
     sync_dir(dir);
@@ -131,12 +166,14 @@ pub fn save<X: Exchange + ?Sized>(
         sync_dir(dir);
     }
     x.barrier()?;
-    // The manifest names the new parts: this process's older parts are garbage now.
+    // The manifest names the new parts: this process's older parts (and their files) are
+    // garbage now.
     let mine = format!("part-{rank}-of-{procs}.level-");
+    let files = format!("{name}.file-");
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
             let n = e.file_name().to_string_lossy().into_owned();
-            if n.starts_with(&mine) && n != name {
+            if n.starts_with(&mine) && n != name && !n.starts_with(&files) {
                 let _ = fs::remove_file(e.path());
             }
         }
@@ -174,6 +211,7 @@ fn write_part(
                 made = f()?;
                 &made[..]
             }
+            Section::Linked(w, _) => &w[..],
         };
         w.words(&[words.len() as u64]).map_err(io)?;
         w.words(words).map_err(io)?;
@@ -333,6 +371,7 @@ fn read_part(
         depth,
         counts,
         sections,
+        part: path.to_path_buf(),
     })
 }
 

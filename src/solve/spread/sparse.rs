@@ -111,7 +111,44 @@ enum Data {
     /// hold open; each read opens it.
     File {
         path: PathBuf,
+        /// xxh3-64 of its bytes, which a checkpoint keeps instead of the bytes.
+        hash: u64,
     },
+}
+
+/// How a checkpoint keeps a list ([`List::head`]): its bytes in the part, or in a file beside
+/// it.
+const INLINE: u64 = 0;
+const LINKED: u64 = 1;
+
+/// Refuses a list's file from a checkpoint unless it has `len` bytes of xxh3-64 `hash`.
+fn check_file(path: &Path, len: u64, hash: u64) -> Result<()> {
+    use std::io::Read;
+    let mut f = File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut h = xxhash_rust::xxh3::Xxh3Default::new();
+    let mut buf = vec![0u8; 1 << 22];
+    let mut read = 0u64;
+    loop {
+        let n = f.read(&mut buf).map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+        read += n as u64;
+    }
+    if read != len {
+        return Err(Error::corrupt(
+            path,
+            format!("{read} bytes, the checkpoint names {len} (a damaged checkpoint)"),
+        ));
+    }
+    if h.digest() != hash {
+        return Err(Error::corrupt(
+            path,
+            "checksum mismatch (a damaged checkpoint)",
+        ));
+    }
+    Ok(())
 }
 
 /// Reads `buf.len()` bytes of a spilled list at `offset`.
@@ -172,20 +209,40 @@ impl List {
         }
     }
 
-    /// The list as words for a checkpoint: its count, blocks, offsets, counts, bytes.
-    fn pack(&self) -> Result<Vec<u64>> {
-        let mut out = vec![self.len, self.blocks() as u64];
+    /// The list for a checkpoint: a list in memory as words, a spilled one as its file (see
+    /// [`pack`](List::pack)).
+    fn section(&self) -> Section<'_> {
+        match &self.data {
+            Data::Memory(_) => Section::Lazy(Box::new(move || self.pack())),
+            Data::File { path, hash } => {
+                let mut words = self.head(LINKED);
+                words.push(*hash);
+                Section::Linked(words, path)
+            }
+        }
+    }
+
+    /// What a checkpoint says of the list before its bytes: how they are kept ([`INLINE`] or
+    /// [`LINKED`]), its count, blocks, offsets, counts, and its length in bytes.
+    fn head(&self, kind: u64) -> Vec<u64> {
+        let mut out = vec![kind, self.len, self.blocks() as u64];
         out.extend_from_slice(&self.offsets);
         out.extend(self.counts.iter().map(|&c| c as u64));
+        out.push(self.bytes());
+        out
+    }
+
+    /// The list as words for a checkpoint: [`head`](List::head), then its bytes.
+    fn pack(&self) -> Result<Vec<u64>> {
+        let mut out = self.head(INLINE);
         let bytes = match &self.data {
             Data::Memory(v) => v.clone(),
-            Data::File { path } => {
+            Data::File { path, .. } => {
                 let mut v = vec![0u8; self.bytes() as usize];
                 read_spilled(path, 0, &mut v)?;
                 v
             }
         };
-        out.push(bytes.len() as u64);
         out.extend(bytes.chunks(8).map(|c| {
             let mut w = [0u8; 8];
             w[..c.len()].copy_from_slice(c);
@@ -194,8 +251,12 @@ impl List {
         Ok(out)
     }
 
-    fn unpack(words: &[u64], budget: &Budget) -> Result<List> {
+    /// A list back from a checkpoint: its words, and `file`, where a spilled list's bytes
+    /// are kept beside the part; such a file is checked against its length and hash and
+    /// linked into the spill folder (the checkpoint's link goes with the next checkpoint).
+    fn unpack(words: &[u64], file: &Path, budget: &Budget) -> Result<List> {
         let bad = || Error::Unsupported("checkpoint: a level list does not decode".into());
+        let (&kind, words) = words.split_first().ok_or_else(bad)?;
         let len = *words.first().ok_or_else(bad)?;
         let blocks = *words.get(1).ok_or_else(bad)? as usize;
         let rest = words.get(2..).ok_or_else(bad)?;
@@ -214,22 +275,35 @@ impl List {
                 .iter()
                 .all(|&c| (1..=BLOCK as u64).contains(&c))
             && counts.iter().map(|&c| c as u64).sum::<u64>() == len;
-        if !sane {
+        let nbytes = rest[2 * blocks + 1];
+        if !sane || offsets.last() != Some(&nbytes) {
             return Err(bad());
         }
-        let nbytes = rest[2 * blocks + 1] as usize;
-        let packed = &rest[2 * blocks + 2..];
-        if packed.len() != nbytes.div_ceil(8) || offsets.last() != Some(&(nbytes as u64)) {
-            return Err(bad());
+        let tail = &rest[2 * blocks + 2..];
+        match (kind, tail) {
+            (LINKED, &[hash]) => {
+                check_file(file, nbytes, hash)?;
+                let path = budget.spill_path().ok_or_else(bad)?;
+                fs::hard_link(file, &path).map_err(|e| Error::io(&path, e))?;
+                Ok(List {
+                    data: Data::File { path, hash },
+                    offsets,
+                    counts,
+                    len,
+                })
+            }
+            (INLINE, packed) if packed.len() as u64 == nbytes.div_ceil(8) => {
+                let mut bytes: Vec<u8> = packed.iter().flat_map(|w| w.to_le_bytes()).collect();
+                bytes.truncate(nbytes as usize);
+                let mut w = Writer::new();
+                w.buf = bytes;
+                w.offsets = offsets;
+                w.counts = counts;
+                w.len = len;
+                w.finish_raw(budget)
+            }
+            _ => Err(bad()),
         }
-        let mut bytes: Vec<u8> = packed.iter().flat_map(|w| w.to_le_bytes()).collect();
-        bytes.truncate(nbytes);
-        let mut w = Writer::new();
-        w.buf = bytes;
-        w.offsets = offsets;
-        w.counts = counts;
-        w.len = len;
-        w.finish_raw(budget)
     }
 }
 
@@ -308,7 +382,7 @@ impl<'a> Blocks<'a> {
         let (from, to) = (offsets[k], offsets[k + 1]);
         let bytes: &[u8] = match &self.list.data {
             Data::Memory(v) => &v[from as usize..to as usize],
-            Data::File { path } => {
+            Data::File { path, .. } => {
                 if !self.held.contains(&k) {
                     let mut last = k + 1;
                     while last < self.end && offsets[last + 1] - from <= CHUNK {
@@ -472,7 +546,8 @@ impl Writer {
             let mut w = BufWriter::new(File::create(&path).map_err(io)?);
             w.write_all(&self.buf).map_err(io)?;
             w.flush().map_err(io)?;
-            Data::File { path }
+            let hash = xxhash_rust::xxh3::xxh3_64(&self.buf);
+            Data::File { path, hash }
         };
         Ok(List {
             data,
@@ -824,7 +899,8 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
                 let cur = saved
                     .sections
                     .iter()
-                    .map(|w| List::unpack(w, &budget))
+                    .enumerate()
+                    .map(|(k, w)| List::unpack(w, &saved.file(k), &budget))
                     .collect::<Result<Vec<_>>>()?;
                 (cur, saved.counts, saved.depth, Some(saved.depth))
             }
@@ -884,10 +960,7 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
         }
         if let Some(dir) = config.work_dir.as_deref() {
             if clock.due(x)? {
-                let sections: Vec<Section> = cur
-                    .iter()
-                    .map(|l| Section::Lazy(Box::new(move || l.pack())))
-                    .collect();
+                let sections: Vec<Section> = cur.iter().map(List::section).collect();
                 checkpoint::save(
                     dir,
                     &config.identity,
@@ -1093,7 +1166,7 @@ mod tests {
             }
             assert_eq!(back, entries, "{len}");
             let packed = list.pack().unwrap();
-            let again = List::unpack(&packed, &budget).unwrap();
+            let again = List::unpack(&packed, Path::new("unused"), &budget).unwrap();
             assert_eq!(again.bytes(), list.bytes());
         }
         let mut w = Writer::new();
@@ -1168,5 +1241,86 @@ mod tests {
             l.release(&budget);
         }
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_checkpoint_links_spilled_lists_and_refuses_a_damaged_one() {
+        let root = std::env::temp_dir().join(format!("gamedb-link-{}", std::process::id()));
+        let (spill, ckpt) = (root.join("spill"), root.join("ckpt"));
+        fs::create_dir_all(&spill).unwrap();
+        let budget = |left| Budget {
+            left: AtomicU64::new(left),
+            dir: Some(spill.clone()),
+            serial: AtomicU64::new(0),
+        };
+        let id = checkpoint::Identity {
+            key: 7,
+            name: "test".into(),
+            stripe: 0,
+        };
+        let x = super::super::Single;
+        // One list spilled (no memory left), one in memory.
+        let make = |b: &Budget, n: u64| {
+            let mut w = Writer::new();
+            for i in 0..n {
+                w.push((i * 13 + i % 5) << MASK_BITS | (i & MASK));
+            }
+            w.finish(b).unwrap()
+        };
+        let entries = |l: &List| {
+            let (mut all, mut block) = (Vec::new(), Vec::new());
+            for k in 0..l.blocks() {
+                l.block(k, &mut block).unwrap();
+                all.extend_from_slice(&block);
+            }
+            all
+        };
+        let spilled = make(&budget(0), 3 * BLOCK as u64 + 7);
+        let kept = make(&budget(u64::MAX), 100);
+        assert!(matches!(spilled.data, Data::File { .. }));
+        let save = |depth| {
+            let sections = vec![spilled.section(), kept.section()];
+            checkpoint::save(&ckpt, &id, Store::Sparse, &x, depth, &[1], &sections).unwrap();
+        };
+        save(3);
+        save(4);
+        // The part of depth 4 and its one file; depth 3's are gone.
+        let mut names: Vec<String> = fs::read_dir(&ckpt)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["MANIFEST", "part-0-of-1.level-4", "part-0-of-1.level-4.file-0"]
+        );
+        let saved = checkpoint::load(&ckpt, &id, Store::Sparse, &x).unwrap();
+        let b = budget(u64::MAX);
+        let back: Vec<List> = saved
+            .sections
+            .iter()
+            .enumerate()
+            .map(|(k, w)| List::unpack(w, &saved.file(k), &b).unwrap())
+            .collect();
+        assert!(matches!(back[0].data, Data::File { .. }));
+        assert_eq!(entries(&back[0]), entries(&spilled));
+        assert_eq!(entries(&back[1]), entries(&kept));
+        // The store's link outlives the checkpoint's, and the spill's original.
+        for l in back {
+            l.release(&b);
+        }
+        // A damaged file (one byte changed, then one byte short) is refused, naming it.
+        let file = saved.file(0);
+        let mut bytes = fs::read(&file).unwrap();
+        bytes[100] ^= 1;
+        fs::write(&file, &bytes).unwrap();
+        let err = List::unpack(&saved.sections[0], &file, &b).unwrap_err().to_string();
+        assert!(err.contains("checksum") && err.contains("file-0"), "{err}");
+        bytes.pop();
+        fs::write(&file, &bytes).unwrap();
+        let err = List::unpack(&saved.sections[0], &file, &b).unwrap_err().to_string();
+        assert!(err.contains("bytes, the checkpoint names"), "{err}");
+        spilled.release(&b);
+        fs::remove_dir_all(&root).unwrap();
     }
 }
