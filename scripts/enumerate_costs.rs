@@ -170,6 +170,7 @@ fn memory(args: &[String]) {
             identity: Identity {
                 key: 0,
                 name: "shuffle".into(),
+                stripe: 0,
             },
             level_delay_ms: 0,
             force: None,
