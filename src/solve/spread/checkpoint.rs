@@ -41,8 +41,8 @@ use crate::{Error, Result};
 /// last level, each entry with its mask of moves back, the positions' gaps in groups of four
 /// with a length byte, a list in memory copied into the part and a spilled one linked beside
 /// it (version 4 copied every list; version 3: the same lists as LEB128 varints; version 2
-/// held two levels without masks). Each store has its own number, so a change to one does not refuse the
-/// other's checkpoints.
+/// held two levels without masks). Each store has its own number, so a change to one does
+/// not refuse the other's checkpoints.
 pub fn version(store: Store) -> u32 {
     match store {
         Store::Dense => 3,
