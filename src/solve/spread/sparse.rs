@@ -209,11 +209,11 @@ impl List {
         }
     }
 
-    /// The list for a checkpoint: a list in memory as words, a spilled one as its file (see
-    /// [`pack`](List::pack)).
+    /// The list for a checkpoint: a list in memory as words (see [`pack`](List::pack)), a
+    /// spilled one as its file.
     fn section(&self) -> Section<'_> {
         match &self.data {
-            Data::Memory(_) => Section::Lazy(Box::new(move || self.pack())),
+            Data::Memory(bytes) => Section::Lazy(Box::new(move || Ok(self.pack(bytes)))),
             Data::File { path, hash } => {
                 let mut words = self.head(LINKED);
                 words.push(*hash);
@@ -232,23 +232,16 @@ impl List {
         out
     }
 
-    /// The list as words for a checkpoint: [`head`](List::head), then its bytes.
-    fn pack(&self) -> Result<Vec<u64>> {
+    /// The list held in memory as `bytes`, as words for a checkpoint: [`head`](List::head),
+    /// then the bytes.
+    fn pack(&self, bytes: &[u8]) -> Vec<u64> {
         let mut out = self.head(INLINE);
-        let bytes = match &self.data {
-            Data::Memory(v) => v.clone(),
-            Data::File { path, .. } => {
-                let mut v = vec![0u8; self.bytes() as usize];
-                read_spilled(path, 0, &mut v)?;
-                v
-            }
-        };
         out.extend(bytes.chunks(8).map(|c| {
             let mut w = [0u8; 8];
             w[..c.len()].copy_from_slice(c);
             u64::from_le_bytes(w)
         }));
-        Ok(out)
+        out
     }
 
     /// A list back from a checkpoint: its words, and `file`, where a spilled list's bytes
@@ -1165,7 +1158,10 @@ mod tests {
                 back.extend_from_slice(&block);
             }
             assert_eq!(back, entries, "{len}");
-            let packed = list.pack().unwrap();
+            let Data::Memory(bytes) = &list.data else {
+                unreachable!("an unlimited budget keeps lists in memory")
+            };
+            let packed = list.pack(bytes);
             let again = List::unpack(&packed, Path::new("unused"), &budget).unwrap();
             assert_eq!(again.bytes(), list.bytes());
         }
