@@ -300,29 +300,85 @@ impl List {
     }
 }
 
+/// Where a full group's gaps start, after its tag byte `tag`, and where the group ends.
+struct Group {
+    starts: [u8; 4],
+    end: u8,
+}
+
+const GROUPS: [Group; 256] = {
+    let mut t = [const {
+        Group {
+            starts: [0; 4],
+            end: 0,
+        }
+    }; 256];
+    let mut tag = 0;
+    while tag < 256 {
+        let mut at = 1;
+        let mut g = 0;
+        while g < 4 {
+            t[tag].starts[g] = at as u8;
+            at += LENS[tag >> (2 * g) & 3];
+            g += 1;
+        }
+        t[tag].end = at as u8;
+        tag += 1;
+    }
+    t
+};
+
+/// The mask that keeps a gap of length code `c` (see [`LENS`]) from eight bytes read.
+const KEEP: [u64; 4] = [0xff, 0xffff, 0xff_ffff, u64::MAX];
+
 /// Decodes a block of `count` entries from its bytes into `out` (entries: position and mask).
 fn decode(bytes: &[u8], count: usize, out: &mut Vec<u64>) -> Result<()> {
-    out.clear();
     let wrong = || Error::internal("a compressed block decodes to the wrong count");
     // The gaps in groups, then the masks two to a byte.
     let split = bytes
         .len()
         .checked_sub(count.div_ceil(2))
         .ok_or_else(wrong)?;
-    out.reserve(count);
-    let (mut i, mut last) = (0usize, 0u64);
-    while out.len() < count {
+    out.clear();
+    out.resize(count, 0);
+    let (mut i, mut n, mut last) = (0usize, 0usize, 0u64);
+    // Full groups whose eight-byte reads stay inside the block: one table lookup for where
+    // the four gaps start, four unaligned loads.
+    while n + 4 <= count {
+        let Some(&tag) = bytes[..split].get(i) else {
+            return Err(wrong());
+        };
+        let group = &GROUPS[tag as usize];
+        let end = i + group.end as usize;
+        if end > split {
+            return Err(wrong());
+        }
+        let Some(raw) = bytes.get(i..i + group.starts[3] as usize + 8) else {
+            break;
+        };
+        for g in 0..4 {
+            let at = group.starts[g] as usize;
+            let word = u64::from_le_bytes(raw[at..at + 8].try_into().expect("eight bytes"));
+            let gap = word & KEEP[(tag >> (2 * g) & 3) as usize];
+            last = if n == 0 { gap } else { last + gap };
+            out[n] = last << MASK_BITS;
+            n += 1;
+        }
+        i = end;
+    }
+    while n < count {
         let tag = *bytes[..split].get(i).ok_or_else(wrong)?;
         i += 1;
-        for g in 0..(count - out.len()).min(4) {
+        for g in 0..(count - n).min(4) {
             let len = LENS[(tag >> (2 * g) & 3) as usize];
             if i + len > split {
                 return Err(wrong());
             }
             let gap = read_le(bytes, i, len);
             i += len;
-            last = if out.is_empty() { gap } else { last + gap };
-            out.push(last << MASK_BITS);
+            last = if n == 0 { gap } else { last + gap };
+            out[n] = last << MASK_BITS;
+            n += 1;
         }
     }
     if i != split {
@@ -431,8 +487,10 @@ struct Writer {
     buf: Vec<u8>,
     offsets: Vec<u64>,
     counts: Vec<u32>,
+    /// Entries of the open block (0: none is open).
+    open: usize,
     /// The masks of the open block, two to a byte, written after its gaps.
-    masks: Vec<u8>,
+    masks: Box<[u8; BLOCK / 2]>,
     /// Gaps waiting for their group of four to be written.
     group: [u64; 4],
     grouped: usize,
@@ -446,7 +504,8 @@ impl Writer {
             buf: Vec::new(),
             offsets: vec![0],
             counts: Vec::new(),
-            masks: Vec::with_capacity(BLOCK / 2),
+            open: 0,
+            masks: Box::new([0; BLOCK / 2]),
             group: [0; 4],
             grouped: 0,
             last: 0,
@@ -457,30 +516,19 @@ impl Writer {
     #[inline]
     fn push(&mut self, entry: u64) {
         let (v, mask) = (entry >> MASK_BITS, (entry & MASK) as u8);
-        match self.counts.last_mut() {
-            Some(c) if (*c as usize) < BLOCK => {
-                if *c % 2 == 0 {
-                    self.masks.push(mask);
-                } else if let Some(m) = self.masks.last_mut() {
-                    *m |= mask << 4;
-                }
-                *c += 1;
-                self.gap(v - self.last);
-            }
-            _ => {
-                self.close_block();
-                self.masks.push(mask);
-                self.counts.push(1);
-                self.gap(v);
-            }
-        }
+        let gap = if self.open == 0 || self.open == BLOCK {
+            self.close_block();
+            v
+        } else {
+            v - self.last
+        };
+        let i = self.open;
+        let m = &mut self.masks[i / 2];
+        *m = if i % 2 == 0 { mask } else { *m | mask << 4 };
+        self.open += 1;
         self.last = v;
         self.len += 1;
-    }
-
-    #[inline]
-    fn gap(&mut self, v: u64) {
-        self.group[self.grouped] = v;
+        self.group[self.grouped] = gap;
         self.grouped += 1;
         if self.grouped == 4 {
             self.write_group();
@@ -488,30 +536,37 @@ impl Writer {
     }
 
     /// Writes the waiting gaps: their length codes in one byte, then each in its length.
+    /// Built in a scratch array: each gap is stored as eight bytes and the next one starts
+    /// where its length ends.
     #[inline]
     fn write_group(&mut self) {
-        let tag_at = self.buf.len();
-        self.buf.push(0);
+        let mut out = [0u8; 1 + 4 * 8];
+        let (mut tag, mut at) = (0u8, 1usize);
         for (g, &gap) in self.group[..self.grouped].iter().enumerate() {
             let code = len_code(gap);
-            self.buf[tag_at] |= code << (2 * g);
-            let at = self.buf.len();
-            // Eight bytes in one go, then cut to the length.
-            self.buf.extend_from_slice(&gap.to_le_bytes());
-            self.buf.truncate(at + LENS[code as usize]);
+            tag |= code << (2 * g);
+            out[at..at + 8].copy_from_slice(&gap.to_le_bytes());
+            at += LENS[code as usize];
         }
+        out[0] = tag;
+        // All of it and cut back: a copy of a constant length is inlined, not a call.
+        let end = self.buf.len() + at;
+        self.buf.extend_from_slice(&out);
+        self.buf.truncate(end);
         self.grouped = 0;
     }
 
     /// Ends the open block, if any: its last group, then its masks, and its end is an offset.
     fn close_block(&mut self) {
-        if !self.counts.is_empty() {
+        if self.open > 0 {
             if self.grouped > 0 {
                 self.write_group();
             }
-            self.buf.extend_from_slice(&self.masks);
-            self.masks.clear();
+            self.buf
+                .extend_from_slice(&self.masks[..self.open.div_ceil(2)]);
             self.offsets.push(self.buf.len() as u64);
+            self.counts.push(self.open as u32);
+            self.open = 0;
         }
     }
 
@@ -548,34 +603,6 @@ impl Writer {
             counts: self.counts,
             len: self.len,
         })
-    }
-}
-
-/// Reads a list's entries from the start.
-struct Cursor<'a> {
-    blocks: Blocks<'a>,
-    buf: Vec<u64>,
-    at: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn new(list: &'a List) -> Cursor<'a> {
-        Cursor {
-            blocks: Blocks::new(list, 0..list.blocks()),
-            buf: Vec::new(),
-            at: 0,
-        }
-    }
-
-    fn next(&mut self) -> Result<Option<u64>> {
-        while self.at == self.buf.len() {
-            if !self.blocks.next(&mut self.buf)? {
-                return Ok(None);
-            }
-            self.at = 0;
-        }
-        self.at += 1;
-        Ok(Some(self.buf[self.at - 1]))
     }
 }
 
@@ -620,7 +647,7 @@ impl<'a> Sorter<'a> {
 
     fn bucket(&self, j: u64) -> usize {
         let (_, local) = self.layout.owner(j);
-        ((local / self.layout.stripe) % BUCKETS) as usize
+        (self.layout.local_stripe(local) % BUCKETS) as usize
     }
 
     /// Adds entries (of positions owned by this process) from the current thread.
@@ -700,8 +727,6 @@ struct Near<'a, P> {
     puzzle: &'a P,
     blocks: Blocks<'a>,
     entries: Vec<u64>,
-    buf: Vec<u64>,
-    at: usize,
     last: u64,
 }
 
@@ -711,37 +736,36 @@ impl<'a, P: Bipartite> Near<'a, P> {
             puzzle,
             blocks: Blocks::new(list, 0..list.blocks()),
             entries: Vec::new(),
-            buf: Vec::new(),
-            at: 0,
             last: 0,
         }
     }
 
-    fn next(&mut self) -> Result<Option<u64>> {
-        while self.at == self.buf.len() {
+    /// The neighbours of the next block that has any into `buf`; false when none is left.
+    fn next(&mut self, buf: &mut Vec<u64>) -> Result<bool> {
+        buf.clear();
+        while buf.is_empty() {
             if !self.blocks.next(&mut self.entries)? {
-                return Ok(None);
+                return Ok(false);
             }
-            self.at = 0;
-            self.buf.clear();
             let others = MASK as u8 & !P::ORDERED;
             let masked = self
                 .entries
                 .iter()
                 .map(|&e| (e >> MASK_BITS, (e & MASK) as u8 | others));
-            let buf = &mut self.buf;
             self.puzzle
                 .expand_masked(masked, |j, back| buf.push(j << MASK_BITS | back as u64));
         }
-        let e = self.buf[self.at];
-        self.at += 1;
-        if e >> MASK_BITS < self.last >> MASK_BITS {
-            return Err(Error::internal(
-                "the neighbours by ordered moves come out of order",
-            ));
+        let mut last = self.last >> MASK_BITS;
+        for &e in buf.iter() {
+            if e >> MASK_BITS < last {
+                return Err(Error::internal(
+                    "the neighbours by ordered moves come out of order",
+                ));
+            }
+            last = e >> MASK_BITS;
         }
-        self.last = e;
-        Ok(Some(e))
+        self.last = *buf.last().expect("a block's neighbours");
+        Ok(true)
     }
 }
 
@@ -751,21 +775,22 @@ const DONE: u64 = u64::MAX;
 
 /// A tournament tree of losers over the heads of the merge sources: the smallest head, and the
 /// next after it is replaced, in `log2(sources)` comparisons and no moves (a binary heap sifts
-/// twice as far and moves its entries).
+/// twice as far and moves its entries). Each node keeps its loser's head beside its source,
+/// so a match reads one node, not a node and then a head.
 struct Losers {
     /// Leaves: sources padded to a power of two.
     m: usize,
-    /// `tree[0]`: the source with the smallest head; `tree[node]`: the loser of the match at
-    /// internal node `node` (children `2·node` and `2·node + 1`, leaves `m..2m`).
-    tree: Vec<usize>,
-    heads: Vec<u64>,
+    /// Node 0: the smallest head and its source; node `k ≥ 1`: the loser of the match there
+    /// (children `2k` and `2k + 1`, leaves `m..2m`).
+    keys: Vec<u64>,
+    from: Vec<usize>,
 }
 
 impl Losers {
     fn new(mut heads: Vec<u64>) -> Losers {
         let m = heads.len().next_power_of_two();
         heads.resize(m, DONE);
-        let mut tree = vec![0; m];
+        let (mut keys, mut from) = (vec![DONE; m], vec![0; m]);
         let mut winner = vec![0; 2 * m];
         for (i, w) in winner[m..].iter_mut().enumerate() {
             *w = i;
@@ -774,75 +799,89 @@ impl Losers {
             let (a, b) = (winner[2 * node], winner[2 * node + 1]);
             let (w, l) = if heads[b] < heads[a] { (b, a) } else { (a, b) };
             winner[node] = w;
-            tree[node] = l;
+            (keys[node], from[node]) = (heads[l], l);
         }
-        tree[0] = winner[1];
-        Losers { m, tree, heads }
+        let w = winner[1];
+        (keys[0], from[0]) = (heads[w], w);
+        Losers { m, keys, from }
     }
 
     /// The smallest head and its source.
     #[inline]
     fn top(&self) -> (u64, usize) {
-        let w = self.tree[0];
-        (self.heads[w], w)
+        (self.keys[0], self.from[0])
     }
 
-    /// Replaces the smallest head by its source's next one and replays its matches.
+    /// Replaces the smallest head by its source's next one and replays its matches. Without
+    /// branches: which side wins is as likely as not, and a mispredicted branch cost more than
+    /// the selects.
     #[inline]
     fn replace(&mut self, head: u64) {
-        let mut w = self.tree[0];
-        self.heads[w] = head;
-        let mut node = (w + self.m) / 2;
+        let (mut key, mut src) = (head, self.from[0]);
+        let mut node = (src + self.m) / 2;
         while node >= 1 {
-            let l = self.tree[node];
-            if self.heads[l] < self.heads[w] {
-                self.tree[node] = w;
-                w = l;
-            }
+            let (k, f) = (self.keys[node], self.from[node]);
+            let swap = k < key;
+            self.keys[node] = if swap { key } else { k };
+            self.from[node] = if swap { src } else { f };
+            key = if swap { k } else { key };
+            src = if swap { f } else { src };
             node /= 2;
         }
-        self.tree[0] = w;
+        (self.keys[0], self.from[0]) = (key, src);
     }
 }
 
 /// Merges the runs of one bucket, and the neighbours of the bucket's level-`d` list `cur` by
 /// ordered moves, into the next level: each position once, with the OR of its masks.
 fn merge<P: Bipartite>(puzzle: &P, runs: Vec<List>, cur: List, budget: &Budget) -> Result<List> {
-    let mut cursors: Vec<Cursor> = runs.iter().map(Cursor::new).collect();
+    let mut blocks: Vec<Blocks> = runs.iter().map(|r| Blocks::new(r, 0..r.blocks())).collect();
     let mut near = Near::new(puzzle, &cur);
-    // The ordered neighbours are the last source.
-    let mut heads = Vec::with_capacity(runs.len() + 1);
-    for c in cursors.iter_mut() {
-        heads.push(c.next()?.unwrap_or(DONE));
+    // Each source's decoded block and the place of its head; the ordered neighbours are the
+    // last source.
+    let sources = runs.len() + 1;
+    let mut bufs: Vec<Vec<u64>> = vec![Vec::new(); sources];
+    let mut at = vec![0usize; sources];
+    let mut fill = |k: usize, buf: &mut Vec<u64>| -> Result<u64> {
+        let more = match blocks.get_mut(k) {
+            Some(b) => b.next(buf)?,
+            None => near.next(buf)?,
+        };
+        Ok(if more { buf[0] } else { DONE })
+    };
+    let mut heads = Vec::with_capacity(sources);
+    for (k, buf) in bufs.iter_mut().enumerate() {
+        heads.push(fill(k, buf)?);
     }
-    heads.push(near.next()?.unwrap_or(DONE));
     let mut losers = Losers::new(heads);
     let mut out = Writer::new();
     // The entry being gathered: its position's copies arrive one after the other.
-    let mut pending: Option<u64> = None;
+    let mut pending = losers.top().0;
     loop {
         let (e, k) = losers.top();
         if e == DONE {
             break;
         }
-        let next = match cursors.get_mut(k) {
-            Some(c) => c.next()?,
-            None => near.next()?,
-        };
-        losers.replace(next.unwrap_or(DONE));
-        pending = match pending {
-            Some(p) if p >> MASK_BITS == e >> MASK_BITS => Some(p | e),
-            Some(p) => {
-                out.push(p);
-                Some(e)
+        at[k] += 1;
+        let next = match bufs[k].get(at[k]) {
+            Some(&next) => next,
+            None => {
+                at[k] = 0;
+                fill(k, &mut bufs[k])?
             }
-            None => Some(e),
         };
+        losers.replace(next);
+        if e >> MASK_BITS == pending >> MASK_BITS {
+            pending |= e;
+        } else {
+            out.push(pending);
+            pending = e;
+        }
     }
-    if let Some(p) = pending {
-        out.push(p);
+    if pending != DONE {
+        out.push(pending);
     }
-    drop(cursors);
+    drop(blocks);
     drop(near);
     for r in runs {
         r.release(budget);
