@@ -44,10 +44,6 @@ const CALM: usize = 4096;
 /// Pairs compared at once in the search.
 const LANES: usize = 64;
 
-/// Values left to find at most for the search to compare each with the pairs (with more, a
-/// table of them is cheaper where there is one: see [`table`]).
-const FEW: usize = 4;
-
 /// Values a heap's marks cover: every value of two bytes.
 const SEEN: usize = 1 << 16;
 
@@ -361,7 +357,7 @@ impl<V: Width> Search<V> {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             if let (Some(mirror), Some(g)) = (V::wide(&self.mirror), V::wide(g)) {
-                if need.len() > FEW && need.iter().all(|&v| v < table::VALUES) {
+                if need.len() > table::FEW && need.iter().all(|&v| v < table::VALUES) {
                     // SAFETY: the processor has AVX2 (checked just above).
                     return unsafe { table::find(mirror, g, n, split, need) };
                 }
@@ -446,18 +442,21 @@ fn find_lanes<V: Width>(
 }
 
 /// The search for many values at once, where values are two bytes each and those looked for
-/// are below [`table::VALUES`]: the xor of each pair is looked up in a table of one bit a value
+/// are below `VALUES`: the xor of each pair is looked up in a table of one bit a value
 /// (four lookups of sixteen bytes in a register), so a block of pairs costs the same however
 /// many values are looked for, where comparing costs a compare a value. Most heaps look for
-/// dozens at first; once [`FEW`] are left, comparing is cheaper and the search goes on so.
+/// dozens at first; once `FEW` are left, comparing is cheaper and the search goes on so.
 #[cfg(target_arch = "x86_64")]
 mod table {
     use std::arch::x86_64::*;
 
-    use super::{find_lanes, FEW, LANES};
+    use super::{find_lanes, LANES};
 
     /// The values looked up: below this.
     pub(super) const VALUES: usize = 512;
+
+    /// Values left to find at most for the search to compare each with the pairs instead.
+    pub(super) const FEW: usize = 4;
 
     /// The values looked for, one bit each: bit `v & 7` of byte `v >> 3`.
     type Bits = [u8; VALUES / 8];
