@@ -44,6 +44,18 @@ const CALM: usize = 4096;
 /// Pairs compared at once in the search.
 const LANES: usize = 64;
 
+/// Values a heap's marks cover: every value of two bytes.
+const SEEN: usize = 1 << 16;
+
+/// Heaps whose marks by the rare heaps far below are made together (see [`Group`]).
+const GROUP: usize = 16;
+
+/// Values a group's marks cover (the groups are used while every value is below it).
+const GROUP_VALUES: usize = 1024;
+
+/// Words of a heap's marks in a group.
+const GROUP_WORDS: usize = GROUP_VALUES / 64;
+
 /// One value's storage: a byte or two.
 pub trait Width: Copy + Default + Eq + Ord + Send + Sync + std::fmt::Debug + 'static {
     /// Bytes a value.
@@ -54,6 +66,8 @@ pub trait Width: Copy + Default + Eq + Ord + Send + Sync + std::fmt::Debug + 'st
     fn of(v: usize) -> Self;
     /// The values as little-endian bytes (borrowed where the machine's order is that).
     fn bytes(values: &[Self]) -> Cow<'_, [u8]>;
+    /// The values when they are two bytes each.
+    fn wide(values: &[Self]) -> Option<&[u16]>;
 }
 
 impl Width for u8 {
@@ -67,6 +81,9 @@ impl Width for u8 {
     fn bytes(values: &[u8]) -> Cow<'_, [u8]> {
         Cow::Borrowed(values)
     }
+    fn wide(_: &[u8]) -> Option<&[u16]> {
+        None
+    }
 }
 
 impl Width for u16 {
@@ -79,6 +96,9 @@ impl Width for u16 {
     }
     fn bytes(values: &[u16]) -> Cow<'_, [u8]> {
         Cow::Owned(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
+    fn wide(values: &[u16]) -> Option<&[u16]> {
+        Some(values)
     }
 }
 
@@ -336,22 +356,129 @@ impl<V: Width> Search<V> {
     fn find(&self, g: &[V], n: usize, split: &[usize], need: &mut Vec<usize>) {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2 (checked just above).
-            return unsafe { self.find_avx2(g, n, split, need) };
+            if let (Some(mirror), Some(g)) = (V::wide(&self.mirror), V::wide(g)) {
+                if need.len() > table::FEW && need.iter().all(|&v| v < table::VALUES) {
+                    // SAFETY: the processor has AVX2 (checked just above).
+                    return unsafe { table::find(mirror, g, n, split, need) };
+                }
+            }
+            // SAFETY: as above.
+            return unsafe { find_avx2(&self.mirror, g, n, split, need, 1) };
         }
-        self.find_in(g, n, split, need)
+        find_lanes(&self.mirror, g, n, split, need, 1)
     }
+}
 
-    /// [`Search::find`] compiled for AVX2: twice the pairs an instruction.
-    #[cfg(target_arch = "x86_64")]
+/// [`find_lanes`] compiled for AVX2: twice the pairs an instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn find_avx2<V: Width>(
+    mirror: &[V],
+    g: &[V],
+    n: usize,
+    split: &[usize],
+    need: &mut Vec<usize>,
+    a0: usize,
+) {
+    find_lanes(mirror, g, n, split, need, a0)
+}
+
+/// [`Search::find`] over the pairs of `a` from `a0` up, [`LANES`] at a time: each value
+/// looked for is compared with all of them.
+#[inline(always)]
+fn find_lanes<V: Width>(
+    mirror: &[V],
+    g: &[V],
+    n: usize,
+    split: &[usize],
+    need: &mut Vec<usize>,
+    mut a0: usize,
+) {
+    let len = mirror.len();
+    loop {
+        let mut any = false;
+        for &k in split {
+            let r = n - k;
+            let hi = r / 2;
+            if a0 > hi {
+                continue;
+            }
+            any = true;
+            let end = (a0 + LANES - 1).min(hi);
+            if end + 1 - a0 == LANES && a0 + LANES <= len {
+                // Pairs a = a0 + LANES − 1 − i, for i in 0..LANES.
+                let left = &mirror[len - a0 - LANES..len - a0];
+                let right = &g[r - a0 - LANES + 1..r - a0 + 1];
+                let options = xors(left, right);
+                // The values not found move down over those found, without a branch on
+                // which (whether a value is among 64 pairs is hard to predict).
+                let mut kept = 0;
+                for i in 0..need.len() {
+                    let v = need[i];
+                    need[kept] = v;
+                    kept += !lanes_hit(&options, V::of(v)) as usize;
+                }
+                need.truncate(kept);
+                if need.is_empty() {
+                    return;
+                }
+            } else {
+                for a in a0..=end {
+                    let x = g[a].get() ^ g[r - a].get();
+                    if let Some(i) = need.iter().position(|&v| v == x) {
+                        need.swap_remove(i);
+                        if need.is_empty() {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+        if !any {
+            return;
+        }
+        a0 += LANES;
+    }
+}
+
+/// The search for many values at once, where values are two bytes each and those looked for
+/// are below `VALUES`: the xor of each pair is looked up in a table of one bit a value
+/// (four lookups of sixteen bytes in a register), so a block of pairs costs the same however
+/// many values are looked for, where comparing costs a compare a value. Most heaps look for
+/// dozens at first; once `FEW` are left, comparing is cheaper and the search goes on so.
+#[cfg(target_arch = "x86_64")]
+mod table {
+    use std::arch::x86_64::*;
+
+    use super::{find_lanes, LANES};
+
+    /// The values looked up: below this.
+    pub(super) const VALUES: usize = 512;
+
+    /// Values left to find at most for the search to compare each with the pairs instead.
+    pub(super) const FEW: usize = 4;
+
+    /// The values looked for, one bit each: bit `v & 7` of byte `v >> 3`.
+    type Bits = [u8; VALUES / 8];
+
+    /// [`super::Search::find`] for values below [`VALUES`], each looked for once (no value
+    /// twice in `need`).
+    ///
+    /// SAFETY: the processor has AVX2.
     #[target_feature(enable = "avx2")]
-    unsafe fn find_avx2(&self, g: &[V], n: usize, split: &[usize], need: &mut Vec<usize>) {
-        self.find_in(g, n, split, need)
-    }
-
-    #[inline(always)]
-    fn find_in(&self, g: &[V], n: usize, split: &[usize], need: &mut Vec<usize>) {
-        let mirror = &self.mirror[..];
+    pub(super) unsafe fn find(
+        mirror: &[u16],
+        g: &[u16],
+        n: usize,
+        split: &[usize],
+        need: &mut Vec<usize>,
+    ) {
+        let mut bits: Bits = [0; VALUES / 8];
+        for &v in need.iter() {
+            bits[v >> 3] |= 1 << (v & 7);
+        }
+        let mut left = need.len();
+        let mut tables = load(&bits);
         let len = mirror.len();
         let mut a0 = 1;
         loop {
@@ -364,49 +491,162 @@ impl<V: Width> Search<V> {
                 }
                 any = true;
                 let end = (a0 + LANES - 1).min(hi);
+                let mut found = false;
                 if end + 1 - a0 == LANES && a0 + LANES <= len {
                     // Pairs a = a0 + LANES − 1 − i, for i in 0..LANES.
-                    let left = &mirror[len - a0 - LANES..len - a0];
-                    let right = &g[r - a0 - LANES + 1..r - a0 + 1];
-                    let mut i = 0;
-                    while i < need.len() {
-                        if lanes_hit(left, right, V::of(need[i])) {
-                            need.swap_remove(i);
-                            if need.is_empty() {
-                                return;
-                            }
-                        } else {
-                            i += 1;
+                    let left_values = mirror[len - a0 - LANES..len - a0].as_ptr();
+                    let right_values = g[r - a0 - LANES + 1..r - a0 + 1].as_ptr();
+                    let mut x = [_mm256_setzero_si256(); LANES / 16];
+                    let mut hits = [_mm256_setzero_si256(); LANES / 16];
+                    for i in 0..LANES / 16 {
+                        x[i] = _mm256_xor_si256(
+                            _mm256_loadu_si256(left_values.add(16 * i) as *const __m256i),
+                            _mm256_loadu_si256(right_values.add(16 * i) as *const __m256i),
+                        );
+                        hits[i] = member(&tables, x[i]);
+                    }
+                    let any_hit = _mm256_or_si256(
+                        _mm256_or_si256(hits[0], hits[1]),
+                        _mm256_or_si256(hits[2], hits[3]),
+                    );
+                    if _mm256_testz_si256(any_hit, any_hit) == 0 {
+                        // The lanes hit, bit j for lane j.
+                        let mut lanes =
+                            hit_lanes(hits[0], hits[1]) | hit_lanes(hits[2], hits[3]) << 32;
+                        let mut values = [0u16; LANES];
+                        for (i, &x) in x.iter().enumerate() {
+                            let to = values.as_mut_ptr().add(16 * i) as *mut __m256i;
+                            _mm256_storeu_si256(to, x);
+                        }
+                        while lanes != 0 {
+                            let v = values[lanes.trailing_zeros() as usize] as usize;
+                            found |= take(&mut bits, v, &mut left);
+                            lanes &= lanes - 1;
                         }
                     }
                 } else {
                     for a in a0..=end {
-                        let x = g[a].get() ^ g[r - a].get();
-                        if let Some(i) = need.iter().position(|&v| v == x) {
-                            need.swap_remove(i);
-                            if need.is_empty() {
-                                return;
-                            }
-                        }
+                        found |= take(&mut bits, (g[a] ^ g[r - a]) as usize, &mut left);
                     }
+                }
+                if found {
+                    if left == 0 {
+                        need.clear();
+                        return;
+                    }
+                    tables = load(&bits);
                 }
             }
             if !any {
-                return;
+                break;
             }
             a0 += LANES;
+            if left <= FEW {
+                list(&bits, need);
+                return find_lanes(mirror, g, n, split, need, a0);
+            }
         }
+        list(&bits, need);
+    }
+
+    /// Whether `v` is looked for; if so, it no longer is. Without a branch: whether a lane's
+    /// value is still looked for (another lane may have had it) is hard to predict.
+    #[inline(always)]
+    fn take(bits: &mut Bits, v: usize, left: &mut usize) -> bool {
+        // A lane past VALUES may look like one looked for in the table: no bit for it.
+        let bit = ((v < VALUES) as u8) << (v & 7);
+        let byte = &mut bits[(v >> 3) % (VALUES / 8)];
+        let had = *byte & bit != 0;
+        *byte &= !bit;
+        *left -= had as usize;
+        had
+    }
+
+    /// The values still looked for, ascending.
+    fn list(bits: &Bits, need: &mut Vec<usize>) {
+        need.clear();
+        for (w, eight) in bits.chunks_exact(8).enumerate() {
+            let mut word = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+            while word != 0 {
+                need.push(64 * w + word.trailing_zeros() as usize);
+                word &= word - 1;
+            }
+        }
+    }
+
+    /// The table as four registers, bytes `16 t..16 t + 16` in each half of register `t`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn load(bits: &Bits) -> [__m256i; 4] {
+        let mut tables = [_mm256_setzero_si256(); 4];
+        for (t, table) in tables.iter_mut().enumerate() {
+            let part = _mm_loadu_si128(bits.as_ptr().add(16 * t) as *const __m128i);
+            *table = _mm256_broadcastsi128_si256(part);
+        }
+        tables
+    }
+
+    /// The lanes of two results of [`member`] that hit, bit `j` for lane `j` of `a` and bit
+    /// `16 + j` for lane `j` of `b` (the pack interleaves the halves of the registers, the
+    /// permute puts them back in order).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn hit_lanes(a: __m256i, b: __m256i) -> u64 {
+        let bytes = _mm256_permute4x64_epi64::<0xD8>(_mm256_packs_epi16(a, b));
+        let missed = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
+        !(_mm256_movemask_epi8(missed) as u32) as u64
+    }
+
+    /// For each of the 16 values of `x`, a lane whose low byte is nonzero when the value is
+    /// in the table (or is past [`VALUES`] and looks like one that is); the high bytes zero.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn member(tables: &[__m256i; 4], x: __m256i) -> __m256i {
+        // The byte of the value: a shuffle finds byte `i & 15` of a table, and bits 4 and 5
+        // of `i` (moved to bit 7, which a blend reads) choose among the four tables.
+        let i = _mm256_srli_epi16::<3>(x);
+        let by4 = _mm256_slli_epi16::<3>(i);
+        let by5 = _mm256_slli_epi16::<2>(i);
+        let low = _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(tables[0], i),
+            _mm256_shuffle_epi8(tables[1], i),
+            by4,
+        );
+        let high = _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(tables[2], i),
+            _mm256_shuffle_epi8(tables[3], i),
+            by4,
+        );
+        let byte = _mm256_blendv_epi8(low, high, by5);
+        // The bit of the value in its byte.
+        let powers = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
+            0, 0, 0, 0, 0, 0, 0,
+        );
+        let bit = _mm256_shuffle_epi8(powers, _mm256_and_si256(x, _mm256_set1_epi16(7)));
+        _mm256_and_si256(_mm256_and_si256(byte, bit), _mm256_set1_epi16(0x00FF))
     }
 }
 
-/// Whether `left[i] xor right[i] == v` for some `i` (written so that it compiles to vector
+/// `left[i] xor right[i]` for each of [`LANES`] pairs, computed once for every value looked
+/// for among them.
+#[inline(always)]
+fn xors<V: Width>(left: &[V], right: &[V]) -> [V; LANES] {
+    let (left, right) = (&left[..LANES], &right[..LANES]);
+    let mut x = [V::default(); LANES];
+    for i in 0..LANES {
+        x[i] = xor(left[i], right[i]);
+    }
+    x
+}
+
+/// Whether `options[i] == v` for some `i` (written so that it compiles to vector
 /// instructions).
 #[inline(always)]
-fn lanes_hit<V: Width>(left: &[V], right: &[V], v: V) -> bool {
-    let (left, right) = (&left[..LANES], &right[..LANES]);
+fn lanes_hit<V: Width>(options: &[V; LANES], v: V) -> bool {
     let mut hit = false;
-    for i in 0..LANES {
-        hit |= xor(left[i], right[i]) == v;
+    for &x in options {
+        hit |= x == v;
     }
     hit
 }
@@ -414,6 +654,89 @@ fn lanes_hit<V: Width>(left: &[V], right: &[V], v: V) -> bool {
 #[inline(always)]
 fn xor<V: Width>(a: V, b: V) -> V {
     V::of(a.get() ^ b.get())
+}
+
+/// The 64 flags `bytes` (each 0 or 1) as the bits of a word: eight at a time, the multiply
+/// gathering the low bit of each byte into the top byte.
+#[inline(always)]
+fn word_of(bytes: &[u8]) -> u64 {
+    let mut w = 0;
+    for (i, b) in bytes[..64].chunks_exact(8).enumerate() {
+        let eight = u64::from_le_bytes(b.try_into().expect("eight bytes"));
+        w |= (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+    }
+    w
+}
+
+/// The marks of the heaps `from..from + GROUP` by the pairs `(a, n − k − a)` of the rare
+/// heaps `a` whose pairs lie wholly below `from` (`GROUP ≤ a < from − k`): for a rare heap
+/// `a`, the values `G(a) xor G(n − k − a)` of the group's heaps are a run of values xored
+/// with one, so a group costs a store a mark where a heap alone costs a read besides (and
+/// most of a heap's marks are these when the rare heaps are many).
+struct Group {
+    /// The first heap; none when the group is to be made again (the mask was chosen again,
+    /// or the values below it were forgotten).
+    from: Option<usize>,
+    /// The rare heaps marked, as indices into the list: `lo..hi[s]` for the split move `s`.
+    lo: usize,
+    hi: Vec<usize>,
+    /// The marks of heap `from + j`, as bits: `words[j * GROUP_WORDS..][..words_made]` (the
+    /// values below `64 words_made`, where every mark is).
+    words: Vec<u64>,
+    words_made: usize,
+    /// The marks as bytes while they are made.
+    bytes: Box<[u8; GROUP * GROUP_VALUES]>,
+}
+
+impl Group {
+    fn new() -> Group {
+        Group {
+            from: None,
+            lo: 0,
+            hi: Vec::new(),
+            words: vec![0; GROUP * GROUP_WORDS],
+            words_made: 0,
+            bytes: vec![0u8; GROUP * GROUP_VALUES]
+                .into_boxed_slice()
+                .try_into()
+                .expect("a group's bytes"),
+        }
+    }
+
+    /// Makes the group of the heaps from `g.len()` on, from the rare heaps listed (`heaps`,
+    /// ascending, and their values), over the first `words` words of values (the values are
+    /// below [`GROUP_VALUES`], and their xors below `64 words`).
+    fn make<V: Width>(&mut self, heaps: &[u32], values: &[V], moves: &Moves, g: &[V], words: usize) {
+        let from = g.len();
+        let made = words.min(GROUP_WORDS);
+        self.from = Some(from);
+        self.words_made = made;
+        self.lo = heaps.partition_point(|&a| (a as usize) < GROUP);
+        self.hi.clear();
+        let bytes = &mut *self.bytes;
+        for marks in bytes.chunks_exact_mut(GROUP_VALUES) {
+            marks[..made * 64].fill(0);
+        }
+        for &k in &moves.split {
+            let hi = heaps.partition_point(|&a| (a as usize) < from.saturating_sub(k));
+            self.hi.push(hi);
+            for i in self.lo..hi {
+                let v = values[i].get();
+                let run = &g[from - k - heaps[i] as usize..][..GROUP];
+                for (j, &x) in run.iter().enumerate() {
+                    bytes[j * GROUP_VALUES + ((v ^ x.get()) & (GROUP_VALUES - 1))] = 1;
+                }
+            }
+        }
+        for (marks, words) in bytes
+            .chunks_exact(GROUP_VALUES)
+            .zip(self.words.chunks_exact_mut(GROUP_WORDS))
+        {
+            for (w, b) in words[..made].iter_mut().zip(marks.chunks_exact(64)) {
+                *w = word_of(b);
+            }
+        }
+    }
 }
 
 /// What the solve knows besides the values: how often each value occurs, the rare class and
@@ -433,9 +756,13 @@ struct State<V> {
     /// The mask is chosen again at this heap, or when the rare heaps outgrow this count.
     next_choice: usize,
     rare_at_choice: usize,
-    /// Value v is reached when bit v is set in one of four sets of words (marks go round the
-    /// four, so that consecutive marks of one word do not wait for each other).
-    seen: Vec<u64>,
+    /// Value v is reached when byte v is set: a mark is one store (a bit set in a word would
+    /// read the word first, and wait for the previous mark of that word to be written).
+    seen: Box<[u8; SEEN]>,
+    /// `seen` as bits, `reached[w]` for values `64 w..64 w + 64`.
+    reached: Vec<u64>,
+    /// The marks of the next heaps by the rare heaps far below them.
+    group: Group,
     /// The rare values below the candidate not reached by the moves marked.
     need: Vec<usize>,
 }
@@ -460,7 +787,12 @@ impl<V: Width> State<V> {
             rare_values: Vec::new(),
             next_choice: 0,
             rare_at_choice: 0,
-            seen: vec![0u64; 4 * (limit / 64)],
+            seen: vec![0u8; SEEN]
+                .into_boxed_slice()
+                .try_into()
+                .expect("SEEN bytes"),
+            reached: vec![0u64; limit / 64],
+            group: Group::new(),
             need: Vec::with_capacity(limit),
         };
         st.choose(g);
@@ -482,6 +814,7 @@ impl<V: Width> State<V> {
         self.class_bits = w;
         self.next_choice = 2 * g.len();
         self.rare_at_choice = self.rare.len();
+        self.group.from = None;
     }
 
     /// The smallest common value that no move of heap `n = g.len()` reaches, exactly (the
@@ -496,35 +829,12 @@ impl<V: Width> State<V> {
         // Options are xors of values up to `top`: below the next power of two, so the mex is
         // at most that power.
         let words = ((self.top + 1).next_power_of_two() / 64 + 1).min(limit_words);
-        let (s0, rest) = self.seen.split_at_mut(limit_words);
-        let (s1, rest) = rest.split_at_mut(limit_words);
-        let (s2, s3) = rest.split_at_mut(limit_words);
-        for s in [&mut *s0, &mut *s1, &mut *s2, &mut *s3] {
-            s[..words].fill(0);
+        if self.top < GROUP_VALUES && n >= 2 * GROUP {
+            self.mark_grouped(moves, g, words);
+        } else {
+            self.mark(moves, g, words);
         }
-        let mark = |s: &mut [u64], v: usize| s[v >> 6] |= 1 << (v & 63);
-        for &k in &moves.take {
-            mark(s0, g[n - k].get());
-        }
-        for &k in &moves.split {
-            let r = n - k;
-            let m = self.rare.partition_point(|&a| (a as usize) < r);
-            let (heaps, values) = (&self.rare[..m], &self.rare_values[..m]);
-            let mut i = 0;
-            while i + 4 <= m {
-                mark(s0, values[i].get() ^ g[r - heaps[i] as usize].get());
-                mark(s1, values[i + 1].get() ^ g[r - heaps[i + 1] as usize].get());
-                mark(s2, values[i + 2].get() ^ g[r - heaps[i + 2] as usize].get());
-                mark(s3, values[i + 3].get() ^ g[r - heaps[i + 3] as usize].get());
-                i += 4;
-            }
-            for j in i..m {
-                mark(s0, values[j].get() ^ g[r - heaps[j] as usize].get());
-            }
-        }
-        for w in 0..words {
-            s0[w] |= s1[w] | s2[w] | s3[w];
-        }
+        let s0 = &self.reached;
         let class_bits = &self.class_bits;
         let mut c = self.limit;
         for w in 0..words {
@@ -546,6 +856,57 @@ impl<V: Width> State<V> {
             }
         }
         c
+    }
+
+    /// Sets `reached` to the values of the moves of heap `n = g.len()` that leave one heap or
+    /// a rare heap, over its first `words`.
+    fn mark(&mut self, moves: &Moves, g: &[V], words: usize) {
+        let n = g.len();
+        let seen = &mut *self.seen;
+        seen[..words * 64].fill(0);
+        // Values are below SEEN, so the masks only spare the bounds checks.
+        for &k in &moves.take {
+            seen[g[n - k].get() & (SEEN - 1)] = 1;
+        }
+        for &k in &moves.split {
+            let r = n - k;
+            let m = self.rare.partition_point(|&a| (a as usize) < r);
+            let below = &g[..r];
+            for (&h, &v) in self.rare[..m].iter().zip(&self.rare_values[..m]) {
+                seen[(v.get() ^ below[r - h as usize].get()) & (SEEN - 1)] = 1;
+            }
+        }
+        for (w, bytes) in seen[..words * 64].chunks_exact(64).enumerate() {
+            self.reached[w] = word_of(bytes);
+        }
+    }
+
+    /// [`State::mark`] from the group's marks (made anew when heap `n` is not in it) and the
+    /// marks of the rare heaps the group leaves out. Every value is below [`GROUP_VALUES`].
+    fn mark_grouped(&mut self, moves: &Moves, g: &[V], words: usize) {
+        let n = g.len();
+        let group = &mut self.group;
+        if !group.from.is_some_and(|f| (f..f + GROUP).contains(&n)) {
+            group.make(&self.rare, &self.rare_values, moves, g, words);
+        }
+        let j = n - group.from.unwrap_or(n);
+        let reached = &mut self.reached[..words];
+        let made = words.min(group.words_made);
+        reached[..made].copy_from_slice(&group.words[j * GROUP_WORDS..][..made]);
+        reached[made..].fill(0);
+        let mut mark = |v: usize| reached[v >> 6] |= 1 << (v & 63);
+        for &k in &moves.take {
+            mark(g[n - k].get());
+        }
+        for (&k, &hi) in moves.split.iter().zip(&group.hi) {
+            let r = n - k;
+            let m = self.rare.partition_point(|&a| (a as usize) < r);
+            let below = &g[..r];
+            // The rare heaps too near to be in the group, and those after it was made.
+            for i in (0..group.lo.min(m)).chain(hi.max(group.lo)..m) {
+                mark(self.rare_values[i].get() ^ below[r - self.rare[i] as usize].get());
+            }
+        }
     }
 
     /// The value of heap `n = g.len()`, and its candidate: the candidate unless a rare value
@@ -593,6 +954,9 @@ impl<V: Width> State<V> {
         let keep = self.rare.partition_point(|&h| (h as usize) < from);
         self.rare.truncate(keep);
         self.rare_values.truncate(keep);
+        if self.group.from.is_some_and(|f| from < f) {
+            self.group.from = None;
+        }
     }
 }
 
