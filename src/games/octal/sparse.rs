@@ -1363,6 +1363,56 @@ mod tests {
     use crate::solve::WordBits;
     use std::sync::Mutex;
 
+    /// The search's three ways (comparing each value, compiled plain and for AVX2, and the
+    /// table of values looked for) against every pair counted by hand, on values past the
+    /// table's 512 and runs of pairs that end inside a block of lanes.
+    #[test]
+    fn every_way_of_the_search_finds_what_the_pairs_reach() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for round in 0..60 {
+            let top = [40, 300, 700][round % 3];
+            let n = 2 + next(3000) as usize;
+            let g: Vec<u16> = (0..n).map(|_| next(top) as u16).collect();
+            let split: Vec<usize> = (0..1 + next(3))
+                .map(|_| 1 + next(3) as usize)
+                .filter(|&k| k + 2 <= n)
+                .collect();
+            let mut reached = std::collections::BTreeSet::new();
+            for &k in &split {
+                let r = n - k;
+                for a in 1..=r / 2 {
+                    reached.insert((g[a] ^ g[r - a]) as usize);
+                }
+            }
+            let mut need: Vec<usize> = (0..512).filter(|_| next(4) == 0).collect();
+            need.truncate(1 + next(80) as usize);
+            let want: Vec<usize> = need.iter().copied().filter(|v| !reached.contains(v)).collect();
+            let mut search = Search::new();
+            search.cover(&g, n);
+            let sorted = |mut v: Vec<usize>| {
+                v.sort_unstable();
+                v
+            };
+            let mut plain = need.clone();
+            find_lanes(&search.mirror, &g, n, &split, &mut plain, 1);
+            assert_eq!(sorted(plain), want, "compared one by one, n {n}, split {split:?}");
+            let mut chosen = need.clone();
+            search.find(&g, n, &split, &mut chosen);
+            assert_eq!(sorted(chosen), want, "the search, n {n}, split {split:?}");
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                let mut by_table = need.clone();
+                // SAFETY: the processor has AVX2 (checked just above).
+                unsafe { table::find(&search.mirror, &g, n, &split, &mut by_table) };
+                assert_eq!(sorted(by_table), want, "by the table, n {n}, split {split:?}");
+            }
+        }
+    }
+
     /// Saves every offer; resumes from a given save.
     #[derive(Default)]
     struct Recorder {
