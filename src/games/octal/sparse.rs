@@ -383,6 +383,35 @@ unsafe fn find_avx2<V: Width>(
     find_lanes(mirror, g, n, split, need, a0)
 }
 
+/// One split move's pairs `(a, r − a)` from `a0` on, as far as a block of [`LANES`] goes.
+enum Block {
+    /// All [`LANES`] in two runs of memory: for lane `i`, `a = a0 + LANES − 1 − i`, `G(a)` is
+    /// `mirror[left + i]` and `G(r − a)` is `g[right + i]`.
+    Lanes { left: usize, right: usize },
+    /// The last few (or those past the mirror), `a` in `a0..=end`, one at a time.
+    Tail { r: usize, end: usize },
+}
+
+/// The block of pairs of heap `n`'s split move `k` at `a0` (the mirror `len` long); none when
+/// its pairs end before `a0`.
+#[inline(always)]
+fn block(len: usize, n: usize, k: usize, a0: usize) -> Option<Block> {
+    let r = n - k;
+    let hi = r / 2;
+    if a0 > hi {
+        return None;
+    }
+    let end = (a0 + LANES - 1).min(hi);
+    Some(if end + 1 - a0 == LANES && a0 + LANES <= len {
+        Block::Lanes {
+            left: len - a0 - LANES,
+            right: r - a0 - LANES + 1,
+        }
+    } else {
+        Block::Tail { r, end }
+    })
+}
+
 /// [`Search::find`] over the pairs of `a` from `a0` up, [`LANES`] at a time: each value
 /// looked for is compared with all of them.
 #[inline(always)]
@@ -398,18 +427,12 @@ fn find_lanes<V: Width>(
     loop {
         let mut any = false;
         for &k in split {
-            let r = n - k;
-            let hi = r / 2;
-            if a0 > hi {
+            let Some(pairs) = block(len, n, k, a0) else {
                 continue;
-            }
+            };
             any = true;
-            let end = (a0 + LANES - 1).min(hi);
-            if end + 1 - a0 == LANES && a0 + LANES <= len {
-                // Pairs a = a0 + LANES − 1 − i, for i in 0..LANES.
-                let left = &mirror[len - a0 - LANES..len - a0];
-                let right = &g[r - a0 - LANES + 1..r - a0 + 1];
-                let options = xors(left, right);
+            if let Block::Lanes { left, right } = pairs {
+                let options = xors(&mirror[left..left + LANES], &g[right..right + LANES]);
                 // The values not found move down over those found, without a branch on
                 // which (whether a value is among 64 pairs is hard to predict).
                 let mut kept = 0;
@@ -422,7 +445,7 @@ fn find_lanes<V: Width>(
                 if need.is_empty() {
                     return;
                 }
-            } else {
+            } else if let Block::Tail { r, end } = pairs {
                 for a in a0..=end {
                     let x = g[a].get() ^ g[r - a].get();
                     if let Some(i) = need.iter().position(|&v| v == x) {
@@ -450,7 +473,7 @@ fn find_lanes<V: Width>(
 mod table {
     use std::arch::x86_64::*;
 
-    use super::{find_lanes, LANES};
+    use super::{block, find_lanes, Block, LANES};
 
     /// The values looked up: below this.
     pub(super) const VALUES: usize = 512;
@@ -484,18 +507,14 @@ mod table {
         loop {
             let mut any = false;
             for &k in split {
-                let r = n - k;
-                let hi = r / 2;
-                if a0 > hi {
+                let Some(pairs) = block(len, n, k, a0) else {
                     continue;
-                }
+                };
                 any = true;
-                let end = (a0 + LANES - 1).min(hi);
                 let mut found = false;
-                if end + 1 - a0 == LANES && a0 + LANES <= len {
-                    // Pairs a = a0 + LANES − 1 − i, for i in 0..LANES.
-                    let left_values = mirror[len - a0 - LANES..len - a0].as_ptr();
-                    let right_values = g[r - a0 - LANES + 1..r - a0 + 1].as_ptr();
+                if let Block::Lanes { left: l, right: r } = pairs {
+                    let left_values = mirror[l..l + LANES].as_ptr();
+                    let right_values = g[r..r + LANES].as_ptr();
                     let mut x = [_mm256_setzero_si256(); LANES / 16];
                     let mut hits = [_mm256_setzero_si256(); LANES / 16];
                     for i in 0..LANES / 16 {
@@ -524,7 +543,7 @@ mod table {
                             lanes &= lanes - 1;
                         }
                     }
-                } else {
+                } else if let Block::Tail { r, end } = pairs {
                     for a in a0..=end {
                         found |= take(&mut bits, (g[a] ^ g[r - a]) as usize, &mut left);
                     }
