@@ -162,6 +162,26 @@ fn crate_paths(source: &str, parent: &[&str]) -> Vec<(usize, Vec<String>)> {
 /// Items of the crate root every layer may use.
 const LEAVES: &[&str] = &["Error", "Result", "progress", "resources"];
 
+/// The module path `super` names in a file under `src/`: `src/games/octal/sparse.rs` is
+/// `games::octal::sparse`, so its parent is `games::octal`; `src/games/octal/mod.rs` is
+/// `games::octal`, its parent `games`. (`super` inside an inline module of a file names that
+/// file's module; read as the file's parent it stays inside the file's layer, so a path
+/// below the layer is still read as below it.)
+fn parent_module(file: &Path) -> Vec<String> {
+    let src = Path::new(ROOT).join("src");
+    let rel = file.strip_prefix(&src).unwrap_or(file);
+    let mut module: Vec<String> = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if module.last().is_some_and(|m| m == "mod") {
+        module.pop();
+    }
+    module.pop();
+    module
+}
+
 /// The violations of one layer: each path whose first segment is not in `allowed` (nor a
 /// leaf), and each path `refused` says is wrong; as `file:line: path`.
 fn violations(
@@ -170,21 +190,12 @@ fn violations(
     refused: impl Fn(&Path, &[String]) -> bool,
 ) -> Vec<String> {
     let root = Path::new(ROOT).join(dir);
-    let parent: Vec<&str> = dir
-        .trim_start_matches("src")
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .collect();
     let mut out = Vec::new();
     for f in files(&root, &[".rs"]) {
         let source = std::fs::read_to_string(&f).unwrap();
-        // `super` in `dir/mod.rs` is the crate root; in `dir/x.rs` it is `dir`.
-        let parent: &[&str] = if f.ends_with("mod.rs") {
-            &parent[..parent.len().saturating_sub(1)]
-        } else {
-            &parent
-        };
-        for (line, path) in crate_paths(&source, parent) {
+        let parent = parent_module(&f);
+        let parent: Vec<&str> = parent.iter().map(String::as_str).collect();
+        for (line, path) in crate_paths(&source, &parent) {
             let first = path[0].as_str();
             if !(allowed.contains(&first) || LEAVES.contains(&first)) || refused(&f, &path) {
                 out.push(format!("{}:{line}: crate::{}", shown(&f), path.join("::")));
@@ -262,6 +273,11 @@ fn f() { let _ = crate::tables::holds(p); }
     let want: Vec<(usize, String)> = want.iter().map(|&(l, p)| (l, p.to_string())).collect();
     assert_eq!(got, want);
     let path = |p: &str| -> Vec<String> { p.split("::").map(String::from).collect() };
+    let module = |f: &str| parent_module(&Path::new(ROOT).join(f)).join("::");
+    assert_eq!(module("src/games/nim.rs"), "games");
+    assert_eq!(module("src/games/mod.rs"), "");
+    assert_eq!(module("src/games/octal/mod.rs"), "games");
+    assert_eq!(module("src/games/octal/sparse.rs"), "games::octal");
     let nim = Path::new("src/games/nim.rs");
     assert!(uses_the_registry(nim, &path("games::Spec")));
     assert!(uses_the_registry(nim, &path("games::GAMES")));
