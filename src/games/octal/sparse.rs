@@ -431,27 +431,30 @@ fn find_lanes<V: Width>(
                 continue;
             };
             any = true;
-            if let Block::Lanes { left, right } = pairs {
-                let options = xors(&mirror[left..left + LANES], &g[right..right + LANES]);
-                // The values not found move down over those found, without a branch on
-                // which (whether a value is among 64 pairs is hard to predict).
-                let mut kept = 0;
-                for i in 0..need.len() {
-                    let v = need[i];
-                    need[kept] = v;
-                    kept += !lanes_hit(&options, V::of(v)) as usize;
+            match pairs {
+                Block::Lanes { left, right } => {
+                    let options = xors(&mirror[left..left + LANES], &g[right..right + LANES]);
+                    // The values not found move down over those found, without a branch on
+                    // which (whether a value is among 64 pairs is hard to predict).
+                    let mut kept = 0;
+                    for i in 0..need.len() {
+                        let v = need[i];
+                        need[kept] = v;
+                        kept += !lanes_hit(&options, V::of(v)) as usize;
+                    }
+                    need.truncate(kept);
+                    if need.is_empty() {
+                        return;
+                    }
                 }
-                need.truncate(kept);
-                if need.is_empty() {
-                    return;
-                }
-            } else if let Block::Tail { r, end } = pairs {
-                for a in a0..=end {
-                    let x = g[a].get() ^ g[r - a].get();
-                    if let Some(i) = need.iter().position(|&v| v == x) {
-                        need.swap_remove(i);
-                        if need.is_empty() {
-                            return;
+                Block::Tail { r, end } => {
+                    for a in a0..=end {
+                        let x = g[a].get() ^ g[r - a].get();
+                        if let Some(i) = need.iter().position(|&v| v == x) {
+                            need.swap_remove(i);
+                            if need.is_empty() {
+                                return;
+                            }
                         }
                     }
                 }
@@ -512,40 +515,43 @@ mod table {
                 };
                 any = true;
                 let mut found = false;
-                if let Block::Lanes { left: l, right: r } = pairs {
-                    let left_values = mirror[l..l + LANES].as_ptr();
-                    let right_values = g[r..r + LANES].as_ptr();
-                    let mut x = [_mm256_setzero_si256(); LANES / 16];
-                    let mut hits = [_mm256_setzero_si256(); LANES / 16];
-                    for i in 0..LANES / 16 {
-                        x[i] = _mm256_xor_si256(
-                            _mm256_loadu_si256(left_values.add(16 * i) as *const __m256i),
-                            _mm256_loadu_si256(right_values.add(16 * i) as *const __m256i),
+                match pairs {
+                    Block::Lanes { left: l, right: r } => {
+                        let left_values = mirror[l..l + LANES].as_ptr();
+                        let right_values = g[r..r + LANES].as_ptr();
+                        let mut x = [_mm256_setzero_si256(); LANES / 16];
+                        let mut hits = [_mm256_setzero_si256(); LANES / 16];
+                        for i in 0..LANES / 16 {
+                            x[i] = _mm256_xor_si256(
+                                _mm256_loadu_si256(left_values.add(16 * i) as *const __m256i),
+                                _mm256_loadu_si256(right_values.add(16 * i) as *const __m256i),
+                            );
+                            hits[i] = member(&tables, x[i]);
+                        }
+                        let any_hit = _mm256_or_si256(
+                            _mm256_or_si256(hits[0], hits[1]),
+                            _mm256_or_si256(hits[2], hits[3]),
                         );
-                        hits[i] = member(&tables, x[i]);
-                    }
-                    let any_hit = _mm256_or_si256(
-                        _mm256_or_si256(hits[0], hits[1]),
-                        _mm256_or_si256(hits[2], hits[3]),
-                    );
-                    if _mm256_testz_si256(any_hit, any_hit) == 0 {
-                        // The lanes hit, bit j for lane j.
-                        let mut lanes =
-                            hit_lanes(hits[0], hits[1]) | hit_lanes(hits[2], hits[3]) << 32;
-                        let mut values = [0u16; LANES];
-                        for (i, &x) in x.iter().enumerate() {
-                            let to = values.as_mut_ptr().add(16 * i) as *mut __m256i;
-                            _mm256_storeu_si256(to, x);
-                        }
-                        while lanes != 0 {
-                            let v = values[lanes.trailing_zeros() as usize] as usize;
-                            found |= take(&mut bits, v, &mut left);
-                            lanes &= lanes - 1;
+                        if _mm256_testz_si256(any_hit, any_hit) == 0 {
+                            // The lanes hit, bit j for lane j.
+                            let mut lanes =
+                                hit_lanes(hits[0], hits[1]) | hit_lanes(hits[2], hits[3]) << 32;
+                            let mut values = [0u16; LANES];
+                            for (i, &x) in x.iter().enumerate() {
+                                let to = values.as_mut_ptr().add(16 * i) as *mut __m256i;
+                                _mm256_storeu_si256(to, x);
+                            }
+                            while lanes != 0 {
+                                let v = values[lanes.trailing_zeros() as usize] as usize;
+                                found |= take(&mut bits, v, &mut left);
+                                lanes &= lanes - 1;
+                            }
                         }
                     }
-                } else if let Block::Tail { r, end } = pairs {
-                    for a in a0..=end {
-                        found |= take(&mut bits, (g[a] ^ g[r - a]) as usize, &mut left);
+                    Block::Tail { r, end } => {
+                        for a in a0..=end {
+                            found |= take(&mut bits, (g[a] ^ g[r - a]) as usize, &mut left);
+                        }
                     }
                 }
                 if found {
