@@ -9,8 +9,8 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
-    params, Arguments, Param,
-    conformance, Game, GameSpec, Move, Outcome, Progress, Rules, Solved, ValueKind,
+    conformance, params, Arguments, Game, GameSpec, Move, Outcome, Param, Progress, Rules, Solved,
+    ValueKind,
 };
 use crate::solve::solve_outcomes;
 use crate::{Error, Result};
@@ -170,10 +170,15 @@ impl GameSpec for CandySpec {
     }
 
     fn samples() -> Vec<Self> {
-        [(1, 1, WinRule::Even), (21, 3, WinRule::Even), (25, 4, WinRule::Odd), (15, 15, WinRule::Odd)]
-            .into_iter()
-            .filter_map(|(n, k, w)| CandySpec::new(n, k, w).ok())
-            .collect()
+        [
+            (1, 1, WinRule::Even),
+            (21, 3, WinRule::Even),
+            (25, 4, WinRule::Odd),
+            (15, 15, WinRule::Odd),
+        ]
+        .into_iter()
+        .filter_map(|(n, k, w)| CandySpec::new(n, k, w).ok())
+        .collect()
     }
 
     fn conformance(&self) -> std::result::Result<u64, String> {

@@ -58,17 +58,16 @@
 use std::ops::ControlFlow;
 
 use crate::game::{
-    params, Arguments, Param,
-    binomial, conformance, format_numbers, Fact, GameSpec, Move, Outcome, Progress, Rules,
-    Solved, ValueKind, Values, MAX_POSITIONS,
+    binomial, conformance, format_numbers, params, Arguments, Fact, GameSpec, Move, Outcome, Param,
+    Progress, Rules, Solved, ValueKind, Values, MAX_POSITIONS,
 };
 use crate::solve::{
     solve_grundy_triangles, solve_grundy_waves, solve_outcomes_runs_words,
     solve_outcomes_triangles_words, solve_outcomes_waves, Bits, Edge, Mirror, Runs, Saves, Saving,
     Staged, Triangles, Waves, WordBits, MAX_TRIANGLE,
 };
-use rayon::prelude::*;
 use crate::{Error, Result};
+use rayon::prelude::*;
 
 /// Most rows a box may have.
 pub const MAX_ROWS: u32 = 64;
@@ -144,7 +143,11 @@ impl ChompSpec {
     /// Diagrams in the widest wave of the solver (the most of any one cell count, the empty
     /// diagram left out).
     pub fn widest_wave(&self) -> u64 {
-        self.diagrams_by_cells().into_iter().skip(1).max().unwrap_or(0)
+        self.diagrams_by_cells()
+            .into_iter()
+            .skip(1)
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -230,7 +233,9 @@ impl GameSpec for ChompSpec {
                 }
                 Solved::Grundy(game.solve_grundy(progress)?)
             }
-            _ => game.solve_with(game.engine(), progress, saves)?.into_solved(),
+            _ => game
+                .solve_with(game.engine(), progress, saves)?
+                .into_solved(),
         })
     }
 
@@ -261,18 +266,12 @@ impl GameSpec for ChompSpec {
         ranking
             + match (kind, self.engine()) {
                 (ValueKind::Grundy, _) => match self.grundy_engine() {
-                    Engine::Triangles => {
-                        crate::solve::grundy_triangles_memory(n, pieces, piece)
-                    }
+                    Engine::Triangles => crate::solve::grundy_triangles_memory(n, pieces, piece),
                     _ => crate::solve::grundy_waves_memory(n, pieces, piece),
                 },
-                (_, Engine::Waves) => {
-                    crate::solve::outcomes_waves_memory(n, widest, pieces, piece)
-                }
+                (_, Engine::Waves) => crate::solve::outcomes_waves_memory(n, widest, pieces, piece),
                 (_, Engine::Runs) => crate::solve::outcomes_runs_memory(n, pieces, piece),
-                (_, Engine::Triangles) => {
-                    crate::solve::outcomes_triangles_memory(n, pieces, piece)
-                }
+                (_, Engine::Triangles) => crate::solve::outcomes_triangles_memory(n, pieces, piece),
                 // The transpose's table (as words) and this one, both whole at the end, and
                 // the transposed box's ranking tables.
                 (_, Engine::Transposed) => {
@@ -285,10 +284,20 @@ impl GameSpec for ChompSpec {
     }
 
     fn samples() -> Vec<Self> {
-        [(1, 1), (1, 5), (4, 1), (2, 2), (3, 5), (5, 3), (4, 4), (6, 2), (6, 6)]
-            .into_iter()
-            .filter_map(|(r, c)| ChompSpec::new(r, c).ok())
-            .collect()
+        [
+            (1, 1),
+            (1, 5),
+            (4, 1),
+            (2, 2),
+            (3, 5),
+            (5, 3),
+            (4, 4),
+            (6, 2),
+            (6, 6),
+        ]
+        .into_iter()
+        .filter_map(|(r, c)| ChompSpec::new(r, c).ok())
+        .collect()
     }
 
     fn conformance(&self) -> std::result::Result<u64, String> {
@@ -595,7 +604,10 @@ impl Runs for LastRow<'_> {
     #[inline]
     fn run(&self, at: &Cursor) -> (u64, u64) {
         // The run's longest element: the last row as long as the row above it.
-        (at.p[at.height] - 1, last_walked(at, self.0.r - 1) as u64 + 1)
+        (
+            at.p[at.height] - 1,
+            last_walked(at, self.0.r - 1) as u64 + 1,
+        )
     }
 
     #[inline]
@@ -775,8 +787,12 @@ impl Chomp {
             }
             Engine::Triangles => {
                 let solve = &Chomp::solve_name("triangles", self);
-                solve_outcomes_triangles_words(&LastTwoRows(self), progress, Saving { saves, solve })?
-                    .into_bits()
+                solve_outcomes_triangles_words(
+                    &LastTwoRows(self),
+                    progress,
+                    Saving { saves, solve },
+                )?
+                .into_bits()
             }
             Engine::Transposed => {
                 if self.c > MAX_ROWS as usize || self.c < 2 {
@@ -788,7 +804,11 @@ impl Chomp {
                 let t = self.transposed();
                 let tb = if t.r >= 3 && t.c <= MAX_TRIANGLE as usize {
                     let solve = &Chomp::solve_name("transposed: triangles", &t);
-                    solve_outcomes_triangles_words(&LastTwoRows(&t), progress, Saving { saves, solve })?
+                    solve_outcomes_triangles_words(
+                        &LastTwoRows(&t),
+                        progress,
+                        Saving { saves, solve },
+                    )?
                 } else {
                     let solve = &Chomp::solve_name("transposed: runs", &t);
                     solve_outcomes_runs_words(&LastRow(&t), progress, Saving { saves, solve })?
@@ -1122,26 +1142,26 @@ mod tests {
             let lr = LastRow(&g);
             let mut seen = vec![0u8; n as usize];
             each_unit(&lr, |wave, at| {
-                        let (base, len) = lr.run(at);
-                        let mut edges = Vec::new();
-                        let _ = lr.edges(at, |e| {
-                            edges.push(e);
-                            ControlFlow::Continue(())
-                        });
-                        for v in 0..len {
-                            let i = base + v;
-                            seen[i as usize] += 1;
-                            let rows = g.unrank(i);
-                            assert_eq!(prefix_cells(i, r as usize - 1), wave + 1);
-                            let mut kids: Vec<u64> = (0..v).map(|x| base + x).collect();
-                            for e in &edges {
-                                let k = e.child + v.min(e.reach);
-                                assert!(prefix_cells(k, r as usize - 1) <= wave, "{rows:?}");
-                                kids.push(k);
-                            }
-                            let want = g.moves(&rows).iter().map(|m| g.rank(&m.leaves)).collect();
-                            assert_eq!(sorted(kids), sorted(want), "{rows:?}");
-                        }
+                let (base, len) = lr.run(at);
+                let mut edges = Vec::new();
+                let _ = lr.edges(at, |e| {
+                    edges.push(e);
+                    ControlFlow::Continue(())
+                });
+                for v in 0..len {
+                    let i = base + v;
+                    seen[i as usize] += 1;
+                    let rows = g.unrank(i);
+                    assert_eq!(prefix_cells(i, r as usize - 1), wave + 1);
+                    let mut kids: Vec<u64> = (0..v).map(|x| base + x).collect();
+                    for e in &edges {
+                        let k = e.child + v.min(e.reach);
+                        assert!(prefix_cells(k, r as usize - 1) <= wave, "{rows:?}");
+                        kids.push(k);
+                    }
+                    let want = g.moves(&rows).iter().map(|m| g.rank(&m.leaves)).collect();
+                    assert_eq!(sorted(kids), sorted(want), "{rows:?}");
+                }
             });
             assert!(seen.iter().all(|&s| s == 1), "runs of {r}x{c}");
         }
@@ -1149,34 +1169,33 @@ mod tests {
             let lt = LastTwoRows(&g);
             let mut seen = vec![0u8; n as usize];
             each_unit(&lt, |wave, at| {
-                        let (first, size) = lt.triangle(at);
-                        let size = size as u64;
-                        let mut edges = Vec::new();
-                        let _ = lt.edges(at, |e| {
-                            edges.push(e);
-                            ControlFlow::Continue(())
-                        });
-                        let at_uv = |u: u64, v: u64| first + u * (u + 1) / 2 + v;
-                        for u in 0..=size {
-                            for v in 0..=u {
-                                let i = at_uv(u, v);
-                                seen[i as usize] += 1;
-                                let rows = g.unrank(i);
-                                assert_eq!(prefix_cells(i, r as usize - 2), wave + 1);
-                                let mut kids: Vec<u64> = Vec::new();
-                                kids.extend((0..u).map(|x| at_uv(x, v.min(x))));
-                                kids.extend((0..v).map(|x| at_uv(u, x)));
-                                for e in &edges {
-                                    let (x, y) = (u.min(e.reach), v.min(e.reach));
-                                    let k = e.child + x * (x + 1) / 2 + y;
-                                    assert!(prefix_cells(k, r as usize - 2) <= wave, "{rows:?}");
-                                    kids.push(k);
-                                }
-                                let want =
-                                    g.moves(&rows).iter().map(|m| g.rank(&m.leaves)).collect();
-                                assert_eq!(sorted(kids), sorted(want), "{rows:?}");
-                            }
+                let (first, size) = lt.triangle(at);
+                let size = size as u64;
+                let mut edges = Vec::new();
+                let _ = lt.edges(at, |e| {
+                    edges.push(e);
+                    ControlFlow::Continue(())
+                });
+                let at_uv = |u: u64, v: u64| first + u * (u + 1) / 2 + v;
+                for u in 0..=size {
+                    for v in 0..=u {
+                        let i = at_uv(u, v);
+                        seen[i as usize] += 1;
+                        let rows = g.unrank(i);
+                        assert_eq!(prefix_cells(i, r as usize - 2), wave + 1);
+                        let mut kids: Vec<u64> = Vec::new();
+                        kids.extend((0..u).map(|x| at_uv(x, v.min(x))));
+                        kids.extend((0..v).map(|x| at_uv(u, x)));
+                        for e in &edges {
+                            let (x, y) = (u.min(e.reach), v.min(e.reach));
+                            let k = e.child + x * (x + 1) / 2 + y;
+                            assert!(prefix_cells(k, r as usize - 2) <= wave, "{rows:?}");
+                            kids.push(k);
                         }
+                        let want = g.moves(&rows).iter().map(|m| g.rank(&m.leaves)).collect();
+                        assert_eq!(sorted(kids), sorted(want), "{rows:?}");
+                    }
+                }
             });
             assert!(seen.iter().all(|&s| s == 1), "triangles of {r}x{c}");
         }

@@ -66,7 +66,10 @@
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 
-use crate::game::{params, Arguments, Param, format_numbers, Fact, GameSpec, Move, Outcome, Progress, Rules, Solved, ValueKind, Values};
+use crate::game::{
+    format_numbers, params, Arguments, Fact, GameSpec, Move, Outcome, Param, Progress, Rules,
+    Solved, ValueKind, Values,
+};
 use crate::solve::wavefront;
 use crate::{Error, Result};
 
@@ -146,7 +149,8 @@ pub fn pair(index: u64) -> (u64, u64) {
 
 impl GameSpec for Chomp3Spec {
     const NAME: &'static str = "chomp3";
-    const ABOUT: &'static str = "Three-rowed Chomp: the P-position p = f(q, r) of every second and \
+    const ABOUT: &'static str =
+        "Three-rowed Chomp: the P-position p = f(q, r) of every second and \
                                  third row q, r ≤ N (the first row unbounded)";
     const PARAMS: &'static [Param] = &[Param::required(
         "max",
@@ -379,7 +383,8 @@ fn solve_width(max: u32, width: usize, progress: &dyn Progress) -> Result<Vec<u8
     let mut chunk_state: Vec<Mutex<Chunk>> = Vec::with_capacity(chunks);
     let mut rest = &mut bytes[..];
     for c in 0..chunks {
-        let len = width * (index(chunk_hi(c) as u64 + 1, 0) - index(chunk_lo(c) as u64, 0)) as usize;
+        let len =
+            width * (index(chunk_hi(c) as u64 + 1, 0) - index(chunk_lo(c) as u64, 0)) as usize;
         let (out, tail) = rest.split_at_mut(len);
         chunk_state.push(Mutex::new(Chunk {
             rows: Vec::new(),
@@ -446,8 +451,6 @@ fn solve_width(max: u32, width: usize, progress: &dyn Progress) -> Result<Vec<u8
     drop(chunk_state);
     Ok(bytes)
 }
-
-
 
 /// A winning bite: the cell `(row, col)` bitten (1-based) and the P-position it leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -868,7 +871,8 @@ impl Rules for Chomp3Rules {
 /// entries (every one was read by some checked position).
 fn conformance(max: u32) -> std::result::Result<u64, String> {
     let bytes = solve(max, &()).map_err(|e| e.to_string())?;
-    let entry = |i: u64| u16::from_le_bytes([bytes[2 * i as usize], bytes[2 * i as usize + 1]]) as u32;
+    let entry =
+        |i: u64| u16::from_le_bytes([bytes[2 * i as usize], bytes[2 * i as usize + 1]]) as u32;
     let view = View::new(max, &entry);
     let rules = Chomp3Rules { max: max as u64 };
     let m = max as usize + 2;
@@ -895,7 +899,9 @@ fn conformance(max: u32) -> std::result::Result<u64, String> {
                     ));
                 }
                 if view.outcome((p as u64, q as u64, r as u64)) != Outcome::from_win(win[p][q][r]) {
-                    return Err(format!("position {p},{q},{r}: outcome differs from brute force"));
+                    return Err(format!(
+                        "position {p},{q},{r}: outcome differs from brute force"
+                    ));
                 }
                 let text = rules.format(&pos);
                 let back = rules.parse(&text).map_err(|e| e.to_string())?;
@@ -909,7 +915,9 @@ fn conformance(max: u32) -> std::result::Result<u64, String> {
     for i in 0..entries(max) {
         let pos = rules.unrank(i);
         if rules.check(&pos).is_err() || rules.rank(&pos) != i {
-            return Err(format!("entry {i}: unrank gives {pos:?}, which does not rank back"));
+            return Err(format!(
+                "entry {i}: unrank gives {pos:?}, which does not rank back"
+            ));
         }
     }
     let two = rayon::ThreadPoolBuilder::new()
@@ -944,8 +952,8 @@ pub fn brute_force(m: usize) -> Vec<Vec<Vec<bool>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::in_pool;
     use crate::games::chomp::{Chomp, ChompSpec};
+    use crate::solve::in_pool;
 
     fn solved(n: u32) -> Vec<u8> {
         solve(n, &()).unwrap()
@@ -984,7 +992,10 @@ mod tests {
         };
         assert!((0..entries(n)).all(|i| read3(i) == read(&narrow)(i)));
         assert_eq!(in_pool(2, || solve_width(n, 3, &()).unwrap()), wide);
-        assert_eq!((entry_width(NARROW_MAX), entry_width(NARROW_MAX + 1)), (2, 3));
+        assert_eq!(
+            (entry_width(NARROW_MAX), entry_width(NARROW_MAX + 1)),
+            (2, 3)
+        );
         assert!(memory_bound(NARROW_MAX + 1) > 3 * entries(NARROW_MAX + 1));
         // A build states the table's real size: two bytes a pair, then three.
         for (max, width) in [(20_000, 2), (100_000, 3)] {

@@ -18,9 +18,8 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
-    params, Arguments, Param,
-    binomial, conformance, Game, GameSpec, Move, Outcome, Progress, Retro, Rules, Solved,
-    ValueKind, MAX_POSITIONS,
+    binomial, conformance, params, Arguments, Game, GameSpec, Move, Outcome, Param, Progress,
+    Retro, Rules, Solved, ValueKind, MAX_POSITIONS,
 };
 use crate::solve::{solve_grundy, solve_outcomes_retro};
 use crate::{Error, Result};
@@ -115,9 +114,19 @@ impl GameSpec for NimSpec {
     const PARAMS: &'static [Param] = &[
         Param::required("heaps", "S", "Number of heaps"),
         Param::required("max-heap", "H", "Largest heap size"),
-        Param::optional("max-take", "K", "Most counters a move may take (default: any number)"),
-        Param::flag("misere", "Misère play: whoever takes the last counter loses"),
-        Param::flag("grundy", "Store Grundy values instead of P/N bits (normal play only)"),
+        Param::optional(
+            "max-take",
+            "K",
+            "Most counters a move may take (default: any number)",
+        ),
+        Param::flag(
+            "misere",
+            "Misère play: whoever takes the last counter loses",
+        ),
+        Param::flag(
+            "grundy",
+            "Store Grundy values instead of P/N bits (normal play only)",
+        ),
     ];
 
     fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
@@ -217,7 +226,8 @@ impl GameSpec for NimSpec {
         let packed: u64 = (0..=s)
             .flat_map(|k| (0..=h).map(move |m| (k * (m + 1)).min(s * h) + 1))
             .sum();
-        let ranking = ((s + 1) * (h + 1) * (s * h + 1) + s * h + 2 + packed + (s + 1) * (h + 1)) * 8;
+        let ranking =
+            ((s + 1) * (h + 1) * (s * h + 1) + s * h + 2 + packed + (s + 1) * (h + 1)) * 8;
         ranking
             + match kind {
                 ValueKind::Grundy => crate::solve::grundy_memory(self.positions()),
@@ -226,10 +236,16 @@ impl GameSpec for NimSpec {
     }
 
     fn samples() -> Vec<Self> {
-        [(1, 6, None, false), (3, 4, None, false), (3, 5, Some(2), true), (4, 3, None, true), (2, 7, Some(3), false)]
-            .into_iter()
-            .filter_map(|(s, h, k, m)| NimSpec::new(s, h, k, m).ok())
-            .collect()
+        [
+            (1, 6, None, false),
+            (3, 4, None, false),
+            (3, 5, Some(2), true),
+            (4, 3, None, true),
+            (2, 7, Some(3), false),
+        ]
+        .into_iter()
+        .filter_map(|(s, h, k, m)| NimSpec::new(s, h, k, m).ok())
+        .collect()
     }
 
     fn conformance(&self) -> std::result::Result<u64, String> {

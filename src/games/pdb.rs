@@ -26,7 +26,8 @@
 
 use super::board::Board;
 use crate::game::{
-    params, Arguments, Param, format_numbers, conformance, parse_numbers, GameSpec, Move, Progress, Rules, Solved, ValueKind,
+    conformance, format_numbers, params, parse_numbers, Arguments, GameSpec, Move, Param, Progress,
+    Rules, Solved, ValueKind,
 };
 use crate::solve::{token_distances, Placements};
 use crate::{Error, Result};
@@ -159,7 +160,11 @@ impl GameSpec for PdbSpec {
     const PARAMS: &'static [Param] = &[
         Param::required("rows", "R", "Rows of the board"),
         Param::required("cols", "C", "Columns of the board"),
-        Param::required("pattern", "TILES", "The pattern tiles, e.g. `1,2,3,4,5,6,7`"),
+        Param::required(
+            "pattern",
+            "TILES",
+            "The pattern tiles, e.g. `1,2,3,4,5,6,7`",
+        ),
     ];
 
     fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
@@ -243,10 +248,15 @@ impl GameSpec for PdbSpec {
     }
 
     fn samples() -> Vec<Self> {
-        [(2, 2, vec![1, 2]), (2, 3, vec![1, 2, 3]), (3, 2, vec![2, 5]), (3, 3, vec![1, 5, 8])]
-            .into_iter()
-            .filter_map(|(r, c, p)| PdbSpec::new(r, c, &p).ok())
-            .collect()
+        [
+            (2, 2, vec![1, 2]),
+            (2, 3, vec![1, 2, 3]),
+            (3, 2, vec![2, 5]),
+            (3, 3, vec![1, 5, 8]),
+        ]
+        .into_iter()
+        .filter_map(|(r, c, p)| PdbSpec::new(r, c, &p).ok())
+        .collect()
     }
 
     fn conformance(&self) -> std::result::Result<u64, String> {

@@ -33,8 +33,8 @@ use std::sync::Arc;
 
 use super::board::{lex_rank, move_label, select_bit, Board, FACTORIAL, SEQ_CELLS as MAX_CELLS};
 use crate::game::{
-    params, Arguments, Param,
-    conformance, format_numbers, Fact, GameSpec, Move, Progress, Rules, Solved, ValueKind, Values,
+    conformance, format_numbers, params, Arguments, Fact, GameSpec, Move, Param, Progress, Rules,
+    Solved, ValueKind, Values,
 };
 use crate::solve::bfs::{self, Puzzle};
 use crate::solve::spread::{Bipartite, FastDiv};
@@ -201,7 +201,11 @@ impl GameSpec for SlideSpec {
     fn conformance(&self) -> std::result::Result<u64, String> {
         let index = SlideIndex::dense(self.grid());
         let children = conformance::puzzle(&index)?;
-        conformance::rules(&SlideRules::new(self.grid()), index.positions(), Some(&children))
+        conformance::rules(
+            &SlideRules::new(self.grid()),
+            index.positions(),
+            Some(&children),
+        )
     }
 }
 

@@ -7,8 +7,8 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
-    conformance, format_numbers, params, Arguments, Game, GameSpec, Move,
-    Outcome, Param, Progress, Rules, Solved, ValueKind,
+    conformance, format_numbers, params, Arguments, Game, GameSpec, Move, Outcome, Param, Progress,
+    Rules, Solved, ValueKind,
 };
 use crate::solve::{solve_grundy, solve_outcomes};
 use crate::{Error, Result};
@@ -40,7 +40,9 @@ impl SubtractionSpec {
             )));
         }
         if sorted[0] == 0 {
-            return Err(Error::bad(format!("--set: 0 is not a move; expected {form}")));
+            return Err(Error::bad(format!(
+                "--set: 0 is not a move; expected {form}"
+            )));
         }
         if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
             return Err(Error::bad(format!(
@@ -156,10 +158,14 @@ impl GameSpec for SubtractionSpec {
     }
 
     fn samples() -> Vec<Self> {
-        [(&[1, 2][..], 20), (&[1, 3, 4][..], 40), (&[2, 5, 7][..], 30)]
-            .into_iter()
-            .filter_map(|(set, n)| SubtractionSpec::new(set, n).ok())
-            .collect()
+        [
+            (&[1, 2][..], 20),
+            (&[1, 3, 4][..], 40),
+            (&[2, 5, 7][..], 30),
+        ]
+        .into_iter()
+        .filter_map(|(set, n)| SubtractionSpec::new(set, n).ok())
+        .collect()
     }
 
     fn conformance(&self) -> std::result::Result<u64, String> {
@@ -257,7 +263,12 @@ mod tests {
 
     #[test]
     fn bad_sets_are_refused() {
-        for (set, n) in [(&[][..], 5), (&[0, 1][..], 5), (&[2, 2][..], 5), (&[1][..], 0)] {
+        for (set, n) in [
+            (&[][..], 5),
+            (&[0, 1][..], 5),
+            (&[2, 2][..], 5),
+            (&[1][..], 0),
+        ] {
             assert!(SubtractionSpec::new(set, n).is_err(), "{set:?} {n}");
         }
         assert!(SubtractionSpec::from_parameters("set=3,1,max-heap=5").is_err());

@@ -17,8 +17,8 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
-    params, Arguments, Param,
-    conformance, Game, GameSpec, Move, Outcome, Progress, Retro, Rules, Solved, ValueKind,
+    conformance, params, Arguments, Game, GameSpec, Move, Outcome, Param, Progress, Retro, Rules,
+    Solved, ValueKind,
 };
 use crate::solve::{solve_grundy, solve_outcomes_retro};
 use crate::{Error, Result};
@@ -51,7 +51,8 @@ impl WythoffSpec {
 
 impl GameSpec for WythoffSpec {
     const NAME: &'static str = "wythoff";
-    const ABOUT: &'static str = "Wythoff's game: two heaps of 0..H; take any number from one heap, \
+    const ABOUT: &'static str =
+        "Wythoff's game: two heaps of 0..H; take any number from one heap, \
                                  or the same number from both";
     const PARAMS: &'static [Param] = &[
         Param::required("max-heap", "H", "Largest heap size (both heaps)"),
@@ -341,7 +342,9 @@ mod tests {
             assert_eq!(floor_k_phi(k), (k as f64 * phi).floor() as u64, "{k}");
         }
         // The first P-positions: (0,0), (1,2), (3,5), (4,7), (6,10), (8,13).
-        let firsts: Vec<(u64, u64)> = (0..6).map(|k| (floor_k_phi(k), floor_k_phi(k) + k)).collect();
+        let firsts: Vec<(u64, u64)> = (0..6)
+            .map(|k| (floor_k_phi(k), floor_k_phi(k) + k))
+            .collect();
         assert_eq!(firsts, [(0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13)]);
     }
 }

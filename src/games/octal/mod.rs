@@ -536,9 +536,7 @@ pub fn solve_values(
 ) -> Result<Nimbers> {
     let digits = match code {
         Code::Octal(d)
-            if method == Method::Sparse
-                && !code.three_heaps()
-                && d.iter().any(|&x| x & 4 != 0) =>
+            if method == Method::Sparse && !code.three_heaps() && d.iter().any(|&x| x & 4 != 0) =>
         {
             d
         }
@@ -690,7 +688,9 @@ impl Periodicity {
                 key: "preperiod".into(),
                 label: format!("Preperiod{tentative}"),
                 text: match self.preperiod {
-                    Some(e) if e > 0 => format!("{e} (the last exceptional value at heap {})", e - 1),
+                    Some(e) if e > 0 => {
+                        format!("{e} (the last exceptional value at heap {})", e - 1)
+                    }
                     other => show(other),
                 },
                 json: num(self.preperiod),
@@ -825,7 +825,9 @@ pub fn rare_facts(values: &dyn Values) -> Vec<Fact> {
     }
     let mask = sparse::choose_mask(&count);
     let rare = |v: usize| (v & mask).count_ones() % 2 == 0;
-    let rare_values: Vec<usize> = (0..count.len()).filter(|&v| count[v] > 0 && rare(v)).collect();
+    let rare_values: Vec<usize> = (0..count.len())
+        .filter(|&v| count[v] > 0 && rare(v))
+        .collect();
     let heaps: u64 = rare_values.iter().map(|&v| count[v]).sum();
     let mut listed: Vec<(u64, usize)> = rare_values
         .iter()
@@ -899,11 +901,17 @@ mod tests {
 
     #[test]
     fn hexadecimal_codes_equal_the_mex_over_every_move() {
-        for text in ["0.F", "0.8", "4.8", "C.1", "0.9", "0.A", "0.B8", "8.04", "0.38F"] {
+        for text in [
+            "0.F", "0.8", "4.8", "C.1", "0.9", "0.A", "0.B8", "8.04", "0.38F",
+        ] {
             let code = Code::parse(text).unwrap();
             assert!(code.three_heaps(), "{text}");
             let n = 70;
-            assert_eq!(plain_values(&code, n, &()).unwrap(), brute(&code, n as usize), "{text}");
+            assert_eq!(
+                plain_values(&code, n, &()).unwrap(),
+                brute(&code, n as usize),
+                "{text}"
+            );
             let sparse = solve_values(&code, n, Method::Sparse, &(), &()).unwrap();
             assert_eq!(sparse.into_wide(), brute(&code, n as usize), "{text}");
         }
@@ -954,7 +962,10 @@ mod tests {
     fn kayles_is_proved_periodic_with_period_12() {
         let g = plain_values(&Code::parse("0.77").unwrap(), 400, &()).unwrap();
         let p = periodicity(&|i| g[i as usize] as u32, 400, 2, true);
-        assert_eq!((p.period, p.preperiod, p.proved), (Some(12), Some(71), true));
+        assert_eq!(
+            (p.period, p.preperiod, p.proved),
+            (Some(12), Some(71), true)
+        );
         // Too few values: only a tentative period.
         let p = periodicity(&|i| g[i as usize] as u32, 120, 2, true);
         assert!(!p.proved);

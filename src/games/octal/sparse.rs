@@ -731,7 +731,14 @@ impl Group {
     /// Makes the group of the heaps from `g.len()` on, from the rare heaps listed (`heaps`,
     /// ascending, and their values), over the first `words` words of values (the values are
     /// below [`GROUP_VALUES`], and their xors below `64 words`).
-    fn make<V: Width>(&mut self, heaps: &[u32], values: &[V], moves: &Moves, g: &[V], words: usize) {
+    fn make<V: Width>(
+        &mut self,
+        heaps: &[u32],
+        values: &[V],
+        moves: &Moves,
+        g: &[V],
+        words: usize,
+    ) {
         let from = g.len();
         let made = words.min(GROUP_WORDS);
         self.from = Some(from);
@@ -1373,7 +1380,13 @@ mod ahead {
             b.search = search.clone();
             let mut q = shared.lock();
             if b.heaps.is_empty() {
-                q.done.insert(b.start, Outcome { end: b.end, wrong: None });
+                q.done.insert(
+                    b.start,
+                    Outcome {
+                        end: b.end,
+                        wrong: None,
+                    },
+                );
             } else {
                 q.pending.push_back(b);
                 shared.wake.notify_one();
@@ -1395,7 +1408,9 @@ mod tests {
     fn every_way_of_the_search_finds_what_the_pairs_reach() {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = |m: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (seed >> 33) % m
         };
         for round in 0..60 {
@@ -1415,7 +1430,11 @@ mod tests {
             }
             let mut need: Vec<usize> = (0..512).filter(|_| next(4) == 0).collect();
             need.truncate(1 + next(80) as usize);
-            let want: Vec<usize> = need.iter().copied().filter(|v| !reached.contains(v)).collect();
+            let want: Vec<usize> = need
+                .iter()
+                .copied()
+                .filter(|v| !reached.contains(v))
+                .collect();
             let mut search = Search::new();
             search.cover(&g, n);
             let sorted = |mut v: Vec<usize>| {
@@ -1424,7 +1443,11 @@ mod tests {
             };
             let mut plain = need.clone();
             find_lanes(&search.mirror, &g, n, &split, &mut plain, 1);
-            assert_eq!(sorted(plain), want, "compared one by one, n {n}, split {split:?}");
+            assert_eq!(
+                sorted(plain),
+                want,
+                "compared one by one, n {n}, split {split:?}"
+            );
             let mut chosen = need.clone();
             search.find(&g, n, &split, &mut chosen);
             assert_eq!(sorted(chosen), want, "the search, n {n}, split {split:?}");
@@ -1433,7 +1456,11 @@ mod tests {
                 let mut by_table = need.clone();
                 // SAFETY: the processor has AVX2 (checked just above).
                 unsafe { table::find(&search.mirror, &g, n, &split, &mut by_table) };
-                assert_eq!(sorted(by_table), want, "by the table, n {n}, split {split:?}");
+                assert_eq!(
+                    sorted(by_table),
+                    want,
+                    "by the table, n {n}, split {split:?}"
+                );
             }
         }
     }
@@ -1459,7 +1486,10 @@ mod tests {
             Ok(self.from.clone())
         }
         fn finished_bytes(&self, solve: &str, at: Wave, bytes: &[u8]) -> Result<()> {
-            self.saved.lock().unwrap().push((solve.into(), at, bytes.to_vec()));
+            self.saved
+                .lock()
+                .unwrap()
+                .push((solve.into(), at, bytes.to_vec()));
             Ok(())
         }
     }
@@ -1480,30 +1510,74 @@ mod tests {
         let mut first: Option<Vec<(String, Wave, Vec<u8>)>> = None;
         for (threads, calm) in [(1, CALM), (2, CALM), (3, 0), (2, 100)] {
             let rec = Recorder::default();
-            let full =
-                solve_in_blocks(&digits, max, warm(), &(), &rec, Pace { block: 10_000, threads, calm }).unwrap();
+            let full = solve_in_blocks(
+                &digits,
+                max,
+                warm(),
+                &(),
+                &rec,
+                Pace {
+                    block: 10_000,
+                    threads,
+                    calm,
+                },
+            )
+            .unwrap();
             assert!(matches!(full, Nimbers::Wide(_)));
             assert_eq!(full.into_wide(), plain, "{threads} threads");
             let saved = rec.saved.into_inner().unwrap();
-            assert_eq!(saved.len(), 9, "a save offered every 10,000 heaps, before the last heap");
-            let widths: Vec<usize> =
-                saved.iter().map(|(_, at, b)| b.len() / at.done as usize).collect();
+            assert_eq!(
+                saved.len(),
+                9,
+                "a save offered every 10,000 heaps, before the last heap"
+            );
+            let widths: Vec<usize> = saved
+                .iter()
+                .map(|(_, at, b)| b.len() / at.done as usize)
+                .collect();
             assert!(widths.contains(&1) && widths.contains(&2), "{widths:?}");
             match &first {
                 None => first = Some(saved),
                 Some(f) => assert!(*f == saved, "the saves at {threads} threads differ"),
             }
         }
-        let full = solve_in_blocks(&digits, max, warm(), &(), &(), Pace { block: 10_000, threads: 1, calm: CALM }).unwrap();
+        let full = solve_in_blocks(
+            &digits,
+            max,
+            warm(),
+            &(),
+            &(),
+            Pace {
+                block: 10_000,
+                threads: 1,
+                calm: CALM,
+            },
+        )
+        .unwrap();
         for s in first.unwrap() {
             for threads in [1, 2] {
                 let from = Recorder {
                     from: Some(s.clone()),
                     ..Default::default()
                 };
-                let resumed =
-                    solve_in_blocks(&digits, max, warm(), &(), &from, Pace { block: 10_000, threads, calm: 0 }).unwrap();
-                assert_eq!(resumed, full, "resumed from {} heaps ({}), {threads} threads", s.1.done, s.0);
+                let resumed = solve_in_blocks(
+                    &digits,
+                    max,
+                    warm(),
+                    &(),
+                    &from,
+                    Pace {
+                        block: 10_000,
+                        threads,
+                        calm: 0,
+                    },
+                )
+                .unwrap();
+                assert_eq!(
+                    resumed, full,
+                    "resumed from {} heaps ({}), {threads} threads",
+                    s.1.done, s.0
+                );
             }
         }
     }
@@ -1531,10 +1605,27 @@ mod tests {
             let warm = crate::games::octal::plain_values(&code, 255.min(max), &()).unwrap();
             // Guessing from the start (calm 0: every rare value is a failed guess), after
             // short and the usual calm stretches.
-            for (threads, block, calm) in [(2, 1 << 20, 0), (3, 1000, 0), (2, 37, 50), (2, 5000, CALM)] {
-                let got = solve_in_blocks(&digits, max, warm.clone(), &(), &(), Pace { block, threads, calm })
-                    .unwrap();
-                assert_eq!(got.into_wide(), plain, "{text} to {max}, {threads} threads, blocks of {block}");
+            for (threads, block, calm) in
+                [(2, 1 << 20, 0), (3, 1000, 0), (2, 37, 50), (2, 5000, CALM)]
+            {
+                let got = solve_in_blocks(
+                    &digits,
+                    max,
+                    warm.clone(),
+                    &(),
+                    &(),
+                    Pace {
+                        block,
+                        threads,
+                        calm,
+                    },
+                )
+                .unwrap();
+                assert_eq!(
+                    got.into_wide(),
+                    plain,
+                    "{text} to {max}, {threads} threads, blocks of {block}"
+                );
             }
         }
     }
