@@ -12,9 +12,8 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-mod http;
 use common::{python, shared_library, TempDir, ROOT};
-use http::{build, Server};
+use common::http::{build, Server};
 
 /// README.md and every guide.
 fn documents() -> Vec<PathBuf> {

@@ -12,7 +12,6 @@
 //! locked), with the profile of this run: minutes on a cold folder, seconds after.
 
 mod common;
-mod http;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,7 +19,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use common::*;
-use http::Server;
+use common::http::Server;
 
 /// Grundy values of a full row of `n` pins, n = 0..=15: Kayles, OEIS A002186 (Berlekamp,
 /// Conway & Guy, Winning Ways, ch. 4, p. 91).

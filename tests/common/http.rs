@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 #[allow(unused_imports)] // each test file uses some of them
-pub use crate::common::{gamedb, gamedb_stdin, TempDir};
+pub use super::{gamedb, gamedb_stdin, TempDir};
 
 /// Builds tables into `dir` with `gamedb build` (each line a build's arguments).
 pub fn build(dir: &Path, builds: &[&str]) {

@@ -1,15 +1,12 @@
-//! The small commands of issue 12: list, rank/unrank, export, plot, completions and man,
-//! `--json` summaries of build, build-all and verify-table, and `solve --max-nodes/--timeout`.
+//! The commands that turn a table into something else: `list` (a folder's tables by their
+//! headers, files refused), `rank` and `unrank` (inverse on every position), `export` (every
+//! position in index order, CSV and JSON lines, answering as `query` does) and `plot` (SVG
+//! pictures without fonts).
 
 mod common;
-mod http;
 
-use common::words;
-use http::{build, gamedb, gamedb_stdin, TempDir};
-
-fn text(out: &[u8]) -> String {
-    String::from_utf8(out.to_vec()).unwrap()
-}
+use common::http::{build, gamedb, gamedb_stdin, TempDir};
+use common::{text, words};
 
 #[test]
 fn list_rank_and_unrank() {
@@ -212,106 +209,4 @@ fn plots_are_svg_without_fonts() {
         "{}",
         text(&out.stderr)
     );
-}
-
-#[test]
-fn completions_man_and_json_summaries() {
-    let out = gamedb(&["completions", "bash"]);
-    assert!(out.status.success());
-    let bash = text(&out.stdout);
-    assert!(bash.contains("complete") && bash.contains("serve") && bash.contains("--max-nodes"));
-    let out = gamedb(&["man"]);
-    let man = text(&out.stdout);
-    assert!(
-        man.starts_with(".ie") || man.contains(".TH gamedb"),
-        "{}",
-        &man[..100]
-    );
-    assert!(man.contains("serve"));
-    let dir = TempDir::new("tools-json");
-    let pages = dir.path().join("man");
-    assert!(gamedb(&["man", "--out", pages.to_str().unwrap()])
-        .status
-        .success());
-    assert!(pages.join("gamedb-serve.1").exists());
-
-    let d = dir.path().to_str().unwrap();
-    let out = gamedb(&words(
-        "build nim --heaps 2 --max-heap 5 --out {} --json -q",
-        &[d],
-    ));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        (v["game"].as_str(), v["positions"].as_u64()),
-        (Some("nim"), Some(21))
-    );
-    let catalog = dir.path().join("catalog.txt");
-    std::fs::write(
-        &catalog,
-        "nim --heaps 2 --max-heap 5\ncandy --max-candies 9 --max-take 2\n",
-    )
-    .unwrap();
-    let out = gamedb(&words(
-        "build-all --catalog {} --out {} --json -q",
-        &[catalog.to_str().unwrap(), d],
-    ));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v[0]["status"], "present, skipped");
-    assert_eq!(v[1]["status"], "built");
-    let nim = dir.path().join("nim-2x5.gtab");
-    let out = gamedb(&[
-        "verify-table",
-        nim.to_str().unwrap(),
-        "/nonexistent.gtab",
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let lines: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(
-        (lines[0]["ok"].as_bool(), lines[1]["ok"].as_bool()),
-        (Some(true), Some(false))
-    );
-}
-
-#[test]
-fn solve_stops_at_its_limits() {
-    let dir = TempDir::new("tools-solve");
-    build(dir.path(), &["fifteen --partition 5-5-5"]);
-    let d = dir.path().to_str().unwrap();
-    let hard = "0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1";
-    let easy = "5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12";
-    let out = gamedb(&["solve", "--tables", d, "--max-nodes", "1000", easy, hard]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stdout).starts_with(&format!("{easy}: 9 moves")));
-    assert!(
-        text(&out.stderr).contains("limit of 1000 expanded nodes"),
-        "{}",
-        text(&out.stderr)
-    );
-    let started = std::time::Instant::now();
-    let out = gamedb(&["solve", "--tables", d, "--timeout", "0.3", hard]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("time limit"),
-        "{}",
-        text(&out.stderr)
-    );
-    assert!(started.elapsed().as_secs_f64() < 5.0);
-    for bad in [["--timeout", "-1"], ["--max-nodes", "0"]] {
-        let out = gamedb(&["solve", "--tables", d, bad[0], bad[1], easy]);
-        assert_eq!(out.status.code(), Some(2), "{bad:?}");
-    }
-    // A stream keeps going past a position over its limit.
-    let input = format!("{hard}\n{easy}\n");
-    let out = gamedb_stdin(
-        &["solve", "--tables", d, "--max-nodes", "5000", "--json", "-"],
-        input.as_bytes(),
-    );
-    let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
-    assert_eq!(lines.len(), 2);
-    assert!(lines[0].contains("\"error\""));
-    assert!(lines[1].contains("\"distance\":9"));
 }
