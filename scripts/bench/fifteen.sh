@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: 15-puzzle pattern databases and optimal solving (issue 5).
+# Benchmark: 15-puzzle pattern databases and optimal solving.
 # 1. Builds the 7-8 tables with 2 threads (wall time and peak memory by /usr/bin/time -v),
 #    then the 6-6-3 and 5-5-5 tables; builds tiles 1-7 at 1 and 2 threads (scaling) and checks
 #    the two files are byte-identical.
@@ -9,14 +9,12 @@
 # 3. 3x4 board: builds the 1-5 / 6-11 tables and the complete distance table of the slide BFS
 #    (game 4, an independent search), and checks that the solver's lengths equal the table's
 #    distances for CHECKS (default 3000) random arrangements.
-# Usage: scripts/bench_fifteen.sh [OUT_DIR]   (default: a temporary folder, removed at the end)
+# Usage: scripts/bench/fifteen.sh [OUT_DIR]   (default: a temporary folder, removed at the end)
 # Needs about 5 GB of memory free while the largest tables build.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/setup.sh"
 cargo build --release --quiet
-BIN=$PWD/target/release/gamedb
-OUT=${1:-$(mktemp -d)}
-[ -n "${1:-}" ] || trap 'rm -rf "$OUT"' EXIT
+out_folder "${1:-}"
 POSITIONS=${POSITIONS:-100}
 CHECKS=${CHECKS:-3000}
 mkdir -p "$OUT/t1" "$OUT/t2" "$OUT/3x4"
@@ -44,7 +42,7 @@ cmp "$OUT/t1/pdb-4x4-1-7.gtab" "$OUT/t2/pdb-4x4-1-7.gtab" \
     && echo "  tiles 1-7: the 1-thread and 2-thread tables are byte-identical"
 
 echo "== solving $POSITIONS random solvable 4x4 positions"
-python3 scripts/positions.py solvable "$POSITIONS" 4 4 2026 >"$OUT/positions.txt"
+python3 scripts/bench/positions.py solvable "$POSITIONS" 4 4 2026 >"$OUT/positions.txt"
 report() { # label, solve options...
     local label=$1; shift
     local before; before=$(load)

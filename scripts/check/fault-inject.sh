@@ -2,7 +2,7 @@
 # Fault injection: interrupts builds at random moments and checks that gamedb keeps its
 # promises (README, "What gamedb promises").
 #
-#   scripts/fault_inject.sh [N] [SCENARIO...]
+#   scripts/check/fault-inject.sh [N] [SCENARIO...]
 #
 # Scenarios (default: chomp build-all special):
 #   chomp      `gamedb build chomp` of the box in $CHOMP_BOX (default 14x14: about a second on
@@ -38,7 +38,7 @@ set -u
 # starts background jobs with SIGINT ignored, and so does anything started under `nohup ... &`
 # (an ignored signal is inherited), so each build is started through `env --default-signal`.
 set -m
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 N=${1:-50}
 shift || true
 scenarios=("$@")

@@ -2,9 +2,9 @@
 # Benchmark: octal games against the public solvers, one run, side by side: values per second,
 # wall time and peak memory (/usr/bin/time -v), and the same values (checksums).
 #
-#   scripts/bench_octal_peers.sh [OUT_DIR]
+#   scripts/bench/octal-peers.sh [OUT_DIR]
 #
-# Games and sizes (environment, defaults as the issue asks): CODES="0.6 0.167" and, per code,
+# Games and sizes (environment; defaults): CODES="0.6 0.167" and, per code,
 # N_0_6 and N_0_167 (the largest heap; default 16777215 = 2^24 - 1). Officers (0.6) is far
 # slower than 0.167 at any size: N_0_6=1048575 gives a comparison in a minute or two.
 #
@@ -26,11 +26,9 @@
 # gamedb is run at --threads 1 and 2 (two threads: the candidates on one, the search for rare
 # values on the other; the same bytes).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/setup.sh"
 cargo build --release --quiet
-BIN=$(pwd)/target/release/gamedb
-OUT=${1:-$(mktemp -d)}
-[ -n "${1:-}" ] || trap 'rm -rf "$OUT"' EXIT
+out_folder "${1:-}"
 mkdir -p "$OUT"
 CODES=${CODES:-"0.6 0.167"}
 PEERS=$(pwd)/target/peers

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# `gamedb export` speed (issue 12): the P-positions of the 16x16 Chomp box (3,317,972 rows, the
+# `gamedb export` speed: the P-positions of the 16x16 Chomp box (3,317,972 rows, the
 # published count) as CSV and as JSON lines, at 1 and 2 threads, with time, peak memory and the
 # machine's load; the two thread counts must give identical bytes.
 #
-# usage: scripts/bench-export.sh [WORKDIR]   (default target/bench-export; builds the 16x16
+# usage: scripts/bench/export.sh [WORKDIR]   (default target/bench-export; builds the 16x16
 #        table there, about 10 s and 76 MiB on two cores, unless an intact one is present)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/setup.sh"
 work=${1:-target/bench-export}
 mkdir -p "$work"
 cargo build --release --quiet --bin gamedb
@@ -16,7 +16,6 @@ if ! "$gamedb" verify-table "$table" >/dev/null 2>&1; then
     echo "== building $table"
     "$gamedb" build chomp --rows 16 --cols 16 --out "$work" --quiet
 fi
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 for format in csv jsonl; do
     for threads in 1 2; do
         out=$work/p-$threads.$format

@@ -1,23 +1,21 @@
 #!/usr/bin/env bash
-# Three-rowed Chomp benchmark (issue 11 part 1): `gamedb build chomp3 --max N` (default
+# Three-rowed Chomp benchmark: `gamedb build chomp3 --max N` (default
 # N = 20,000: f(q, r) for every r ≤ q ≤ N, (N+1)(N+2)/2 pairs) at 1 and 2 threads. Prints wall
 # and CPU time, peak memory (/usr/bin/time -v), pairs per second, the load average beside each
 # figure, checks that the two tables are byte-identical, then `info` and a few queries of the
 # 2-thread table (a first row far past N included) with their time.
 #
-# Usage: scripts/bench_chomp3.sh [N] [THREADS...]   (default: 20000 1 2)
+# Usage: scripts/bench/chomp3.sh [N] [THREADS...]   (default: 20000 1 2)
 #        OUT=DIR keeps the tables in DIR (default: a temporary folder, removed at the end)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/setup.sh"
 N=${1:-20000}
 shift || true
 THREADS=("$@")
 [ ${#THREADS[@]} -gt 0 ] || THREADS=(1 2)
 cargo build --release --quiet
-BIN=target/release/gamedb
 if [ -n "${OUT:-}" ]; then mkdir -p "$OUT"; else OUT=$(mktemp -d); trap 'rm -rf "$OUT"' EXIT; fi
 
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 pairs=$(( (N + 1) * (N + 2) / 2 ))
 echo "gamedb three-rowed Chomp benchmark: N = $N ($pairs pairs), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB"
 "$BIN" build --out "$OUT/t0" chomp3 --max "$N" --memory 1 2>&1 | grep -o 'needs .* working)' | head -1 | sed 's/^/stated: /' || true

@@ -1,7 +1,7 @@
 """query_many through the Python package (scripts/python, a release build) on the 6x63 Nim
 table: 1 M random positions as a 2-D numpy array, one thread.
 
-    python scripts/bench_python.py TABLE [N]      # TABLE: nim-6x63.gtab (gamedb build nim
+    python scripts/bench/python.py TABLE [N]      # TABLE: nim-6x63.gtab (gamedb build nim
                                                   # --heaps 6 --max-heap 63)
 Prints answers per second (best of 5 runs) and checks the P/N counts against value_at.
 """

@@ -18,7 +18,7 @@
 //! One lookup at a time on a table larger than the caches is bound by memory latency; the
 //! batch figure shows what the same work costs when the reads overlap.
 //!
-//! `scripts/bench-interop.sh` runs it on the 6×63 Nim table.
+//! `scripts/bench/interop.sh` runs it on the 6×63 Nim table.
 
 use std::time::Instant;
 

@@ -12,7 +12,7 @@
 //! pages where the kernel grants them (`madvise(MADV_HUGEPAGE)`), which takes the page walks
 //! out of the figure.
 //!
-//! A lookup in a table larger than the caches is one such random read; `scripts/bench-interop.sh`
+//! A lookup in a table larger than the caches is one such random read; `scripts/bench/interop.sh`
 //! prints these figures beside the lookup rates.
 
 use std::time::Instant;

@@ -1,5 +1,5 @@
 //! splitmix64: a small, good-enough generator that needs no dependency, shared by the
-//! benchmark programs in `scripts/` (each includes this file as a module).
+//! benchmark programs in `scripts/programs/` (each includes this file as a module).
 
 pub struct Rng(pub u64);
 

@@ -1,22 +1,21 @@
 #!/usr/bin/env bash
 # Old against new by CPU time (user + system, /usr/bin/time), one thread each, for the builds,
-# the pipe and the lookups of scripts/bench_compare.sh, ROUNDS rounds alternating old and new,
+# the pipe and the lookups of scripts/bench/compare.sh, ROUNDS rounds alternating old and new,
 # the least of each kept. On a shared machine wall times mostly measure the other processes;
 # the CPU time of the same single-threaded work varies far less (cache sharing still moves it
 # by some per cent: compare ratios, and rerun when they are close to 1).
 #
-# usage: scripts/bench_cpu.sh OLD_DIR NEW_DIR [ROUNDS]   (each with gamedb and examples/lookups)
+# usage: scripts/bench/cpu.sh OLD_DIR NEW_DIR [ROUNDS]   (each with gamedb and examples/lookups)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-OLD=${1:?usage: scripts/bench_cpu.sh OLD_DIR NEW_DIR [ROUNDS]}
-NEW=${2:?usage: scripts/bench_cpu.sh OLD_DIR NEW_DIR [ROUNDS]}
+source "$(dirname "$0")/setup.sh"
+OLD=${1:?usage: scripts/bench/cpu.sh OLD_DIR NEW_DIR [ROUNDS]}
+NEW=${2:?usage: scripts/bench/cpu.sh OLD_DIR NEW_DIR [ROUNDS]}
 ROUNDS=${3:-3}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-cpu.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 "$NEW/gamedb" build nim --heaps 6 --max-heap 63 --out "$WORK/t" -q >/dev/null
-python3 scripts/positions.py nim 1000000 6 63 1 >"$WORK/nim.txt"
+python3 scripts/bench/positions.py nim 1000000 6 63 1 >"$WORK/nim.txt"
 
 # count LABEL CMD...: CPU seconds (user + system) of one run, output discarded.
 count() {

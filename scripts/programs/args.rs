@@ -1,5 +1,6 @@
-//! `--flag N` options taken out of a benchmark program's arguments, shared by the programs in
-//! `scripts/` (each includes this file as a module), so that what is left is positional.
+//! `--flag N` options taken out of a benchmark program's arguments, so that what is left is
+//! positional; shared by the programs in `scripts/programs/` (each includes this file as a
+//! module).
 
 /// Removes `flag` and the number after it from `args`: `Ok(None)` when the flag is absent,
 /// `Err` naming the flag when the number is missing or not a number.

@@ -3,8 +3,12 @@
 # Prints build time, positions per second and peak memory at 1 and 2 threads, checks the two
 # tables are byte-identical, and checks 100,000 random queries against the xor rule (and the
 # misère and bounded tables against THEOREMS.md section 2).
-# Usage: scripts/bench_nim.sh [OUT_DIR]   (default: a temporary folder, removed at the end)
-source "$(dirname "$0")/bench_setup.sh"
+# Usage: scripts/bench/nim.sh [OUT_DIR]   (default: a temporary folder, removed at the end)
+set -euo pipefail
+source "$(dirname "$0")/setup.sh"
+cargo build --release --quiet
+out_folder "${1:-}"
+mkdir -p "$OUT/t1" "$OUT/t2"
 
 run() { # threads dir extra-args...
     local threads=$1 dir=$2; shift 2

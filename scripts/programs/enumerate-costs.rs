@@ -2,8 +2,8 @@
 //! this machine (the 2×7 table is 10.9 GB):
 //!
 //! ```text
-//! cargo run --release --example enumerate_costs -- memory BLOCK_BITS [BLOCK_BITS ...]
-//! cargo run --release --example enumerate_costs -- moves ROWS COLS [DENSITY] [COUNT]
+//! cargo run --release --example enumerate-costs -- memory BLOCK_BITS [BLOCK_BITS ...]
+//! cargo run --release --example enumerate-costs -- moves ROWS COLS [DENSITY] [COUNT]
 //! ```
 //!
 //! **memory**: the dense store's own work on a synthetic puzzle shaped like the 2×7 board,
@@ -22,7 +22,7 @@
 //! sorted list of positions, as the engine hands it a frontier), alone, on a frontier of the
 //! given density (default 0.05, about the largest level's share), in nanoseconds a position.
 //!
-//! `scripts/bench_enumerate.sh` runs both and projects the 2×7 run from the 2×6 run with them.
+//! `scripts/bench/enumerate.sh` runs both and projects the 2×7 run from the 2×6 run with them.
 
 use std::time::Instant;
 
@@ -144,7 +144,7 @@ fn main() {
         Some("moves") => moves(&args[1..]),
         _ => {
             eprintln!(
-                "usage: enumerate_costs memory BLOCK_BITS...  |  enumerate_costs moves ROWS COLS \
+                "usage: enumerate-costs memory BLOCK_BITS...  |  enumerate-costs moves ROWS COLS \
                  [DENSITY] [COUNT]"
             );
             std::process::exit(2);

@@ -1,25 +1,24 @@
 #!/usr/bin/env bash
 # Two builds of gamedb side by side: the same benchmarks run alternately with each (A B A B ...),
 # so that a busy machine slows both alike, and the best time of each is compared. For "is this
-# change slower?" questions (the refactors of issue 9, say) on a shared machine.
+# change slower?" questions (a refactor that must not cost time, say) on a shared machine.
 #
-# Usage: scripts/bench_compare.sh OLD_DIR NEW_DIR [ROUNDS]
+# Usage: scripts/bench/compare.sh OLD_DIR NEW_DIR [ROUNDS]
 #   OLD_DIR, NEW_DIR: cargo target profile folders holding `gamedb` and `examples/lookups`
 #   (e.g. /work/base/target/release and target/release). ROUNDS (default 3) runs of each.
 # Measures: Nim 6x63, Chomp 16x16 and slide 3x4 builds at 2 threads; 100 random 15-puzzle
 # positions solved with the 7-8 tables (SOLVE_PARTITION=6-6-3 for a quicker run); in-process
-# lookups (scripts/lookups.rs) on the 6x63 Nim and 16x16 Chomp tables, and `query - --json`
+# lookups (scripts/programs/lookups.rs) on the 6x63 Nim and 16x16 Chomp tables, and `query - --json`
 # through a pipe on the Nim table.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-OLD=${1:?usage: scripts/bench_compare.sh OLD_DIR NEW_DIR [ROUNDS]}
-NEW=${2:?usage: scripts/bench_compare.sh OLD_DIR NEW_DIR [ROUNDS]}
+source "$(dirname "$0")/setup.sh"
+OLD=${1:?usage: scripts/bench/compare.sh OLD_DIR NEW_DIR [ROUNDS]}
+NEW=${2:?usage: scripts/bench/compare.sh OLD_DIR NEW_DIR [ROUNDS]}
 ROUNDS=${3:-3}
 PARTITION=${SOLVE_PARTITION:-7-8}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-compare.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 secs() { # command...: wall seconds of one run, output discarded
     local t0 t1
     t0=$(date +%s.%N)
@@ -44,8 +43,8 @@ for side in OLD NEW; do
     "$dir/gamedb" build fifteen --partition "$PARTITION" --out "$WORK/t-$side" -q >/dev/null
     "$dir/gamedb" build chomp --rows 16 --cols 16 --out "$WORK/t-$side" -q >/dev/null
 done
-python3 scripts/positions.py nim 1000000 6 63 1 >"$WORK/nim.txt"
-python3 scripts/positions.py solvable 100 4 4 2026 >"$WORK/fifteen.txt"
+python3 scripts/bench/positions.py nim 1000000 6 63 1 >"$WORK/nim.txt"
+python3 scripts/bench/positions.py solvable 100 4 4 2026 >"$WORK/fifteen.txt"
 
 # Each benchmark runs with one build, then at once with the other (the first of the two
 # alternating by round), so a load that comes and goes within a round slows both alike.

@@ -6,7 +6,7 @@
 # says of periodicity. A code proved periodic gets its certificate (period, preperiod); it is
 # a new result only if Flammenkamp's tables do not have it.
 #
-#   scripts/octal_unsolved.sh [OUT_DIR]        (BUDGET=SECONDS, CODES="0.6 0.14 ..." to choose)
+#   scripts/research/octal-unsolved.sh [OUT_DIR]        (BUDGET=SECONDS, CODES="0.6 0.14 ..." to choose)
 #
 # The list: Tomasz Czajka's `tczajka/octal-games`, UnsolvedGames.md (commit 57e893a, April
 # 2025), which lists Grundy's game and 82 octal games of up to three digits (0.ddd, 4.ddd)
@@ -14,7 +14,7 @@
 # tables, https://wwwhomes.uni-bielefeld.de/achim/octal.html, cover every 4.ddd code). Output:
 # a Markdown table on stdout; the tables are kept in OUT_DIR when given.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cargo build --release --quiet
 BIN=$(pwd)/target/release/gamedb
 OUT=${1:-$(mktemp -d)}

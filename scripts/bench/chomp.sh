@@ -7,7 +7,7 @@
 # figures mean little on a machine busy with other work (the CPU seconds, user + system, say
 # how much work was done whatever the load).
 #
-# `--research` runs issue 11's figures instead, one after the other (an idle machine, about an
+# `--research` runs the Chomp figures of src/guide/research.md instead, one after the other (an idle machine, about an
 # hour and a half, up to 7 GiB): the 16×16, 10×30, 30×10, 8×60 and 4×300 boxes side by side with
 # the 2026 OpenMP solver chomp3.c when CHOMP3C names a binary of it you built yourself (this
 # repository neither holds nor builds it); the 10×42 box side by side with an earlier gamedb
@@ -15,38 +15,36 @@
 # box and of the 12×B box (B = TWELVE, default 34), every bar with more than one winning bite;
 # Nivasch's census of periods (Brouwer's page, r ≤ 10000) against a table of q ≤ 30,000.
 #
-# Usage: scripts/bench_chomp.sh [--big | --research]      (ROWS=.. COLS=.. change the main box)
+# Usage: scripts/bench/chomp.sh [--big | --research]      (ROWS=.. COLS=.. change the main box)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/setup.sh"
 
 ROWS=${ROWS:-16}
 COLS=${COLS:-16}
 BIG=0
 [[ "${1:-}" == "--big" ]] && BIG=1
 if [[ "${1:-}" == "--research" ]]; then
-    load() { cut -d' ' -f1-3 /proc/loadavg; }
     echo "== boxes side by side with chomp3.c (2 threads each)"
     if [[ -n "${CHOMP3C:-}" ]]; then
-        BASE=0 CHOMP3C=$CHOMP3C scripts/bench_chomp_compare.sh 16x16 10x30 30x10 8x60 4x300
+        BASE=0 CHOMP3C=$CHOMP3C scripts/bench/chomp-compare.sh 16x16 10x30 30x10 8x60 4x300
     else
         echo "  (CHOMP3C not set: skipped)"
     fi
     echo "== 10x42 side by side with BASE_BIN (2 threads each)"
     if [[ -n "${BASE_BIN:-}" ]]; then
-        BASE_BIN=$BASE_BIN scripts/bench_chomp_compare.sh 10x42
+        BASE_BIN=$BASE_BIN scripts/bench/chomp-compare.sh 10x42
     else
         echo "  (BASE_BIN not set: skipped)"
     fi
     echo "== 16x16 Grundy box, 2 threads"
-    GRUNDY=1 BASE=0 scripts/bench_chomp_compare.sh 16x16
+    GRUNDY=1 BASE=0 scripts/bench/chomp-compare.sh 16x16
     echo "== three-rowed Chomp to N = 20,000, 2 threads"
-    scripts/bench_chomp3.sh 20000 2
-    BIN=target/release/gamedb
+    scripts/bench/chomp3.sh 20000 2
     echo "== Nivasch's census of periods (r <= 10000, Brouwer's page) against a table of q <= 30000"
-    cargo build --release --quiet --example chomp3_patterns
+    cargo build --release --quiet --example chomp3-patterns
     C3=$(mktemp -d)
     /usr/bin/time -f "  build chomp3 --max 30000: %e s wall, %M KB peak" "$BIN" build chomp3 --max 30000 --out "$C3" -q
-    target/release/examples/chomp3_patterns "$C3/chomp3-30000.gtab" 10000 >"$C3/patterns.txt"
+    target/release/examples/chomp3-patterns "$C3/chomp3-30000.gtab" 10000 >"$C3/patterns.txt"
     grep '^r ≤' "$C3/patterns.txt" | sed 's/^/  /'
     python3 - "$C3/patterns.txt" src/verify/data/nivasch-periods.txt <<'EOF2'
 import re, sys
@@ -78,11 +76,9 @@ EOF2
 fi
 
 cargo build --release --quiet
-BIN=target/release/gamedb
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/bench-chomp.XXXXXX")
 trap 'rm -rf "$OUT"' EXIT
 
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # run LABEL THREADS DIR BUILD-ARGS...: prints one line; sets SECS, RSS_KB.
 run() {

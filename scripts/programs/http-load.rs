@@ -2,7 +2,7 @@
 //! by itself). Plain blocking HTTP/1.1 with keep-alive, one thread per client, no dependency.
 //!
 //! ```text
-//! cargo run --release --example http_load -- --addr 127.0.0.1:PORT --table FILE \
+//! cargo run --release --example http-load -- --addr 127.0.0.1:PORT --table FILE \
 //!     --positions FILE [--mode get|batch|soak] [--clients N] [--seconds S] \
 //!     [--requests N] [--batch-lines N] [--pid SERVER_PID] [--max-body BYTES]
 //! ```
@@ -15,7 +15,7 @@
 //!   server's resident memory sampled every second (`--pid`); any status other than the one
 //!   expected (and any 5xx but 503) is counted as unexpected, and the exit status is then 1.
 //!
-//! `scripts/bench-service.sh` runs all three.
+//! `scripts/bench/service.sh` runs all three.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

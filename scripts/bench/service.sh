@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gamedb serve under load, on loopback only, every run bounded in time (issue 12):
+# gamedb serve under load, on loopback only, every run bounded in time:
 #   (1) single-position GETs with keep-alive from 8 concurrent clients on the 6x63 Nim table,
 #       one request at a time per connection and 8 pipelined, against a server with as many
 #       request threads as cores and one with a single thread: answers/s, latency percentiles,
@@ -9,13 +9,13 @@
 #   (3) 64 clients for SOAK_SECONDS (default 60) sending good GETs, bad positions, unknown
 #       tables, traversal attempts, bodies over the limit and small batches: no 5xx other than
 #       503, memory sampled every second, and the server still answering afterwards.
-# The load generator is scripts/http_load.rs (the example `http_load`: std only, blocking
+# The load generator is scripts/programs/http-load.rs (the example `http-load`: std only, blocking
 # HTTP/1.1, one thread per client). The machine's load is printed beside each figure.
 #
-# usage: scripts/bench-service.sh [WORKDIR]   (default target/bench-service; SECONDS_GET,
+# usage: scripts/bench/service.sh [WORKDIR]   (default target/bench-service; SECONDS_GET,
 #        SECONDS_BATCH, SOAK_SECONDS and LINES change the sizes, PARTS="1 2 3" which parts run)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/setup.sh"
 work=${1:-target/bench-service}
 get_s=${SECONDS_GET:-10}
 batch_s=${SECONDS_BATCH:-10}
@@ -24,11 +24,10 @@ lines=${LINES:-1000000}
 parts=${PARTS:-1 2 3}
 part() { [[ " $parts " == *" $1 "* ]]; }
 mkdir -p "$work"
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 
-cargo build --release --quiet --bin gamedb --example http_load
+cargo build --release --quiet --bin gamedb --example http-load
 gamedb=target/release/gamedb
-loadgen=target/release/examples/http_load
+loadgen=target/release/examples/http-load
 table=$work/nim-6x63.gtab
 if ! "$gamedb" verify-table "$table" >/dev/null 2>&1; then
     echo "== building $table"

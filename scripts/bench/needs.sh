@@ -2,10 +2,10 @@
 # What builds say they need (memory, disk) against what they use: peak resident memory from
 # /usr/bin/time -v and the file written, with the load beside each figure.
 #
-#   scripts/bench_needs.sh            a few builds of every game, each under a second to 20 s
-#   scripts/bench_needs.sh --big      adds Chomp 16x16 and the 3x4 sliding puzzle
+#   scripts/bench/needs.sh            a few builds of every game, each under a second to 20 s
+#   scripts/bench/needs.sh --big      adds Chomp 16x16 and the 3x4 sliding puzzle
 set -u
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/setup.sh"
 cargo build --release -q || exit 1
 G=$PWD/target/release/gamedb
 out=$(mktemp -d /tmp/gamedb-needs.XXXXXX)

@@ -1,8 +1,8 @@
-//! Times one engine of the Chomp box solver (issue 11), in memory: the engines make the same
-//! table, and the default one per box shape is the one `gamedb build chomp` uses.
+//! Times one engine of the Chomp box solver, in memory: the engines make the same table,
+//! and the default one per box shape is the one `gamedb build chomp` uses.
 //!
 //! ```text
-//! cargo run --release --example chomp_engines -- --rows R --cols C [--threads T] [--grundy 1] [--engine waves|runs|triangles|transposed]
+//! cargo run --release --example chomp-engines -- --rows R --cols C [--threads T] [--grundy 1] [--engine waves|runs|triangles|transposed]
 //! ```
 //!
 //! Prints the engine, the time, positions per second, the number of P-positions (and with
@@ -14,7 +14,7 @@ use gamedb::games::chomp::{Chomp, ChompSpec, Engine};
 
 fn main() {
     if let Err(e) = run() {
-        eprintln!("chomp_engines: {e}");
+        eprintln!("chomp-engines: {e}");
         std::process::exit(2);
     }
 }

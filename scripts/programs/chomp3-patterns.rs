@@ -2,7 +2,7 @@
 //! (`gamedb build chomp3 --max N`): one line per column, then a summary.
 //!
 //! ```text
-//! cargo run --release --example chomp3_patterns -- TABLE [R]     (R defaults to N / 3)
+//! cargo run --release --example chomp3-patterns -- TABLE [R]     (R defaults to N / 3)
 //! ```
 //!
 //! Each line is `r ends k` (the column's end point: `(k, k, r)` is P and no `p` makes
@@ -17,14 +17,14 @@ use gamedb::Table;
 
 fn main() {
     if let Err(e) = run() {
-        eprintln!("chomp3_patterns: {e}");
+        eprintln!("chomp3-patterns: {e}");
         std::process::exit(2);
     }
 }
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: chomp3_patterns TABLE [R]";
+    let usage = "usage: chomp3-patterns TABLE [R]";
     let path = args.first().ok_or(usage)?;
     let table = Table::open(path).map_err(|e| e.to_string())?;
     table.verify().map_err(|e| e.to_string())?;

@@ -12,10 +12,10 @@
 # byte-identical (cmp) and the P-position count. GRUNDY=1 builds Grundy tables instead
 # (--grundy); BASE=0 skips main's builder (for boxes it would take too long on).
 #
-# Usage: [BASE_BIN=...] [CHOMP3C=...] [GRUNDY=1] scripts/bench_chomp_compare.sh [RxC ...]
+# Usage: [BASE_BIN=...] [CHOMP3C=...] [GRUNDY=1] scripts/bench/chomp-compare.sh [RxC ...]
 #        (default boxes: 16x16 10x30 30x10 8x60; 10x42 is the big one: minutes, 2 GB)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/setup.sh"
 
 BOXES=("$@")
 [[ ${#BOXES[@]} -eq 0 ]] && BOXES=(16x16 10x30 30x10 8x60)
@@ -40,7 +40,6 @@ if [[ "${BASE:-1}" == 1 && -z "${BASE_BIN:-}" ]]; then
     BASE_BIN=$OUT/base-target/release/gamedb
 fi
 
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # timed LABEL OUTFILE CMD...: runs CMD under /usr/bin/time -v; sets SECS CPU RSS_MB; prints a line.
 timed() {

@@ -4,8 +4,12 @@
 # identity), builds 2×6 and the transposes 4×3 and 6×2, prints the 3×4 and 2×6 distance
 # distributions (maxima 53 and 80) and checks transposes agree, then times `--path` queries on
 # the 3×4 table end to end.
-# Usage: scripts/bench_slide.sh [OUT_DIR]   (default: a temporary folder, removed at the end)
-source "$(dirname "$0")/bench_setup.sh"
+# Usage: scripts/bench/slide.sh [OUT_DIR]   (default: a temporary folder, removed at the end)
+set -euo pipefail
+source "$(dirname "$0")/setup.sh"
+cargo build --release --quiet
+out_folder "${1:-}"
+mkdir -p "$OUT/t1" "$OUT/t2"
 
 load() { uptime | sed 's/.*load average: //'; }
 

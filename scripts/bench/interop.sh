@@ -2,23 +2,23 @@
 # Lookup speed from other programs, on the 6x63 Nim table (119,877,472 positions, 15 MB) and
 # the 16x16 Chomp table (601,080,389 positions, 75 MB):
 #   (m) this machine's memory latency: pointer chasing over buffers of the tables' sizes and
-#       of 2 GiB (scripts/latency.rs, built as the example `latency`);
-#   (a) in-process lookups through the library, one core (scripts/lookups.rs, built as the
+#       of 2 GiB (scripts/programs/latency.rs, built as the example `latency`);
+#   (a) in-process lookups through the library, one core (scripts/programs/lookups.rs, built as the
 #       example `lookups`), on both tables;
 #   (b) `gamedb query TABLE - --json` through a pipe, a large input file (Nim);
 #   (c) the Python package (scripts/python): Table.query_many on 1 M positions as a numpy array
-#       (scripts/bench_python.py, in a venv under WORKDIR with the package installed).
-# Targets (issue 23): (a) one checked lookup at a time >= 10 million/s on Nim, and on Chomp
+#       (scripts/bench/python.py, in a venv under WORKDIR with the package installed).
+# Targets: (a) one checked lookup at a time >= 10 million/s on Nim, and on Chomp
 # at least 1 / (1.5 x the memory latency of (m)); (b) >= 300,000 answers/s; (c) >= 2,000,000
-# answers/s (issue 22). The machine's load is printed beside each figure, and the lookups'
+# answers/s. The machine's load is printed beside each figure, and the lookups'
 # and the pipe's CPU time beside their wall time: on a shared machine the wall clock counts the
 # time spent waiting for a core, the CPU time does not.
 #
-# usage: scripts/bench-interop.sh [WORKDIR]   (default target/bench-interop; builds the tables
+# usage: scripts/bench/interop.sh [WORKDIR]   (default target/bench-interop; builds the tables
 #        there unless intact ones are present; LOOKUPS=N and LINES=N change the sizes,
 #        SKIP_PYTHON=1 leaves out (c))
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/setup.sh"
 work=${1:-target/bench-interop}
 lookups=${LOOKUPS:-20000000}
 lines=${LINES:-1000000}
@@ -55,7 +55,7 @@ echo
 echo "== (b) gamedb query TABLE - --json through a pipe   [load: $(cut -d' ' -f1-3 /proc/loadavg)]"
 input=$work/positions-$lines.txt
 if [ ! -s "$input" ]; then
-    python3 scripts/positions.py nim "$lines" 6 63 1 >"$input"
+    python3 scripts/bench/positions.py nim "$lines" 6 63 1 >"$input"
 fi
 start=$(date +%s.%N)
 /usr/bin/time -f "   peak memory %M KB, %U s user, %S s system CPU" "$gamedb" query "$table" - --json <"$input" | cat >"$work/answers.jsonl"
@@ -77,4 +77,4 @@ if ! "$venv/bin/python" -c 'import gamedb, numpy' >/dev/null 2>&1; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check ./scripts/python
 fi
-"$venv/bin/python" scripts/bench_python.py "$table" 1000000
+"$venv/bin/python" scripts/bench/python.py "$table" 1000000

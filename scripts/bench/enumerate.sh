@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
-# Benchmarks of `gamedb enumerate` (issue 10): release build (with the `mpi` feature when Open
+# Benchmarks of `gamedb enumerate`: release build (with the `mpi` feature when Open
 # MPI is installed), time and peak memory from /usr/bin/time -v, the load average beside every
 # figure.
 #
-#   scripts/bench_enumerate.sh          small sizes (about 10 minutes, at most 1.5 GiB): 3x4 side by
+#   scripts/bench/enumerate.sh          small sizes (about 10 minutes, at most 1.5 GiB): 3x4 side by
 #                                       side with `build slide`; 2x6 at 1 and 2 threads (and 2 MPI
 #                                       processes), tables compared byte for byte, per-level rates;
 #                                       the cost of a table in main memory and of the 2x7 board's
-#                                       moves (scripts/enumerate_costs.rs); the projected 2x7 run;
+#                                       moves (scripts/programs/enumerate-costs.rs); the projected 2x7 run;
 #                                       4x4 / 3x5 / 2x8 early levels (sparse store)
-#   scripts/bench_enumerate.sh --scale  MPI scaling over loopback (issue 23; about 10 minutes on
+#   scripts/bench/enumerate.sh --scale  MPI scaling over loopback (about 10 minutes on
 #                                       two cores, at most 1 GiB): the 2x6 complete table and the
 #                                       4x4 to depth DEPTH_SCALE at 1, 2, 4 and 8 processes of one
 #                                       thread each (oversubscribed), counts and tables compared
 #                                       with one process, the exchange bytes of each run per
 #                                       position expanded (the fraction of moves that leave a
 #                                       process), the rates per CPU-second
-#   scripts/bench_enumerate.sh --big    the long runs for an idle machine (about 16 GiB of memory,
+#   scripts/bench/enumerate.sh --big    the long runs for an idle machine (about 16 GiB of memory,
 #                                       25 GB of disk, one to two hours): the 2x7 complete table at
 #                                       2 threads (counts against OEIS A346736, queries checked by
 #                                       replaying their paths), the same as 2 MPI processes (table
@@ -27,7 +27,7 @@
 # SKIP_2X7 (set: --big without the two 2x7 runs), DEPTH_SCALE (--scale, default 24), PROCS
 # (--scale, default "1 2 4 8").
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/setup.sh"
 
 BIG=0
 [ "${1:-}" = "--big" ] && BIG=1
@@ -38,12 +38,10 @@ mkdir -p "$OUT"
 
 FEATURES=()
 if command -v mpirun >/dev/null 2>&1; then FEATURES=(--features mpi); fi
-cargo build --release --quiet "${FEATURES[@]}" --bin gamedb --example enumerate_costs
-BIN=target/release/gamedb
-COSTS=target/release/examples/enumerate_costs
+cargo build --release --quiet "${FEATURES[@]}" --bin gamedb --example enumerate-costs
+COSTS=target/release/examples/enumerate-costs
 MPIRUN=(mpirun --oversubscribe --allow-run-as-root --mca btl self,vader,tcp)
 
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # run LABEL CMD...: runs CMD under /usr/bin/time -v; prints wall time, CPU time, peak memory and
 # the load; keeps the JSON summary in $OUT/LABEL.json.
@@ -202,7 +200,7 @@ for k in range(0, len(rows), 8):
     print("     " + "  ".join(rows[k : k + 8]))
 EOF
 
-    echo "== the costs the 2x7 run cannot be timed by here (scripts/enumerate_costs.rs, 1 thread)"
+    echo "== the costs the 2x7 run cannot be timed by here (scripts/programs/enumerate-costs.rs, 1 thread)"
     before=$(load)
     RAYON_NUM_THREADS=1 "$COSTS" memory 20 28 | tee "$OUT/memory.txt"
     "$COSTS" moves 2 6 | tee "$OUT/moves.txt"
