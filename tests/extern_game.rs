@@ -1,4 +1,4 @@
-//! A game of another crate, end to end (issue 20): `tests/kayles/` is a crate of its own (its
+//! A game of another crate, end to end: `tests/kayles/` is a crate of its own (its
 //! own workspace and `Cargo.lock`) that depends on gamedb by path, implements Kayles through
 //! the game traits, and registers it in its binary with one line. This test builds that crate
 //! (and runs its unit tests: the conformance checks of its samples and the published

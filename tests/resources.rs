@@ -88,7 +88,7 @@ fn builds_that_do_not_fit_in_memory_are_refused_before_solving() {
             "{e}"
         );
     }
-    // The 10x50 box of the issue: its bits alone are 8.8 GiB.
+    // The 10x50 box: its bits alone are 8.8 GiB.
     let e = exit2(
         &gamedb(&words(
             "build chomp --rows 10 --cols 50 --memory 8G --out {}",
