@@ -12,8 +12,8 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{python, shared_library, TempDir, ROOT};
 use common::http::{build, Server};
+use common::{python, shared_library, TempDir, ROOT};
 
 /// README.md and every guide.
 fn documents() -> Vec<PathBuf> {

@@ -18,8 +18,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use common::*;
 use common::http::Server;
+use common::*;
 
 /// Grundy values of a full row of `n` pins, n = 0..=15: Kayles, OEIS A002186 (Berlekamp,
 /// Conway & Guy, Winning Ways, ch. 4, p. 91).
