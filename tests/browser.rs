@@ -7,14 +7,13 @@
 //! The test fails, never skips, when the browser is missing (`.ci/run` installs it).
 
 mod common;
-mod http;
 
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use http::{build, Client, Server, TempDir};
+use common::http::{build, Client, Server, TempDir};
 use serde_json::{json, Value};
 
 const CHROMIUM: &str = "/usr/bin/chromium";

@@ -130,3 +130,33 @@ fn interrupted_build_all_leaves_no_partial_table_and_resumes() {
     let leftovers = left_over(&out, |n| n.ends_with(".gtab"));
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn build_all_never_overwrites_a_file_holding_another_table() {
+    let dir = TempDir::new("foreign");
+    let out = dir.path().join("t");
+    let nine = built(&out, "nim --heaps 9 --max-heap 3", "nim-9x3.gtab");
+    let victim = out.join("nim-3x7.gtab");
+    std::fs::rename(&nine, &victim).unwrap();
+    let before = std::fs::read(&victim).unwrap();
+    let cat = dir.path().join("c.txt");
+    std::fs::write(
+        &cat,
+        "nim --heaps 3 --max-heap 7\nnim --heaps 2 --max-heap 7\n",
+    )
+    .unwrap();
+    let o = gamedb(&["build-all", "--catalog", s(&cat), "--out", s(&out), "-q"]);
+    let e = exit2(&o, "foreign table");
+    assert!(
+        e.contains("catalog line 1") && e.contains("Nim: 9 heaps"),
+        "{e}"
+    );
+    assert!(e.contains("does not overwrite"), "{e}");
+    assert!(stdout(&o).contains("FAILED: the file holds another table"));
+    assert_eq!(
+        std::fs::read(&victim).unwrap(),
+        before,
+        "the other table was overwritten"
+    );
+    assert!(out.join("nim-2x7.gtab").exists(), "the other lines go on");
+}

@@ -4,7 +4,8 @@
 //! and the XOR rule. The header is checked against `src/ffi.rs` (functions, codes, flags) and
 //! against the registry of games (`GAMEDB_GAME_*`).
 //!
-//! Needs a C compiler (`$CC`, else `cc`): the test fails without one.
+//! Needs a C compiler (`$CC`, else `cc`) and `nm` (binutils): a test that needs one fails
+//! without it.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -45,23 +46,32 @@ fn header_declares_exactly_the_exported_functions() {
     assert!(in_rust.len() >= 10, "{in_rust:?}");
     assert_eq!(in_header, in_rust, "src/gamedb.h and src/ffi.rs disagree");
 
-    // The library really exports them (where `nm` is available).
-    if let Ok(out) = Command::new("nm")
+    // The library really exports them: `nm` lists its dynamic symbols.
+    let library = shared_library();
+    let out = Command::new("nm")
         .args(["-D", "--defined-only"])
-        .arg(shared_library())
+        .arg(&library)
         .output()
-    {
-        if out.status.success() {
-            let symbols = String::from_utf8_lossy(&out.stdout);
-            let exported: BTreeSet<String> = symbols
-                .lines()
-                .filter_map(|l| l.split_whitespace().last())
-                .filter(|s| s.starts_with("gamedb_"))
-                .map(String::from)
-                .collect();
-            assert_eq!(exported, in_rust, "exported symbols differ from src/ffi.rs");
-        }
-    }
+        .unwrap_or_else(|e| {
+            panic!(
+                "nm does not run ({e}); this test lists the library's exported symbols with it: \
+                 install binutils (Debian: apt-get install binutils)"
+            )
+        });
+    assert!(
+        out.status.success(),
+        "nm -D --defined-only {}: {}",
+        library.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let symbols = String::from_utf8_lossy(&out.stdout);
+    let exported: BTreeSet<String> = symbols
+        .lines()
+        .filter_map(|l| l.split_whitespace().last())
+        .filter(|s| s.starts_with("gamedb_"))
+        .map(String::from)
+        .collect();
+    assert_eq!(exported, in_rust, "exported symbols differ from src/ffi.rs");
     // The constants agree too, each written as the header writes it.
     use gamedb::ffi::{
         GAMEDB_ERR_GAME, GAMEDB_ERR_INDEX, GAMEDB_ERR_INTERNAL, GAMEDB_ERR_KIND, GAMEDB_ERR_NULL,

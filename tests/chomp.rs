@@ -567,3 +567,28 @@ fn command_line() {
         "{stderr}"
     );
 }
+
+#[test]
+fn chomp_waves_are_counted_exactly() {
+    for (r, c) in [(1, 1), (1, 7), (2, 5), (3, 3), (4, 6), (5, 2), (6, 6)] {
+        let spec = ChompSpec::new(r, c).unwrap();
+        let sizes = spec.diagrams_by_cells();
+        // Brute force: every non-increasing row-length sequence in the box, by cell count.
+        let mut count = vec![0u64; (r * c + 1) as usize];
+        fn walk(rows_left: u32, max: u32, cells: u32, count: &mut Vec<u64>) {
+            if rows_left == 0 {
+                count[cells as usize] += 1;
+                return;
+            }
+            for v in 0..=max {
+                walk(rows_left - 1, v, cells + v, count);
+            }
+        }
+        walk(r, c, 0, &mut count);
+        assert_eq!(sizes, count, "{r}x{c}");
+        assert_eq!(
+            sizes.iter().sum::<u64>(),
+            Spec::new(spec.clone()).positions() + 1
+        );
+    }
+}

@@ -248,3 +248,129 @@ fn positions_starting_with_a_hyphen_reach_the_games_parser() {
     // An unknown flag is still an unknown flag.
     refused("unknown flag", &["query", &nim, "-x"], &["-x"]);
 }
+
+#[test]
+fn small_message_problems() {
+    let dir = TempDir::new("messages");
+    let t = built(dir.path(), "nim --heaps 3 --max-heap 15", "nim-3x15.gtab");
+    let o = gamedb(&["query", s(&t), "99999999999999999999"]);
+    let e = exit2(&o, "too large");
+    assert!(
+        e.contains("'99999999999999999999' is too large (at most 4294967295)"),
+        "{e}"
+    );
+    // Missing heaps are empty, and empty ones may be written out.
+    let o = gamedb(&["query", s(&t), "1,2,3,0", "0,1,2,0,3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1,2,3,0: P\n0,1,2,0,3: P\n");
+    let e = exit2(&gamedb(&["query", s(&t), "1,2,3,4"]), "4 heaps");
+    assert!(e.contains("'1,2,3,4' has 4 heaps"), "{e}");
+    let e = exit2(&gamedb(&["query", s(&t), "1,0,2,3,4"]), "4 of 5 heaps");
+    assert!(e.contains("'1,0,2,3,4' has 4 non-empty heaps"), "{e}");
+    let many = vec!["0"; 40].join(",");
+    let e = exit2(&gamedb(&["query", s(&t), &many]), "40 numbers");
+    assert!(e.contains("40 numbers (at most 32)"), "{e}");
+    // An even --max-candies.
+    let e = exit2(
+        &gamedb(&words(
+            "build candy --max-candies 100 --max-take 3 --out {}",
+            &[s(dir.path())],
+        )),
+        "even",
+    );
+    assert!(
+        e.contains("--max-candies 100: expected an odd number"),
+        "{e}"
+    );
+    // A folder named like a table.
+    let folder = dir.path().join("x.gtab");
+    std::fs::create_dir(&folder).unwrap();
+    for args in [
+        vec!["query", s(&folder), "1,2"],
+        vec!["info", s(&folder)],
+        vec!["verify-table", s(&folder)],
+    ] {
+        let e = exit2(&gamedb(&args), "folder");
+        assert!(
+            e.contains("x.gtab") && e.contains("folder"),
+            "{args:?}: {e}"
+        );
+        assert!(!e.contains("os error"), "{args:?}: {e}");
+    }
+    // verify-table says each failure once.
+    let bad = dir.path().join("bad.gtab");
+    let mut bytes = std::fs::read(&t).unwrap();
+    bytes[4096 + 3] ^= 1;
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = gamedb(&["verify-table", s(&t), s(&bad)]);
+    let e = exit2(&o, "verify-table");
+    assert_eq!(e.matches("bad.gtab").count(), 1, "{e}");
+    assert!(
+        e.contains("checksum mismatch") && e.contains("1 of 2 tables failed"),
+        "{e}"
+    );
+    assert!(!stdout(&o).contains("bad.gtab"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("nim-3x15.gtab: OK"), "{}", stdout(&o));
+}
+
+#[test]
+fn completions_man_and_json_summaries() {
+    let out = gamedb(&["completions", "bash"]);
+    assert!(out.status.success());
+    let bash = text(&out.stdout);
+    assert!(bash.contains("complete") && bash.contains("serve") && bash.contains("--max-nodes"));
+    let out = gamedb(&["man"]);
+    let man = text(&out.stdout);
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH gamedb"),
+        "{}",
+        &man[..100]
+    );
+    assert!(man.contains("serve"));
+    let dir = TempDir::new("tools-json");
+    let pages = dir.path().join("man");
+    assert!(gamedb(&["man", "--out", pages.to_str().unwrap()])
+        .status
+        .success());
+    assert!(pages.join("gamedb-serve.1").exists());
+
+    let d = dir.path().to_str().unwrap();
+    let out = gamedb(&words(
+        "build nim --heaps 2 --max-heap 5 --out {} --json -q",
+        &[d],
+    ));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["game"].as_str(), v["positions"].as_u64()),
+        (Some("nim"), Some(21))
+    );
+    let catalog = dir.path().join("catalog.txt");
+    std::fs::write(
+        &catalog,
+        "nim --heaps 2 --max-heap 5\ncandy --max-candies 9 --max-take 2\n",
+    )
+    .unwrap();
+    let out = gamedb(&words(
+        "build-all --catalog {} --out {} --json -q",
+        &[catalog.to_str().unwrap(), d],
+    ));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["status"], "present, skipped");
+    assert_eq!(v[1]["status"], "built");
+    let nim = dir.path().join("nim-2x5.gtab");
+    let out = gamedb(&[
+        "verify-table",
+        nim.to_str().unwrap(),
+        "/nonexistent.gtab",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        (lines[0]["ok"].as_bool(), lines[1]["ok"].as_bool()),
+        (Some(true), Some(false))
+    );
+}

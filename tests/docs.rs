@@ -1,5 +1,5 @@
 //! The console examples of `README.md` and of the guides (`src/guide/*.md`) are run here with
-//! trycmd, so that a changed message, key or count fails a test instead of drifting (issue 19).
+//! trycmd, so that a changed message, key or count fails a test instead of drifting.
 //!
 //! Every ```` ```console ```` block is a transcript: `$ gamedb ARGS` lines, each followed by
 //! its output (stdout and stderr together; `? 2` after the command for an expected exit
@@ -12,9 +12,8 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-mod http;
+use common::http::{build, Server};
 use common::{python, shared_library, TempDir, ROOT};
-use http::{build, Server};
 
 /// README.md and every guide.
 fn documents() -> Vec<PathBuf> {

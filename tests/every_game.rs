@@ -4,14 +4,13 @@
 //! registry is covered by this test without a line of its own.
 
 mod common;
-mod http;
 
 use std::ffi::{CStr, CString};
 
+use common::http::{encode, Server, TempDir};
 use common::{gamedb_stdin, json_lines, stdout, Rng};
 use gamedb::ffi;
 use gamedb::Table;
-use http::{encode, Server, TempDir};
 
 /// A position's answer as `gamedb_query_json` writes it.
 fn c_answer(table: *const gamedb::Table, position: &str) -> String {

@@ -1,4 +1,4 @@
-//! A game of another crate, end to end (issue 20): `tests/kayles/` is a crate of its own (its
+//! A game of another crate, end to end: `tests/kayles/` is a crate of its own (its
 //! own workspace and `Cargo.lock`) that depends on gamedb by path, implements Kayles through
 //! the game traits, and registers it in its binary with one line. This test builds that crate
 //! (and runs its unit tests: the conformance checks of its samples and the published
@@ -12,15 +12,14 @@
 //! locked), with the profile of this run: minutes on a cold folder, seconds after.
 
 mod common;
-mod http;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use common::http::Server;
 use common::*;
-use http::Server;
 
 /// Grundy values of a full row of `n` pins, n = 0..=15: Kayles, OEIS A002186 (Berlekamp,
 /// Conway & Guy, Winning Ways, ch. 4, p. 91).

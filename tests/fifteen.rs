@@ -893,3 +893,42 @@ fn pattern_tables_answer_query_and_info_with_lower_bounds() {
     assert!(of.starts_with("moves of tiles 1-4"), "{info}");
     assert_eq!(info["unreached"], 0, "{info}");
 }
+
+#[test]
+fn solve_stops_at_its_limits() {
+    let dir = cli_build("tools-solve", "fifteen --partition 5-5-5");
+    let d = dir.path().to_str().unwrap();
+    let hard = "0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1";
+    let easy = "5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12";
+    let out = gamedb(&["solve", "--tables", d, "--max-nodes", "1000", easy, hard]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stdout).starts_with(&format!("{easy}: 9 moves")));
+    assert!(
+        text(&out.stderr).contains("limit of 1000 expanded nodes"),
+        "{}",
+        text(&out.stderr)
+    );
+    let started = std::time::Instant::now();
+    let out = gamedb(&["solve", "--tables", d, "--timeout", "0.3", hard]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("time limit"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(started.elapsed().as_secs_f64() < 5.0);
+    for bad in [["--timeout", "-1"], ["--max-nodes", "0"]] {
+        let out = gamedb(&["solve", "--tables", d, bad[0], bad[1], easy]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+    // A stream keeps going past a position over its limit.
+    let input = format!("{hard}\n{easy}\n");
+    let out = gamedb_stdin(
+        &["solve", "--tables", d, "--max-nodes", "5000", "--json", "-"],
+        input.as_bytes(),
+    );
+    let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].contains("\"error\""));
+    assert!(lines[1].contains("\"distance\":9"));
+}

@@ -343,7 +343,7 @@ fn bad_positions_are_refused_clearly() {
 
 #[test]
 fn gangolli_and_plambeck_periods_are_proved() {
-    // 0.16: period 149,459 (Gangolli & Plambeck 1989, as issue 21 cites them; the preperiod is
+    // 0.16: period 149,459 (Gangolli & Plambeck 1989, cited second-hand; the preperiod is
     // this computation's: the last exceptional value at heap 105,350). 0.127: period 4, the last
     // exception at n = 46577 (OEIS A071464, citing Gangolli & Plambeck).
     for (code, n, period, preperiod) in [

@@ -2,13 +2,12 @@
 //! status, path-traversal attempts, and answers equal to the command line's, byte for byte.
 
 mod common;
-mod http;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use http::{build, encode, gamedb, gamedb_stdin, Server, TempDir};
+use common::http::{build, encode, gamedb, gamedb_stdin, Server, TempDir};
 
 /// Small tables of every kind, built once per test run.
 fn tables() -> &'static Path {

@@ -1,6 +1,6 @@
 //! Sliding puzzles: published distance counts, an independent breadth-first search, replayed
 //! solutions, the ranking, bad inputs, thread-count independence and file round trips.
-//! Only boards up to 10 cells here; the 12-cell boards belong to `scripts/bench_slide.sh`.
+//! Only boards up to 10 cells here; the 12-cell boards belong to `scripts/bench/slide.sh`.
 
 mod common;
 

@@ -244,3 +244,63 @@ fn solve_and_board_queries_survive_bad_bytes_and_huge_lines() {
         );
     }
 }
+
+#[test]
+fn a_line_that_is_not_utf8_gets_an_error_and_the_stream_goes_on() {
+    // The JSON stream is checked in tests/stream.rs (queries_survive_bad_bytes_and_huge_lines);
+    // here text mode, and `solve -` (unsolvable arrangements need no tables).
+    let dir = TempDir::new("utf8");
+    let t = built(dir.path(), "nim --heaps 3 --max-heap 15", "nim-3x15.gtab");
+    let o = gamedb_stdin(&["query", s(&t), "-"], b"\xc3\x28 bad\n1,2,3\n");
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    let o = gamedb_stdin(
+        &words("solve --rows 2 --cols 2 --tables {} -", &[s(dir.path())]),
+        b"2,1,3,0\n\xfe\xff\n2,1,3,0\n",
+    );
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 3, "{out}{}", stderr(&o));
+    assert!(out.lines().nth(1).unwrap().contains("not UTF-8"), "{out}");
+    assert!(out.lines().nth(2).unwrap().contains("unsolvable"), "{out}");
+}
+
+#[test]
+fn a_huge_bad_line_is_echoed_once_and_short() {
+    let dir = TempDir::new("hugeline");
+    let t = built(dir.path(), "nim --heaps 3 --max-heap 15", "nim-3x15.gtab");
+    // 10 MB of heaps, 10 MB of garbage, 10 MB of non-UTF-8 bytes, 10 MB of zeros.
+    let mut input = Vec::new();
+    for line in [
+        "1,".repeat(5_000_000),
+        "x".repeat(10_000_000),
+        "\u{fffd}".repeat(3_000_000),
+        "0,".repeat(5_000_000) + "0",
+    ] {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    input.extend_from_slice(&[0xff; 1000]);
+    input.extend_from_slice(b"\n1,2,3\n");
+    for json in [true, false] {
+        let mut args = vec!["query", s(&t), "-"];
+        if json {
+            args.push("--json");
+        }
+        let o = gamedb_stdin(&args, &input);
+        let out = stdout(&o);
+        assert_eq!(out.lines().count(), 6, "{}", &out[..out.len().min(3000)]);
+        for l in out.lines() {
+            assert!(
+                l.len() < 1500,
+                "an answer of {} bytes: {}…",
+                l.len(),
+                &l[..300]
+            );
+        }
+        assert!(
+            out.contains("(10000000 bytes)"),
+            "{}",
+            &out[..out.len().min(3000)]
+        );
+        assert!(out.lines().last().unwrap().contains("1,2,3"));
+    }
+}

@@ -99,3 +99,59 @@ fn verify_does_not_reuse_a_table_under_another_tables_name() {
         "{out}"
     );
 }
+
+#[test]
+fn a_renamed_table_is_refused_where_its_name_would_pick_it() {
+    let dir = TempDir::new("renamed");
+    let nine = built(dir.path(), "nim --heaps 9 --max-heap 3", "nim-9x3.gtab");
+    let fake = dir.path().join("slide-3x3.gtab");
+    std::fs::rename(&nine, &fake).unwrap();
+    let pos = "8,6,7,2,5,4,3,0,1";
+    for line in [
+        "query --rows 3 --cols 3 --tables {} {}",
+        "query {} --rows 3 --cols 3 {}",
+    ] {
+        let o = gamedb(&words(line, &[s(dir.path()), pos]));
+        let e = exit2(&o, "renamed table");
+        assert!(
+            stdout(&o).is_empty(),
+            "answered from a Nim table: {}",
+            stdout(&o)
+        );
+        assert!(
+            e.contains("slide-3x3.gtab") && e.contains("its header says it holds Nim: 9 heaps"),
+            "{e}"
+        );
+    }
+    // verify does not reuse it: it names the file and what it holds, and solves anew.
+    let wrong = dir.path().join("nim-3x15.gtab");
+    std::fs::copy(&fake, &wrong).unwrap();
+    let o = gamedb(&[
+        "verify",
+        "nim-seed-002-xor",
+        "--tables",
+        s(dir.path()),
+        "-q",
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    assert!(out.contains("nim-3x15.gtab (solved; not reused:"), "{out}");
+    assert!(out.contains("Nim: 9 heaps"), "{out}");
+    assert!(!out.contains("(reused)"), "{out}");
+    // The folder finds a table by its header under any name, and refuses the misnamed one.
+    let right = built(dir.path(), "slide --rows 2 --cols 3", "slide-2x3.gtab");
+    std::fs::rename(&right, dir.path().join("puzzle.gtab")).unwrap();
+    let tables = TableDir::new(dir.path());
+    let spec = Spec::new(SlideSpec::new(2, 3).unwrap());
+    let found = tables.find(&spec, ValueKind::Distance).unwrap().unwrap();
+    assert!(found.ends_with("puzzle.gtab"), "{found:?}");
+    let spec = Spec::new(SlideSpec::new(3, 3).unwrap());
+    let e = tables
+        .find(&spec, ValueKind::Distance)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("slide-3x3.gtab") && e.contains("Nim: 9 heaps"),
+        "{e}"
+    );
+}

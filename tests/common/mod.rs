@@ -1,11 +1,14 @@
 //! Helpers shared by the integration tests (see `tests/README.md`): temporary folders, running
 //! the `gamedb` binary, JSON answers, thread pools, a small random generator, tables built in
-//! memory or into a folder, and the programs (C compiler, Python) some tests need.
+//! memory or into a folder, and the programs (C compiler, Python) some tests need; `http`
+//! (`http.rs`): a `gamedb serve` and a plain HTTP client, for the service tests.
 #![allow(dead_code)]
+
+pub mod http;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 use gamedb::format::payload;
 use gamedb::games::board::Board;
@@ -470,4 +473,41 @@ pub fn left_over(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<String> {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| !keep(n))
         .collect()
+}
+
+// ---------- command lines of several tests ----------
+
+/// A path as a command-line argument (temporary folders have UTF-8 names).
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A program's output bytes as text (UTF-8, or the test fails).
+pub fn text(out: &[u8]) -> String {
+    String::from_utf8(out.to_vec()).unwrap()
+}
+
+/// Builds a table with the CLI into `dir` (`what`: the words after `build`); returns its path.
+pub fn built(dir: &Path, what: &str, name: &str) -> PathBuf {
+    gamedb_ok(&words(&format!("build {what} --out {{}} -q"), &[s(dir)]));
+    dir.join(name)
+}
+
+/// Starts gamedb with its output piped, for tests that run several at once.
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Requires a refusal of bad input (exit status 2, no panic); returns stderr. `what` names
+/// the case in failures.
+pub fn exit2(o: &Output, what: &str) -> String {
+    let e = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{what}: {e}");
+    assert!(!e.contains("panicked"), "{what}: {e}");
+    e
 }
