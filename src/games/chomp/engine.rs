@@ -16,14 +16,14 @@ use crate::{Error, Result};
 /// Which engine solves the P/N table of a box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// [`Waves`], position by position (in a square box each diagram and its transpose
-    /// searched once): one row or one column, and the 2×2 box.
+    /// [`Waves`](crate::solve::Waves), position by position (in a square box each diagram and
+    /// its transpose searched once): one row or one column, and the 2×2 box.
     Waves,
-    /// [`Triangles`] over the last two rows: 3 to 63 rows, at most 63 columns, no more rows
-    /// than columns (in a square box, a diagram whose last two rows are empty and whose
-    /// transpose lies in an earlier wave is copied from it).
+    /// [`Triangles`](crate::solve::Triangles) over the last two rows: 3 to 63 rows, at most 63
+    /// columns, no more rows than columns (in a square box, a diagram whose last two rows are
+    /// empty and whose transpose lies in an earlier wave is copied from it).
     Triangles,
-    /// [`Runs`] over the last row: two rows, or more than 63 columns.
+    /// [`Runs`](crate::solve::Runs) over the last row: two rows, or more than 63 columns.
     Runs,
     /// A tall box (more rows than columns, at least two): its transpose is solved by
     /// triangles or runs, and each diagram takes its transpose's value (the transpose's table
