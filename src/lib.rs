@@ -61,8 +61,6 @@
 
 pub mod answer;
 pub mod build;
-#[doc(hidden)]
-pub mod catalog;
 pub mod cli;
 #[doc(hidden)]
 pub mod enumerate;

@@ -33,7 +33,7 @@ fn built(dir: &Path, what: &str, name: &str) -> PathBuf {
 
 /// The spec and value kind of the words after `build`, as a catalog line reads them.
 fn entry(what: &str) -> (Spec, ValueKind) {
-    let e = gamedb::catalog::parse(what, "test").unwrap().remove(0);
+    let e = gamedb::cli::catalog::parse(what, "test").unwrap().remove(0);
     (e.spec, e.kind)
 }
 
@@ -561,7 +561,7 @@ fn two_build_alls_into_one_folder_build_each_table_once() {
         stderr(&a),
         stderr(&b)
     );
-    let names: Vec<String> = gamedb::catalog::parse(SHARED, "c")
+    let names: Vec<String> = gamedb::cli::catalog::parse(SHARED, "c")
         .unwrap()
         .iter()
         .map(|e| e.spec.file_name(e.kind))
