@@ -603,6 +603,17 @@ fn the_map_names_every_module_once() {
         declared_modules(&lib),
         "the map of the crate in src/lib.rs and its mod lines name different modules"
     );
+    // A module inside another that the map names (`game::model`) stands below it: its parent
+    // names it by relative paths (`model::Game`), which the reader does not take for arrows.
+    for (i, m) in order.iter().enumerate() {
+        if let Some((parent, _)) = m.rsplit_once("::") {
+            let at = order.iter().position(|x| x == parent);
+            assert!(
+                at.is_some_and(|p| i < p),
+                "{m} must be named before {parent} in the map"
+            );
+        }
+    }
     // The layers the other checks rest on: the solvers know no game, the games know no file
     // format, lookup, answer, report, service or command line.
     let rank = |m: &str| order.iter().position(|x| x == m).unwrap();

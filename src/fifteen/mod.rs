@@ -22,8 +22,7 @@ use serde::Serialize;
 use crate::answer::{Answer, AnswerMove, DistanceValue, Value};
 use crate::game::{format_numbers, GameSpec, Move, Rules, ValueKind};
 use crate::games::board::{Board, Step};
-use crate::games::pdb::PdbSpec;
-pub use crate::games::pdb::{standard_patterns, Partition, DEFAULT_PARTITION, PARTITIONS};
+use crate::games::pdb::{standard_patterns, PdbSpec, DEFAULT_PARTITION};
 use crate::games::slide::{SlideRules, SlideSpec};
 use crate::games::Spec;
 use crate::lookup::Table;
@@ -606,25 +605,4 @@ fn best_partition(
     }
     search(candidates, all_tiles, 0, &mut chosen, &mut best);
     best.map(|(_, _, idx)| idx.into_iter().map(|i| candidates[i].clone()).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn standard_patterns_cover_the_tiles() {
-        let b = Board::new(4, 4).unwrap();
-        assert_eq!(
-            standard_patterns(b),
-            vec![(1..=7).collect::<Vec<_>>(), (8..=15).collect()]
-        );
-        let b = Board::new(2, 2).unwrap();
-        assert_eq!(standard_patterns(b), vec![vec![1], vec![2, 3]]);
-        for p in PARTITIONS {
-            let mut all: Vec<u32> = p.patterns.concat();
-            all.sort_unstable();
-            assert_eq!(all, (1..=15).collect::<Vec<_>>(), "{}", p.name);
-        }
-    }
 }

@@ -448,4 +448,20 @@ mod tests {
         assert!(PdbSpec::from_parameters("rows=4,cols=4,pattern=13,1,5,6,9,10").is_err());
         assert_eq!(s.positions(), 16 * 15 * 14 * 13 * 12 * 11);
     }
+
+    #[test]
+    fn standard_patterns_cover_the_tiles() {
+        let b = Board::new(4, 4).unwrap();
+        assert_eq!(
+            standard_patterns(b),
+            vec![(1..=7).collect::<Vec<_>>(), (8..=15).collect()]
+        );
+        let b = Board::new(2, 2).unwrap();
+        assert_eq!(standard_patterns(b), vec![vec![1], vec![2, 3]]);
+        for p in PARTITIONS {
+            let mut all: Vec<u32> = p.patterns.concat();
+            all.sort_unstable();
+            assert_eq!(all, (1..=15).collect::<Vec<_>>(), "{}", p.name);
+        }
+    }
 }
