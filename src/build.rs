@@ -9,127 +9,13 @@ pub mod checkpoint;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::fifteen::FifteenArgs;
 use crate::format::{self, payload};
-use crate::game::{Arguments, ParamValue};
 use crate::game::{Progress, ValueKind};
-use crate::games::{registry, Entry, Spec};
+use crate::games::Spec;
 use crate::lock::TableLock;
 use crate::resources::{self, Available, Needs};
 use crate::{Error, Result};
 use checkpoint::{Checkpoint, Checkpoints};
-
-/// What `gamedb build` (and a catalog line) names: one registered game with its arguments, or
-/// a set of tables (the pattern databases of a 15-puzzle partition).
-#[derive(clap::Subcommand, Clone, Debug)]
-pub enum BuildTarget {
-    /// One table of a registered game.
-    #[command(flatten)]
-    Game(BuildGame),
-    /// The pattern databases of a standard partition of the 15-puzzle (4x4 board).
-    Fifteen(FifteenArgs),
-}
-
-impl BuildTarget {
-    /// The checked specs and value kinds of the tables these arguments ask for.
-    pub fn specs(&self) -> Result<Vec<(Spec, ValueKind)>> {
-        match self {
-            BuildTarget::Game(g) => Ok(vec![g.spec()?]),
-            BuildTarget::Fifteen(f) => f.specs(),
-        }
-    }
-}
-
-/// `gamedb build GAME --NAME VALUE...`: one registered game (of the registry in force,
-/// [`registry`]) and the values given for its parameters. Its subcommands are made from the
-/// games' [`Entry::params`] when the command line is parsed, so a game needs no argument
-/// parser of its own.
-#[derive(Clone, Debug)]
-pub struct BuildGame {
-    /// The game's name.
-    pub game: &'static str,
-    /// The values given, by parameter name.
-    pub args: Arguments,
-}
-
-impl BuildGame {
-    /// The checked spec and value kind these arguments ask for.
-    pub fn spec(&self) -> Result<(Spec, ValueKind)> {
-        let entry = registry()
-            .get(self.game)
-            .ok_or_else(|| Error::bad(format!("no game '{}'", self.game)))?;
-        entry.from_args(&self.args)
-    }
-
-    /// The subcommand of one game: an option per parameter.
-    fn command(entry: &Entry) -> clap::Command {
-        use clap::{Arg, ArgAction};
-        let args = entry.params.iter().map(|p| {
-            let arg = Arg::new(p.name).long(p.name).help(p.help);
-            match p.value {
-                ParamValue::Required(v) => arg.value_name(v).required(true),
-                ParamValue::Optional(v) => arg.value_name(v),
-                ParamValue::Choice { choices, default } => arg
-                    .value_parser(clap::builder::PossibleValuesParser::new(choices))
-                    .default_value(default),
-                ParamValue::Flag => arg.action(ArgAction::SetTrue),
-            }
-        });
-        clap::Command::new(entry.name).about(entry.about).args(args)
-    }
-}
-
-impl clap::FromArgMatches for BuildGame {
-    fn from_arg_matches(matches: &clap::ArgMatches) -> std::result::Result<Self, clap::Error> {
-        let missing = || clap::Error::new(clap::error::ErrorKind::MissingSubcommand);
-        let (name, sub) = matches.subcommand().ok_or_else(missing)?;
-        let entry = registry().get(name).ok_or_else(missing)?;
-        let mut args = Arguments::new();
-        for p in entry.params {
-            match p.value {
-                ParamValue::Flag => {
-                    if sub.get_flag(p.name) {
-                        args.set(p.name, "true");
-                    }
-                }
-                _ => {
-                    if let Some(v) = sub.get_one::<String>(p.name) {
-                        args.set(p.name, v);
-                    }
-                }
-            }
-        }
-        Ok(BuildGame {
-            game: entry.name,
-            args,
-        })
-    }
-
-    fn update_from_arg_matches(
-        &mut self,
-        matches: &clap::ArgMatches,
-    ) -> std::result::Result<(), clap::Error> {
-        *self = BuildGame::from_arg_matches(matches)?;
-        Ok(())
-    }
-}
-
-impl clap::Subcommand for BuildGame {
-    fn augment_subcommands(cmd: clap::Command) -> clap::Command {
-        registry()
-            .games()
-            .iter()
-            .fold(cmd, |cmd, e| cmd.subcommand(BuildGame::command(e)))
-    }
-
-    fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {
-        BuildGame::augment_subcommands(cmd)
-    }
-
-    fn has_subcommand(name: &str) -> bool {
-        registry().get(name).is_some()
-    }
-}
 
 /// What a build did.
 #[derive(Clone, Debug)]

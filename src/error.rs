@@ -22,6 +22,13 @@ pub enum Error {
         /// What the OS said.
         source: std::io::Error,
     },
+    /// The table file asked for does not exist. Displayed as the path and "no such table
+    /// file (it does not exist)"; a front end adds what to do in its own words (the command
+    /// line names the `gamedb build` command that makes the table).
+    NoTable {
+        /// The file asked for.
+        path: PathBuf,
+    },
     /// A table file is damaged: its bytes do not form a valid table.
     Corrupt {
         /// The file concerned.
@@ -107,6 +114,9 @@ impl fmt::Display for Error {
             Error::Internal(msg) => write!(f, "internal error: {msg}"),
             Error::OverLimit { what, .. } => f.write_str(what),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), source),
+            Error::NoTable { path } => {
+                write!(f, "{}: no such table file (it does not exist)", path.display())
+            }
             Error::Corrupt { path, what } => {
                 write!(f, "{}: damaged table: {}", path.display(), what)
             }

@@ -286,7 +286,8 @@ unsafe fn open_handle<T>(
         match open(text, flags & GAMEDB_OPEN_NO_VERIFY == 0) {
             Ok(t) => Box::into_raw(Box::new(t)),
             Err(e) => {
-                set_error(&e.to_string());
+                // A missing table is told with what to do, as the command line tells it.
+                set_error(&crate::cli::catalog::explain(&e));
                 std::ptr::null_mut()
             }
         }

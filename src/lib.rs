@@ -36,33 +36,42 @@
 //! `verify`, the service, locks, resource checks) are public for the crate's own tests and
 //! tools but hidden from these docs: they may change without notice.
 //!
-//! Map of the crate, lowest layer first (each module uses only those above it):
-//! * `game`: the traits every game implements (solver view, lookup view, registration) and
-//!   the value model (`game::Solved`); `game::conformance` checks a game's contracts;
+//! Map of the crate, lowest layer first: each bullet names its modules before the colon, and
+//! a module uses only the modules named before it (`tests/layering.rs` reads this map and
+//! checks every file under `src/` against it, circles included):
+//! * `error`, `progress`, `resources`, `lock`: the leaves, used everywhere (the one error
+//!   type, progress reports, the machine's memory and disk, table locks);
+//! * `game::model`: what the solvers see of a game (`Game`, `Retro`) and the values they
+//!   produce (`Solved`, outcomes, value kinds);
 //! * `solve`: solvers that know nothing about particular games (backward induction, waves,
 //!   breadth-first search, token distances, IDA*);
-//! * `games`: one file per game, and the registry (one line per game);
+//! * `game`: the rest of the trait family every game implements (lookup view, registration,
+//!   parameters as data), which solves through the solvers; `game::conformance` checks a
+//!   game's contracts with them;
+//! * `games`: one file per game (the pattern databases with the 15-puzzle's standard
+//!   partitions), and the registry (one line per game);
 //! * `format`: the table file format and the payload encodings (`format::payload`);
-//! * `lookup`: answers from an open table, in the answer model of `answer`;
+//! * `answer`: the one answer model every interface prints;
+//! * `lookup`: answers from an open table (a missing file is a plain `Error::NoTable`);
 //! * `tables`: a folder of tables, found and checked by their headers;
 //! * `fifteen`: the sliding-puzzle service (the 15-puzzle solver, board queries);
-//! * `build`, `catalog`: building tables; `enumerate`: sliding puzzles too large for a
-//!   byte table, level by level through the partitioned breadth-first engine (threads, MPI);
-//!   `stream`: answering lines of input;
-//! * `report`: `info` and the Chomp rectangles; `verify`: the statements checked against
-//!   every position, with their sources;
+//! * `build`: building tables;
+//! * `enumerate`: sliding puzzles too large for a byte table, level by level through the
+//!   partitioned breadth-first engine (threads, MPI);
+//! * `stream`: answering lines of input;
+//! * `report`: `info` and the Chomp rectangles;
+//! * `verify`: the statements checked against every position, with their sources;
 //! * `service`: `gamedb serve`, the tables over HTTP/JSON and the web explorer;
-//! * `ffi`: the C ABI of the shared library (`src/gamedb.h`); `python` (the `python`
-//!   feature): the Python package; `cli`: the command line.
-//!
-//! Leaves used everywhere: `Error`, `progress`, `resources`, `lock`.
+//! * `cli`: the command line, with the catalogs in the words of `gamedb build` and what to
+//!   do about a missing table (`cli::catalog`);
+//! * `ffi`: the C ABI of the shared library (`src/gamedb.h`), which says what to do about a
+//!   missing table as the command line does;
+//! * `python` (the `python` feature): the Python package, likewise.
 
 #![warn(missing_docs)]
 
 pub mod answer;
 pub mod build;
-#[doc(hidden)]
-pub mod catalog;
 pub mod cli;
 #[doc(hidden)]
 pub mod enumerate;

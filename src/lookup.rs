@@ -97,18 +97,13 @@ fn not_encodable(file: &TableFile) -> Error {
 impl Table {
     /// Opens a table file, checking its structure and that its header describes a known game
     /// whose size matches the file. The payload checksum is checked by [`Table::verify`].
-    /// A file that does not exist is refused with what to do: the `gamedb build` command
-    /// that makes it when its name is one a build writes, `gamedb list`, `gamedb build-all`
-    /// ([`crate::catalog::missing_table`]).
+    /// A file that does not exist is refused as [`Error::NoTable`], which a front end words
+    /// with what to do.
     pub fn open(path: impl AsRef<Path>) -> Result<Table> {
         let path = path.as_ref();
         let file = TableFile::open(path).map_err(|e| match e {
             Error::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
-                let hint = crate::catalog::missing_table(&path);
-                Error::Io {
-                    path,
-                    source: std::io::Error::new(std::io::ErrorKind::NotFound, hint),
-                }
+                Error::NoTable { path }
             }
             e => e,
         })?;

@@ -86,14 +86,15 @@ create_exception!(
 
 impl From<crate::Error> for PyErr {
     fn from(e: crate::Error) -> PyErr {
-        let msg = e.to_string();
+        // A missing table is told with what to do, as the command line tells it.
+        let msg = crate::cli::catalog::explain(&e);
         match e {
             crate::Error::BadInput(_) => BadInputError::new_err(msg),
             crate::Error::Corrupt { .. } | crate::Error::Version { .. } => {
                 DamagedTableError::new_err(msg)
             }
             crate::Error::UnknownGame(_) => UnknownGameError::new_err(msg),
-            crate::Error::Io { .. } => FileError::new_err(msg),
+            crate::Error::Io { .. } | crate::Error::NoTable { .. } => FileError::new_err(msg),
             crate::Error::Unsupported(_) => UnsupportedError::new_err(msg),
             crate::Error::OverLimit { .. } => OverLimitError::new_err(msg),
             crate::Error::Internal(_) => InternalError::new_err(msg),

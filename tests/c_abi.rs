@@ -276,7 +276,13 @@ fn c_program_against_real_tables() {
         truncated_msg.contains("truncated.gtab") && truncated_msg.contains("truncated"),
         "{truncated_msg}"
     );
-    assert!(line("missing ").contains("/nonexistent/table.gtab"));
+    // A missing table is told with what to do, as the command line tells it.
+    let missing_msg = line("missing ");
+    assert!(
+        missing_msg.contains("/nonexistent/table.gtab: no such table file (it does not exist)")
+            && missing_msg.contains("`gamedb build-all --out /nonexistent`"),
+        "{missing_msg}"
+    );
 
     // Boards: every answer is the line `gamedb query --rows 3 --cols 3 --tables DIR` prints.
     let cli = |dir: &Path, pos: &str, path: bool| -> String {

@@ -8,10 +8,11 @@ use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 
 use common::*;
-use gamedb::fifteen::{Options, Partition, Solution, Solver, PARTITIONS};
+use gamedb::fifteen::{Options, Solution, Solver};
 use gamedb::game::{GameSpec, UNREACHED};
 use gamedb::games::board::{Board, Dir};
 use gamedb::games::pdb::PdbSpec;
+use gamedb::games::pdb::{Partition, PARTITIONS};
 use gamedb::{Spec, Table, TableDir, ValueKind};
 
 /// Every entry of a pattern table, solved in memory.

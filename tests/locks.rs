@@ -51,7 +51,7 @@ fn two_build_alls_into_one_folder_build_each_table_once() {
         stderr(&a),
         stderr(&b)
     );
-    let names: Vec<String> = gamedb::catalog::parse(SHARED, "c")
+    let names: Vec<String> = gamedb::cli::catalog::parse(SHARED, "c")
         .unwrap()
         .iter()
         .map(|e| e.spec.file_name(e.kind))

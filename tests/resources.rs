@@ -16,7 +16,7 @@ use gamedb::{Spec, ValueKind};
 
 /// The spec and value kind of the words after `build`, as a catalog line reads them.
 fn entry(what: &str) -> (Spec, ValueKind) {
-    let e = gamedb::catalog::parse(what, "test").unwrap().remove(0);
+    let e = gamedb::cli::catalog::parse(what, "test").unwrap().remove(0);
     (e.spec, e.kind)
 }
 

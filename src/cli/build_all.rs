@@ -18,11 +18,11 @@ use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget};
 
 use crate::build::{self, Options};
-use crate::catalog::{self, Entry};
 use crate::lock::TableLock;
 use crate::resources::{self, bytes};
 use crate::{tables, Error, Table};
 
+use super::catalog::{self, Entry};
 use super::{progress_bar, set_threads, Failure};
 
 #[derive(Args)]

@@ -19,6 +19,8 @@ use crate::Error;
 
 mod build;
 mod build_all;
+#[doc(hidden)]
+pub mod catalog;
 mod chomp_census;
 mod chomp_rectangles;
 mod completions;
@@ -334,7 +336,7 @@ pub fn main_with(registry: Registry) -> ExitCode {
         Err(Failure::Reported) => ExitCode::from(2),
         Err(Failure::Error(e)) => {
             let _ = std::io::stdout().flush();
-            eprintln!("gamedb: {e}");
+            eprintln!("gamedb: {}", catalog::explain(&e));
             ExitCode::from(exit_status(&e))
         }
     }

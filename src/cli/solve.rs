@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::fifteen::{parity_answer, Options, Partition, Solver};
+use crate::fifteen::{parity_answer, Options, Solver};
 use crate::games::board::Board;
+use crate::games::pdb::Partition;
 use crate::solve::ida::Progress;
 use crate::solve::Budget;
 use crate::{Error, TableDir};

@@ -9,7 +9,7 @@ use clap::Args;
 
 use crate::Table;
 
-use super::Failure;
+use super::{catalog, Failure};
 
 #[derive(Args)]
 pub struct VerifyTableArgs {
@@ -33,13 +33,13 @@ pub fn run(a: VerifyTableArgs) -> Result<(), Failure> {
             Err(e) if a.json => {
                 println!(
                     "{}",
-                    serde_json::json!({"file": path.display().to_string(), "ok": false, "error": e.to_string()})
+                    serde_json::json!({"file": path.display().to_string(), "ok": false, "error": catalog::explain(&e)})
                 );
                 failed += 1;
             }
             Ok(t) => println!("{}: OK ({})", path.display(), t.describe()),
             Err(e) => {
-                eprintln!("gamedb: {e}");
+                eprintln!("gamedb: {}", catalog::explain(&e));
                 failed += 1;
             }
         }

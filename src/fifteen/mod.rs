@@ -22,7 +22,7 @@ use serde::Serialize;
 use crate::answer::{Answer, AnswerMove, DistanceValue, Value};
 use crate::game::{format_numbers, GameSpec, Move, Rules, ValueKind};
 use crate::games::board::{Board, Step};
-use crate::games::pdb::PdbSpec;
+use crate::games::pdb::{standard_patterns, PdbSpec, DEFAULT_PARTITION};
 use crate::games::slide::{SlideRules, SlideSpec};
 use crate::games::Spec;
 use crate::lookup::Table;
@@ -34,93 +34,6 @@ use crate::{Error, Result};
 mod search;
 
 use search::{State, Statics};
-
-/// A named partition of the 15 tiles of the 4×4 board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Partition {
-    /// `7-8`, `6-6-3`, `5-5-5`.
-    pub name: &'static str,
-    /// The patterns.
-    pub patterns: &'static [&'static [u32]],
-}
-
-/// The standard partitions of the 15-puzzle, strongest first. 7-8 is the halves of the
-/// board; 6-6-3 is Korf & Felner's; 5-5-5 a common one.
-pub const PARTITIONS: [Partition; 3] = [
-    Partition {
-        name: "7-8",
-        patterns: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
-    },
-    Partition {
-        name: "6-6-3",
-        patterns: &[&[1, 5, 6, 9, 10, 13], &[7, 8, 11, 12, 14, 15], &[2, 3, 4]],
-    },
-    Partition {
-        name: "5-5-5",
-        patterns: &[&[1, 2, 3, 4, 7], &[5, 6, 9, 10, 13], &[8, 11, 12, 14, 15]],
-    },
-];
-
-/// The partition `gamedb build fifteen` builds by default (seconds here; 7-8 takes minutes).
-pub const DEFAULT_PARTITION: &str = "6-6-3";
-
-impl Partition {
-    /// The partition called `name`; the error lists the names.
-    pub fn named(name: &str) -> Result<Partition> {
-        PARTITIONS
-            .iter()
-            .find(|p| p.name == name)
-            .copied()
-            .ok_or_else(|| {
-                Error::bad(format!(
-                    "partition '{name}': expected one of {}",
-                    PARTITIONS.map(|p| p.name).join(", ")
-                ))
-            })
-    }
-
-    /// The table specs of the partition's patterns on the 4×4 board.
-    pub fn specs(&self) -> Vec<PdbSpec> {
-        self.patterns
-            .iter()
-            .map(|p| PdbSpec::new(4, 4, p).expect("standard patterns are valid"))
-            .collect()
-    }
-}
-
-/// A default partition of any board: the tiles in reading order cut into at least two
-/// near-equal runs of at most 8 tiles (on the 4×4 board: 1-7 and 8-15).
-pub fn standard_patterns(board: Board) -> Vec<Vec<u32>> {
-    let tiles = board.cells() as u32 - 1;
-    let parts = tiles.div_ceil(8).max(2).min(tiles);
-    let mut out = Vec::new();
-    let mut next = 1;
-    for i in 0..parts {
-        let size = (tiles + i) / parts;
-        out.push((next..next + size).collect());
-        next += size;
-    }
-    out
-}
-
-/// `gamedb build fifteen`: the pattern tables of a standard partition of the 4x4 board.
-#[derive(clap::Args, Clone, Debug)]
-pub struct FifteenArgs {
-    /// Which partition: 7-8 (strongest, minutes to build), 6-6-3 or 5-5-5.
-    #[arg(long, default_value = DEFAULT_PARTITION)]
-    pub partition: String,
-}
-
-impl FifteenArgs {
-    /// The tables these arguments ask for.
-    pub fn specs(&self) -> Result<Vec<(Spec, ValueKind)>> {
-        Ok(Partition::named(&self.partition)?
-            .specs()
-            .into_iter()
-            .map(|s| (Spec::new(s), ValueKind::Distance))
-            .collect())
-    }
-}
 
 /// How a [`Solver`] chooses and checks its tables.
 #[derive(Clone, Debug)]
@@ -692,25 +605,4 @@ fn best_partition(
     }
     search(candidates, all_tiles, 0, &mut chosen, &mut best);
     best.map(|(_, _, idx)| idx.into_iter().map(|i| candidates[i].clone()).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn standard_patterns_cover_the_tiles() {
-        let b = Board::new(4, 4).unwrap();
-        assert_eq!(
-            standard_patterns(b),
-            vec![(1..=7).collect::<Vec<_>>(), (8..=15).collect()]
-        );
-        let b = Board::new(2, 2).unwrap();
-        assert_eq!(standard_patterns(b), vec![vec![1], vec![2, 3]]);
-        for p in PARTITIONS {
-            let mut all: Vec<u32> = p.patterns.concat();
-            all.sort_unstable();
-            assert_eq!(all, (1..=15).collect::<Vec<_>>(), "{}", p.name);
-        }
-    }
 }

@@ -155,6 +155,7 @@ impl ApiError {
             // Missing tables (the solver's), or a request too large for this build.
             Error::Unsupported(_) => StatusCode::NOT_FOUND,
             Error::Io { .. }
+            | Error::NoTable { .. }
             | Error::Corrupt { .. }
             | Error::Version { .. }
             | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

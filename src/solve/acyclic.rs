@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use crate::progress::Progress;
 use rayon::prelude::*;
 
-use crate::game::{Game, Outcome, Retro, Solved};
+use crate::game::model::{Game, Outcome, Retro, Solved};
 use crate::{Error, Result};
 
 /// Below this many positions a level is solved on the calling thread: splitting costs more.

@@ -65,7 +65,7 @@ pub trait Puzzle: Sync {
 }
 
 /// The value of a position not (yet) reached in a distance table.
-pub const UNSEEN: u8 = crate::game::UNREACHED;
+pub const UNSEEN: u8 = crate::game::model::UNREACHED;
 
 /// Largest distance a byte table can hold (`UNSEEN` is reserved).
 pub const MAX_DISTANCE: u32 = UNSEEN as u32 - 1;

@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::game::UNREACHED as UNREACHABLE;
+use crate::game::model::UNREACHED as UNREACHABLE;
 use crate::progress::Progress;
 use crate::resources::{advise_huge_pages, available_memory};
 use crate::{Error, Result};

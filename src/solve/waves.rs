@@ -31,7 +31,7 @@ use crate::progress::Progress;
 use rayon::prelude::*;
 
 use super::acyclic::{stop_at_p, Bits, Mex};
-use crate::game::Outcome;
+use crate::game::model::Outcome;
 use crate::{Error, Result};
 
 /// What the solver does with the position under a cursor.

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use super::checkpoint;
 use super::layout::word_masks;
 use super::{Bipartite, Clock, Config, Exchange, Layout, Report, Store, Traffic};
-use crate::game::mod3;
+use crate::game::model::mod3;
 use crate::progress::Progress;
 use crate::resources::advise_huge_pages;
 use crate::solve::bfs::{prefetch, BitsOf, Delay};

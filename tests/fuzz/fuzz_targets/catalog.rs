@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    match gamedb::catalog::parse(&text, "fuzz") {
+    match gamedb::cli::catalog::parse(&text, "fuzz") {
         Ok(entries) => {
             for e in entries {
                 assert!(e.spec.value_kinds().contains(&e.kind));

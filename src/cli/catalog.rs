@@ -6,13 +6,14 @@ use std::path::Path;
 
 use clap::Parser;
 
-use crate::build::BuildTarget;
 use crate::game::ValueKind;
 use crate::games::Spec;
 use crate::{Error, Result};
 
+use super::build::BuildTarget;
+
 /// The standard catalog, also documented in `tables/README.md`.
-pub const STANDARD: &str = include_str!("../tables/catalog.txt");
+pub const STANDARD: &str = include_str!("../../tables/catalog.txt");
 
 /// One table of a catalog.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,6 +126,15 @@ pub fn missing_table(path: &Path) -> String {
         "no such table file (it does not exist); {build}`gamedb list{list}` shows the tables \
          there, `gamedb build-all{out}` builds the standard catalog"
     )
+}
+
+/// What a front end says of the error `e`: its message, and for a table file that does not
+/// exist ([`Error::NoTable`]) what to do ([`missing_table`]) after the path.
+pub fn explain(e: &Error) -> String {
+    match e {
+        Error::NoTable { path } => format!("{}: {}", path.display(), missing_table(path)),
+        e => e.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,247 @@
+//! What the solvers see of a game ([`Game`], optionally [`Retro`]) and what they produce:
+//! outcomes, value kinds and the solved values of every position ([`Solved`]). Below the
+//! solvers, which use it, and so below the rest of the trait family, which uses the solvers
+//! ([`super::GameSpec`] solves through them, [`super::conformance`] checks games with them).
+
+use std::ops::{ControlFlow, Range};
+
+use serde::Serialize;
+
+/// The outcome of a position for the player about to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Outcome {
+    /// The player to move loses with best play (previous player wins).
+    P,
+    /// The player to move wins with best play (next player wins).
+    N,
+}
+
+impl Outcome {
+    /// "P" or "N".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::P => "P",
+            Outcome::N => "N",
+        }
+    }
+
+    /// N when `wins` is true.
+    pub fn from_win(wins: bool) -> Outcome {
+        if wins {
+            Outcome::N
+        } else {
+            Outcome::P
+        }
+    }
+}
+
+/// What the values of a table mean. Non-exhaustive: a new kind of game may bring a new kind
+/// of value (as three-rowed Chomp brought `Extension`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ValueKind {
+    /// P/N for the player to move.
+    Outcome = 1,
+    /// Sprague–Grundy value (0 means P).
+    Grundy = 2,
+    /// Distance in moves to the goal.
+    Distance = 3,
+    /// For games whose positions are a *prefix* (stored) and one unbounded number (not
+    /// stored), where at most one value of the number makes a position P: per prefix, which
+    /// value that is (0 none, else 1 + its offset from the smallest allowed value; the game
+    /// says what the offset counts). Three-rowed Chomp stores `f(q, r)` this way.
+    Extension = 4,
+}
+
+impl ValueKind {
+    /// Every kind, in the order of their codes.
+    pub const ALL: [ValueKind; 4] = [
+        ValueKind::Outcome,
+        ValueKind::Grundy,
+        ValueKind::Distance,
+        ValueKind::Extension,
+    ];
+
+    /// The kind stored as `code` in table headers.
+    pub fn from_code(code: u32) -> Option<ValueKind> {
+        ValueKind::ALL.into_iter().find(|k| *k as u32 == code)
+    }
+
+    /// Lower-case name used in `info` and file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueKind::Outcome => "outcome",
+            ValueKind::Grundy => "grundy",
+            ValueKind::Distance => "distance",
+            ValueKind::Extension => "extension",
+        }
+    }
+}
+
+/// A distance entry that was never reached (no path to the goal). Distances are one byte
+/// each, so the largest distance a table holds is 254. The format module stores it as is.
+pub const UNREACHED: u8 = u8::MAX;
+
+/// Distances kept modulo 3 in two bits, for puzzles too large for a byte per position (the
+/// breadth-first engine of `crate::solve::spread` stores them; the format module packs them
+/// four a byte, see `format::payload`).
+///
+/// A code is 0 for a position not reached, `1 + d mod 3` for a position at distance `d`. On a
+/// puzzle whose moves change the distance by exactly one (a bipartite graph), the neighbours
+/// one step closer to the goal are exactly those whose code is [`mod3::closer`]: lookups
+/// recover the exact distance and every optimal move by descending to the goal.
+pub mod mod3 {
+    /// The code of a position not reached (zeroed memory is "nothing reached").
+    pub const UNREACHED: u8 = 0;
+
+    /// The code of a position at distance `d`.
+    #[inline]
+    pub fn code(d: u32) -> u8 {
+        (d % 3) as u8 + 1
+    }
+
+    /// The code of a neighbour one step closer to the goal than a position holding `code`
+    /// (1 → 3, 2 → 1, 3 → 2).
+    #[inline]
+    pub fn closer(code: u8) -> u8 {
+        (code + 1) % 3 + 1
+    }
+}
+
+/// The values a solver produced for every position of a game, in index order: what
+/// [`GameSpec::solve`](super::GameSpec::solve) returns and the format module encodes into a
+/// table's payload. Non-exhaustive: it grows with [`ValueKind`].
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Solved {
+    /// P/N bits, 1 = N: position `i` is bit `i % 8` of byte `i / 8`.
+    Outcomes {
+        /// `len.div_ceil(8)` bytes.
+        bits: Vec<u8>,
+        /// Number of positions.
+        len: u64,
+    },
+    /// Sprague–Grundy values.
+    Grundy(Vec<u16>),
+    /// Sprague–Grundy values that all fit in a byte, one byte each (stored as they are: a
+    /// solver that keeps bytes hands them over without a copy).
+    GrundyBytes(Vec<u8>),
+    /// Distances to the goal, [`UNREACHED`] where the goal cannot be reached.
+    Distances(Vec<u8>),
+    /// Extension values ([`ValueKind::Extension`]), one u16 per prefix, little-endian:
+    /// entry `i` is bytes `2i, 2i + 1`; or, when `wide`, three bytes `3i..3i + 3` (built as
+    /// bytes, so the payload is the solver's storage and no copy is made).
+    Extensions {
+        /// `2 * len` bytes, or `3 * len` when `wide`.
+        bytes: Vec<u8>,
+        /// Number of entries.
+        len: u64,
+        /// Three bytes per entry instead of two.
+        wide: bool,
+    },
+}
+
+impl Solved {
+    /// What the values mean.
+    pub fn kind(&self) -> ValueKind {
+        match self {
+            Solved::Outcomes { .. } => ValueKind::Outcome,
+            Solved::Grundy(_) | Solved::GrundyBytes(_) => ValueKind::Grundy,
+            Solved::Distances(_) => ValueKind::Distance,
+            Solved::Extensions { .. } => ValueKind::Extension,
+        }
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> u64 {
+        match self {
+            Solved::Outcomes { len, .. } => *len,
+            Solved::Grundy(v) => v.len() as u64,
+            Solved::GrundyBytes(v) => v.len() as u64,
+            Solved::Distances(v) => v.len() as u64,
+            Solved::Extensions { len, .. } => *len,
+        }
+    }
+
+    /// True when there are no positions.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The value of entry `i` as a table stores it: 0 (P) or 1 (N) for outcomes, the Grundy
+    /// value, the distance byte, the extension entry. Panics when `i >= len()`.
+    pub fn value(&self, i: u64) -> u32 {
+        assert!(i < self.len(), "entry {i} of {}", self.len());
+        let i = i as usize;
+        match self {
+            Solved::Outcomes { bits, .. } => ((bits[i / 8] >> (i % 8)) & 1) as u32,
+            Solved::Grundy(v) => v[i] as u32,
+            Solved::GrundyBytes(v) => v[i] as u32,
+            Solved::Distances(v) => v[i] as u32,
+            Solved::Extensions { bytes, wide, .. } => {
+                if *wide {
+                    u32::from_le_bytes([bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2], 0])
+                } else {
+                    u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]) as u32
+                }
+            }
+        }
+    }
+
+    /// Sets entry `i` to `value` (truncated to the entry's width): for tests that break a
+    /// solved table on purpose. Panics when `i >= len()`.
+    pub fn set_value(&mut self, i: u64, value: u32) {
+        assert!(i < self.len(), "entry {i} of {}", self.len());
+        let i = i as usize;
+        match self {
+            Solved::Outcomes { bits, .. } => {
+                bits[i / 8] = (bits[i / 8] & !(1 << (i % 8))) | (((value & 1) as u8) << (i % 8))
+            }
+            Solved::Grundy(v) => v[i] = value as u16,
+            Solved::GrundyBytes(v) => v[i] = value as u8,
+            Solved::Distances(v) => v[i] = value as u8,
+            Solved::Extensions { bytes, wide, .. } => {
+                let w = if *wide { 3 } else { 2 };
+                bytes[w * i..w * i + w].copy_from_slice(&value.to_le_bytes()[..w]);
+            }
+        }
+    }
+}
+
+/// A finite acyclic game over a dense index, as the solvers need it.
+///
+/// Contract:
+/// * every index in `0..positions()` is a position (the ranking is perfect);
+/// * levels `0..level_count()` ([`level`](Game::level)) cut `0..positions()` into
+///   consecutive ranges, lowest first: level 0 starts at 0, each next one where the last
+///   ended, and the last ends at `positions()`;
+/// * every move from a position in level `l` leads to a position in a level `< l`;
+/// * [`terminal`](Game::terminal) is `Some` exactly for positions without moves.
+///
+/// Levels are asked for one at a time rather than listed, so a game of 2^32 one-position
+/// levels needs no memory for them.
+pub trait Game: Sync {
+    /// Number of positions; indices are `0..positions()`.
+    fn positions(&self) -> u64;
+
+    /// Number of levels.
+    fn level_count(&self) -> u64;
+
+    /// The index range of level `l`, for `l < level_count()` (see the contract above).
+    fn level(&self, l: u64) -> Range<u64>;
+
+    /// Calls `f` with the index of each position one move away. Stops, and returns `Break`,
+    /// as soon as `f` does. A child may be visited more than once.
+    fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, f: F) -> ControlFlow<()>;
+
+    /// The value of a position with no move, `None` for every other position.
+    fn terminal(&self, pos: u64) -> Option<Outcome>;
+}
+
+/// Games that can also enumerate un-moves, which lets the retrograde solver push results from
+/// the few P-positions to their parents instead of scanning every child of every position.
+pub trait Retro: Game {
+    /// Calls `f` with the index of every position that has a move to `pos`.
+    /// A parent may be visited more than once.
+    fn parents<F: FnMut(u64)>(&self, pos: u64, f: F);
+}
