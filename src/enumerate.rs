@@ -53,27 +53,6 @@ pub struct Options {
     pub stripe: Option<u64>,
 }
 
-impl Options {
-    /// The counts of the `rows × cols` board, to the end, on this process's memory, without
-    /// a table or checkpoints (set the fields for more).
-    pub fn new(rows: u32, cols: u32, out: impl Into<PathBuf>) -> Options {
-        Options {
-            rows,
-            cols,
-            max_depth: None,
-            table: false,
-            out: out.into(),
-            resume: false,
-            memory: None,
-            checkpoint_every: None,
-            round_entries: 1 << 23,
-            level_delay_ms: 0,
-            force: None,
-            stripe: None,
-        }
-    }
-}
-
 /// What an enumeration did.
 pub struct Enumerated {
     /// The board's spec.
@@ -262,7 +241,7 @@ pub fn enumerate<X: Exchange + ?Sized>(
             .and_then(|_| crate::lock::TableLock::try_take(&opts.out, &name))
             .and_then(|l| {
                 l.map(Some).ok_or_else(|| {
-                    Error::Unsupported(format!(
+                    Error::unsupported(format!(
                         "{}: another gamedb is enumerating this board into the folder (it holds \
                          the lock of {name}); wait for it, or use another --out",
                         opts.out.display()

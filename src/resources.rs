@@ -158,7 +158,7 @@ pub fn check_output_folder(dir: &Path) -> Result<()> {
         } else {
             ""
         };
-        return Err(Error::Unsupported(format!(
+        return Err(Error::unsupported(format!(
             "{}: cannot create the output folder: {e}{hint}",
             dir.display()
         )));
@@ -174,7 +174,7 @@ pub fn check_output_folder(dir: &Path) -> Result<()> {
         .and_then(|mut f| std::io::Write::write_all(&mut f, b"gamedb"));
     let _ = std::fs::remove_file(&probe);
     written.map_err(|e| {
-        Error::Unsupported(format!(
+        Error::unsupported(format!(
             "{}: the output folder is not writable: {e}; nothing was solved",
             dir.display()
         ))
@@ -222,7 +222,7 @@ impl Available {
 pub fn check(needs: &Needs, available: &Available, dir: &Path) -> Result<()> {
     if let Some((limit, why)) = &available.memory {
         if needs.memory > *limit {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::unsupported(format!(
                 "{}: needs {} of memory ({} for the table, {} working), but {} allows {}; \
                  nothing was solved (use a smaller instance or a machine with more memory)",
                 needs.what,
@@ -246,7 +246,7 @@ pub fn check(needs: &Needs, available: &Available, dir: &Path) -> Result<()> {
             } else {
                 String::new()
             };
-            return Err(Error::Unsupported(format!(
+            return Err(Error::unsupported(format!(
                 "{}: needs {} of disk{checkpoints}, but {} has {} free; nothing was solved",
                 needs.what,
                 bytes(disk),

@@ -14,7 +14,6 @@ use gamedb::games::chomp::ChompSpec;
 use gamedb::games::nim::NimSpec;
 use gamedb::games::slide::SlideSpec;
 use gamedb::lock::TableLock;
-use gamedb::resources::bytes;
 use gamedb::{Spec, TableDir, ValueKind};
 
 fn s(p: &Path) -> &str {

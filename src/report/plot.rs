@@ -69,7 +69,7 @@ const BAR: RGBColor = RGBColor(0x3b, 0x6e, 0xa8);
 const POINT: RGBColor = RGBColor(0xb2, 0x22, 0x22);
 
 fn failed<E: std::fmt::Display>(e: E) -> Error {
-    Error::Unsupported(format!("drawing the picture failed: {e}"))
+    Error::unsupported(format!("drawing the picture failed: {e}"))
 }
 
 /// Draws `picture` of `table` as an SVG document. `r` is the third row of [`Picture::Chomp3`]

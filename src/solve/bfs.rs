@@ -94,11 +94,6 @@ pub fn distances_memory(positions: u64) -> u64 {
     positions + positions.div_ceil(64) * 8 + positions.div_ceil(CHUNK)
 }
 
-/// Memory of [`reach`] over `positions`: three bits per position.
-pub fn reach_memory(positions: u64) -> u64 {
-    3 * positions.div_ceil(64) * 8
-}
-
 /// Distance of every position to the nearest goal, one byte each.
 ///
 /// Each layer takes two passes. The first, read-only, scans the table for positions holding
@@ -108,7 +103,7 @@ pub fn reach_memory(positions: u64) -> u64 {
 pub fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Distances> {
     let n = puzzle.positions();
     let len = usize::try_from(n).map_err(|_| {
-        Error::Unsupported(format!(
+        Error::unsupported(format!(
             "{n} positions do not fit in memory on this machine"
         ))
     })?;
@@ -188,7 +183,7 @@ pub fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Dista
         active = next;
     }
     if overflow.load(Relaxed) {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::unsupported(format!(
             "some positions are more than {MAX_DISTANCE} moves from the goal: a byte table cannot hold them"
         )));
     }
@@ -273,7 +268,7 @@ pub struct Reach {
 pub fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> Result<Reach> {
     let n = puzzle.positions();
     let words = usize::try_from(n.div_ceil(64)).map_err(|_| {
-        Error::Unsupported(format!(
+        Error::unsupported(format!(
             "{n} positions do not fit in memory on this machine"
         ))
     })?;

@@ -9,28 +9,17 @@
 //! before it starts (see [`crate::game::GameSpec::solve_memory`]). The run and triangle
 //! solvers save their finished waves through [`saves::Saves`], so that a long solve resumes.
 
-#[doc(hidden)]
-pub mod acyclic;
-#[doc(hidden)]
-pub mod bfs;
-#[doc(hidden)]
-pub mod ida;
-#[doc(hidden)]
-pub mod runs;
-#[doc(hidden)]
-pub mod saves;
-#[doc(hidden)]
+pub(crate) mod acyclic;
+pub(crate) mod bfs;
+pub(crate) mod ida;
+pub(crate) mod runs;
+pub(crate) mod saves;
 pub mod spread;
-#[doc(hidden)]
-pub mod tokens;
-#[doc(hidden)]
-pub mod triangles;
-#[doc(hidden)]
-pub mod wavefront;
-#[doc(hidden)]
-pub mod waves;
-#[doc(hidden)]
-pub mod wordbits;
+pub(crate) mod tokens;
+pub(crate) mod triangles;
+pub(crate) mod wavefront;
+pub(crate) mod waves;
+pub(crate) mod wordbits;
 
 pub use acyclic::{
     grundy_memory, outcomes_memory, solve_grundy, solve_outcomes, solve_outcomes_retro, Bits,

@@ -386,7 +386,7 @@ pub fn solve_grundy_triangles<G: Triangles>(game: &G, progress: &dyn Progress) -
             progress.inc(visited);
         });
         if failed.load(Relaxed) {
-            return Err(crate::Error::Unsupported(format!(
+            return Err(crate::Error::unsupported(format!(
                 "a Grundy value reached {MAX_GRUNDY}, more than the table stores"
             )));
         }

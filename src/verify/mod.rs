@@ -429,3 +429,59 @@ pub fn catalog_markdown() -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::nim::NimSpec;
+    use crate::Outcome;
+
+    #[test]
+    fn every_statement_has_a_cost_in_seconds() {
+        for s in statements() {
+            assert!(s.cost().is_some_and(|c| c > 0.0), "{}", s.name);
+        }
+        // Every measured cost belongs to a statement.
+        for (name, _) in COSTS {
+            assert!(statements().iter().any(|s| s.name == *name), "{name}");
+        }
+        // The costs are in seconds: the cheap candy checks below a second, the Chomp Grundy
+        // squares (boxes to 14x14) above ten.
+        let cost = |n: &str| {
+            statements()
+                .iter()
+                .find(|s| s.name == n)
+                .unwrap()
+                .cost()
+                .unwrap()
+        };
+        assert!(cost("candy-periods") < 1.0);
+        assert!(cost("chomp-grundy-squares") > 10.0);
+        assert!(cost("candy-periods") < cost("chomp-grundy-squares"));
+    }
+
+    #[test]
+    fn a_false_statement_is_reported_with_its_smallest_counterexample() {
+        // Feed the misère rule a normal-play table through a Finding: the empty position is
+        // the smallest counterexample (P under normal play, N by the misère rule).
+        let spec = Spec::new(NimSpec::new(3, 7, None, false).unwrap());
+        let t = Table::from_solved(&spec, spec.solve(ValueKind::Outcome, &()).unwrap()).unwrap();
+        let rules = t.rules();
+        let mut f = Finding::default();
+        for i in 0..t.len() {
+            let h = rules.unrank(i);
+            let ones = h.iter().filter(|&&x| x == 1).count();
+            let misere_p = if h.iter().all(|&x| x <= 1) {
+                ones % 2 == 1
+            } else {
+                h.iter().fold(0, |a, &b| a ^ b) == 0
+            };
+            f.case(t.outcome(i) == Outcome::from_win(!misere_p), || {
+                rules.format(&h)
+            });
+        }
+        assert!(!f.passed());
+        assert_eq!(f.checked, t.len());
+        assert_eq!(f.counterexample.as_deref(), Some("0,0,0"));
+    }
+}
