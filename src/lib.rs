@@ -93,8 +93,9 @@ pub use lookup::Table;
 pub use tables::TableDir;
 
 /// What the fuzz targets of `tests/fuzz/` drive besides the public API: the stream of
-/// answers, the HTTP service's router and the `info` report. Compiled only by cargo-fuzz,
-/// which builds every crate with `--cfg fuzzing`.
+/// answers, the HTTP service's router and the `info` report (the only `pub` items of the
+/// private modules, so that they can be named here). Compiled only by cargo-fuzz, which
+/// builds every crate with `--cfg fuzzing`.
 #[cfg(fuzzing)]
 pub mod fuzzing {
     pub use crate::report::info::Info;

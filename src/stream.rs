@@ -20,7 +20,7 @@ use crate::answer::{echo, ErrorLine};
 use crate::{Error, Result};
 
 /// Most queued input lines answered together.
-pub const BATCH: usize = 4096;
+pub(crate) const BATCH: usize = 4096;
 
 /// Batches smaller than this are answered on the calling thread (splitting costs more).
 const PARALLEL_FROM: usize = 64;

@@ -278,7 +278,7 @@ pub fn solve_outcomes_retro<G: Retro>(game: &G, progress: &dyn Progress) -> Resu
 }
 
 /// The largest Grundy value the solver stores (values are kept as `u16`).
-pub const MAX_GRUNDY: u32 = u16::MAX as u32;
+pub(crate) const MAX_GRUNDY: u32 = u16::MAX as u32;
 
 /// Grundy value of every position of a normal-play game (terminal positions are P, value 0).
 pub fn solve_grundy<G: Game>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {

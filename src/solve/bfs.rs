@@ -65,16 +65,16 @@ pub trait Puzzle: Sync {
 }
 
 /// The value of a position not (yet) reached in a distance table.
-pub const UNSEEN: u8 = crate::game::UNREACHED;
+pub(crate) const UNSEEN: u8 = crate::game::UNREACHED;
 
 /// Largest distance a byte table can hold (`UNSEEN` is reserved).
-pub const MAX_DISTANCE: u32 = UNSEEN as u32 - 1;
+pub(crate) const MAX_DISTANCE: u32 = UNSEEN as u32 - 1;
 
 /// Consecutive positions expanded by one task (a multiple of 64 so bitmap words are whole).
-pub const CHUNK: u64 = 1 << 16;
+pub(crate) const CHUNK: u64 = 1 << 16;
 
 /// The result of [`distances`].
-pub struct Distances {
+pub(crate) struct Distances {
     /// One byte per position: its distance to the nearest goal, `UNSEEN` if unreachable.
     pub values: Vec<u8>,
     /// `layers[d]`: number of positions at distance `d`.
@@ -83,7 +83,7 @@ pub struct Distances {
 
 impl Distances {
     /// Positions reached (the sum of the layers).
-    pub fn reached(&self) -> u64 {
+    pub(crate) fn reached(&self) -> u64 {
         self.layers.iter().sum()
     }
 }
@@ -100,7 +100,7 @@ pub fn distances_memory(positions: u64) -> u64 {
 /// `d` and marks them in a frontier bitmap (plain byte compares, vectorized); the second expands
 /// the marked positions, writing `d + 1` into their unseen neighbours. Chunks that received no
 /// position of the current layer are skipped. Peak memory: one byte plus one bit per position.
-pub fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Distances> {
+pub(crate) fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Distances> {
     let n = puzzle.positions();
     let len = usize::try_from(n).map_err(|_| {
         Error::unsupported(format!(
@@ -253,7 +253,7 @@ fn swar_equal_bytes(group: &[u8; 64], d: u8) -> u64 {
 }
 
 /// The result of [`reach`].
-pub struct Reach {
+pub(crate) struct Reach {
     /// Bit `i` set when position `i` was reached.
     pub seen: WordBits,
     /// `layers[d]`: number of positions first reached after `d` moves.
@@ -265,7 +265,7 @@ pub struct Reach {
 /// Each layer takes two passes: the frontier is computed, while nobody writes, as the positions
 /// seen now but not at the end of the previous layer; then it is expanded, marking unseen
 /// neighbours seen. Memory: three bits per position (seen, seen before, frontier).
-pub fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> Result<Reach> {
+pub(crate) fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> Result<Reach> {
     let n = puzzle.positions();
     let words = usize::try_from(n.div_ceil(64)).map_err(|_| {
         Error::unsupported(format!(

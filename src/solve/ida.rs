@@ -67,7 +67,7 @@ pub struct Budget<'a> {
 }
 
 /// Expanded states between two looks at the clock and the progress function.
-pub const CHECK_EVERY: u64 = 4096;
+pub(crate) const CHECK_EVERY: u64 = 4096;
 
 /// Why a search stopped before it finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

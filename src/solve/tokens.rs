@@ -124,7 +124,7 @@ impl Placements {
 const PAGE_SHIFT: u32 = 9;
 
 /// Bytes of memory per placement the search needs (its state plus the values at the end).
-pub fn bytes_per_placement(cells: usize) -> u64 {
+pub(crate) fn bytes_per_placement(cells: usize) -> u64 {
     if cells <= 16 {
         Packed::BYTES as u64 + 1
     } else {
