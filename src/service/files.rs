@@ -49,7 +49,10 @@ pub(crate) const CATALOG_EXAMPLE: &str = "nim-3x15.gtab";
 
 /// Refuses a table name that is not a plain file name, with what is accepted; `example` gives
 /// the name of a table served (or [`CATALOG_EXAMPLE`]), asked only for a refusal.
-pub(crate) fn check_name<'a>(name: &str, example: impl FnOnce() -> &'a str) -> Result<(), ApiError> {
+pub(crate) fn check_name<'a>(
+    name: &str,
+    example: impl FnOnce() -> &'a str,
+) -> Result<(), ApiError> {
     let why = if name.is_empty() {
         Some("it is empty")
     } else if name.contains('\0') {

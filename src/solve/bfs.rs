@@ -74,8 +74,9 @@ pub(crate) const MAX_DISTANCE: u32 = UNSEEN as u32 - 1;
 pub(crate) const CHUNK: u64 = 1 << 16;
 
 /// The result of [`distances`].
-pub(crate) struct Distances {
-    /// One byte per position: its distance to the nearest goal, `UNSEEN` if unreachable.
+pub struct Distances {
+    /// One byte per position: its distance to the nearest goal,
+    /// [`UNREACHED`](crate::game::UNREACHED) if unreachable.
     pub values: Vec<u8>,
     /// `layers[d]`: number of positions at distance `d`.
     pub layers: Vec<u64>,
@@ -83,7 +84,7 @@ pub(crate) struct Distances {
 
 impl Distances {
     /// Positions reached (the sum of the layers).
-    pub(crate) fn reached(&self) -> u64 {
+    pub fn reached(&self) -> u64 {
         self.layers.iter().sum()
     }
 }
@@ -100,7 +101,7 @@ pub fn distances_memory(positions: u64) -> u64 {
 /// `d` and marks them in a frontier bitmap (plain byte compares, vectorized); the second expands
 /// the marked positions, writing `d + 1` into their unseen neighbours. Chunks that received no
 /// position of the current layer are skipped. Peak memory: one byte plus one bit per position.
-pub(crate) fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Distances> {
+pub fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Distances> {
     let n = puzzle.positions();
     let len = usize::try_from(n).map_err(|_| {
         Error::unsupported(format!(
@@ -265,7 +266,11 @@ pub(crate) struct Reach {
 /// Each layer takes two passes: the frontier is computed, while nobody writes, as the positions
 /// seen now but not at the end of the previous layer; then it is expanded, marking unseen
 /// neighbours seen. Memory: three bits per position (seen, seen before, frontier).
-pub(crate) fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> Result<Reach> {
+pub(crate) fn reach<P: Puzzle>(
+    puzzle: &P,
+    starts: &[u64],
+    progress: &dyn Progress,
+) -> Result<Reach> {
     let n = puzzle.positions();
     let words = usize::try_from(n.div_ceil(64)).map_err(|_| {
         Error::unsupported(format!(

@@ -133,7 +133,7 @@ pub(crate) fn bytes_per_placement(cells: usize) -> u64 {
 }
 
 /// Memory of [`token_distances`] over `placements` placements on `cells` cells: the search
-/// state and the values ([`bytes_per_placement`]) and the two page bitmaps.
+/// state and the values, and the two page bitmaps.
 pub fn token_distances_memory(cells: usize, placements: u64) -> u64 {
     bytes_per_placement(cells).saturating_mul(placements)
         + 2 * placements.div_ceil(64 << PAGE_SHIFT) * 8

@@ -137,7 +137,13 @@ pub(crate) fn cost_text(secs: Option<f64>) -> String {
 
 /// The line `gamedb verify --progress` prints on stderr when a statement is done:
 /// `[12/51] PASS  chomp-gale-squares  3.2 s`.
-pub(crate) fn progress_line(done: usize, total: usize, status: &str, name: &str, secs: f64) -> String {
+pub(crate) fn progress_line(
+    done: usize,
+    total: usize,
+    status: &str,
+    name: &str,
+    secs: f64,
+) -> String {
     let width = total.to_string().len();
     format!("[{done:>width$}/{total}] {status}  {name:24}  {secs:.1} s")
 }
