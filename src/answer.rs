@@ -39,7 +39,7 @@ pub struct AnswerMove {
 
 impl AnswerMove {
     /// A game's move, its position written by the game's rules.
-    pub fn new(rules: &dyn Rules, m: Move) -> AnswerMove {
+    pub(crate) fn new(rules: &dyn Rules, m: Move) -> AnswerMove {
         AnswerMove {
             label: m.label,
             leaves: rules.format(&m.leaves),
@@ -48,7 +48,7 @@ impl AnswerMove {
     }
 
     /// Many moves.
-    pub fn all(rules: &dyn Rules, moves: Vec<Move>) -> Vec<AnswerMove> {
+    pub(crate) fn all(rules: &dyn Rules, moves: Vec<Move>) -> Vec<AnswerMove> {
         moves
             .into_iter()
             .map(|m| AnswerMove::new(rules, m))
@@ -146,7 +146,7 @@ pub struct BoundValue {
 
 impl DistanceValue {
     /// The goal cannot be reached, for `reason`.
-    pub fn unsolvable(reason: String) -> DistanceValue {
+    pub(crate) fn unsolvable(reason: String) -> DistanceValue {
         DistanceValue {
             solvable: false,
             distance: None,
@@ -158,7 +158,7 @@ impl DistanceValue {
     }
 
     /// `distance` moves from the goal, with the moves one step nearer it.
-    pub fn at(distance: u32, optimal_moves: Vec<AnswerMove>) -> DistanceValue {
+    pub(crate) fn at(distance: u32, optimal_moves: Vec<AnswerMove>) -> DistanceValue {
         DistanceValue {
             solvable: true,
             distance: Some(distance),
@@ -313,7 +313,7 @@ impl ErrorLine {
     }
 }
 
-pub use crate::game::echo;
+pub(crate) use crate::game::echo;
 
 /// `message` with every stretch between single quotes cut to its [`echo`] (an unclosed quote
 /// runs to the end).

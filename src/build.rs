@@ -3,8 +3,7 @@
 //! [`checkpoint`]s of long solves, so that an interrupted build resumes), then writing
 //! atomically.
 
-#[doc(hidden)]
-pub mod checkpoint;
+pub(crate) mod checkpoint;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

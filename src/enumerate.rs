@@ -24,7 +24,7 @@ use crate::{Error, Result};
 
 /// What `gamedb enumerate slide` is asked to do.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub(crate) struct Options {
     /// Rows of the board.
     pub rows: u32,
     /// Columns of the board.
@@ -53,29 +53,8 @@ pub struct Options {
     pub stripe: Option<u64>,
 }
 
-impl Options {
-    /// The counts of the `rows × cols` board, to the end, on this process's memory, without
-    /// a table or checkpoints (set the fields for more).
-    pub fn new(rows: u32, cols: u32, out: impl Into<PathBuf>) -> Options {
-        Options {
-            rows,
-            cols,
-            max_depth: None,
-            table: false,
-            out: out.into(),
-            resume: false,
-            memory: None,
-            checkpoint_every: None,
-            round_entries: 1 << 23,
-            level_delay_ms: 0,
-            force: None,
-            stripe: None,
-        }
-    }
-}
-
 /// What an enumeration did.
-pub struct Enumerated {
+pub(crate) struct Enumerated {
     /// The board's spec.
     pub spec: SlideSpec,
     /// Positions in the index ((R·C)!/2).
@@ -107,18 +86,18 @@ pub struct Enumerated {
 }
 
 /// The file name of a board's 2-bit table: `slide-2x7-mod3.gtab`.
-pub fn table_name(spec: &SlideSpec) -> String {
+pub(crate) fn table_name(spec: &SlideSpec) -> String {
     format!("{}-mod3.{EXTENSION}", spec.stem())
 }
 
 /// The checkpoint folder of a board under `out`: `slide-2x7.enumerate`.
-pub fn checkpoint_dir(spec: &SlideSpec, out: &Path) -> PathBuf {
+pub(crate) fn checkpoint_dir(spec: &SlideSpec, out: &Path) -> PathBuf {
     out.join(format!("{}.enumerate", spec.stem()))
 }
 
 /// Bytes of memory one process may use: what the machine has available, shared among the
 /// processes that the MPI launcher says run on this machine.
-pub fn memory_per_process() -> u64 {
+pub(crate) fn memory_per_process() -> u64 {
     let local = [
         "OMPI_COMM_WORLD_LOCAL_SIZE",
         "MPI_LOCALNRANKS",
@@ -134,7 +113,7 @@ pub fn memory_per_process() -> u64 {
 
 /// An enumeration, checked before anything is allocated: the board, its index, the layout of
 /// the processes, the memory plan and the engine's configuration.
-pub struct Prepared {
+pub(crate) struct Prepared {
     /// The board.
     pub spec: SlideSpec,
     /// Its index.
@@ -149,7 +128,7 @@ pub struct Prepared {
 
 /// Checks the options and plans the run: refuses a board out of range, a plan that does not
 /// fit in memory (needed vs available), and a fresh run over an existing checkpoint.
-pub fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Prepared> {
+pub(crate) fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Prepared> {
     let spec = SlideSpec::enumerated(opts.rows, opts.cols)?;
     let index = SlideIndex::dense(spec.grid());
     let sides = index.sides();
@@ -241,7 +220,7 @@ fn check_disk<X: Exchange + ?Sized>(
 
 /// Enumerates the board; every process of `x` calls it. `progress` counts the positions found
 /// and notes each finished level (on every process; callers show it on process 0).
-pub fn enumerate<X: Exchange + ?Sized>(
+pub(crate) fn enumerate<X: Exchange + ?Sized>(
     opts: &Options,
     x: &X,
     progress: &dyn Progress,
@@ -262,7 +241,7 @@ pub fn enumerate<X: Exchange + ?Sized>(
             .and_then(|_| crate::lock::TableLock::try_take(&opts.out, &name))
             .and_then(|l| {
                 l.map(Some).ok_or_else(|| {
-                    Error::Unsupported(format!(
+                    Error::unsupported(format!(
                         "{}: another gamedb is enumerating this board into the folder (it holds \
                          the lock of {name}); wait for it, or use another --out",
                         opts.out.display()

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 /// Errors from building, opening and querying tables.
 ///
 /// Non-exhaustive: kinds may be added, so a `match` outside gamedb needs a `_` arm. Game
-/// authors build errors with [`Error::bad_input`], [`Error::unsupported`] and
+/// authors build errors with [`Error::bad`], [`Error::unsupported`] and
 /// [`Error::internal`].
 #[derive(Debug)]
 #[non_exhaustive]
@@ -71,7 +71,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// A value given by the caller is not acceptable ([`Error::BadInput`]); `msg` names the
     /// input and the accepted form.
-    pub fn bad_input(msg: impl Into<String>) -> Error {
+    pub fn bad(msg: impl Into<String>) -> Error {
         Error::BadInput(msg.into())
     }
 
@@ -86,10 +86,7 @@ impl Error {
         Error::Internal(msg.into())
     }
 
-    pub(crate) fn bad(msg: impl Into<String>) -> Error {
-        Error::BadInput(msg.into())
-    }
-
+    /// The operating system refused an operation on `path` ([`Error::Io`]).
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io {
             path: path.into(),
@@ -97,6 +94,7 @@ impl Error {
         }
     }
 
+    /// The table file at `path` is damaged ([`Error::Corrupt`]); `what` says how.
     pub(crate) fn corrupt(path: impl Into<PathBuf>, what: impl Into<String>) -> Error {
         Error::Corrupt {
             path: path.into(),
@@ -160,10 +158,10 @@ mod tests {
 
     #[test]
     fn the_public_constructors_give_their_kinds() {
-        assert!(matches!(Error::bad_input("x"), Error::BadInput(m) if m == "x"));
+        assert!(matches!(Error::bad("x"), Error::BadInput(m) if m == "x"));
         assert!(matches!(Error::unsupported("x"), Error::Unsupported(m) if m == "x"));
         assert_eq!(
-            Error::bad_input("heap 16: expected 0..=15").to_string(),
+            Error::bad("heap 16: expected 0..=15").to_string(),
             "heap 16: expected 0..=15"
         );
     }

@@ -20,21 +20,22 @@
 //! );
 //! ```
 //!
-//! **The public API** (what these docs show):
+//! **The public API** (what these docs show; everything else is private to the crate):
 //! * for users of tables: [`Table`] (open, check, query a table), [`TableDir`] (a folder of
-//!   tables found by their headers), [`Answer`] (the one answer model every interface
-//!   prints), [`Spec`] and [`build`] (solve and write tables), [`Error`];
+//!   tables found by their headers), [`Answer`] and the rest of [`answer`] (the one answer
+//!   model every interface prints), [`Spec`] and [`build`] (solve and write tables), [`Error`];
+//!   [`fifteen`], the 15-puzzle solver over pattern-database tables;
 //! * for game authors: the traits of [`game`] ([`game::GameSpec`], [`game::Game`],
 //!   [`game::Rules`], parameters as plain data: [`game::Param`], [`game::Arguments`]), the
-//!   solvers of [`solve`], the conformance checks of [`game::conformance`], and the
-//!   [`Registry`] with [`cli::main_with`], which give a game of another crate the whole
-//!   command line, the service and the C ABI (see `src/guide/game-authors.md`);
-//! * [`format`](mod@format): the table file format (`tables/README.md` is its specification), and
-//!   [`ffi`], the C ABI of the shared library (`src/gamedb.h`).
-//!
-//! The engines and internals behind the command line (the breadth-first engine, reports,
-//! `verify`, the service, locks, resource checks) are public for the crate's own tests and
-//! tools but hidden from these docs: they may change without notice.
+//!   solvers of [`solve`], the conformance checks of [`game::conformance`], the games of
+//!   [`games`] as examples, and the [`Registry`] with [`cli::main_with`], which give a game of
+//!   another crate the whole command line, the service and the C ABI (see
+//!   `src/guide/game-authors.md`);
+//! * the files other programs share: [`format`](mod@format), the table file format
+//!   (`tables/README.md` is its specification); [`cli::catalog`], lists of tables to build
+//!   (`tables/catalog.txt`); [`lock`], the lock a writer of a table holds, so that programs
+//!   building into one folder never build a table twice; and [`ffi`], the C ABI of the shared
+//!   library (`src/gamedb.h`).
 //!
 //! Map of the crate, lowest layer first: each bullet names its modules before the colon, and
 //! a module uses only the modules named before it (`tests/layering.rs` reads this map and
@@ -73,33 +74,25 @@
 pub mod answer;
 pub mod build;
 pub mod cli;
-#[doc(hidden)]
-pub mod enumerate;
+mod enumerate;
 mod error;
 pub mod ffi;
-#[doc(hidden)]
 pub mod fifteen;
 pub mod format;
 pub mod game;
 pub mod games;
-#[doc(hidden)]
 pub mod lock;
 pub mod lookup;
-pub mod progress;
+mod progress;
 #[cfg(feature = "python")]
 pub mod python;
-#[doc(hidden)]
-pub mod report;
-#[doc(hidden)]
-pub mod resources;
-#[doc(hidden)]
-pub mod service;
+mod report;
+mod resources;
+mod service;
 pub mod solve;
-#[doc(hidden)]
-pub mod stream;
+mod stream;
 pub mod tables;
-#[doc(hidden)]
-pub mod verify;
+mod verify;
 
 pub use answer::Answer;
 pub use error::{Error, Result};
@@ -108,3 +101,14 @@ pub use game::{Move, Outcome, Rules, ValueKind};
 pub use games::{registry, Registry, Spec};
 pub use lookup::Table;
 pub use tables::TableDir;
+
+/// What the fuzz targets of `tests/fuzz/` drive besides the public API: the stream of
+/// answers, the HTTP service's router and the `info` report (the only `pub` items of the
+/// private modules, so that they can be named here). Compiled only by cargo-fuzz, which
+/// builds every crate with `--cfg fuzzing`.
+#[cfg(fuzzing)]
+pub mod fuzzing {
+    pub use crate::report::info::Info;
+    pub use crate::service::{router, App, Limits};
+    pub use crate::stream::answer_lines;
+}

@@ -26,7 +26,7 @@ pub struct TableLock {
 }
 
 /// The lock file of table `name` in `dir`.
-pub fn lock_path(dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn lock_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!(".{name}.lock"))
 }
 
@@ -103,7 +103,7 @@ impl Drop for TableLock {
 
 /// Removes the lock files of `dir` that nobody holds (left by killed processes); returns how
 /// many.
-pub fn remove_stale_locks(dir: &Path) -> usize {
+pub(crate) fn remove_stale_locks(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
     };

@@ -395,7 +395,7 @@ impl Batch {
             let pos = self.position(k);
             rules.check(pos)?;
             if let Some(why) = rules.outside(pos) {
-                return Err(crate::Error::bad_input(why));
+                return Err(crate::Error::bad(why));
             }
             Ok(pos)
         };

@@ -14,7 +14,7 @@ use crate::{Error, Result};
 
 /// Memory the OS says is available (Linux: `MemAvailable` of `/proc/meminfo`); `None` where it
 /// cannot tell.
-pub fn available_memory() -> Option<u64> {
+pub(crate) fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     meminfo_field(&text, "MemAvailable:")
 }
@@ -27,7 +27,7 @@ fn meminfo_field(text: &str, key: &str) -> Option<u64> {
 
 /// The memory this process holds now (its resident set, Linux: `/proc/self/statm`); 0 where
 /// it cannot tell.
-pub fn resident_memory() -> u64 {
+pub(crate) fn resident_memory() -> u64 {
     std::fs::read_to_string("/proc/self/statm")
         .ok()
         .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
@@ -38,7 +38,7 @@ pub fn resident_memory() -> u64 {
 /// available memory, the headroom of the process's cgroup (v1 or v2), the headroom under
 /// `ulimit -v` / the data rlimit, and `budget` (a `--memory` flag). `None` where nothing is
 /// known.
-pub fn memory_limit(budget: Option<u64>) -> Option<(u64, String)> {
+pub(crate) fn memory_limit(budget: Option<u64>) -> Option<(u64, String)> {
     let mut best: Option<(u64, String)> = None;
     let mut consider = |bytes: Option<u64>, what: &str| {
         if let Some(b) = bytes {
@@ -128,7 +128,7 @@ fn rlimit_headroom() -> Option<u64> {
 }
 
 /// Bytes free for an unprivileged writer on the file system holding `dir` (statvfs).
-pub fn free_disk(dir: &Path) -> Option<u64> {
+pub(crate) fn free_disk(dir: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
     // SAFETY: statvfs fills the zeroed struct we pass; the path is a valid C string.
@@ -142,7 +142,7 @@ pub fn free_disk(dir: &Path) -> Option<u64> {
 /// Makes sure `dir` is a folder this process can write tables into: creates it when missing,
 /// refuses a path that is a file, and writes (then removes) a small probe file, so that a
 /// read-only folder is found before anything is solved, not after.
-pub fn check_output_folder(dir: &Path) -> Result<()> {
+pub(crate) fn check_output_folder(dir: &Path) -> Result<()> {
     if let Ok(meta) = std::fs::metadata(dir) {
         if !meta.is_dir() {
             return Err(Error::bad(format!(
@@ -158,7 +158,7 @@ pub fn check_output_folder(dir: &Path) -> Result<()> {
         } else {
             ""
         };
-        return Err(Error::Unsupported(format!(
+        return Err(Error::unsupported(format!(
             "{}: cannot create the output folder: {e}{hint}",
             dir.display()
         )));
@@ -174,7 +174,7 @@ pub fn check_output_folder(dir: &Path) -> Result<()> {
         .and_then(|mut f| std::io::Write::write_all(&mut f, b"gamedb"));
     let _ = std::fs::remove_file(&probe);
     written.map_err(|e| {
-        Error::Unsupported(format!(
+        Error::unsupported(format!(
             "{}: the output folder is not writable: {e}; nothing was solved",
             dir.display()
         ))
@@ -219,10 +219,10 @@ impl Available {
 
 /// Refuses `needs` when it does not fit in `available`, with needed vs available and what sets
 /// the limit; `dir` names the output folder in the message.
-pub fn check(needs: &Needs, available: &Available, dir: &Path) -> Result<()> {
+pub(crate) fn check(needs: &Needs, available: &Available, dir: &Path) -> Result<()> {
     if let Some((limit, why)) = &available.memory {
         if needs.memory > *limit {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::unsupported(format!(
                 "{}: needs {} of memory ({} for the table, {} working), but {} allows {}; \
                  nothing was solved (use a smaller instance or a machine with more memory)",
                 needs.what,
@@ -246,7 +246,7 @@ pub fn check(needs: &Needs, available: &Available, dir: &Path) -> Result<()> {
             } else {
                 String::new()
             };
-            return Err(Error::Unsupported(format!(
+            return Err(Error::unsupported(format!(
                 "{}: needs {} of disk{checkpoints}, but {} has {} free; nothing was solved",
                 needs.what,
                 bytes(disk),
@@ -259,7 +259,7 @@ pub fn check(needs: &Needs, available: &Available, dir: &Path) -> Result<()> {
 }
 
 /// One line for the progress output: what a build needs and what is here.
-pub fn describe(needs: &Needs, available: &Available, dir: &Path) -> String {
+pub(crate) fn describe(needs: &Needs, available: &Available, dir: &Path) -> String {
     let mut s = format!(
         "{}: needs {} of memory and {} of disk",
         needs.what,
@@ -283,7 +283,7 @@ pub fn describe(needs: &Needs, available: &Available, dir: &Path) -> String {
 }
 
 /// A byte count for people: `812 B`, `4.1 KiB`, `8.8 GiB`.
-pub fn bytes(n: u64) -> String {
+pub(crate) fn bytes(n: u64) -> String {
     const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
     if n < 1024 {
         return format!("{n} B");
@@ -299,7 +299,7 @@ pub fn bytes(n: u64) -> String {
 
 /// Reads a size as `--memory` takes it: bytes, or a number with a binary unit `K`, `M`, `G`,
 /// `T` (optionally followed by `iB` or `B`), e.g. `512M`, `1.5G`, `8GiB`.
-pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> std::result::Result<u64, String> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -332,7 +332,7 @@ pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
 
 /// A copy of `bytes` in memory the OS is asked to back with huge pages: random lookups in
 /// tables of hundreds of megabytes then miss the TLB far less than in a mapped file.
-pub fn copy_to_huge_pages(bytes: &[u8]) -> Vec<u8> {
+pub(crate) fn copy_to_huge_pages(bytes: &[u8]) -> Vec<u8> {
     let mut v: Vec<u8> = Vec::with_capacity(bytes.len());
     advise_huge_pages(v.as_mut_ptr(), v.capacity());
     v.extend_from_slice(bytes);
@@ -341,7 +341,7 @@ pub fn copy_to_huge_pages(bytes: &[u8]) -> Vec<u8> {
 
 /// Asks the OS to back the whole 2 MiB pages inside `p..p + len` (memory of our own) with huge
 /// pages; a refusal is harmless.
-pub fn advise_huge_pages(p: *mut u8, len: usize) {
+pub(crate) fn advise_huge_pages(p: *mut u8, len: usize) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;

@@ -20,7 +20,7 @@ use crate::answer::{echo, ErrorLine};
 use crate::{Error, Result};
 
 /// Most queued input lines answered together.
-pub const BATCH: usize = 4096;
+pub(crate) const BATCH: usize = 4096;
 
 /// Batches smaller than this are answered on the calling thread (splitting costs more).
 const PARALLEL_FROM: usize = 64;
@@ -295,7 +295,7 @@ mod tests {
             false,
             |t| {
                 if t == "700" {
-                    Err(Error::Unsupported("the source is gone".into()))
+                    Err(Error::unsupported("the source is gone"))
                 } else {
                     Ok(Ok(t.to_string()))
                 }
@@ -323,7 +323,7 @@ mod tests {
     fn a_source_failure_ends_the_stream() {
         let mut out = Vec::new();
         let err = answer_lines(&mut BufReader::new(&b"1\n2\n"[..]), &mut out, false, |_| {
-            Err(Error::Unsupported("no tables".into()))
+            Err(Error::unsupported("no tables"))
         })
         .unwrap_err();
         assert!(err.to_string().contains("no tables"));

@@ -76,7 +76,7 @@ struct Opened {
 }
 
 /// What a header says, read from `path`; the error names the file.
-pub fn holds(path: &Path) -> Result<Holds> {
+pub(crate) fn holds(path: &Path) -> Result<Holds> {
     let header = format::read_header(path)?;
     let spec =
         match crate::games::registry().spec(&header.game, header.rules_version, &header.parameters)

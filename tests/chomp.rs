@@ -7,7 +7,6 @@ use std::collections::HashMap;
 
 use common::*;
 use gamedb::games::chomp::{Chomp, ChompSpec};
-use gamedb::report::rectangles::rectangles;
 use gamedb::{Error, Outcome, Spec, Table, ValueKind};
 
 fn spec(r: u32, c: u32) -> Spec {
@@ -138,30 +137,54 @@ fn p_counts_and_grundy_values_match_brute_force_up_to_6x6() {
     }
 }
 
+/// `gamedb chomp-rectangles` of the `r × c` box's outcome table (built into a fresh folder):
+/// the text report and the JSON one.
+fn rectangles(r: u32, c: u32) -> (String, serde_json::Value) {
+    let dir = TempDir::new("chomp-rectangles");
+    let path = build(spec(r, c), ValueKind::Outcome, dir.path());
+    let path = path.to_str().unwrap();
+    let text = gamedb_ok(&["chomp-rectangles", path]);
+    let all = json(&gamedb_ok(&["chomp-rectangles", path, "--json"]));
+    (text.trim_end().to_string(), all)
+}
+
 #[test]
 fn winning_bites_of_rectangles_up_to_8x8_match_brute_force() {
     let table = solve(8, 8, ValueKind::Outcome);
-    let rects = rectangles(&table).unwrap();
-    assert_eq!(rects.rectangles, 64);
-    assert_eq!(rects.answers.len(), 64);
+    let (_, rects) = rectangles(8, 8);
+    assert_eq!(rects["rectangles"], 64);
+    let answers = rects["answers"].as_array().unwrap();
+    assert_eq!(answers.len(), 64);
     let mut memo = HashMap::new();
-    for rect in &rects.answers {
-        let (a, b) = (rect.rows as usize, rect.cols);
+    for rect in answers {
+        let (a, b) = (
+            rect["rows"].as_u64().unwrap() as usize,
+            rect["cols"].as_u64().unwrap() as u32,
+        );
         let grid = Grid::from_rows(&vec![b; a], a, b as usize);
-        let want: Vec<(u32, u32, Vec<u32>)> = grid
+        let want: Vec<(u64, u64, String)> = grid
             .bites()
             .into_iter()
             .filter(|(_, g)| brute_grundy(g, &mut memo) == 0)
-            .map(|((i, j), g)| (i as u32, j as u32, g.rows()))
+            .map(|((i, j), g)| (i as u64, j as u64, gamedb::game::format_numbers(&g.rows())))
             .collect();
-        let got: Vec<(u32, u32, Vec<u32>)> = rect
-            .winning_bites
+        let got: Vec<(u64, u64, String)> = rect["winning_bites"]
+            .as_array()
+            .unwrap()
             .iter()
-            .map(|w| (w.row, w.col, w.leaves.clone()))
+            .map(|w| {
+                let leaves = w["leaves"].as_str().unwrap().to_string();
+                (
+                    w["row"].as_u64().unwrap(),
+                    w["col"].as_u64().unwrap(),
+                    leaves,
+                )
+            })
             .collect();
         assert_eq!(got, want, "{a}x{b}");
-        assert_eq!(rect.outcome, Outcome::from_win(!want.is_empty()));
-        assert_eq!(rect.more_than_one, want.len() > 1, "{a}x{b}");
+        let outcome = if want.is_empty() { "P" } else { "N" };
+        assert_eq!(rect["outcome"], outcome, "{a}x{b}");
+        assert_eq!(rect["more_than_one"], want.len() > 1, "{a}x{b}");
         // The lookup answers the same bites.
         let ans = table
             .query(&gamedb::game::format_numbers(&vec![b; a]))
@@ -179,53 +202,41 @@ fn winning_bites_of_rectangles_up_to_8x8_match_brute_force() {
 #[test]
 fn known_rectangle_answers() {
     // 8×10 has two winning bites; every square has exactly (2,2).
-    let table = solve(10, 10, ValueKind::Outcome);
-    let rects = rectangles(&table).unwrap();
+    let (text, all) = rectangles(10, 10);
+    let answers = all["answers"].as_array().unwrap();
     let find = |a: u32, b: u32| {
-        rects
-            .answers
+        answers
             .iter()
-            .find(|r| (r.rows, r.cols) == (a, b))
+            .find(|r| r["rows"] == a && r["cols"] == b)
             .unwrap()
     };
-    let bites = |a, b| -> Vec<(u32, u32)> {
-        find(a, b)
-            .winning_bites
+    let bites = |a, b| -> Vec<(u64, u64)> {
+        find(a, b)["winning_bites"]
+            .as_array()
+            .unwrap()
             .iter()
-            .map(|w| (w.row, w.col))
+            .map(|w| (w["row"].as_u64().unwrap(), w["col"].as_u64().unwrap()))
             .collect()
     };
     assert_eq!(bites(8, 10), [(4, 9), (5, 6)]);
     for n in 2..=10 {
         assert_eq!(bites(n, n), [(2, 2)], "{n}x{n}");
     }
-    let text = rects.to_text();
     assert!(
         text.lines()
             .any(|l| l.starts_with('*') && l.contains("8x10")),
         "{text}"
     );
-    let text = rects.to_json();
-    // The documented object of 8x10, byte for byte, and as data.
-    assert!(text.contains(r#"{"rows":8,"cols":10,"outcome":"N","winning_bites":[{"row":4,"col":9,"leaves":"10,10,10,8,8,8,8,8"},{"row":5,"col":6,"leaves":"10,10,10,10,5,5,5,5"}],"more_than_one":true}"#), "{text}");
-    let all = json(&text);
     assert_eq!(all["rectangles"], 100);
     // 8x10 and its transpose, 9x10 and its transpose.
     assert_eq!(all["with_more_than_one"], 4);
     assert!(
-        rects
-            .to_text()
-            .ends_with("100 rectangles; 4 with more than one winning bite: 8x10, 9x10, 10x8, 10x9"),
-        "{}",
-        rects.to_text()
+        text.ends_with("100 rectangles; 4 with more than one winning bite: 8x10, 9x10, 10x8, 10x9"),
+        "{text}"
     );
-    let answers = all["answers"].as_array().unwrap();
-    let eight_by_ten = answers
-        .iter()
-        .find(|r| r["rows"] == 8 && r["cols"] == 10)
-        .unwrap();
+    // The documented object of 8x10.
     assert_eq!(
-        eight_by_ten,
+        find(8, 10),
         &serde_json::json!({
             "rows": 8, "cols": 10, "outcome": "N",
             "winning_bites": [
@@ -395,11 +406,7 @@ fn bad_positions_are_rejected_with_a_reason() {
     assert!(ChompSpec::new(0, 4).is_err());
     assert!(ChompSpec::new(4, 70_000).is_err());
     assert!(matches!(ChompSpec::new(40, 40), Err(Error::Unsupported(_))));
-    // A table of another game is not a Chomp table.
-    let nim = Spec::new(gamedb::games::nim::NimSpec::new(2, 3, None, false).unwrap());
-    let nim = table(&nim, ValueKind::Outcome);
-    let err = rectangles(&nim).unwrap_err().to_string();
-    assert!(err.contains("needs a Chomp table"), "{err}");
+    // A table of another game is not a Chomp table: see command_line().
 }
 
 /// Runs gamedb: exit status, stdout, stderr.

@@ -11,7 +11,6 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
-use gamedb::resources::bytes;
 use gamedb::{Spec, ValueKind};
 
 /// The spec and value kind of the words after `build`, as a catalog line reads them.

@@ -181,12 +181,12 @@ fn memory(args: &[String]) {
         let (cpu, wall) = (cpu_seconds() - cpu, wall.elapsed().as_secs_f64());
         let reached: u64 = report.counts.iter().sum();
         println!(
-            "memory 2^{} blocks ({} positions, table and bitmap {}): {} levels, {reached} \
+            "memory 2^{} blocks ({} positions, table and bitmap {:.1} MiB): {} levels, {reached} \
              reached in {wall:.2} s wall, {cpu:.2} s CPU ({threads} threads): {:.1} ns CPU a \
              position",
             puzzle.bits,
             puzzle.positions(),
-            gamedb::resources::bytes(plan.total()),
+            plan.total() as f64 / (1u64 << 20) as f64,
             report.counts.len(),
             cpu / reached as f64 * 1e9,
         );

@@ -140,11 +140,6 @@ impl<'a> Checkpoint<'a> {
         }
     }
 
-    /// The checkpoint file.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// What the checkpoints did so far.
     pub fn report(&self) -> Report {
         self.state.lock().map(|s| s.report).unwrap_or_default()

@@ -18,7 +18,7 @@ use crate::{Error, Result};
 
 /// One box of the census and what it held.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CensusBox {
+pub(crate) struct CensusBox {
     /// `RxC`.
     #[serde(rename = "box")]
     pub name: String,
@@ -38,7 +38,7 @@ pub struct CensusBox {
 /// `chomp-rectangles --json`: `rows`, `cols`, `outcome`, `winning_bites` of `row`, `col`,
 /// `leaves`), ordered by rows, then columns.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Census {
+pub(crate) struct Census {
     /// The boxes, in the order added.
     pub boxes: Vec<CensusBox>,
     /// Distinct bars covered by the boxes.
@@ -55,13 +55,13 @@ pub struct Census {
 
 impl Census {
     /// An empty census.
-    pub fn new() -> Census {
+    pub(crate) fn new() -> Census {
         Census::default()
     }
 
     /// Reads every bar of a Chomp table's box into the census; `source` says where the table
     /// came from, `solve_seconds` how long it took to solve (0 for a file).
-    pub fn add(&mut self, table: &Table, source: &str, solve_seconds: f64) -> Result<()> {
+    pub(crate) fn add(&mut self, table: &Table, source: &str, solve_seconds: f64) -> Result<()> {
         let Some(spec) = table.spec_of::<ChompSpec>() else {
             return Err(Error::bad(format!(
                 "{} holds {}; chomp-census needs Chomp tables (gamedb build chomp --rows R --cols C)",
@@ -104,13 +104,13 @@ impl Census {
     }
 
     /// One JSON object on one line.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
 
     /// A line per box, a line per bar with more than one winning bite (with its bites), and
     /// a summary.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut s = String::new();
         for b in &self.boxes {
             s += &format!(

@@ -11,7 +11,7 @@ use crate::lookup::Table;
 /// `N`; or the values `0`, `1`, ...), `counts` (positions with each label), and `unreached`
 /// for distance tables (entries marked 255, only in pattern databases).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Distribution {
+pub(crate) struct Distribution {
     /// The value kind's name.
     pub values: &'static str,
     /// One label per bar.
@@ -25,7 +25,7 @@ pub struct Distribution {
 
 impl Distribution {
     /// Counts every entry of the table (parallel; reads the whole payload).
-    pub fn of(table: &Table) -> Distribution {
+    pub(crate) fn of(table: &Table) -> Distribution {
         let kind = table.value_kind();
         let mut counts = table.entries().histogram();
         let (labels, unreached) = match kind {
@@ -55,7 +55,7 @@ impl Distribution {
     }
 
     /// One JSON object on one line.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
 }

@@ -22,7 +22,7 @@ use crate::{Error, Result};
 
 /// The output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Comma-separated values with a header line.
     Csv,
     /// One JSON object per line.
@@ -47,7 +47,7 @@ fn columns(table: &Table) -> &'static [&'static str] {
 
 /// Writes the rows of `table` (those of outcome `only`, when given) to `out`; returns the
 /// number of rows. `progress` counts indices scanned.
-pub fn export(
+pub(crate) fn export(
     table: &Table,
     only: Option<Outcome>,
     format: Format,

@@ -7,7 +7,7 @@ use crate::game::{Fact, ValueKind};
 use crate::lookup::Table;
 
 /// Positions listed as the farthest from the goal when there are at most this many.
-pub const ANTIPODES_LISTED: usize = 20;
+pub(crate) const ANTIPODES_LISTED: usize = 20;
 
 /// What `gamedb info` says about a table. JSON keys in this order: `file`, `game`,
 /// `description`, `parameters`, `rules_version`, `known`, `format_version`, `values`, `encoding`, `entries`,
@@ -190,7 +190,7 @@ impl Info {
     }
 
     /// Whether the payload hashes to the header's checksum.
-    pub fn checksum_ok(&self) -> bool {
+    pub(crate) fn checksum_ok(&self) -> bool {
         self.checksum == "ok"
     }
 
@@ -200,7 +200,7 @@ impl Info {
     }
 
     /// Aligned lines for people.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut s = String::new();
         let mut line = |l: String| {
             s += &l;

@@ -13,7 +13,7 @@ use crate::tables::TableDir;
 /// One `*.gtab` file of a folder. JSON keys: `file`, then either `game`, `description`,
 /// `parameters`, `known`, `values`, `encoding`, `entries`, `bytes`, or `error`.
 #[derive(Clone, Debug, Serialize)]
-pub struct ListedTable {
+pub(crate) struct ListedTable {
     /// The file name (no folder).
     pub file: String,
     /// What the header says, or why the file is not a table that can be used.
@@ -24,7 +24,7 @@ pub struct ListedTable {
 /// What a listed file holds.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
-pub enum Described {
+pub(crate) enum Described {
     /// A table, by its header.
     Table {
         /// The game's name as the header gives it (`nim`, `chomp`, ...).
@@ -54,14 +54,14 @@ pub enum Described {
 
 impl ListedTable {
     /// True for a usable table.
-    pub fn is_table(&self) -> bool {
+    pub(crate) fn is_table(&self) -> bool {
         matches!(self.what, Described::Table { .. })
     }
 }
 
 /// Whether `path` (a file listed in `folder`) resolves to a file inside `folder`: false for a
 /// link out of it, or a file that cannot be resolved.
-pub fn inside(folder: &Path, path: &Path) -> bool {
+pub(crate) fn inside(folder: &Path, path: &Path) -> bool {
     match (folder.canonicalize(), path.canonicalize()) {
         (Ok(folder), Ok(file)) => file.parent() == Some(folder.as_path()),
         _ => false,
@@ -69,7 +69,7 @@ pub fn inside(folder: &Path, path: &Path) -> bool {
 }
 
 /// Every `*.gtab` file of the folder, sorted by name.
-pub fn list(dir: &TableDir) -> Vec<ListedTable> {
+pub(crate) fn list(dir: &TableDir) -> Vec<ListedTable> {
     dir.list()
         .iter()
         .map(|l| {
@@ -105,12 +105,12 @@ pub fn list(dir: &TableDir) -> Vec<ListedTable> {
 }
 
 /// The listing as one JSON array on one line.
-pub fn to_json(listing: &[ListedTable]) -> String {
+pub(crate) fn to_json(listing: &[ListedTable]) -> String {
     serde_json::to_string(listing).unwrap_or_default()
 }
 
 /// The listing as aligned lines for people.
-pub fn to_text(listing: &[ListedTable]) -> String {
+pub(crate) fn to_text(listing: &[ListedTable]) -> String {
     let width = listing
         .iter()
         .map(|l| l.file.len())

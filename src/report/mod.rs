@@ -2,10 +2,10 @@
 //! says about a table ([`info`]), and the winning bites of every Chomp rectangle
 //! ([`rectangles`]). The command line only prints them.
 
-pub mod census;
-pub mod distribution;
-pub mod export;
-pub mod info;
-pub mod listing;
-pub mod plot;
-pub mod rectangles;
+pub(crate) mod census;
+pub(crate) mod distribution;
+pub(crate) mod export;
+pub(crate) mod info;
+pub(crate) mod listing;
+pub(crate) mod plot;
+pub(crate) mod rectangles;

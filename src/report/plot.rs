@@ -26,7 +26,7 @@ use crate::{Error, Result};
 
 /// Which picture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Picture {
+pub(crate) enum Picture {
     /// The value distribution as a histogram (every table).
     Values,
     /// A Chomp box's P-census heat map (Chomp outcome or Grundy tables).
@@ -41,7 +41,7 @@ pub enum Picture {
 /// The picture drawn when none is named: the census of a Chomp outcome table, the pairs of a
 /// Nim or Wythoff outcome table, the P-positions of r = 1 of a three-rowed Chomp table, the
 /// value histogram otherwise.
-pub fn default_picture(table: &Table) -> Picture {
+pub(crate) fn default_picture(table: &Table) -> Picture {
     let outcomes = table.value_kind() == ValueKind::Outcome;
     if outcomes && table.spec_of::<ChompSpec>().is_some() {
         Picture::Census
@@ -69,12 +69,12 @@ const BAR: RGBColor = RGBColor(0x3b, 0x6e, 0xa8);
 const POINT: RGBColor = RGBColor(0xb2, 0x22, 0x22);
 
 fn failed<E: std::fmt::Display>(e: E) -> Error {
-    Error::Unsupported(format!("drawing the picture failed: {e}"))
+    Error::unsupported(format!("drawing the picture failed: {e}"))
 }
 
 /// Draws `picture` of `table` as an SVG document. `r` is the third row of [`Picture::Chomp3`]
 /// (default 1).
-pub fn plot(table: &Table, picture: Picture, r: Option<u32>) -> Result<String> {
+pub(crate) fn plot(table: &Table, picture: Picture, r: Option<u32>) -> Result<String> {
     let name = table
         .file()
         .path()
@@ -112,7 +112,7 @@ fn refuse(table: &Table, picture: &str, needs: &str) -> Error {
 }
 
 /// The pictures a table can give.
-pub fn possible(table: &Table) -> Vec<&'static str> {
+pub(crate) fn possible(table: &Table) -> Vec<&'static str> {
     let mut out = vec!["values"];
     if let Some(c) = table.spec_of::<ChompSpec>() {
         out.push("census");
@@ -325,7 +325,7 @@ fn pairs(name: &str, table: &Table) -> Result<String> {
 }
 
 /// Where [`Picture::Chomp3`] reads three-rowed Chomp positions `(p, q, r)`, `p ≥ q ≥ r ≥ 0`.
-pub trait ThreeRowed {
+pub(crate) trait ThreeRowed {
     /// The longest second row the picture shows (and the largest third row it accepts): the
     /// box's width, or a three-rowed table's N.
     fn max_first_row(&self) -> u32;
@@ -348,14 +348,14 @@ pub trait ThreeRowed {
 }
 
 /// A Chomp box of at least three rows, read as three-rowed Chomp.
-pub struct ChompBox<'a> {
+pub(crate) struct ChompBox<'a> {
     table: &'a Table,
     cols: u32,
 }
 
 impl<'a> ChompBox<'a> {
     /// The box of `table`, when it is a Chomp table of at least three rows.
-    pub fn of(table: &'a Table) -> Option<ChompBox<'a>> {
+    pub(crate) fn of(table: &'a Table) -> Option<ChompBox<'a>> {
         let c = table.spec_of::<ChompSpec>().filter(|c| c.rows() >= 3)?;
         Some(ChompBox {
             table,
@@ -375,14 +375,14 @@ impl ThreeRowed for ChompBox<'_> {
 
 /// A three-rowed Chomp table (`gamedb build chomp3`): every `q ≤ N`, the first row as long as
 /// one likes; its P-positions are read straight from `f(q, r)`.
-pub struct ThreeRowTable<'a> {
+pub(crate) struct ThreeRowTable<'a> {
     table: &'a Table,
     max: u32,
 }
 
 impl<'a> ThreeRowTable<'a> {
     /// The table, when it is a three-rowed Chomp table.
-    pub fn of(table: &'a Table) -> Option<ThreeRowTable<'a>> {
+    pub(crate) fn of(table: &'a Table) -> Option<ThreeRowTable<'a>> {
         let c = table.spec_of::<Chomp3Spec>()?;
         Some(ThreeRowTable {
             table,
@@ -408,7 +408,7 @@ impl ThreeRowed for ThreeRowTable<'_> {
 }
 
 /// The P-positions `(p, q, r)` of one `r` as points `(q, p − q)`.
-pub fn chomp3(name: &str, source: &dyn ThreeRowed, r: u32) -> Result<String> {
+pub(crate) fn chomp3(name: &str, source: &dyn ThreeRowed, r: u32) -> Result<String> {
     let most = source.max_first_row();
     if r > most || r == 0 && most == 0 {
         return Err(Error::bad(format!(

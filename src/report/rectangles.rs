@@ -12,7 +12,7 @@ use crate::{Error, Result};
 
 /// One winning bite of a rectangle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Bite {
+pub(crate) struct Bite {
     /// Row of the bite, 1-based.
     pub row: u32,
     /// Column of the bite, 1-based.
@@ -28,7 +28,7 @@ fn as_text<S: serde::Serializer>(v: &[u32], s: S) -> std::result::Result<S::Ok, 
 
 /// The answer for one rectangle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Rectangle {
+pub(crate) struct Rectangle {
     /// Rows of the rectangle.
     pub rows: u32,
     /// Columns of the rectangle.
@@ -46,7 +46,7 @@ pub struct Rectangle {
 
 impl Rectangle {
     /// Each winning bite as `(row,col) -> position left`.
-    pub fn bites_text(&self) -> Vec<String> {
+    pub(crate) fn bites_text(&self) -> Vec<String> {
         self.winning_bites
             .iter()
             .map(|b| format!("({},{}) -> {}", b.row, b.col, format_numbers(&b.leaves)))
@@ -60,7 +60,7 @@ impl Rectangle {
 /// `grundy` from a Grundy table, `winning_bites` of `row`, `col`, `leaves`, and
 /// `more_than_one`; with `--only-multi`, only the rectangles with more than one).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Rectangles {
+pub(crate) struct Rectangles {
     /// Number of rectangles.
     pub rectangles: usize,
     /// Number of them with more than one winning bite.
@@ -74,7 +74,7 @@ pub struct Rectangles {
 }
 
 /// The winning bites of every rectangle a×b inside a Chomp table's box.
-pub fn rectangles(table: &Table) -> Result<Rectangles> {
+pub(crate) fn rectangles(table: &Table) -> Result<Rectangles> {
     let Some(spec) = table.spec_of::<ChompSpec>() else {
         return Err(Error::bad(format!(
             "{} holds {}; chomp-rectangles needs a Chomp table (gamedb build chomp --rows R --cols C)",
@@ -132,19 +132,19 @@ pub fn rectangles(table: &Table) -> Result<Rectangles> {
 
 impl Rectangles {
     /// One JSON object on one line.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
 
     /// Keeps only the rectangles with more than one winning bite in `answers` (the counts
     /// stay those of the whole box).
-    pub fn only_multi(mut self) -> Rectangles {
+    pub(crate) fn only_multi(mut self) -> Rectangles {
         self.answers.retain(|r| r.more_than_one);
         self
     }
 
     /// One line per rectangle, `*` marking more than one winning bite, and a summary.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let grundy = self.answers.iter().any(|r| r.grundy.is_some());
         let mut s = format!(
             "  rectangle  outcome  {}winning bites (row,col) -> position left; * = more than one\n",

@@ -18,7 +18,7 @@ use crate::tables::TableDir;
 use super::ApiError;
 
 /// One usable table of the folder.
-pub struct Slot {
+pub(crate) struct Slot {
     /// The file (inside the folder).
     pub path: PathBuf,
     /// The file name.
@@ -32,7 +32,7 @@ pub struct Slot {
 }
 
 /// The folder's tables, as found when the service started.
-pub struct Files {
+pub(crate) struct Files {
     /// The folder.
     pub dir: Arc<TableDir>,
     /// Every `*.gtab` file, usable or not (`GET /api/tables`).
@@ -45,11 +45,14 @@ pub struct Files {
 
 /// A table the standard catalog builds (`gamedb build-all`), named as an example when the
 /// served folder has none (a test keeps it in the catalog).
-pub const CATALOG_EXAMPLE: &str = "nim-3x15.gtab";
+pub(crate) const CATALOG_EXAMPLE: &str = "nim-3x15.gtab";
 
 /// Refuses a table name that is not a plain file name, with what is accepted; `example` gives
 /// the name of a table served (or [`CATALOG_EXAMPLE`]), asked only for a refusal.
-pub fn check_name<'a>(name: &str, example: impl FnOnce() -> &'a str) -> Result<(), ApiError> {
+pub(crate) fn check_name<'a>(
+    name: &str,
+    example: impl FnOnce() -> &'a str,
+) -> Result<(), ApiError> {
     let why = if name.is_empty() {
         Some("it is empty")
     } else if name.contains('\0') {
@@ -76,7 +79,7 @@ pub fn check_name<'a>(name: &str, example: impl FnOnce() -> &'a str) -> Result<(
 
 impl Files {
     /// Reads the headers of the folder's tables (nothing else is read until asked).
-    pub fn new(dir: Arc<TableDir>, verify: bool) -> Files {
+    pub(crate) fn new(dir: Arc<TableDir>, verify: bool) -> Files {
         let listing = listing::list(&dir);
         let slots = listing
             .iter()
@@ -102,7 +105,7 @@ impl Files {
 
     /// A table name for messages: the first usable table of the folder, else a table the
     /// standard catalog builds.
-    pub fn example(&self) -> &str {
+    pub(crate) fn example(&self) -> &str {
         self.listing
             .iter()
             .find(|l| self.slots.contains_key(&l.file))
@@ -110,13 +113,13 @@ impl Files {
     }
 
     /// Number of usable tables.
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.slots.len()
     }
 
     /// The slot of a table named by a request: 400 for a name that is not a plain file name,
     /// 404 for one that is not a usable table of the folder.
-    pub fn slot(&self, name: &str) -> Result<&Slot, ApiError> {
+    pub(crate) fn slot(&self, name: &str) -> Result<&Slot, ApiError> {
         check_name(name, || self.example())?;
         if let Some(slot) = self.slots.get(name) {
             return Ok(slot);
@@ -141,7 +144,7 @@ impl Files {
 
     /// The open table of a slot, opening it (blocking: it maps the file and, unless told
     /// not to, reads the whole payload to check its checksum) if no request did yet.
-    pub fn open(&self, slot: &Slot) -> Result<Arc<Table>, ApiError> {
+    pub(crate) fn open(&self, slot: &Slot) -> Result<Arc<Table>, ApiError> {
         if let Some(t) = slot.table.get() {
             return Ok(t.clone());
         }

@@ -33,7 +33,7 @@ type Reply = Result<Response, ApiError>;
 const ENDPOINTS: &str = "GET /api/health, GET /api/tables, GET /api/tables/{file}, \
     GET /api/tables/{file}/values, GET|POST /api/tables/{file}/query, GET /api/solve, GET /";
 
-pub fn router(app: Arc<App>) -> Router {
+pub(super) fn router(app: Arc<App>) -> Router {
     let limits = app.limits.clone();
     Router::new()
         .route("/", get(web::index))

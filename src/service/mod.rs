@@ -35,9 +35,9 @@ use crate::fifteen::BoardQuery;
 use crate::tables::TableDir;
 use crate::Error;
 
-pub mod files;
+pub(crate) mod files;
 mod handlers;
-pub mod web;
+pub(crate) mod web;
 
 use files::Files;
 
@@ -100,14 +100,14 @@ impl App {
     }
 
     /// The tables served.
-    pub fn files(&self) -> &Files {
+    pub(crate) fn files(&self) -> &Files {
         &self.files
     }
 }
 
 /// An error answer: a status and a JSON body.
 #[derive(Debug)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     /// The status.
     pub status: StatusCode,
     /// The JSON body (one line, without the newline).
@@ -121,7 +121,7 @@ struct Message<'a> {
 
 impl ApiError {
     /// `status` with `{"error": message}`.
-    pub fn new(status: StatusCode, message: impl AsRef<str>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, message: impl AsRef<str>) -> ApiError {
         let body = serde_json::to_string(&Message {
             error: message.as_ref(),
         })
@@ -130,22 +130,22 @@ impl ApiError {
     }
 
     /// 400.
-    pub fn bad(message: impl AsRef<str>) -> ApiError {
+    pub(crate) fn bad(message: impl AsRef<str>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 
     /// 404.
-    pub fn not_found(message: impl AsRef<str>) -> ApiError {
+    pub(crate) fn not_found(message: impl AsRef<str>) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, message)
     }
 
     /// 503 with a hint to come back.
-    pub fn busy(message: impl AsRef<str>) -> ApiError {
+    pub(crate) fn busy(message: impl AsRef<str>) -> ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
     }
 
     /// The status a library error gets.
-    pub fn status_of(e: &Error) -> StatusCode {
+    pub(crate) fn status_of(e: &Error) -> StatusCode {
         match e {
             Error::BadInput(_) => StatusCode::BAD_REQUEST,
             // The table is there, but this program cannot read its positions.
@@ -163,7 +163,7 @@ impl ApiError {
     }
 
     /// The error answer for `position`: `{"position": .., "error": ..}` as the stream writes it.
-    pub fn for_position(position: &str, e: &Error) -> ApiError {
+    pub(crate) fn for_position(position: &str, e: &Error) -> ApiError {
         ApiError {
             status: ApiError::status_of(e),
             body: crate::answer::ErrorLine::new(position, e).to_json(),
@@ -195,7 +195,7 @@ impl IntoResponse for ApiError {
 }
 
 /// A 200 answer of one JSON line (the body ends with a newline, as the CLI's output does).
-pub fn json_line(mut body: String) -> Response {
+pub(crate) fn json_line(mut body: String) -> Response {
     body.push('\n');
     (
         [(
@@ -213,11 +213,11 @@ pub fn router(app: Arc<App>) -> Router {
 }
 
 /// Longest a graceful shutdown waits for the requests in progress.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
 /// Serves until `shutdown` completes, then stops accepting, lets the requests in progress
 /// finish (at most [`SHUTDOWN_GRACE`]), and returns.
-pub async fn serve(
+pub(crate) async fn serve(
     listener: tokio::net::TcpListener,
     app: Arc<App>,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -260,7 +260,7 @@ pub async fn serve(
 }
 
 /// Completes on SIGINT (Ctrl-C) or SIGTERM.
-pub async fn signals() {
+pub(crate) async fn signals() {
     let interrupt = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {

@@ -41,10 +41,10 @@ impl Bits {
     /// `len` zero bits, or an error naming the size when the memory is not available.
     pub fn try_new(len: u64) -> Result<Bits> {
         let n = usize::try_from(len.div_ceil(8))
-            .map_err(|_| Error::Unsupported(format!("{len} positions do not fit in memory")))?;
+            .map_err(|_| Error::unsupported(format!("{len} positions do not fit in memory")))?;
         let mut bytes = Vec::new();
         bytes.try_reserve_exact(n).map_err(|_| {
-            Error::Unsupported(format!(
+            Error::unsupported(format!(
                 "cannot allocate {n} bytes for the bits of {len} positions"
             ))
         })?;
@@ -278,12 +278,12 @@ pub fn solve_outcomes_retro<G: Retro>(game: &G, progress: &dyn Progress) -> Resu
 }
 
 /// The largest Grundy value the solver stores (values are kept as `u16`).
-pub const MAX_GRUNDY: u32 = u16::MAX as u32;
+pub(crate) const MAX_GRUNDY: u32 = u16::MAX as u32;
 
 /// Grundy value of every position of a normal-play game (terminal positions are P, value 0).
 pub fn solve_grundy<G: Game>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {
     let n = usize::try_from(game.positions())
-        .map_err(|_| Error::Unsupported("too many positions for a Grundy table".into()))?;
+        .map_err(|_| Error::unsupported("too many positions for a Grundy table"))?;
     let mut values = vec![0u16; n];
     let failed = std::sync::atomic::AtomicBool::new(false);
     for_each_level(game, |level| {
@@ -314,10 +314,9 @@ pub fn solve_grundy<G: Game>(game: &G, progress: &dyn Progress) -> Result<Vec<u1
                 });
         }
         if failed.load(Relaxed) {
-            return Err(Error::Unsupported(
+            return Err(Error::unsupported(
                 "Grundy values are defined for normal play only (a terminal position must be P), \
-                 and must stay below 65536"
-                    .into(),
+                 and must stay below 65536",
             ));
         }
         progress.inc((hi - lo) as u64);

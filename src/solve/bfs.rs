@@ -65,17 +65,18 @@ pub trait Puzzle: Sync {
 }
 
 /// The value of a position not (yet) reached in a distance table.
-pub const UNSEEN: u8 = crate::game::model::UNREACHED;
+pub(crate) const UNSEEN: u8 = crate::game::model::UNREACHED;
 
 /// Largest distance a byte table can hold (`UNSEEN` is reserved).
-pub const MAX_DISTANCE: u32 = UNSEEN as u32 - 1;
+pub(crate) const MAX_DISTANCE: u32 = UNSEEN as u32 - 1;
 
 /// Consecutive positions expanded by one task (a multiple of 64 so bitmap words are whole).
-pub const CHUNK: u64 = 1 << 16;
+pub(crate) const CHUNK: u64 = 1 << 16;
 
 /// The result of [`distances`].
 pub struct Distances {
-    /// One byte per position: its distance to the nearest goal, `UNSEEN` if unreachable.
+    /// One byte per position: its distance to the nearest goal,
+    /// [`UNREACHED`](crate::game::UNREACHED) if unreachable.
     pub values: Vec<u8>,
     /// `layers[d]`: number of positions at distance `d`.
     pub layers: Vec<u64>,
@@ -94,11 +95,6 @@ pub fn distances_memory(positions: u64) -> u64 {
     positions + positions.div_ceil(64) * 8 + positions.div_ceil(CHUNK)
 }
 
-/// Memory of [`reach`] over `positions`: three bits per position.
-pub fn reach_memory(positions: u64) -> u64 {
-    3 * positions.div_ceil(64) * 8
-}
-
 /// Distance of every position to the nearest goal, one byte each.
 ///
 /// Each layer takes two passes. The first, read-only, scans the table for positions holding
@@ -108,7 +104,7 @@ pub fn reach_memory(positions: u64) -> u64 {
 pub fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Distances> {
     let n = puzzle.positions();
     let len = usize::try_from(n).map_err(|_| {
-        Error::Unsupported(format!(
+        Error::unsupported(format!(
             "{n} positions do not fit in memory on this machine"
         ))
     })?;
@@ -188,7 +184,7 @@ pub fn distances<P: Puzzle>(puzzle: &P, progress: &dyn Progress) -> Result<Dista
         active = next;
     }
     if overflow.load(Relaxed) {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::unsupported(format!(
             "some positions are more than {MAX_DISTANCE} moves from the goal: a byte table cannot hold them"
         )));
     }
@@ -258,7 +254,7 @@ fn swar_equal_bytes(group: &[u8; 64], d: u8) -> u64 {
 }
 
 /// The result of [`reach`].
-pub struct Reach {
+pub(crate) struct Reach {
     /// Bit `i` set when position `i` was reached.
     pub seen: WordBits,
     /// `layers[d]`: number of positions first reached after `d` moves.
@@ -270,10 +266,14 @@ pub struct Reach {
 /// Each layer takes two passes: the frontier is computed, while nobody writes, as the positions
 /// seen now but not at the end of the previous layer; then it is expanded, marking unseen
 /// neighbours seen. Memory: three bits per position (seen, seen before, frontier).
-pub fn reach<P: Puzzle>(puzzle: &P, starts: &[u64], progress: &dyn Progress) -> Result<Reach> {
+pub(crate) fn reach<P: Puzzle>(
+    puzzle: &P,
+    starts: &[u64],
+    progress: &dyn Progress,
+) -> Result<Reach> {
     let n = puzzle.positions();
     let words = usize::try_from(n.div_ceil(64)).map_err(|_| {
-        Error::Unsupported(format!(
+        Error::unsupported(format!(
             "{n} positions do not fit in memory on this machine"
         ))
     })?;

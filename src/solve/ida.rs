@@ -60,14 +60,14 @@ pub struct Progress {
 pub struct Budget<'a> {
     /// Stop rather than expand more than this many states.
     pub max_nodes: Option<u64>,
-    /// Stop at this instant (checked every [`CHECK_EVERY`] expanded states).
+    /// Stop at this instant (checked every 4096 expanded states).
     pub deadline: Option<Instant>,
-    /// Called every [`CHECK_EVERY`] expanded states and at each new threshold.
+    /// Called every 4096 expanded states and at each new threshold.
     pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
 }
 
 /// Expanded states between two looks at the clock and the progress function.
-pub const CHECK_EVERY: u64 = 4096;
+pub(crate) const CHECK_EVERY: u64 = 4096;
 
 /// Why a search stopped before it finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

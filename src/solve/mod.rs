@@ -1,41 +1,30 @@
 //! Solvers. They know nothing about particular games: they see games only through the traits
-//! of [`crate::game`] and [`waves::Waves`] (the exhaustive solvers of acyclic games), puzzles
-//! through [`bfs::Puzzle`] (breadth-first search), tokens on a grid through [`tokens::Grid`]
-//! (the pattern-database search), search problems through [`ida::IdaProblem`] (the
+//! of [`crate::game`] and [`Waves`] (the exhaustive solvers of acyclic games), puzzles
+//! through [`Puzzle`] (breadth-first search), tokens on a grid through [`Grid`]
+//! (the pattern-database search), search problems through [`IdaProblem`] (the
 //! heuristic search), and bipartite puzzles too large for a byte per position through
 //! [`spread::Bipartite`] (the partitioned breadth-first engine: threads, and MPI processes).
 //! What they produce is [`crate::game::Solved`] data, which the format module encodes. Each
 //! solver states the memory it needs (`*_memory`), so a game can say what its build needs
 //! before it starts (see [`crate::game::GameSpec::solve_memory`]). The run and triangle
-//! solvers save their finished waves through [`saves::Saves`], so that a long solve resumes.
+//! solvers save their finished waves through [`Saves`], so that a long solve resumes.
 
-#[doc(hidden)]
-pub mod acyclic;
-#[doc(hidden)]
-pub mod bfs;
-#[doc(hidden)]
-pub mod ida;
-#[doc(hidden)]
-pub mod runs;
-#[doc(hidden)]
-pub mod saves;
-#[doc(hidden)]
+pub(crate) mod acyclic;
+pub(crate) mod bfs;
+pub(crate) mod ida;
+pub(crate) mod runs;
+pub(crate) mod saves;
 pub mod spread;
-#[doc(hidden)]
-pub mod tokens;
-#[doc(hidden)]
-pub mod triangles;
-#[doc(hidden)]
-pub mod wavefront;
-#[doc(hidden)]
-pub mod waves;
-#[doc(hidden)]
-pub mod wordbits;
+pub(crate) mod tokens;
+pub(crate) mod triangles;
+pub(crate) mod wavefront;
+pub(crate) mod waves;
+pub(crate) mod wordbits;
 
 pub use acyclic::{
     grundy_memory, outcomes_memory, solve_grundy, solve_outcomes, solve_outcomes_retro, Bits,
 };
-pub use bfs::{distances_memory, Puzzle};
+pub use bfs::{distances, distances_memory, Distances, Puzzle};
 pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
 pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
 pub use saves::{Saves, Saving, Wave};

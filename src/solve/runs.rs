@@ -77,7 +77,7 @@ pub fn solve_outcomes_runs<G: Runs>(game: &G, progress: &dyn Progress) -> Result
 }
 
 /// [`solve_outcomes_runs`], leaving the table as words, and handing it to the saves after
-/// each wave (see [`super::saves`]), resuming from what they saved.
+/// each wave (see [`Saves`](crate::solve::Saves)), resuming from what they saved.
 pub fn solve_outcomes_runs_words<G: Runs>(
     game: &G,
     progress: &dyn Progress,

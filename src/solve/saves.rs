@@ -160,7 +160,7 @@ fn start(
 }
 
 /// A writer that hashes (xxh3-64) every byte it writes.
-pub struct Hashed<W: Write> {
+pub(crate) struct Hashed<W: Write> {
     /// Where the bytes go.
     pub inner: W,
     /// The hash of the bytes written so far.
@@ -169,7 +169,7 @@ pub struct Hashed<W: Write> {
 
 impl<W: Write> Hashed<W> {
     /// A writer into `inner`, hashing from here on.
-    pub fn new(inner: W) -> Hashed<W> {
+    pub(crate) fn new(inner: W) -> Hashed<W> {
         Hashed {
             inner,
             hash: Xxh3Default::new(),
@@ -177,13 +177,13 @@ impl<W: Write> Hashed<W> {
     }
 
     /// Writes bytes.
-    pub fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+    pub(crate) fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
         self.hash.update(b);
         self.inner.write_all(b)
     }
 
     /// Writes words, little-endian.
-    pub fn words(&mut self, words: &[u64]) -> std::io::Result<()> {
+    pub(crate) fn words(&mut self, words: &[u64]) -> std::io::Result<()> {
         let mut buf = Vec::with_capacity(1 << 16);
         for chunk in words.chunks(1 << 13) {
             buf.clear();
@@ -198,13 +198,13 @@ impl<W: Write> Hashed<W> {
 
 impl Hashed<BufWriter<File>> {
     /// A file created at `path`, written through a large buffer.
-    pub fn create(path: &Path) -> Result<Hashed<BufWriter<File>>> {
+    pub(crate) fn create(path: &Path) -> Result<Hashed<BufWriter<File>>> {
         let file = File::create(path).map_err(|e| Error::io(path, e))?;
         Ok(Hashed::new(BufWriter::with_capacity(1 << 22, file)))
     }
 
     /// Ends the file (at `path`) with the checksum of its bytes, and syncs it.
-    pub fn finish(self, path: &Path) -> Result<()> {
+    pub(crate) fn finish(self, path: &Path) -> Result<()> {
         let io = |e| Error::io(path, e);
         let sum = self.hash.digest();
         let mut inner = self.inner;
@@ -216,7 +216,7 @@ impl Hashed<BufWriter<File>> {
 
 /// A reader of a file that ends with the xxh3-64 of its other bytes: it hashes what it reads
 /// and refuses to read into the checksum (the file is then truncated).
-pub struct Reader {
+pub(crate) struct Reader {
     /// The file.
     pub inner: BufReader<File>,
     /// The hash of the bytes read so far.
@@ -229,7 +229,7 @@ pub struct Reader {
 
 impl Reader {
     /// Opens `path`.
-    pub fn open(path: &Path) -> Result<Reader> {
+    pub(crate) fn open(path: &Path) -> Result<Reader> {
         let io = |e| Error::io(path, e);
         let file = File::open(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
@@ -242,7 +242,7 @@ impl Reader {
     }
 
     /// Fills `buf`, or says the file is truncated.
-    pub fn take(&mut self, buf: &mut [u8]) -> Result<()> {
+    pub(crate) fn take(&mut self, buf: &mut [u8]) -> Result<()> {
         if (buf.len() as u64) > self.left {
             return Err(Error::corrupt(&self.path, "truncated"));
         }
@@ -255,7 +255,7 @@ impl Reader {
     }
 
     /// Reads `n` little-endian words into `f`, a chunk at a time.
-    pub fn words_into(&mut self, n: usize, mut f: impl FnMut(&[u64])) -> Result<()> {
+    pub(crate) fn words_into(&mut self, n: usize, mut f: impl FnMut(&[u64])) -> Result<()> {
         let mut buf = vec![0u8; 1 << 16];
         let mut words = Vec::with_capacity(buf.len() / 8);
         let mut left = n;
@@ -275,14 +275,14 @@ impl Reader {
     }
 
     /// Reads `n` little-endian words.
-    pub fn words(&mut self, n: usize) -> Result<Vec<u64>> {
+    pub(crate) fn words(&mut self, n: usize) -> Result<Vec<u64>> {
         let mut out = Vec::with_capacity(n);
         self.words_into(n, |w| out.extend_from_slice(w))?;
         Ok(out)
     }
 
     /// Whether the checksum after the bytes read matches them (call when `left` is 0).
-    pub fn checksum_matches(mut self) -> Result<bool> {
+    pub(crate) fn checksum_matches(mut self) -> Result<bool> {
         let mut stored = [0u8; 8];
         self.inner
             .read_exact(&mut stored)
@@ -292,7 +292,7 @@ impl Reader {
 }
 
 /// Makes a rename in `dir` durable (best effort).
-pub fn sync_dir(dir: &Path) {
+pub(crate) fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }

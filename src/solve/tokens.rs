@@ -124,7 +124,7 @@ impl Placements {
 const PAGE_SHIFT: u32 = 9;
 
 /// Bytes of memory per placement the search needs (its state plus the values at the end).
-pub fn bytes_per_placement(cells: usize) -> u64 {
+pub(crate) fn bytes_per_placement(cells: usize) -> u64 {
     if cells <= 16 {
         Packed::BYTES as u64 + 1
     } else {
@@ -133,7 +133,7 @@ pub fn bytes_per_placement(cells: usize) -> u64 {
 }
 
 /// Memory of [`token_distances`] over `placements` placements on `cells` cells: the search
-/// state and the values ([`bytes_per_placement`]) and the two page bitmaps.
+/// state and the values, and the two page bitmaps.
 pub fn token_distances_memory(cells: usize, placements: u64) -> u64 {
     bytes_per_placement(cells).saturating_mul(placements)
         + 2 * placements.div_ceil(64 << PAGE_SHIFT) * 8
@@ -361,13 +361,13 @@ impl<S: Store, G: Grid> Search<S, G> {
         let index = Placements::new(n, k)
             .filter(|p| p.count().is_some_and(|c| usize::try_from(c).is_ok()) && blank < n)
             .ok_or_else(|| {
-                Error::Unsupported(format!("{k} tokens on {n} cells: no such placements"))
+                Error::unsupported(format!("{k} tokens on {n} cells: no such placements"))
             })?;
         let len = index.count().unwrap_or(0) as usize;
         // The search state plus the values at the end.
         let needed = len as u64 * (S::BYTES as u64 + 1);
         let short = |available: Option<u64>| {
-            Error::Unsupported(format!(
+            Error::unsupported(format!(
                 "not enough memory for the search over {len} placements of {k} tokens: it needs {} MiB{}",
                 needed >> 20,
                 available.map_or(String::new(), |a| format!(
@@ -434,7 +434,7 @@ impl<S: Store, G: Grid> Search<S, G> {
                 break;
             }
             if layer >= UNREACHABLE as u32 {
-                return Err(Error::Unsupported(format!(
+                return Err(Error::unsupported(format!(
                     "pattern database distances reach {layer}, more than a byte holds"
                 )));
             }

@@ -92,7 +92,7 @@ pub fn solve_outcomes_triangles<G: Triangles>(game: &G, progress: &dyn Progress)
 }
 
 /// [`solve_outcomes_triangles`], leaving the table as words, and handing it to the saves
-/// after each wave (see [`super::saves`]), resuming from what they saved.
+/// after each wave (see [`Saves`](crate::solve::Saves)), resuming from what they saved.
 pub fn solve_outcomes_triangles_words<G: Triangles>(
     game: &G,
     progress: &dyn Progress,
@@ -386,7 +386,7 @@ pub fn solve_grundy_triangles<G: Triangles>(game: &G, progress: &dyn Progress) -
             progress.inc(visited);
         });
         if failed.load(Relaxed) {
-            return Err(crate::Error::Unsupported(format!(
+            return Err(crate::Error::unsupported(format!(
                 "a Grundy value reached {MAX_GRUNDY}, more than the table stores"
             )));
         }

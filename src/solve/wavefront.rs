@@ -22,7 +22,7 @@ use std::sync::Mutex;
 ///
 /// The first error stops the sweep (tiles already running finish; no new tile starts) and is
 /// returned.
-pub fn run<X, T, E>(blocks: usize, chunks: usize, exists: X, task: T) -> Result<(), E>
+pub(crate) fn run<X, T, E>(blocks: usize, chunks: usize, exists: X, task: T) -> Result<(), E>
 where
     X: Fn(usize, usize) -> bool + Sync,
     T: Fn(usize, usize) -> Result<(), E> + Sync,

@@ -200,10 +200,10 @@ pub fn solve_outcomes_waves<G: Waves>(game: &G, progress: &dyn Progress) -> Resu
 /// aborted) when they cannot be allocated.
 pub(crate) fn grundy_values(positions: u64) -> Result<Vec<AtomicU16>> {
     let n = usize::try_from(positions)
-        .map_err(|_| Error::Unsupported("too many positions for a Grundy table".into()))?;
+        .map_err(|_| Error::unsupported("too many positions for a Grundy table"))?;
     let mut values: Vec<AtomicU16> = Vec::new();
     values.try_reserve_exact(n).map_err(|_| {
-        Error::Unsupported(format!(
+        Error::unsupported(format!(
             "cannot allocate {} bytes for the Grundy values of {n} positions",
             2 * n as u64
         ))
@@ -250,10 +250,9 @@ pub fn solve_grundy_waves<G: Waves>(game: &G, progress: &dyn Progress) -> Result
             progress.inc(visited);
         });
         if failed.load(Relaxed) {
-            return Err(Error::Unsupported(
+            return Err(Error::unsupported(
                 "Grundy values are defined for normal play only (a terminal position must be P), \
-                 and must stay below 65535"
-                    .into(),
+                 and must stay below 65535",
             ));
         }
     }

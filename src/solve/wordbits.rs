@@ -37,9 +37,9 @@ impl WordBits {
     /// `len` zero bits, or an error naming the size when the memory is not available.
     pub fn try_new(len: u64) -> Result<WordBits> {
         let count = usize::try_from(len.div_ceil(64).max(1))
-            .map_err(|_| Error::Unsupported(format!("{len} positions do not fit in memory")))?;
+            .map_err(|_| Error::unsupported(format!("{len} positions do not fit in memory")))?;
         let mut map = MmapMut::map_anon(count * 8).map_err(|e| {
-            Error::Unsupported(format!(
+            Error::unsupported(format!(
                 "cannot map {} bytes for the bits of {len} positions: {e}",
                 count * 8
             ))
@@ -207,7 +207,7 @@ impl WordBits {
         let n = self.len.div_ceil(8) as usize;
         let mut bytes = Vec::new();
         bytes.try_reserve_exact(n).map_err(|_| {
-            Error::Unsupported(format!(
+            Error::unsupported(format!(
                 "cannot allocate {n} bytes for the bits of {} positions",
                 self.len
             ))

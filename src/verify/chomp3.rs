@@ -15,7 +15,7 @@ use crate::{Outcome, Result};
 
 /// The longest second row of the table the statements read (solved in well under a second;
 /// the statements together take a few seconds).
-pub const N: u32 = 10_000;
+pub(super) const N: u32 = 10_000;
 /// The box compared position by position.
 const BOX: (u32, u32) = (3, 200);
 /// Columns whose pattern of `p − q` is determined.

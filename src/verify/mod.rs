@@ -29,7 +29,7 @@ mod slide;
 mod wythoff;
 
 /// One checkable statement.
-pub struct Statement {
+pub(crate) struct Statement {
     /// Short unique name, used on the command line.
     pub name: &'static str,
     /// Where it comes from, in words a reader can follow (author, title, part); the full
@@ -44,7 +44,7 @@ pub struct Statement {
 impl Statement {
     /// Roughly how long the check takes, in seconds: measured (see [`COSTS`]), `None` for a
     /// statement not measured yet.
-    pub fn cost(&self) -> Option<f64> {
+    pub(crate) fn cost(&self) -> Option<f64> {
         COSTS
             .iter()
             .find(|(name, _)| *name == self.name)
@@ -60,7 +60,7 @@ impl Statement {
 /// of the same run, make a check cheaper: the sliding-puzzle statements but the last read one
 /// census of the 12 boards, computed once per run, so in a whole run the first of them pays
 /// for it and the others take seconds. A test keeps one entry per statement.
-pub const COSTS: &[(&str, f64)] = &[
+pub(crate) const COSTS: &[(&str, f64)] = &[
     ("candy-lemma-1.1", 0.02),
     ("candy-theorem-1.1", 0.01),
     ("candy-lemma-1.2", 0.02),
@@ -124,7 +124,7 @@ pub const COSTS: &[(&str, f64)] = &[
 ];
 
 /// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
-pub fn cost_text(secs: Option<f64>) -> String {
+pub(crate) fn cost_text(secs: Option<f64>) -> String {
     match secs {
         None => "?".to_string(),
         Some(s) if s < 0.1 => "<0.1 s".to_string(),
@@ -137,14 +137,20 @@ pub fn cost_text(secs: Option<f64>) -> String {
 
 /// The line `gamedb verify --progress` prints on stderr when a statement is done:
 /// `[12/51] PASS  chomp-gale-squares  3.2 s`.
-pub fn progress_line(done: usize, total: usize, status: &str, name: &str, secs: f64) -> String {
+pub(crate) fn progress_line(
+    done: usize,
+    total: usize,
+    status: &str,
+    name: &str,
+    secs: f64,
+) -> String {
     let width = total.to_string().len();
     format!("[{done:>width$}/{total}] {status}  {name:24}  {secs:.1} s")
 }
 
 /// What a check found.
 #[derive(Clone, Debug, Default)]
-pub struct Finding {
+pub(crate) struct Finding {
     /// Positions (or cases) checked.
     pub checked: u64,
     /// The smallest counterexample, when the statement fails.
@@ -155,7 +161,7 @@ pub struct Finding {
 
 impl Finding {
     /// Records a case; keeps the first failure (cases are visited smallest first).
-    pub fn case(&mut self, ok: bool, describe: impl FnOnce() -> String) {
+    pub(crate) fn case(&mut self, ok: bool, describe: impl FnOnce() -> String) {
         self.checked += 1;
         if !ok && self.counterexample.is_none() {
             self.counterexample = Some(describe());
@@ -163,7 +169,7 @@ impl Finding {
     }
 
     /// True when no counterexample was found.
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         self.counterexample.is_none()
     }
 }
@@ -183,7 +189,7 @@ fn b_file(text: &str) -> Vec<(u64, u64)> {
 }
 
 /// Tables shared by the checks of one run.
-pub struct Env<'p> {
+pub(crate) struct Env<'p> {
     tables: Option<TableDir>,
     cache: HashMap<String, Arc<Table>>,
     memo: HashMap<String, Arc<dyn Any + Send + Sync>>,
@@ -194,7 +200,7 @@ pub struct Env<'p> {
 impl<'p> Env<'p> {
     /// Reuses intact tables from the folder `tables` when given (found by their headers);
     /// solves the others in memory.
-    pub fn new(tables: Option<TableDir>, progress: &'p dyn Progress) -> Env<'p> {
+    pub(crate) fn new(tables: Option<TableDir>, progress: &'p dyn Progress) -> Env<'p> {
         Env {
             tables,
             cache: HashMap::new(),
@@ -205,7 +211,7 @@ impl<'p> Env<'p> {
     }
 
     /// The table of `spec` holding `kind` values.
-    pub fn table(&mut self, spec: &Spec, kind: ValueKind) -> Result<Arc<Table>> {
+    pub(crate) fn table(&mut self, spec: &Spec, kind: ValueKind) -> Result<Arc<Table>> {
         let name = spec.file_name(kind);
         if let Some(t) = self.cache.get(&name) {
             self.used.push(format!("{name} (again)"));
@@ -254,7 +260,7 @@ impl<'p> Env<'p> {
     /// A result computed once per run and shared by every check that asks for it under the
     /// same `key` (an exhaustive search several statements read, say). `make` gets the progress
     /// bar. The report names it among the tables used, as `key (computed)` or `key (again)`.
-    pub fn memo<T: Any + Send + Sync>(
+    pub(crate) fn memo<T: Any + Send + Sync>(
         &mut self,
         key: &str,
         make: impl FnOnce(&dyn Progress) -> Result<T>,
@@ -281,7 +287,7 @@ impl<'p> Env<'p> {
 }
 
 /// Every statement: candy game, Nim, Chomp, sliding puzzles, then the other games.
-pub fn statements() -> Vec<Statement> {
+pub(crate) fn statements() -> Vec<Statement> {
     let mut all = Vec::new();
     all.extend(candy::statements());
     all.extend(nim::statements());
@@ -297,7 +303,7 @@ pub fn statements() -> Vec<Statement> {
 /// `status` (`PASS`/`FAIL`), `counterexample` (null when it passes), `note` (when there is one),
 /// `tables` (what the check read, and whether it was reused or solved).
 #[derive(Clone, Debug, Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     /// Statement name.
     pub name: &'static str,
     /// Where it comes from.
@@ -319,12 +325,12 @@ pub struct Report {
 
 impl Report {
     /// True when no counterexample was found.
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         self.counterexample.is_none()
     }
 
     /// A text block for the terminal.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut s = format!(
             "{}  {}  ({})\n      {}\n      checked {} cases",
             self.status, self.name, self.source, self.claim, self.checked
@@ -344,7 +350,7 @@ impl Report {
 
 /// What `gamedb verify --json` prints: the counts and every report.
 #[derive(Clone, Debug, Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Statements that passed.
     pub passed: usize,
     /// Statements that failed.
@@ -355,7 +361,7 @@ pub struct Summary {
 
 impl Summary {
     /// The summary of `reports`.
-    pub fn of(reports: Vec<Report>) -> Summary {
+    pub(crate) fn of(reports: Vec<Report>) -> Summary {
         let failed = reports.iter().filter(|r| !r.passed()).count();
         Summary {
             passed: reports.len() - failed,
@@ -366,7 +372,7 @@ impl Summary {
 }
 
 /// Runs one statement.
-pub fn run(statement: &Statement, env: &mut Env) -> Result<Report> {
+pub(crate) fn run(statement: &Statement, env: &mut Env) -> Result<Report> {
     let finding = (statement.run)(env)?;
     Ok(Report {
         name: statement.name,
@@ -381,7 +387,7 @@ pub fn run(statement: &Statement, env: &mut Env) -> Result<Report> {
 }
 
 /// The works the statements come from, by the short name their sources use.
-pub const REFERENCES: &[(&str, &str)] = &[
+pub(crate) const REFERENCES: &[(&str, &str)] = &[
     ("Brouwer, Horváth, Molnár-Sáska, Szabó 2005", "A. E. Brouwer, G. Horváth, I. Molnár-Sáska and C. Szabó, \"On three-rowed Chomp\", INTEGERS 5 (2005), #G07. The P-positions of three-rowed Chomp as a function f(q, r), its recurrence, end points and the eventual periodicity of p − q in q (the first period other than 1 at r = 120)."),
     ("Bouton 1901", "C. L. Bouton, \"Nim, a game with a complete mathematical theory\", Annals of Mathematics (2) 3 (1901–1902), 35–39. Normal and misère Nim."),
     ("Brouwer's Chomp page", "A. E. Brouwer, \"The game of Chomp\", https://www.win.tue.nl/~aeb/games/chomp.html. Three-rowed P-positions by third row, the transposition symmetry, the unique last row, and Gabriel Nivasch's census of the third rows r ≤ 10000 whose p − q is periodic with a period other than 1 (period 2: 141 values of r, 3: 7, 4: 54, 9: 2)."),
@@ -406,7 +412,7 @@ pub const REFERENCES: &[(&str, &str)] = &[
 
 /// `src/verify/STATEMENTS.md`: every statement with its claim and source, then the
 /// references.
-pub fn catalog_markdown() -> String {
+pub(crate) fn catalog_markdown() -> String {
     let mut s = String::from(
         "# The statements `gamedb verify` checks\n\n\
          Generated by `gamedb verify --list --markdown` (a test keeps this file equal to it).\n\
@@ -428,4 +434,60 @@ pub fn catalog_markdown() -> String {
         s += &format!("- **{key}**: {full}\n");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::nim::NimSpec;
+    use crate::Outcome;
+
+    #[test]
+    fn every_statement_has_a_cost_in_seconds() {
+        for s in statements() {
+            assert!(s.cost().is_some_and(|c| c > 0.0), "{}", s.name);
+        }
+        // Every measured cost belongs to a statement.
+        for (name, _) in COSTS {
+            assert!(statements().iter().any(|s| s.name == *name), "{name}");
+        }
+        // The costs are in seconds: the cheap candy checks below a second, the Chomp Grundy
+        // squares (boxes to 14x14) above ten.
+        let cost = |n: &str| {
+            statements()
+                .iter()
+                .find(|s| s.name == n)
+                .unwrap()
+                .cost()
+                .unwrap()
+        };
+        assert!(cost("candy-periods") < 1.0);
+        assert!(cost("chomp-grundy-squares") > 10.0);
+        assert!(cost("candy-periods") < cost("chomp-grundy-squares"));
+    }
+
+    #[test]
+    fn a_false_statement_is_reported_with_its_smallest_counterexample() {
+        // Feed the misère rule a normal-play table through a Finding: the empty position is
+        // the smallest counterexample (P under normal play, N by the misère rule).
+        let spec = Spec::new(NimSpec::new(3, 7, None, false).unwrap());
+        let t = Table::from_solved(&spec, spec.solve(ValueKind::Outcome, &()).unwrap()).unwrap();
+        let rules = t.rules();
+        let mut f = Finding::default();
+        for i in 0..t.len() {
+            let h = rules.unrank(i);
+            let ones = h.iter().filter(|&&x| x == 1).count();
+            let misere_p = if h.iter().all(|&x| x <= 1) {
+                ones % 2 == 1
+            } else {
+                h.iter().fold(0, |a, &b| a ^ b) == 0
+            };
+            f.case(t.outcome(i) == Outcome::from_win(!misere_p), || {
+                rules.format(&h)
+            });
+        }
+        assert!(!f.passed());
+        assert_eq!(f.checked, t.len());
+        assert_eq!(f.counterexample.as_deref(), Some("0,0,0"));
+    }
 }

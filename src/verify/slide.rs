@@ -42,7 +42,7 @@ pub(crate) const BOARDS: [(usize, usize); 12] = [
 /// Published distance distributions (OEIS A089473 for 3×3, A090034 for 2×3 / 3×2; the 2×2
 /// by hand), as `(rows, cols, counts)`; `tests/slide.rs` checks them against
 /// `tests/data/slide-distances.txt`.
-pub const PUBLISHED: [(usize, usize, &[u64]); 4] = [
+pub(super) const PUBLISHED: [(usize, usize, &[u64]); 4] = [
     (2, 2, &[1, 2, 2, 2, 2, 2, 1]),
     (2, 3, SIX),
     (3, 2, SIX),

@@ -312,16 +312,20 @@ pub fn build(spec: Spec, kind: ValueKind, dir: &Path) -> PathBuf {
     gamedb::build::build(&spec, kind, dir, &()).unwrap().path
 }
 
-/// The mod3 table of a sliding-puzzle board written into `dir` by the library's enumeration
-/// (`gamedb enumerate slide --table`, one process, no checkpoints); returns its path.
-pub fn mod3_table(rows: u32, cols: u32, dir: &Path) -> PathBuf {
-    let opts = gamedb::enumerate::Options {
-        table: true,
-        ..gamedb::enumerate::Options::new(rows, cols, dir)
-    };
-    let done = gamedb::enumerate::enumerate(&opts, &gamedb::solve::spread::Single, &())
-        .unwrap_or_else(|e| panic!("enumerate {rows}x{cols}: {e}"));
-    done.table.expect("a complete enumeration writes its table")
+/// A byte count as gamedb prints it (`512 B`, `8.0 MiB`, `8.8 GiB`): powers of 1024, one
+/// decimal.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    format!("{v:.1} {}", UNITS[u])
 }
 
 // ---------- other programs ----------

@@ -18,16 +18,16 @@ fn file(kind: &'static str, body: &'static str) -> impl IntoResponse {
 }
 
 /// `GET /`.
-pub async fn index() -> impl IntoResponse {
+pub(crate) async fn index() -> impl IntoResponse {
     file("text/html; charset=utf-8", INDEX)
 }
 
 /// `GET /app.js`.
-pub async fn script() -> impl IntoResponse {
+pub(crate) async fn script() -> impl IntoResponse {
     file("text/javascript; charset=utf-8", SCRIPT)
 }
 
 /// `GET /style.css`.
-pub async fn style() -> impl IntoResponse {
+pub(crate) async fn style() -> impl IntoResponse {
     file("text/css; charset=utf-8", STYLE)
 }

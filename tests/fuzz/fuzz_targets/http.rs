@@ -7,7 +7,7 @@
 use std::sync::{Arc, OnceLock};
 
 use axum::body::Body;
-use gamedb::service::{router, App, Limits};
+use gamedb::fuzzing::{router, App, Limits};
 use http_body_util::BodyExt;
 use libfuzzer_sys::fuzz_target;
 use tower::ServiceExt;

@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     let table = &tables[first as usize % tables.len()];
     let json = first & 0x80 != 0;
     let mut out = Vec::new();
-    let summary = gamedb::stream::answer_lines(
+    let summary = gamedb::fuzzing::answer_lines(
         &mut BufReader::with_capacity(64, input),
         &mut out,
         json,

@@ -104,5 +104,5 @@ fuzz_target!(|data: &[u8]| {
         let _ = table.query_with(&text, table.value_kind() == ValueKind::Distance);
         let _ = table.outcome_of(&pos);
     }
-    let _ = gamedb::report::info::Info::of(&table, "fuzz.gtab").to_json();
+    let _ = gamedb::fuzzing::Info::of(&table, "fuzz.gtab").to_json();
 });

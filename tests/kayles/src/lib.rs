@@ -39,7 +39,7 @@ impl KaylesSpec {
     /// A row of `pins` pins, `1..=MAX_PINS`.
     pub fn new(pins: u32) -> Result<KaylesSpec> {
         if !(1..=MAX_PINS).contains(&pins) {
-            return Err(Error::bad_input(format!(
+            return Err(Error::bad(format!(
                 "--pins {pins}: expected 1..={MAX_PINS}"
             )));
         }
