@@ -309,7 +309,7 @@ fn write_table<X: Exchange + ?Sized>(
     path: &Path,
     spec: &SlideSpec,
     layout: &Layout,
-    table: &dense::Table,
+    table: &dense::Codes,
     x: &X,
 ) -> Result<()> {
     let meta = TableMeta {
@@ -363,7 +363,7 @@ fn agree<X: Exchange + ?Sized>(x: &X, mine: Option<&Error>, what: &str) -> Resul
 }
 
 /// Writes this process's stripes of the table at their places in the payload, in order.
-fn write_stripes(parts: &mut TableParts, layout: &Layout, table: &dense::Table) -> Result<()> {
+fn write_stripes(parts: &mut TableParts, layout: &Layout, table: &dense::Codes) -> Result<()> {
     let words_per_stripe = (layout.stripe / 32) as usize;
     let mut buf = Vec::with_capacity(layout.stripe as usize / 4);
     for ls in 0..layout.local_stripes {

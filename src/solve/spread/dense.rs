@@ -18,15 +18,14 @@
 //! frontier codes it reads do not change under it. A stripe that receives a code is flagged;
 //! the next level scans only flagged stripes.
 
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::checkpoint;
+use super::driver::{self, Levels, Start};
 use super::layout::word_masks;
-use super::{Bipartite, Clock, Config, Exchange, Layout, Report, Store, Traffic};
+use super::{Bipartite, Config, Exchange, Layout, Report, Store, Traffic};
 use crate::game::model::mod3;
 use crate::progress::Progress;
 use crate::resources::advise_huge_pages;
@@ -35,12 +34,12 @@ use crate::{Error, Result};
 
 /// A process's part of a finished 2-bit table: entry `i` of the local table (2 bits, entry
 /// `i mod 32` of word `⌊i / 32⌋`) is the code of the position at local offset `i`.
-pub struct Table {
+pub struct Codes {
     /// The words.
     pub words: Vec<u64>,
 }
 
-impl Table {
+impl Codes {
     /// The code of local offset `i`.
     pub fn code(&self, i: u64) -> u8 {
         (self.words[(i / 32) as usize] >> (2 * (i % 32)) & 3) as u8
@@ -267,6 +266,33 @@ impl Marker<'_> {
     }
 }
 
+/// The dense store's side of the level loop ([`driver`]): the puzzle and the state.
+struct Dense<'a, P> {
+    puzzle: &'a P,
+    layout: &'a Layout,
+    config: &'a Config,
+    steps: Steps,
+    st: State,
+}
+
+impl<P: Bipartite> Levels for Dense<'_, P> {
+    const STORE: Store = Store::Dense;
+
+    fn level<X: Exchange + ?Sized>(&mut self, x: &X, depth: u32) -> Result<(u64, Traffic)> {
+        let Dense {
+            puzzle,
+            layout,
+            config,
+            ..
+        } = *self;
+        level(puzzle, x, layout, config, &self.steps, &mut self.st, depth)
+    }
+
+    fn sections(&self) -> Vec<checkpoint::Section<'_>> {
+        self.st.save()
+    }
+}
+
 /// Runs the enumeration with the dense store.
 pub fn run<P: Bipartite, X: Exchange + ?Sized>(
     puzzle: &P,
@@ -276,82 +302,42 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
     progress: &dyn Progress,
 ) -> Result<Report> {
     let goals = super::goals(puzzle, layout)?;
-    let ckpt_dir = config.work_dir.as_deref();
-    let (mut st, mut counts, mut depth, resumed_at) = match (config.resume, ckpt_dir) {
+    let (st, start) = match (config.resume, config.work_dir.as_deref()) {
         (true, Some(dir)) => {
             let saved = checkpoint::load(dir, &config.identity, Store::Dense, x)?;
-            let (depth, counts) = (saved.depth, saved.counts.clone());
-            (State::restore(layout, saved)?, counts, depth, Some(depth))
+            let start = Start {
+                counts: saved.counts.clone(),
+                depth: saved.depth,
+                resumed_at: Some(saved.depth),
+            };
+            (State::restore(layout, saved)?, start)
         }
         _ => {
             let mut st = State::new(layout);
             st.seed(layout, &goals);
-            (st, vec![goals.len() as u64], 0u32, None)
+            let start = Start {
+                counts: vec![goals.len() as u64],
+                depth: 0,
+                resumed_at: None,
+            };
+            (st, start)
         }
     };
-    let steps = Steps::new(puzzle, layout);
-    let mut clock = Clock::new(config.checkpoint_every);
-    let mut seconds = Vec::new();
-    let (mut sent, mut received) = (Vec::new(), Vec::new());
-    let mut complete = false;
-    loop {
-        if config.max_depth.is_some_and(|m| depth >= m) {
-            break;
-        }
-        let started = Instant::now();
-        let (found, traffic) = level(puzzle, x, layout, config, &steps, &mut st, depth)?;
-        if found == 0 {
-            complete = true;
-            break;
-        }
-        depth += 1;
-        counts.push(found);
-        let secs = started.elapsed().as_secs_f64();
-        seconds.push(secs);
-        let (s, r) = super::gather(x, traffic)?;
-        sent.push(s);
-        received.push(r);
-        super::report_level(progress, depth, found, counts.iter().sum(), secs, 0);
-        if config.level_delay_ms > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(config.level_delay_ms));
-        }
-        if let Some(dir) = ckpt_dir {
-            if clock.due(x)? {
-                save(dir, config, x, &st, depth, &counts)?;
-            }
-        }
-    }
+    let mut dense = Dense {
+        puzzle,
+        layout,
+        config,
+        steps: Steps::new(puzzle, layout),
+        st,
+    };
+    let mut report = driver::drive(&mut dense, x, config, progress, start)?;
     // The bitmap goes before the table is written: its memory is free for the page cache.
-    drop(st.expanded);
-    Ok(Report {
-        counts,
-        seconds,
-        complete,
-        store: Store::Dense,
-        table: Some(Table { words: st.table }),
-        resumed_at,
-        sent,
-        received,
-    })
-}
-
-fn save<X: Exchange + ?Sized>(
-    dir: &Path,
-    config: &Config,
-    x: &X,
-    st: &State,
-    depth: u32,
-    counts: &[u64],
-) -> Result<()> {
-    checkpoint::save(
-        dir,
-        &config.identity,
-        Store::Dense,
-        x,
-        depth,
-        counts,
-        &st.save(),
-    )
+    let State {
+        table, expanded, ..
+    } = dense.st;
+    drop(expanded);
+    report.table = Some(Codes { words: table });
+    Ok(report)
 }
 
 /// Expands level `depth` (the frontier on side `depth mod 2`); returns the number of positions

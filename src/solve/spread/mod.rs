@@ -30,6 +30,7 @@
 
 pub mod checkpoint;
 pub mod dense;
+mod driver;
 pub mod exchange;
 pub mod layout;
 pub mod sparse;
@@ -261,7 +262,7 @@ pub struct Report {
     /// The store used.
     pub store: Store,
     /// The dense store's 2-bit table of this process's positions, when it was used.
-    pub table: Option<dense::Table>,
+    pub table: Option<dense::Codes>,
     /// The depth the run resumed from (0 for a fresh run).
     pub resumed_at: Option<u32>,
     /// Bytes each process sent to the other processes through the exchange while finding

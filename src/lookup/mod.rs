@@ -3,20 +3,68 @@
 //! winning moves; distance tables (puzzles) give the distance to the goal, the optimal moves
 //! and, on request, a whole optimal solution; tables of lower bounds give the bound.
 //!
-//! A distance table in the mod3 encoding (2 bits a position, written by `gamedb enumerate`)
-//! stores each distance modulo 3 only. Its answers are the byte table's, found by descent:
-//! every move changes a puzzle's distance by exactly one, so the moves one step nearer the goal
-//! are exactly those whose leaves hold the code [`mod3::closer`]; the exact distance is the
-//! number of steps of the walk that takes, each step, the first such move, until the goal.
+//! [`Table`] opens and checks a table and reads its entries; how a position is answered is
+//! the business of one module per kind of value, behind the small [`Answerer`] interface,
+//! chosen once when the table opens: `outcome.rs` (outcome and Grundy tables, with `sums.rs`
+//! for positions that are sums of entries), `distance.rs` (exact distances and lower bounds),
+//! `mod3.rs` (distances mod 3, answered by descent) and `extension.rs` (three-rowed Chomp's
+//! prefixes). A new kind of value is one more such module.
+
+mod distance;
+mod extension;
+mod mod3;
+mod outcome;
+mod sums;
 
 use std::path::Path;
 
-use crate::answer::{Answer, AnswerMove, BoundValue, DistanceValue, EntryValue, GameValue, Value};
-use crate::format::payload::{self, mod3, Encoding, Entries, UNREACHED};
+use crate::answer::{Answer, AnswerMove, EntryValue, Value};
+use crate::format::payload::{self, Encoding, Entries};
 use crate::format::TableFile;
 use crate::game::{Fact, Move, Outcome, Rules, Solved, ValueKind, Values};
 use crate::games::{NotKnown, Spec};
 use crate::{Error, Result};
+
+pub use distance::DistanceCensus;
+use distance::Exact;
+
+/// How a table answers a position, by its kind of value: one small module a kind, chosen
+/// once when the table opens ([`answerer`]).
+trait Answerer: Sync {
+    /// The value of a position the rules checked, and the index of its entry when it has one.
+    fn answer(&self, table: &Table, position: &[u32]) -> Result<(Value, Option<u64>)>;
+
+    /// P/N of a position inside the table, checked by the rules: the xor of a sum's parts,
+    /// or the outcome of the position's entry.
+    fn outcome_of(&self, table: &Table, position: &[u32]) -> Result<Outcome> {
+        if let Some(g) = table.sum_grundy(position)? {
+            return Ok(Outcome::from_win(g != 0));
+        }
+        Ok(table.outcome(table.rules.rank(position)))
+    }
+
+    /// How exact distances are read, for a table of exact distances.
+    fn exact(&self) -> Option<&dyn Exact> {
+        None
+    }
+
+    /// The value at an index as the C ABI gives it: the stored value.
+    fn value(&self, table: &Table, index: u64) -> Result<u32> {
+        Ok(table.raw(index))
+    }
+}
+
+/// The answerer of a table of `kind` values stored as `encoding`; `bound`: the rules give
+/// lower bounds on distances, not distances.
+fn answerer(kind: ValueKind, encoding: Encoding, bound: bool) -> &'static dyn Answerer {
+    match kind {
+        ValueKind::Outcome | ValueKind::Grundy => &outcome::Games,
+        ValueKind::Extension => &extension::Extension,
+        ValueKind::Distance if bound => &distance::Bounds,
+        ValueKind::Distance if encoding == Encoding::Mod3 => &mod3::Mod3,
+        ValueKind::Distance => &distance::Stored,
+    }
+}
 
 /// An open table: the file, its game (read from the header), and the rules to read positions.
 ///
@@ -31,6 +79,8 @@ pub struct Table {
     /// Whether a position's entry is read by [`Rules::entry_index`] (a known game whose
     /// entries are positions: not an extension table, whose entries are prefixes).
     by_entry: bool,
+    /// How positions are answered (by the value kind and encoding).
+    answerer: &'static dyn Answerer,
 }
 
 /// The rules of a table whose game this program does not know: every position is refused
@@ -55,29 +105,6 @@ impl Rules for NotKnownRules {
     }
     fn moves(&self, _pos: &[u32]) -> Vec<Move> {
         Vec::new()
-    }
-}
-
-/// Distances found in a distance table, for `gamedb info`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DistanceCensus {
-    /// `counts[d]`: entries at distance `d`, up to the largest distance present.
-    pub counts: Vec<u64>,
-    /// Entries marked unreachable (none in a complete table).
-    pub unreached: u64,
-    /// A mod3 table, which stores no whole distances (`counts` is then empty): the entries at
-    /// distances ≡ 0, 1, 2 (mod 3).
-    pub residues: Option<[u64; 3]>,
-    /// Number of entries at the largest distance.
-    pub antipode_count: u64,
-    /// Indices of the first of them (in index order), at most the number asked for.
-    pub antipodes: Vec<u64>,
-}
-
-impl DistanceCensus {
-    /// The largest distance present.
-    pub fn max_distance(&self) -> Option<u32> {
-        self.counts.len().checked_sub(1).map(|d| d as u32)
     }
 }
 
@@ -132,10 +159,12 @@ impl Table {
                 if Entries::new(file.payload(), h.value_kind, h.encoding, h.entry_count).is_none() {
                     return Err(not_encodable(&file));
                 }
+                let rules: Box<dyn Rules> = Box::new(NotKnownRules(why));
                 return Ok(Table {
+                    answerer: answerer(h.value_kind, h.encoding, rules.distance_bound().is_some()),
                     file,
                     spec: None,
-                    rules: Box::new(NotKnownRules(why)),
+                    rules,
                     by_entry: false,
                 });
             }
@@ -171,6 +200,7 @@ impl Table {
         }
         Ok(Table {
             by_entry: h.value_kind != ValueKind::Extension,
+            answerer: answerer(h.value_kind, h.encoding, rules.distance_bound().is_some()),
             file,
             spec: Some(spec),
             rules,
@@ -399,85 +429,7 @@ impl Table {
     /// Answers a position already checked by the rules. A position outside the table is
     /// answered from the rules' reason (distance tables) or refused with it (other tables).
     pub fn answer(&self, position: Vec<u32>) -> Result<Answer> {
-        let outside = self.rules.outside(&position);
-        let mut index = None;
-        let value = if self.value_kind() == ValueKind::Distance {
-            match (self.rules.distance_bound(), outside) {
-                (Some(counts), None) => {
-                    let i = self.rules.rank(&position);
-                    index = Some(i);
-                    let v = self.raw(i);
-                    Value::Bound(BoundValue {
-                        lower_bound: (v != UNREACHED as u32).then_some(v),
-                        reason: (v == UNREACHED as u32).then(|| {
-                            format!("the entry is {UNREACHED}: those tiles cannot be brought home")
-                        }),
-                        counts,
-                    })
-                }
-                (_, Some(why)) => Value::Distance(DistanceValue::unsolvable(why)),
-                (None, None) => {
-                    let i = self.rules.rank(&position);
-                    index = Some(i);
-                    let here = self.distance_of(&position, i)?;
-                    let nearer = self.nearer(&position, here)?;
-                    Value::Distance(DistanceValue::at(
-                        here,
-                        AnswerMove::all(self.rules(), nearer),
-                    ))
-                }
-            }
-        } else if self.value_kind() == ValueKind::Extension {
-            // One entry per prefix: the game reads what it needs from the entries.
-            let i = self.rules.rank(&position);
-            index = Some(i);
-            let entries = self.entries();
-            let entry = |k: u64| entries.raw(k);
-            let (Some(outcome), Some(winning)) = (
-                self.rules.extension_outcome(&position, &entry),
-                self.rules.extension_winning_moves(&position, &entry),
-            ) else {
-                return Err(self.no_extensions());
-            };
-            Value::Game(GameValue {
-                outcome,
-                grundy: None,
-                winning_moves: AnswerMove::all(self.rules(), winning),
-            })
-        } else if let Some(parts) = self.rules.summands(&position) {
-            let (sum, single) = self.sum_value(&position, &parts)?;
-            index = single;
-            Value::Game(sum)
-        } else {
-            if let Some(why) = outside {
-                return Err(Error::bad(format!(
-                    "position '{}' is not in this table: {why}",
-                    self.rules.format(&position)
-                )));
-            }
-            let i = self.rules.rank(&position);
-            index = Some(i);
-            let entries = self.entries();
-            // Rank every child first, then read their entries in one tight loop, so the reads
-            // (random places of a large table) overlap instead of waiting for each other.
-            let mut children = Vec::new();
-            self.rules.move_indices(&position, &mut children);
-            let mut outcomes = Vec::with_capacity(children.len());
-            entries.outcomes_at(&children, &mut outcomes);
-            let winning: Vec<usize> = (0..outcomes.len())
-                .filter(|&k| outcomes[k] == Outcome::P)
-                .collect();
-            let winning_moves = if winning.is_empty() {
-                Vec::new()
-            } else {
-                AnswerMove::all(self.rules(), self.rules.moves_at(&position, &winning))
-            };
-            Value::Game(GameValue {
-                outcome: entries.outcome(i),
-                grundy: self.grundy(i),
-                winning_moves,
-            })
-        };
+        let (value, index) = self.answerer.answer(self, &position)?;
         Ok(Answer {
             position: self.rules.format(&position),
             numbers: position,
@@ -486,250 +438,10 @@ impl Table {
         })
     }
 
-    /// The Grundy value of a sum of table entries (see [`Rules::summands`]): the xor of its
-    /// parts' entries; an error when the table does not hold Grundy values.
-    fn grundy_of_sum(&self, position: &[u32], parts: &[Vec<u32>]) -> Result<u32> {
-        if self.value_kind() != ValueKind::Grundy {
-            return Err(Error::bad(format!(
-                "position '{}' is a sum of {} parts; a sum is answered from Grundy values, and \
-                 {} holds {} values",
-                self.rules.format(position),
-                parts.len(),
-                self.file.path().display(),
-                self.value_kind().name()
-            )));
-        }
-        let entries = self.entries();
-        Ok(parts
-            .iter()
-            .fold(0, |x, part| x ^ entries.raw(self.rules.rank(part))))
-    }
-
-    /// The answer of a position that is a sum of table entries (see [`Rules::summands`]), and
-    /// its index when it is a single entry: the xor of the parts' Grundy values, and as
-    /// winning moves every move of one part to a position of value `g ^ x` (the part's value
-    /// xor the whole's), which brings the whole to 0. Each such move is shown as the whole
-    /// position it leaves: the part replaced by the move's leaves.
-    fn sum_value(&self, position: &[u32], parts: &[Vec<u32>]) -> Result<(GameValue, Option<u64>)> {
-        let x = self.grundy_of_sum(position, parts)?;
-        let entries = self.entries();
-        let mut winning = Vec::new();
-        if x != 0 {
-            let mut before = 0;
-            for part in parts {
-                let g = entries.raw(self.rules.rank(part));
-                let want = g ^ x;
-                let after = before + part.len();
-                for m in self.rules.moves(part) {
-                    let leaves = self
-                        .rules
-                        .summands(&m.leaves)
-                        .unwrap_or_else(|| vec![m.leaves.clone()]);
-                    if self.grundy_of_sum(&m.leaves, &leaves)? == want {
-                        let mut whole = Vec::with_capacity(position.len() + m.leaves.len());
-                        whole.extend_from_slice(&position[..before]);
-                        whole.extend_from_slice(&m.leaves);
-                        whole.extend_from_slice(&position[after..]);
-                        winning.push(Move {
-                            label: m.label,
-                            leaves: whole,
-                        });
-                    }
-                }
-                before = after;
-            }
-        }
-        let single = (parts.len() == 1).then(|| self.rules.rank(&parts[0]));
-        Ok((
-            GameValue {
-                outcome: Outcome::from_win(x != 0),
-                grundy: Some(x),
-                winning_moves: AnswerMove::all(self.rules(), winning),
-            },
-            single,
-        ))
-    }
-
-    /// The Grundy value of a checked position of a game played as a sum of table entries
-    /// ([`Rules::summands`]); `None` for other games (read their entry at
-    /// [`index_of`](Table::index_of)). An error when the table does not hold Grundy values.
-    pub fn sum_grundy(&self, position: &[u32]) -> Result<Option<u32>> {
-        match self.rules.summands(position) {
-            Some(parts) => self.grundy_of_sum(position, &parts).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    /// Whether entries are distances mod 3, answered by descent.
-    fn is_mod3(&self) -> bool {
-        self.file.header().encoding == Encoding::Mod3
-    }
-
-    /// The exact distance of a position (at `index`) of a table of exact distances: the stored
-    /// byte, or for a mod3 table the length of the descent to the goal.
-    fn distance_of(&self, position: &[u32], index: u64) -> Result<u32> {
-        if self.is_mod3() {
-            self.descend(position)
-        } else {
-            self.stored_distance(index)
-        }
-    }
-
     /// The value at an index as the C ABI gives it: the stored value, except that a mod3 table
     /// answers the exact distance (by descent from the position at the index).
     pub fn value(&self, index: u64) -> Result<u32> {
-        if self.is_mod3() {
-            if let Some(e) = self.not_known() {
-                return Err(e);
-            }
-            return self.descend(&self.rules.unrank(index));
-        }
-        Ok(self.raw(index))
-    }
-
-    /// The length of the walk from `position` to the goal in a mod3 table, each step to the
-    /// first move whose leaves hold the closer code. The goal is the one position without
-    /// such a move (its neighbours are all at distance 1, code 2; none holds code 3), and it
-    /// holds code 1. A table that contradicts this is reported as damaged.
-    fn descend(&self, position: &[u32]) -> Result<u32> {
-        let mut pos = position.to_vec();
-        let mut steps = 0u64;
-        loop {
-            let code = self.raw(self.rules.rank(&pos)) as u8;
-            if code == mod3::UNREACHED {
-                return Err(self.inconsistent(
-                    &pos,
-                    "is marked unreached, but the rules say the goal can be reached",
-                ));
-            }
-            let closer = mod3::closer(code) as u32;
-            let next = self.rules.moves(&pos).into_iter().find(|m| {
-                self.rules.outside(&m.leaves).is_none()
-                    && self.raw(self.rules.rank(&m.leaves)) == closer
-            });
-            match next {
-                Some(m) if steps < self.len() => {
-                    pos = m.leaves;
-                    steps += 1;
-                }
-                Some(_) => {
-                    return Err(
-                        self.inconsistent(position, "descends for ever (no path to the goal)")
-                    )
-                }
-                None if code == mod3::code(0) => return Ok(steps as u32),
-                None => return Err(self.inconsistent(&pos, "has no move one step nearer the goal")),
-            }
-        }
-    }
-
-    fn inconsistent(&self, position: &[u32], what: &str) -> Error {
-        Error::corrupt(
-            self.file.path(),
-            format!("position {} {what}", self.rules.format(position)),
-        )
-    }
-
-    /// The distance stored for an index of a distance table; a damaged table (an unreachable
-    /// mark, or neighbours' distances that do not fit) is reported as such.
-    fn stored_distance(&self, index: u64) -> Result<u32> {
-        let v = self.raw(index);
-        if v == UNREACHED as u32 {
-            return Err(Error::corrupt(
-                self.file.path(),
-                format!("entry {index} is marked unreachable, but the rules say the goal can be reached"),
-            ));
-        }
-        Ok(v)
-    }
-
-    /// The moves of a position at distance `here` that lead one move nearer the goal.
-    fn nearer(&self, position: &[u32], here: u32) -> Result<Vec<Move>> {
-        // The entry a move one step nearer leaves: the distance, or its mod3 code.
-        let want = match here.checked_sub(1) {
-            None => None,
-            Some(d) if self.is_mod3() => Some(mod3::code(d) as u32),
-            Some(d) => Some(d),
-        };
-        let moves: Vec<Move> = self
-            .rules
-            .moves(position)
-            .into_iter()
-            .filter(|m| {
-                self.rules.outside(&m.leaves).is_none()
-                    && Some(self.raw(self.rules.rank(&m.leaves))) == want
-            })
-            .collect();
-        if here > 0 && moves.is_empty() {
-            return Err(Error::corrupt(
-                self.file.path(),
-                format!(
-                    "position {} is stored at distance {here} but has no move to distance {}",
-                    self.rules.format(position),
-                    here - 1
-                ),
-            ));
-        }
-        Ok(moves)
-    }
-
-    /// A whole optimal solution of a position of a distance table: at each step the first
-    /// move (in the rules' order) that leads one move nearer the goal.
-    pub fn path(&self, position: &[u32]) -> Result<Vec<Move>> {
-        if self.value_kind() != ValueKind::Distance || self.rules.distance_bound().is_some() {
-            return Err(Error::bad(format!(
-                "{} holds {}, not exact distances: there is no path to show",
-                self.file.path().display(),
-                self.describe()
-            )));
-        }
-        if let Some(why) = self.rules.outside(position) {
-            return Err(Error::bad(why));
-        }
-        let mut here = self.distance_of(position, self.rules.rank(position))?;
-        let mut pos = position.to_vec();
-        let mut path = Vec::with_capacity(here as usize);
-        while here > 0 {
-            let step = self.nearer(&pos, here)?.swap_remove(0);
-            pos = step.leaves.clone();
-            path.push(step);
-            here -= 1;
-        }
-        Ok(path)
-    }
-
-    /// Counts the entries of a distance table at each distance and collects the first
-    /// `list` indices at the largest distance.
-    pub fn distance_census(&self, list: usize) -> DistanceCensus {
-        let entries = self.entries();
-        let mut counts = entries.histogram();
-        if self.is_mod3() {
-            // Codes: unreached, then 1 + distance mod 3. No distance itself is stored.
-            counts.resize(4, 0);
-            return DistanceCensus {
-                counts: Vec::new(),
-                unreached: counts[mod3::UNREACHED as usize],
-                antipode_count: 0,
-                antipodes: Vec::new(),
-                residues: Some([0, 1, 2].map(|r| counts[mod3::code(r) as usize])),
-            };
-        }
-        let unreached = counts.get(UNREACHED as usize).copied().unwrap_or(0);
-        counts.truncate(UNREACHED as usize);
-        while counts.last() == Some(&0) {
-            counts.pop();
-        }
-        let (antipode_count, antipodes) = match counts.len().checked_sub(1) {
-            Some(max) => (counts[max], entries.find(max as u32, list)),
-            None => (0, Vec::new()),
-        };
-        DistanceCensus {
-            counts,
-            unreached,
-            antipode_count,
-            antipodes,
-            residues: None,
-        }
+        self.answerer.value(self, index)
     }
 
     /// Refuses a position the table does not store, with the rules' reason.
@@ -782,25 +494,7 @@ impl Table {
     /// entries, one call at a time.
     fn outcome_of_checked(&self, position: &[u32]) -> Result<Outcome> {
         self.check_inside(position)?;
-        if self.value_kind() == ValueKind::Extension {
-            let entries = self.entries();
-            return self
-                .rules
-                .extension_outcome(position, &|k| entries.raw(k))
-                .ok_or_else(|| self.no_extensions());
-        }
-        if let Some(g) = self.sum_grundy(position)? {
-            return Ok(Outcome::from_win(g != 0));
-        }
-        Ok(self.outcome(self.rules.rank(position)))
-    }
-
-    /// The error of a game that says it stores extension values but cannot read them.
-    fn no_extensions(&self) -> Error {
-        Error::corrupt(
-            self.file.path(),
-            format!("{} tables cannot be read as extension values", self.game()),
-        )
+        self.answerer.outcome_of(self, position)
     }
 
     /// Number of P-positions a table stores: for extension tables the prefixes that have

@@ -14,16 +14,15 @@
 //! table's payload (a memory map for a table opened from a file); the buffer's exporter holds
 //! the table, so the map lives as long as any array over it.
 
-use std::ffi::{c_int, c_void};
+mod buffers;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use pyo3::buffer::{Element, PyBuffer, PyUntypedBuffer};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyBufferError, PyException, PyImportError};
-use pyo3::ffi;
+use pyo3::exceptions::{PyException, PyImportError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::fifteen::{BoardQuery, Options};
 use crate::format::Encoding;
@@ -31,6 +30,7 @@ use crate::game::{format_numbers, Arguments, Outcome, ParamValue, ValueKind};
 use crate::games::{NotKnown, Registry, Spec};
 use crate::lookup::Table;
 use crate::tables::TableDir;
+use buffers::{at_row, u32_array, Batch, Payload};
 
 create_exception!(
     gamedb,
@@ -178,82 +178,6 @@ pub struct PyTable {
     table: Arc<Table>,
 }
 
-/// The exporter of a table's payload to the buffer protocol (what `Table.values()` hands to
-/// `numpy.frombuffer`): read-only bytes over the payload, which stays mapped while an array
-/// over it lives (this object holds the table, the array holds this object).
-#[pyclass(name = "Payload", module = "gamedb", frozen)]
-pub struct Payload {
-    table: Arc<Table>,
-}
-
-#[pymethods]
-impl Payload {
-    /// Fills a read-only, one-dimensional buffer of unsigned bytes over the payload.
-    ///
-    /// # Safety
-    /// Called by Python with `view` a valid `Py_buffer` to fill (or NULL, refused).
-    unsafe fn __getbuffer__(
-        slf: Bound<'_, Self>,
-        view: *mut ffi::Py_buffer,
-        flags: c_int,
-    ) -> PyResult<()> {
-        if view.is_null() {
-            return Err(PyBufferError::new_err("the buffer view is NULL"));
-        }
-        if flags & ffi::PyBUF_WRITABLE == ffi::PyBUF_WRITABLE {
-            return Err(PyBufferError::new_err(
-                "a table's values are read-only (the table file is mapped read-only); copy the \
-                 array to change it",
-            ));
-        }
-        let (buf, len) = {
-            let bytes = slf.get().table.file().payload();
-            (bytes.as_ptr(), bytes.len())
-        };
-        // SAFETY: `view` is non-NULL and Python hands a `Py_buffer` for us to fill. The bytes
-        // are the payload of the table this object holds (a read-only map, or a vector the
-        // table owns and never changes); the reference stored in `obj` keeps this object, and
-        // so the table and its bytes, alive until the buffer is released. The format string
-        // is static and never written through.
-        unsafe {
-            (*view).obj = slf.into_any().into_ptr();
-            (*view).buf = buf as *mut c_void;
-            (*view).len = len as isize;
-            (*view).readonly = 1;
-            (*view).itemsize = 1;
-            (*view).format = if flags & ffi::PyBUF_FORMAT == ffi::PyBUF_FORMAT {
-                c"B".as_ptr().cast_mut()
-            } else {
-                std::ptr::null_mut()
-            };
-            (*view).ndim = 1;
-            (*view).shape = if flags & ffi::PyBUF_ND == ffi::PyBUF_ND {
-                &mut (*view).len
-            } else {
-                std::ptr::null_mut()
-            };
-            (*view).strides = if flags & ffi::PyBUF_STRIDES == ffi::PyBUF_STRIDES {
-                &mut (*view).itemsize
-            } else {
-                std::ptr::null_mut()
-            };
-            (*view).suboffsets = std::ptr::null_mut();
-            (*view).internal = std::ptr::null_mut();
-        }
-        Ok(())
-    }
-
-    /// Nothing to free: the format string is static.
-    ///
-    /// # Safety
-    /// Called by Python with the view filled by `__getbuffer__`.
-    unsafe fn __releasebuffer__(&self, _view: *mut ffi::Py_buffer) {}
-
-    fn __len__(&self) -> usize {
-        self.table.file().payload().len()
-    }
-}
-
 impl PyTable {
     fn wrap(table: Arc<Table>) -> PyTable {
         PyTable { table }
@@ -283,184 +207,6 @@ impl PyTable {
         }
         Ok(())
     }
-}
-
-/// Many positions, their numbers one after another: position `k` is
-/// `numbers[starts[k]..starts[k + 1]]`.
-struct Batch {
-    numbers: Vec<u32>,
-    starts: Vec<usize>,
-}
-
-/// An integer element type of a numpy array `query_many` reads.
-fn array_numbers<T>(
-    py: Python<'_>,
-    obj: &Bound<'_, PyAny>,
-    to_u32: impl Fn(T) -> Option<u32>,
-) -> Option<PyResult<Vec<u32>>>
-where
-    T: Element + Copy + std::fmt::Display,
-{
-    let buffer = PyBuffer::<T>::get(obj).ok()?;
-    Some(buffer.to_vec(py).and_then(|values| {
-        values
-            .into_iter()
-            .map(|v| {
-                to_u32(v).ok_or_else(|| {
-                    bad(format!(
-                        "{v}: a position's numbers are 0..={} (in the array given)",
-                        u32::MAX
-                    ))
-                })
-            })
-            .collect()
-    }))
-}
-
-impl Batch {
-    fn position(&self, k: usize) -> &[u32] {
-        &self.numbers[self.starts[k]..self.starts[k + 1]]
-    }
-
-    fn len(&self) -> usize {
-        self.starts.len() - 1
-    }
-
-    /// Reads a 2-D integer array (one row a position) or an iterable of positions (text or
-    /// sequences of integers); a position that cannot be read is an error of its row.
-    fn read(py: Python<'_>, table: &Table, positions: &Bound<'_, PyAny>) -> PyResult<Batch> {
-        if let Ok(buffer) = PyUntypedBuffer::get(positions) {
-            return Batch::read_array(py, positions, buffer.shape());
-        }
-        let mut batch = Batch {
-            numbers: Vec::new(),
-            starts: vec![0],
-        };
-        let items = positions.try_iter().map_err(|_| {
-            bad(format!(
-                "query_many: {} is not a 2-D integer array (one row a position) or an iterable \
-                 of positions",
-                short_repr(positions)
-            ))
-        })?;
-        for (row, item) in items.enumerate() {
-            let item = item?;
-            let read = match Position::read(&item)? {
-                Position::Text(text) => table.rules().parse(&text).map_err(PyErr::from),
-                Position::Numbers(pos) => Ok(pos),
-            };
-            batch.numbers.extend(read.map_err(|e| at_row(py, e, row))?);
-            batch.starts.push(batch.numbers.len());
-        }
-        Ok(batch)
-    }
-
-    fn read_array(py: Python<'_>, array: &Bound<'_, PyAny>, shape: &[usize]) -> PyResult<Batch> {
-        let &[rows, width] = shape else {
-            return Err(bad(format!(
-                "query_many: an array of {} dimensions; expected a 2-D integer array, one row a \
-                 position (or an iterable of positions)",
-                shape.len()
-            )));
-        };
-        let numbers = None
-            .or_else(|| array_numbers::<i64>(py, array, |v| u32::try_from(v).ok()))
-            .or_else(|| array_numbers::<u64>(py, array, |v| u32::try_from(v).ok()))
-            .or_else(|| array_numbers::<i32>(py, array, |v| u32::try_from(v).ok()))
-            .or_else(|| array_numbers::<u32>(py, array, Some))
-            .or_else(|| array_numbers::<i16>(py, array, |v| u32::try_from(v).ok()))
-            .or_else(|| array_numbers::<u16>(py, array, |v| Some(v.into())))
-            .or_else(|| array_numbers::<i8>(py, array, |v| u32::try_from(v).ok()))
-            .or_else(|| array_numbers::<u8>(py, array, |v| Some(v.into())))
-            .unwrap_or_else(|| {
-                Err(bad(
-                    "query_many: the array does not hold integers; expected a 2-D integer \
-                     array, one row a position"
-                        .into(),
-                ))
-            })?;
-        Ok(Batch {
-            numbers,
-            starts: (0..=rows).map(|r| r * width).collect(),
-        })
-    }
-
-    /// The value of every position (see `Table.query_many`), or the first error and its row.
-    fn values(&self, table: &Table) -> Result<Vec<u32>, (usize, crate::Error)> {
-        if let Some(e) = table.not_known() {
-            return Err((0, e));
-        }
-        let rules = table.rules();
-        let checked = |k: usize| -> crate::Result<&[u32]> {
-            let pos = self.position(k);
-            rules.check(pos)?;
-            if let Some(why) = rules.outside(pos) {
-                return Err(crate::Error::bad(why));
-            }
-            Ok(pos)
-        };
-        let mut out = Vec::with_capacity(self.len());
-        match table.value_kind() {
-            ValueKind::Outcome | ValueKind::Extension => {
-                const CHUNK: usize = 4096;
-                let mut outcomes = Vec::with_capacity(CHUNK);
-                for start in (0..self.len()).step_by(CHUNK) {
-                    let end = (start + CHUNK).min(self.len());
-                    outcomes.clear();
-                    let chunk = (start..end).map(|k| self.position(k));
-                    if table.outcomes_of(chunk, &mut outcomes).is_err() {
-                        // Find the row that failed, and its error.
-                        for k in start..end {
-                            table.outcome_of(self.position(k)).map_err(|e| (k, e))?;
-                        }
-                    }
-                    out.extend(outcomes.iter().map(|&o| outcome_value(o)));
-                }
-            }
-            ValueKind::Grundy => {
-                for k in 0..self.len() {
-                    let value = checked(k).and_then(|pos| {
-                        Ok(match table.sum_grundy(pos)? {
-                            Some(g) => g,
-                            None => table.raw(rules.rank(pos)),
-                        })
-                    });
-                    out.push(value.map_err(|e| (k, e))?);
-                }
-            }
-            ValueKind::Distance => {
-                for k in 0..self.len() {
-                    let value = checked(k)
-                        .and_then(|pos| table.index_of(pos))
-                        .and_then(|i| table.value(i));
-                    out.push(value.map_err(|e| (k, e))?);
-                }
-            }
-        }
-        Ok(out)
-    }
-}
-
-/// An error of the position at `row` of a bulk call: the command line's message, with the row
-/// in the exception's `row` attribute.
-fn at_row(py: Python<'_>, e: impl Into<PyErr>, row: usize) -> PyErr {
-    let err: PyErr = e.into();
-    // Setting an attribute of a fresh exception object does not fail; if it did, the error
-    // itself is still the one to raise.
-    let _ = err.value(py).setattr("row", row);
-    err
-}
-
-/// A numpy array of `u32` values made from a vector (one copy into a bytearray numpy adopts).
-fn u32_array<'py>(py: Python<'py>, values: &[u32]) -> PyResult<Bound<'py, PyAny>> {
-    let bytes = PyByteArray::new_with(py, values.len() * 4, |buf| {
-        for (chunk, v) in buf.chunks_exact_mut(4).zip(values) {
-            chunk.copy_from_slice(&v.to_le_bytes());
-        }
-        Ok(())
-    })?;
-    py.import("numpy")?
-        .call_method1("frombuffer", (bytes, "<u4"))
 }
 
 #[pymethods]

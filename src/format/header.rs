@@ -1,0 +1,315 @@
+//! The header codec: the on-disk header ([`RawHeader`], bincode 2 in its fixed-width
+//! little-endian configuration, which gives exactly the documented layout), the validated
+//! [`Header`] a reader gets, what a writer supplies ([`TableMeta`]), and the checks of every
+//! field against the others and the file's length.
+
+use std::path::Path;
+
+use bincode::{Decode, Encode};
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::{
+    legacy, payload, Encoding, EXTENSION, FORMAT_VERSION, GAME_NAME_LEN, HEADER_LEN, MAGIC,
+    PARAMETERS_LEN, PAYLOAD_OFFSET,
+};
+use crate::game::ValueKind;
+use crate::games::Spec;
+use crate::{Error, Result};
+
+/// The header as bincode sees it: exactly the on-disk fields, in order.
+#[derive(Encode, Decode)]
+struct RawHeader {
+    magic: [u8; 8],
+    format_version: u32,
+    value_kind: u32,
+    encoding: u32,
+    rules_version: u32,
+    entry_count: u64,
+    payload_offset: u64,
+    payload_len: u64,
+    payload_xxh3: u64,
+    crate_version: [u8; 16],
+    game: [u8; GAME_NAME_LEN],
+    parameters: [u8; PARAMETERS_LEN],
+    header_xxh3: u64,
+}
+
+fn bincode_config() -> impl bincode::config::Config {
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_little_endian()
+}
+
+/// A validated header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The format version the file was written in (1 for a [`legacy`] table).
+    pub format_version: u32,
+    /// The game's name (see the module docs).
+    pub game: String,
+    /// The version of the game's rules the table was solved under.
+    pub rules_version: u32,
+    /// The game's parameters as canonical text.
+    pub parameters: String,
+    /// Meaning of the values.
+    pub value_kind: ValueKind,
+    /// Storage of the values.
+    pub encoding: Encoding,
+    /// Number of entries (positions).
+    pub entry_count: u64,
+    /// Byte offset of the payload.
+    pub payload_offset: u64,
+    /// Payload length in bytes.
+    pub payload_len: u64,
+    /// xxh3-64 of the payload.
+    pub payload_xxh3: u64,
+    /// Version of the gamedb that wrote the file.
+    pub crate_version: String,
+}
+
+/// What a writer supplies; the rest of the header is derived from the payload.
+#[derive(Clone, Debug)]
+pub struct TableMeta {
+    /// The game's name.
+    pub game: String,
+    /// The version of its rules.
+    pub rules_version: u32,
+    /// Its parameters as canonical text.
+    pub parameters: String,
+    /// Meaning of the values.
+    pub value_kind: ValueKind,
+    /// Storage of the values.
+    pub encoding: Encoding,
+    /// Number of entries.
+    pub entry_count: u64,
+}
+
+/// What the file format adds to a table's game and parameters: its file name and its header
+/// fields (here rather than in the registry: games know nothing of files).
+impl Spec {
+    /// File name (without folder) of the table of these parameters and value kind.
+    pub fn file_name(&self, kind: ValueKind) -> String {
+        format!("{}.{EXTENSION}", self.table_stem(kind))
+    }
+
+    /// The header fields of this spec's table of `encoded` values.
+    pub fn meta(&self, encoded: &payload::Encoded) -> TableMeta {
+        TableMeta {
+            game: self.name().to_string(),
+            rules_version: self.rules_version(),
+            parameters: self.parameters(),
+            value_kind: encoded.kind,
+            encoding: encoded.encoding,
+            entry_count: encoded.entries,
+        }
+    }
+}
+
+pub(super) fn encode_header(meta: &TableMeta, payload: &[u8]) -> Vec<u8> {
+    header_for(meta, payload.len() as u64, xxh3_64(payload))
+}
+
+/// The header bytes of a table whose payload is `payload_len` bytes hashing to `payload_xxh3`.
+pub(super) fn header_for(meta: &TableMeta, payload_len: u64, payload_xxh3: u64) -> Vec<u8> {
+    let payload_xxh3 =
+        payload_xxh3 ^ identity_key(&meta.game, meta.rules_version, &meta.parameters);
+    let mut raw = RawHeader {
+        magic: MAGIC,
+        format_version: FORMAT_VERSION,
+        value_kind: meta.value_kind as u32,
+        encoding: meta.encoding.code(),
+        rules_version: meta.rules_version,
+        entry_count: meta.entry_count,
+        payload_offset: PAYLOAD_OFFSET,
+        payload_len,
+        payload_xxh3,
+        crate_version: padded(env!("CARGO_PKG_VERSION")),
+        game: padded(&meta.game),
+        parameters: padded(&meta.parameters),
+        header_xxh3: 0,
+    };
+    let first = bincode::encode_to_vec(&raw, bincode_config()).expect("header encodes");
+    raw.header_xxh3 = xxh3_64(&first[..HEADER_LEN - 8]);
+    let bytes = bincode::encode_to_vec(&raw, bincode_config()).expect("header encodes");
+    debug_assert_eq!(bytes.len(), HEADER_LEN);
+    bytes
+}
+
+/// The identity key of a table of game `game` (its name), `rules_version` and `parameters`
+/// text (see the module docs); also what checkpoints are keyed by.
+pub fn identity_key(game: &str, rules_version: u32, parameters: &str) -> u64 {
+    xxh3_64(format!("{game}\0{rules_version}\0{parameters}").as_bytes())
+}
+
+/// `text` in a zero-padded field of `N` bytes. The registry keeps game names and parameter
+/// texts within their fields ([`check_text`]); a longer text would be a bug, caught by the
+/// reader's check of the field.
+fn padded<const N: usize>(text: &str) -> [u8; N] {
+    let mut field = [0u8; N];
+    let n = text.len().min(N);
+    field[..n].copy_from_slice(&text.as_bytes()[..n]);
+    field
+}
+
+/// The text of a zero-padded field, or what is wrong with it: printable ASCII without
+/// spaces, then zeros only.
+pub(super) fn field_text(field: &[u8], what: &str) -> std::result::Result<String, String> {
+    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    let (text, rest) = field.split_at(end);
+    if rest.iter().any(|&b| b != 0) || text.iter().any(|&b| !(0x21..0x7f).contains(&b)) {
+        return Err(format!(
+            "the {what} field is not zero-padded printable text"
+        ));
+    }
+    Ok(String::from_utf8(text.to_vec()).expect("ASCII"))
+}
+
+/// Checks that a game name and a parameter text fit their header fields, before anything is
+/// solved: the error names what is too long.
+pub fn check_text(game: &str, parameters: &str) -> Result<()> {
+    let printable = |t: &str| t.bytes().all(|b| (0x21..0x7f).contains(&b));
+    if game.is_empty() || game.len() > GAME_NAME_LEN || !printable(game) {
+        return Err(Error::bad(format!(
+            "game name '{game}': expected 1..={GAME_NAME_LEN} printable ASCII bytes"
+        )));
+    }
+    if parameters.len() > PARAMETERS_LEN || !(parameters.is_empty() || printable(parameters)) {
+        return Err(Error::bad(format!(
+            "{game} parameters '{}' do not fit a table header (at most {PARAMETERS_LEN} \
+             printable ASCII bytes, without spaces)",
+            crate::game::echo(parameters)
+        )));
+    }
+    Ok(())
+}
+
+pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {
+    parse_header_bytes(path, bytes, bytes.len() as u64)
+}
+
+pub(super) fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header> {
+    if bytes.len() < 12 {
+        return Err(Error::corrupt(path, "truncated header"));
+    }
+    if bytes[..8] != MAGIC {
+        return Err(Error::corrupt(
+            path,
+            "not a gamedb table (magic bytes are not \"GAMEDB\\r\\n\")",
+        ));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version == legacy::FORMAT_VERSION {
+        return legacy::parse_header(path, bytes, file_len);
+    }
+    if version != FORMAT_VERSION {
+        return Err(Error::Version {
+            path: path.to_path_buf(),
+            expected: FORMAT_VERSION,
+            got: version,
+        });
+    }
+    if bytes.len() < HEADER_LEN {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "file is {file_len} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)"
+            ),
+        ));
+    }
+    let (raw, used): (RawHeader, usize) =
+        bincode::decode_from_slice(&bytes[..HEADER_LEN], bincode_config())
+            .map_err(|e| Error::corrupt(path, format!("unreadable header: {e}")))?;
+    debug_assert_eq!(used, HEADER_LEN);
+    let hsum = xxh3_64(&bytes[..HEADER_LEN - 8]);
+    if hsum != raw.header_xxh3 {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "header checksum mismatch: stored {:016x}, header hashes to {hsum:016x}",
+                raw.header_xxh3
+            ),
+        ));
+    }
+    let text = |field: &[u8], what| field_text(field, what).map_err(|e| Error::corrupt(path, e));
+    let game = text(&raw.game, "game")?;
+    if game.is_empty() {
+        return Err(Error::corrupt(path, "the game field is empty"));
+    }
+    let parameters = text(&raw.parameters, "parameters")?;
+    let key = identity_key(&game, raw.rules_version, &parameters);
+    check_sizes(
+        path,
+        Sizes {
+            value_kind: raw.value_kind,
+            encoding: raw.encoding,
+            entry_count: raw.entry_count,
+            payload_offset: raw.payload_offset,
+            payload_len: raw.payload_len,
+        },
+        file_len,
+    )
+    .map(|(value_kind, encoding)| Header {
+        format_version: FORMAT_VERSION,
+        game,
+        rules_version: raw.rules_version,
+        parameters,
+        value_kind,
+        encoding,
+        entry_count: raw.entry_count,
+        payload_offset: raw.payload_offset,
+        payload_len: raw.payload_len,
+        // The payload's own checksum (see the module docs).
+        payload_xxh3: raw.payload_xxh3 ^ key,
+        crate_version: field_text(&raw.crate_version, "crate version")
+            .unwrap_or_else(|_| "?".into()),
+    })
+}
+
+/// The fields of a header that say how large the payload is, as stored (every version).
+pub(super) struct Sizes {
+    pub(super) value_kind: u32,
+    pub(super) encoding: u32,
+    pub(super) entry_count: u64,
+    pub(super) payload_offset: u64,
+    pub(super) payload_len: u64,
+}
+
+/// Checks the value kind, the encoding and the sizes a header states against each other and
+/// against the file's length.
+pub(super) fn check_sizes(path: &Path, raw: Sizes, file_len: u64) -> Result<(ValueKind, Encoding)> {
+    let value_kind = ValueKind::from_code(raw.value_kind)
+        .ok_or_else(|| Error::corrupt(path, format!("unknown value kind {}", raw.value_kind)))?;
+    let encoding = Encoding::from_code(raw.encoding)
+        .ok_or_else(|| Error::corrupt(path, format!("unknown encoding {}", raw.encoding)))?;
+    if raw.payload_offset != PAYLOAD_OFFSET {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "payload offset {} (expected {PAYLOAD_OFFSET})",
+                raw.payload_offset
+            ),
+        ));
+    }
+    if encoding.payload_len(raw.entry_count) != Some(raw.payload_len) {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "payload length {} does not fit {} entries encoded as {}",
+                raw.payload_len,
+                raw.entry_count,
+                encoding.name()
+            ),
+        ));
+    }
+    let expected_len = raw.payload_offset.checked_add(raw.payload_len);
+    if expected_len != Some(file_len) {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "file is {file_len} bytes but the header says {} (truncated or extended)",
+                raw.payload_offset.saturating_add(raw.payload_len)
+            ),
+        ));
+    }
+    Ok((value_kind, encoding))
+}
