@@ -99,3 +99,9 @@ pub use game::{Move, Outcome, Rules, ValueKind};
 pub use games::{registry, Registry, Spec};
 pub use lookup::Table;
 pub use tables::TableDir;
+
+/// The example of the library guide (`src/guide/library.md`), run with the doc tests so the
+/// guide shows code that builds and answers.
+#[cfg(doctest)]
+#[doc = include_str!("guide/library.md")]
+pub struct LibraryGuide;

@@ -33,8 +33,8 @@ use std::sync::Arc;
 
 use super::board::{lex_rank, move_label, select_bit, Board, FACTORIAL, SEQ_CELLS as MAX_CELLS};
 use crate::game::{
-    conformance, format_numbers, params, Arguments, Fact, GameSpec, Move, Param, Progress, Rules,
-    Solved, ValueKind, Values,
+    conformance, format_numbers, params, Arguments, Fact, GameSpec, GameView, Move, Param,
+    Progress, Rules, Solved, ValueKind, Values,
 };
 use crate::solve::bfs::{self, Puzzle};
 use crate::solve::spread::{Bipartite, FastDiv};
@@ -106,10 +106,15 @@ impl GameSpec for SlideSpec {
         Param::required("rows", "R", "Rows of the board"),
         Param::required("cols", "C", "Columns of the board"),
     ];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Distance];
 
-    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
-        let spec = SlideSpec::new(a.number("rows")?, a.number("cols")?)?;
-        Ok((spec, ValueKind::Distance))
+    type View = SlideRules;
+    fn view(&self) -> SlideRules {
+        SlideRules::new(self.grid())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        SlideSpec::new(a.number("rows")?, a.number("cols")?)
     }
 
     fn parameters(&self) -> String {
@@ -141,12 +146,6 @@ impl GameSpec for SlideSpec {
         format!("slide-{}x{}", self.rows, self.cols)
     }
 
-    fn build_words(stem: &str) -> Option<String> {
-        // slide-RxC
-        let (rows, cols) = stem.strip_prefix("slide-")?.split_once('x')?;
-        Some(format!("slide --rows {rows} --cols {cols}"))
-    }
-
     fn describe(&self) -> String {
         format!(
             "sliding puzzle: {}×{} board ({} rows, {} columns, tiles 1..={}), distance to the goal of every solvable arrangement",
@@ -156,14 +155,6 @@ impl GameSpec for SlideSpec {
             self.cols,
             self.rows * self.cols - 1
         )
-    }
-
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        &[ValueKind::Distance]
-    }
-
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(SlideRules::new(self.grid())))
     }
 
     fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
@@ -206,6 +197,42 @@ impl GameSpec for SlideSpec {
             index.positions(),
             Some(&children),
         )
+    }
+}
+
+/// A sliding puzzle is searched breadth first, not over `Game`: the view answers for the
+/// solvers from the spec.
+impl GameView for SlideRules {
+    fn positions(&self) -> u64 {
+        SlideSpec {
+            rows: self.grid.rows() as u32,
+            cols: self.grid.cols() as u32,
+        }
+        .positions()
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        SlideSpec {
+            rows: self.grid.rows() as u32,
+            cols: self.grid.cols() as u32,
+        }
+        .solve(kind, progress)
+    }
+
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        SlideSpec {
+            rows: self.grid.rows() as u32,
+            cols: self.grid.cols() as u32,
+        }
+        .solve_memory(kind)
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        SlideSpec {
+            rows: self.grid.rows() as u32,
+            cols: self.grid.cols() as u32,
+        }
+        .conformance()
     }
 }
 
