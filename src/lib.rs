@@ -112,3 +112,9 @@ pub mod fuzzing {
     pub use crate::service::{router, App, Limits};
     pub use crate::stream::answer_lines;
 }
+
+/// The example of the library guide (`src/guide/library.md`), run with the doc tests so the
+/// guide shows code that builds and answers.
+#[cfg(doctest)]
+#[doc = include_str!("guide/library.md")]
+pub struct LibraryGuide;

@@ -116,7 +116,7 @@ const BAD: &[(&str, &[&str])] = &[
     ),
     (
         "build nim --heaps 3 --max-heap 7 --misere --grundy --out {out}",
-        &["--grundy needs normal play"],
+        &["--values grundy needs normal play"],
     ),
     (
         "build nim --heaps 30 --max-heap 255 --out {out}",
@@ -178,7 +178,7 @@ fn a_missing_table_says_what_to_do() {
     let t = dir.join("chomp-10x10-grundy.gtab");
     let svg = dir.join("p.svg");
     let build = format!(
-        "`gamedb build chomp --rows 10 --cols 10 --grundy --out {}`",
+        "`gamedb build chomp --rows 10 --cols 10 --values grundy --out {}`",
         dir.arg()
     );
     let list = format!("`gamedb list {}`", dir.arg());

@@ -252,6 +252,51 @@ fn shown_as(shown: &[&str], got: &[&str]) -> bool {
     }
 }
 
+/// The `rust` blocks of the game authors' guide quote the Kayles crate: each block's lines
+/// (after its leading comments, without their indentation) stand in that order in
+/// `tests/kayles/src/lib.rs` or `src/main.rs`, so the page shows the code the tests build.
+#[test]
+fn the_game_authors_guide_quotes_the_kayles_crate() {
+    let read = |p: &str| std::fs::read_to_string(Path::new(ROOT).join(p)).unwrap();
+    let guide = read("src/guide/game-authors.md");
+    let sources = [
+        read("tests/kayles/src/lib.rs"),
+        read("tests/kayles/src/main.rs"),
+    ];
+    let (mut quoted, mut block, mut bad) = (0, None::<Vec<&str>>, Vec::new());
+    for line in guide.lines() {
+        match block.take() {
+            None if line == "```rust" => block = Some(Vec::new()),
+            None => {}
+            Some(b) if line.starts_with("```") => {
+                let want: Vec<&str> = b
+                    .iter()
+                    .map(|l| l.trim())
+                    .skip_while(|l| l.starts_with("//"))
+                    .collect();
+                let found = sources.iter().any(|src| {
+                    let have: Vec<&str> = src.lines().map(str::trim).collect();
+                    have.windows(want.len()).any(|w| w == want.as_slice())
+                });
+                quoted += 1;
+                if !found {
+                    bad.push(want.join("\n"));
+                }
+            }
+            Some(mut b) => {
+                b.push(line.trim_start_matches("  "));
+                block = Some(b);
+            }
+        }
+    }
+    assert!(quoted >= 4, "only {quoted} rust blocks in the guide");
+    assert!(
+        bad.is_empty(),
+        "src/guide/game-authors.md quotes what the Kayles crate no longer says:\n{}",
+        bad.join("\n---\n")
+    );
+}
+
 #[test]
 fn the_game_authors_guide_shows_what_the_binaries_print() {
     let k = kayles();

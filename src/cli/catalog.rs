@@ -75,8 +75,9 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Entry>> {
 
 /// The words after `gamedb build` that make the table file named `file_name` (no folder), e.g.
 /// `nim --heaps 3 --max-heap 15` for `nim-3x15.gtab`: the standard catalog's line when it
-/// builds that file, else the guess of the game whose stem it is, kept only when the table
-/// those words build has this very name. `None` for a name no build writes.
+/// builds that file, else the words of the spec whose file this is, found by reading the stem
+/// against a game's declared parameters ([`spec_of_stem`]). `None` for a name no build
+/// writes.
 pub fn build_words(file_name: &str) -> Option<String> {
     let builds = |words: &str| -> bool {
         let Ok(line) =
@@ -96,10 +97,105 @@ pub fn build_words(file_name: &str) -> Option<String> {
         return Some(line.split_whitespace().collect::<Vec<_>>().join(" "));
     }
     let stem = file_name.strip_suffix(&format!(".{}", crate::format::EXTENSION))?;
-    crate::games::registry()
-        .build_words_guesses(stem)
-        .into_iter()
-        .find(|w| builds(w))
+    let (entry, spec, kind) = spec_of_stem(stem)?;
+    let words = entry.build_words(&spec, kind);
+    builds(&words).then_some(words)
+}
+
+/// The spec and value kind of a registered game whose table file name stem is `stem`: the
+/// stem read against the game's declared parameters. Its pieces (split at `-` and at the `x`
+/// of a size such as `3x7`) are the values of the game's parameters in the order it declares
+/// them (an optional one may be left out; a letter before a number, as in `k2`, and `_` for
+/// the commas of a list are undone), the name of a switch that is on, a choice, and last a
+/// value kind; a reading counts only when the spec it gives has this very stem. A game whose
+/// stem reads otherwise gets no guess (the catalog's tables still lead back to their lines).
+pub fn spec_of_stem(stem: &str) -> Option<(crate::games::Entry, Spec, ValueKind)> {
+    use crate::game::{Arguments, ParamValue};
+    for entry in crate::games::registry().games() {
+        let short = entry.name.rsplit('/').next().unwrap_or(entry.name);
+        let Some(rest) = stem.strip_prefix(short).and_then(|r| r.strip_prefix('-')) else {
+            continue;
+        };
+        let pieces: Vec<&str> = rest.split('-').flat_map(|p| size(p)).collect();
+        if pieces.len() > 12 || pieces.iter().any(|p| p.is_empty()) {
+            continue;
+        }
+        // Each way of reading the pieces, one piece at a time against the parameters in
+        // order: small enough to try them all (a handful of parameters and pieces).
+        let mut found = None;
+        let mut stack = vec![(0usize, 0usize, Arguments::new())];
+        while let Some((param, piece, args)) = stack.pop() {
+            if found.is_some() {
+                break;
+            }
+            if param == entry.game_params.len() {
+                let kinds: &[Option<&str>] = match pieces.len() - piece {
+                    0 => &[None],
+                    1 => &[Some(pieces[piece])],
+                    _ => continue,
+                };
+                for &kind in kinds {
+                    let mut args = args.clone();
+                    if let Some(k) = kind {
+                        args.set(crate::games::VALUES_PARAM, k);
+                    }
+                    if let Ok((spec, kind)) = entry.from_args(&args) {
+                        if spec.table_stem(kind) == stem {
+                            found = Some((*entry, spec, kind));
+                        }
+                    }
+                }
+                continue;
+            }
+            let p = &entry.game_params[param];
+            // Leaving the parameter out (a switch off, a default choice, an optional value).
+            if !matches!(p.value, ParamValue::Required(_)) {
+                stack.push((param + 1, piece, args.clone()));
+            }
+            let Some(&text) = pieces.get(piece) else {
+                continue;
+            };
+            let mut readings: Vec<String> = Vec::new();
+            match p.value {
+                ParamValue::Flag if text == p.name => readings.push("true".into()),
+                ParamValue::Flag => {}
+                ParamValue::Choice { choices, .. } if choices.contains(&text) => {
+                    readings.push(text.into())
+                }
+                ParamValue::Choice { .. } => {}
+                ParamValue::Required(_) | ParamValue::Optional(_) => {
+                    readings.push(text.replace('_', ","));
+                    let digits = text.trim_start_matches(|c: char| c.is_ascii_lowercase());
+                    if digits.len() < text.len() && digits.starts_with(|c: char| c.is_ascii_digit())
+                    {
+                        readings.push(digits.into());
+                    }
+                }
+            }
+            for value in readings {
+                stack.push((param + 1, piece + 1, args.clone().with(p.name, value)));
+            }
+        }
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// A piece of a stem, and a size `RxC` (two numbers) as its two numbers.
+fn size(piece: &str) -> Vec<&str> {
+    match piece.split_once('x') {
+        Some((a, b))
+            if !a.is_empty()
+                && !b.is_empty()
+                && a.bytes().all(|c| c.is_ascii_digit())
+                && b.bytes().all(|c| c.is_ascii_digit()) =>
+        {
+            vec![a, b]
+        }
+        _ => vec![piece],
+    }
 }
 
 /// Why the table file `path` cannot be opened when it does not exist, and what to do, in one
@@ -140,7 +236,6 @@ pub fn explain(e: &Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::registry;
 
     #[test]
     fn the_standard_catalog_parses() {
@@ -158,14 +253,14 @@ mod tests {
             ("nim-3x15.gtab", Some("nim --heaps 3 --max-heap 15")),
             (
                 "chomp-10x10-grundy.gtab",
-                Some("chomp --rows 10 --cols 10 --grundy"),
+                Some("chomp --rows 10 --cols 10 --values grundy"),
             ),
             (
                 "wythoff-1024-grundy.gtab",
-                Some("wythoff --max-heap 1024 --grundy"),
+                Some("wythoff --max-heap 1024 --values grundy"),
             ),
             ("pdb-4x4-2-4.gtab", Some("fifteen --partition 6-6-3")),
-            // Tables outside the catalog, from each game's stem.
+            // Tables outside the catalog, from each game's stem read against its parameters.
             ("nim-3x7.gtab", Some("nim --heaps 3 --max-heap 7")),
             (
                 "nim-4x9-k2-misere.gtab",
@@ -174,7 +269,7 @@ mod tests {
             ("chomp-10x11.gtab", Some("chomp --rows 10 --cols 11")),
             (
                 "chomp-7x7-grundy.gtab",
-                Some("chomp --rows 7 --cols 7 --grundy"),
+                Some("chomp --rows 7 --cols 7 --values grundy"),
             ),
             ("chomp3-500.gtab", Some("chomp3 --max 500")),
             ("wythoff-77.gtab", Some("wythoff --max-heap 77")),
@@ -184,9 +279,20 @@ mod tests {
                 Some("candy --max-candies 15 --max-take 3 --win odd"),
             ),
             (
-                "pdb-3x3-1-3_5.gtab",
-                Some("pdb --rows 3 --cols 3 --pattern 1,2,3,5"),
+                "subtraction-1_3_4-40-outcome.gtab",
+                Some("subtraction --set 1,3,4 --max-heap 40 --values outcome"),
             ),
+            (
+                "octal-0.137-30.gtab",
+                Some("octal --code 0.137 --max-heap 30"),
+            ),
+            (
+                "octal-grundy-30.gtab",
+                Some("octal --code grundy --max-heap 30"),
+            ),
+            // A pattern database outside the catalog: its stem writes the tiles as ranges
+            // (`1-3_5`), which a reading piece by piece does not undo.
+            ("pdb-3x3-1-3_5.gtab", None),
             // Names no build writes: unknown games, bad numbers, kinds a game lacks, names
             // that parse but are not written so (leading zeros), other extensions.
             ("nope.gtab", None),
@@ -214,13 +320,12 @@ mod tests {
                 "{name}"
             );
         }
-        // Every sample (each value kind) of every game that guesses build words from a file
-        // name (an optional part of a game) leads back to a command building it.
+        // Every sample (each value kind) of every game whose stems read back (all but the
+        // pattern databases) leads back to a command building it.
         for spec in Spec::samples() {
             for &kind in spec.value_kinds() {
                 let name = spec.file_name(kind);
-                let stem = name.trim_end_matches(".gtab");
-                if registry().build_words_guesses(stem).is_empty() {
+                if spec.name() == "pdb" {
                     continue;
                 }
                 assert!(build_words(&name).is_some(), "{name}");
@@ -233,7 +338,7 @@ mod tests {
         let m = missing_table(Path::new("tables/chomp-10x10-grundy.gtab"));
         assert!(m.contains("does not exist"), "{m}");
         assert!(
-            m.contains("`gamedb build chomp --rows 10 --cols 10 --grundy`"),
+            m.contains("`gamedb build chomp --rows 10 --cols 10 --values grundy`"),
             "{m}"
         );
         assert!(m.contains("`gamedb list`"), "{m}");

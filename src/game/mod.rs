@@ -29,14 +29,24 @@ pub use model::{mod3, Game, Outcome, Retro, Solved, ValueKind, UNREACHED};
 /// (1.38·10^11 positions, 16 GiB at one bit); the memory check still refuses what will not fit.
 pub const MAX_POSITIONS: u64 = 1 << 38;
 
-/// What a game contributes to the registry: its name (the identity its tables carry), its
-/// checked parameters (values by name go in, a checked spec comes out; the fields stay
-/// private, so no unchecked spec exists), its rules for lookups, and how to solve it.
+/// A game, as its author writes it: the checked parameters of one table (values by name go
+/// in, a checked spec comes out; the fields stay private, so no unchecked spec exists), and
+/// the view of the game those parameters make ([`GameSpec::View`]) for the solvers and the
+/// lookups.
+///
+/// Eight items are required: [`NAME`](GameSpec::NAME), [`ABOUT`](GameSpec::ABOUT),
+/// [`PARAMS`](GameSpec::PARAMS), [`View`](GameSpec::View), [`view`](GameSpec::view),
+/// [`from_args`](GameSpec::from_args), [`parameters`](GameSpec::parameters) and
+/// [`samples`](GameSpec::samples). Everything else has a default made from them: the value
+/// kinds ([`VALUES`](GameSpec::VALUES), P/N bits), the positions, the rules and the solving
+/// (the view's, see [`GameView`]), the file name stem (the name and the parameter values) and
+/// the line for people. A game with an engine of its own overrides what it does otherwise.
 ///
 /// Registering a game is one line: in `src/games/mod.rs` for the games of this crate, or
 /// `Registry::builtin().with::<MySpec>()` in another crate (see `src/guide/game-authors.md`).
-/// The registry makes the `gamedb build` subcommand from [`GameSpec::PARAMS`], reads headers
-/// back with [`GameSpec::from_parameters`], and runs [`GameSpec::conformance`] on
+/// The registry makes the `gamedb build` subcommand from [`GameSpec::PARAMS`] and
+/// [`GameSpec::VALUES`] (`--values KIND`), reads headers back with
+/// [`GameSpec::from_parameters`], and runs [`GameSpec::conformance`] on
 /// [`GameSpec::samples`] in the tests, together with the check of the solved values of every
 /// kind against the game's own recurrence ([`conformance::values`], through
 /// `Spec::check_values`), which needs no code from the game beyond its [`Rules`]
@@ -53,23 +63,38 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
     /// give a table of the same parameters other values (or another index), so older tables
     /// are refused rather than misread.
     const RULES_VERSION: u32 = 1;
-    /// The parameters `gamedb build NAME` accepts (as `--NAME VALUE` options).
+    /// The parameters `gamedb build NAME` accepts (as `--NAME VALUE` options), besides the
+    /// `--values KIND` the registry adds from [`VALUES`](GameSpec::VALUES).
     const PARAMS: &'static [Param];
+    /// Every kind of value a table of this game may hold, the default first (its tables'
+    /// file names carry no kind); `gamedb build NAME --values KIND` chooses another. By
+    /// default P/N bits alone.
+    const VALUES: &'static [ValueKind] = &[ValueKind::Outcome];
+
+    /// The game as the solvers and lookups see it (see [`GameView`]): for most games one type
+    /// implementing [`Game`] and [`Rules`].
+    type View: GameView;
+    /// The view of these parameters.
+    fn view(&self) -> Self::View;
 
     /// Checks the values given for [`PARAMS`](GameSpec::PARAMS) (from the command line or
-    /// from a header): the spec and the value kind they ask for, or an error naming the bad
-    /// option and what is accepted.
-    fn from_args(args: &Arguments) -> Result<(Self, ValueKind)>;
+    /// from a header): the spec they ask for, or an error naming the bad option and what is
+    /// accepted. The value kind is the registry's to check; `args.get("values")` holds the
+    /// one asked for, for a game that refuses some kinds for some parameters.
+    fn from_args(args: &Arguments) -> Result<Self>;
     /// The parameters as canonical text, stored in table headers: the form
     /// [`params::write`] makes, e.g. `heaps=6,max-heap=63`; without the value kind, which the
     /// header keeps apart. Two specs are equal exactly when their texts are.
     fn parameters(&self) -> String;
+    /// Small instances, each solved in well under a second, for the conformance tests.
+    fn samples() -> Vec<Self>;
+
     /// Parameters read back from a header's text; the error says what is wrong with them. By
     /// default [`from_args`](GameSpec::from_args) on the values, which must be written as
     /// [`parameters`](GameSpec::parameters) writes them (one spelling for one table).
     fn from_parameters(text: &str) -> std::result::Result<Self, String> {
         let args = Arguments::parse(text)?;
-        let (spec, _) = Self::from_args(&args).map_err(|e| e.to_string())?;
+        let spec = Self::from_args(&args).map_err(|e| e.to_string())?;
         let canonical = spec.parameters();
         if canonical != text {
             return Err(format!(
@@ -78,27 +103,37 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
         }
         Ok(spec)
     }
-    /// Number of positions in the table.
-    fn positions(&self) -> u64;
-    /// File name stem (without the value kind and extension), e.g. `nim-6x63`.
-    fn stem(&self) -> String;
-    /// The words after `gamedb build` that would make the table whose file name stem is
-    /// `stem` (as the registry writes it: [`stem`](GameSpec::stem), then `-KIND` for a value
-    /// kind other than the first), e.g. `nim --heaps 3 --max-heap 15` for `nim-3x15`; `None`
-    /// when `stem` is not one of this game's (the default: no guess). Only a guess: the
-    /// registry keeps it when the table those words build has this very name
-    /// (`Spec::build_words`), so it need not check the numbers.
-    fn build_words(_stem: &str) -> Option<String> {
-        None
+    /// Number of positions in the table: by default the view's.
+    fn positions(&self) -> u64 {
+        self.view().positions()
     }
-    /// One line for people, e.g. `Nim: 6 heaps of 0..=63, take any number, normal play`.
-    fn describe(&self) -> String;
-    /// The value kinds this game can be solved for; the first is the default.
-    fn value_kinds(&self) -> &'static [ValueKind];
-    /// The rules used by lookups.
-    fn rules(&self) -> Result<Box<dyn Rules>>;
-    /// Solves every position for `kind` values (one of [`value_kinds`](GameSpec::value_kinds)).
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved>;
+    /// File name stem (without the value kind and extension), e.g. `nim-6x63`. By default the
+    /// name (after its `CRATE/`) and the parameter values in the order of
+    /// [`PARAMS`](GameSpec::PARAMS), joined by `-` (a switch that is on by its name, a
+    /// list's commas as `_`): `kayles-12` for `pins=12`.
+    fn stem(&self) -> String {
+        params::stem(Self::NAME, Self::PARAMS, &self.parameters())
+    }
+    /// One line for people, e.g. `Nim: 6 heaps of 0..=63, take any number, normal play`. By
+    /// default the name and the parameter text: `kayles/kayles pins=12`.
+    fn describe(&self) -> String {
+        format!("{} {}", Self::NAME, self.parameters())
+    }
+    /// The value kinds these parameters can be solved for, the first the default: by default
+    /// [`VALUES`](GameSpec::VALUES); a game that refuses some kinds for some parameters
+    /// (misère Nim has no Grundy values) lists fewer, never others.
+    fn value_kinds(&self) -> &'static [ValueKind] {
+        Self::VALUES
+    }
+    /// The rules used by lookups: by default the view.
+    fn rules(&self) -> Result<Box<dyn Rules>> {
+        Ok(Box::new(self.view()))
+    }
+    /// Solves every position for `kind` values (one of [`value_kinds`](GameSpec::value_kinds)):
+    /// by default the view's solver ([`GameView::solve`]).
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        self.view().solve(kind, progress)
+    }
     /// [`solve`](GameSpec::solve), handing the solver's finished waves to `saves` and resuming
     /// from what it saved (see [`crate::solve::saves`]). By default the game saves nothing
     /// and solves as [`solve`](GameSpec::solve) does.
@@ -119,19 +154,70 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
     /// Memory [`solve`](GameSpec::solve) needs at its peak for `kind` values, in bytes: the
     /// solver's (from its `*_memory` estimate in [`crate::solve`]) and the game's own tables.
     /// A build compares it with what the machine has before it allocates anything, so it must
-    /// not be an underestimate.
-    fn solve_memory(&self, kind: ValueKind) -> u64;
+    /// not be an underestimate. By default the view's ([`GameView::solve_memory`]).
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        self.view().solve_memory(kind)
+    }
     /// Bytes of the solved `kind` values ([`Solved`]'s storage) when the game knows them
     /// before solving, as three-rowed Chomp knows it stores two or three bytes a pair; `None`
     /// lets a build assume the widest its value kind may take.
     fn solved_bytes(&self, _kind: ValueKind) -> Option<u64> {
         None
     }
-    /// Small instances, each solved in well under a second, for the conformance tests.
-    fn samples() -> Vec<Self>;
     /// Checks the game's contracts on this instance (see [`conformance`]): returns the number
-    /// of positions checked, or what is broken.
+    /// of positions checked, or what is broken. By default the view's
+    /// ([`GameView::conformance`]).
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        self.view().conformance()
+    }
+}
+
+/// What a game is to the solvers and the lookups: its [`Rules`], its number of positions, how
+/// its tables are solved and how its contracts are checked.
+///
+/// Every [`Game`] that is its own [`Rules`] has it, nothing to write: P/N bits from
+/// [`crate::solve::solve_outcomes`], Grundy values from [`crate::solve::solve_grundy`] (with
+/// their `*_memory` estimates), and the checks [`conformance::game`] and
+/// [`conformance::rules`]. A game the solvers see otherwise (a puzzle searched breadth first,
+/// a sum of heaps, an engine of its own) implements it for its rules.
+pub trait GameView: Rules + 'static {
+    /// Number of positions.
+    fn positions(&self) -> u64;
+    /// Solves every position for `kind` values.
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved>;
+    /// Memory [`solve`](GameView::solve) needs at its peak (see [`GameSpec::solve_memory`]).
+    fn solve_memory(&self, kind: ValueKind) -> u64;
+    /// Checks the game's contracts (see [`GameSpec::conformance`]).
     fn conformance(&self) -> std::result::Result<u64, String>;
+}
+
+impl<G: Game + Rules + 'static> GameView for G {
+    fn positions(&self) -> u64 {
+        Game::positions(self)
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        match kind {
+            ValueKind::Outcome => Ok(crate::solve::solve_outcomes(self, progress)?.into_solved()),
+            ValueKind::Grundy => Ok(Solved::Grundy(crate::solve::solve_grundy(self, progress)?)),
+            other => Err(crate::Error::internal(format!(
+                "no solver of {} values for a game over a dense index; the game's spec solves them",
+                other.name()
+            ))),
+        }
+    }
+
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        match kind {
+            ValueKind::Grundy => crate::solve::grundy_memory(Game::positions(self)),
+            _ => crate::solve::outcomes_memory(Game::positions(self)),
+        }
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        let children = conformance::game(self)?;
+        conformance::rules(self, Game::positions(self), Some(&children))
+    }
 }
 
 /// One legal move from a position, as the lookup shows it.

@@ -224,18 +224,29 @@ pub trait Game: Sync {
     /// Number of positions; indices are `0..positions()`.
     fn positions(&self) -> u64;
 
-    /// Number of levels.
-    fn level_count(&self) -> u64;
+    /// Number of levels. By default one a position, which holds when every move lowers the
+    /// index (the conformance checks say when it does not).
+    fn level_count(&self) -> u64 {
+        self.positions()
+    }
 
-    /// The index range of level `l`, for `l < level_count()` (see the contract above).
-    fn level(&self, l: u64) -> Range<u64>;
+    /// The index range of level `l`, for `l < level_count()` (see the contract above). By
+    /// default position `l` alone.
+    fn level(&self, l: u64) -> Range<u64> {
+        l..l + 1
+    }
 
     /// Calls `f` with the index of each position one move away. Stops, and returns `Break`,
     /// as soon as `f` does. A child may be visited more than once.
     fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, f: F) -> ControlFlow<()>;
 
-    /// The value of a position with no move, `None` for every other position.
-    fn terminal(&self, pos: u64) -> Option<Outcome>;
+    /// The value of a position with no move, `None` for every other position. By default P
+    /// (normal play: whoever cannot move loses), found by asking for one child.
+    fn terminal(&self, pos: u64) -> Option<Outcome> {
+        self.children(pos, |_| ControlFlow::Break(()))
+            .is_continue()
+            .then_some(Outcome::P)
+    }
 }
 
 /// Games that can also enumerate un-moves, which lets the retrograde solver push results from

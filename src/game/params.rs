@@ -174,21 +174,6 @@ impl Arguments {
         matches!(self.get(name), Some("true"))
     }
 
-    /// The value kind a switch chooses (`--grundy`, `--outcomes`): `on` when switch `name` is
-    /// on, `off` otherwise.
-    pub fn kind(
-        &self,
-        name: &str,
-        on: crate::game::ValueKind,
-        off: crate::game::ValueKind,
-    ) -> crate::game::ValueKind {
-        if self.flag(name) {
-            on
-        } else {
-            off
-        }
-    }
-
     /// The number `name`, when given; an error naming the option and the value when it is not
     /// a number of type `T`.
     pub fn optional_number<T: FromStr>(&self, name: &str) -> Result<Option<T>> {
@@ -220,6 +205,39 @@ pub fn write(pairs: &[(&str, Option<String>)]) -> String {
         .filter_map(|(name, value)| value.as_ref().map(|v| format!("{name}={v}")))
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// The default file name stem of a table ([`crate::game::GameSpec::stem`]): the game's name
+/// after its `CRATE/`, then the value of each parameter of `params` that `text` (canonical
+/// parameter text) gives, in the order of `params`, joined by `-`: a switch that is on by its
+/// name, a list with `_` for its commas (`kayles-12` for `kayles/kayles` and `pins=12`).
+pub fn stem(name: &str, params: &[Param], text: &str) -> String {
+    let args = Arguments::parse(text).unwrap_or_default();
+    let short = name.rsplit('/').next().unwrap_or(name);
+    let mut stem = short.to_string();
+    for p in params {
+        match (args.get(p.name), p.value) {
+            (Some("true"), ParamValue::Flag) => stem += &format!("-{}", p.name),
+            (Some(_), ParamValue::Flag) | (None, _) => {}
+            (Some(v), _) => stem += &format!("-{}", v.replace(',', "_")),
+        }
+    }
+    stem
+}
+
+/// The words after `gamedb build` that give a game the parameters of canonical text `text`,
+/// in the order of `params`: `nim --heaps 3 --max-heap 15` for `heaps=3,max-heap=15`.
+pub fn build_words(name: &str, params: &[Param], text: &str) -> String {
+    let args = Arguments::parse(text).unwrap_or_default();
+    let mut words = name.to_string();
+    for p in params {
+        match (args.get(p.name), p.value) {
+            (Some("true"), ParamValue::Flag) => words += &format!(" --{}", p.name),
+            (Some(_), ParamValue::Flag) | (None, _) => {}
+            (Some(v), _) => words += &format!(" --{} {v}", p.name),
+        }
+    }
+    words
 }
 
 #[cfg(test)]

@@ -8,11 +8,7 @@
 
 use std::ops::{ControlFlow, Range};
 
-use crate::game::{
-    conformance, params, Arguments, Game, GameSpec, Move, Outcome, Param, Progress, Rules, Solved,
-    ValueKind,
-};
-use crate::solve::solve_outcomes;
+use crate::game::{conformance, params, Arguments, Game, GameSpec, Move, Outcome, Param, Rules};
 use crate::{Error, Result};
 
 /// Which total wins when the candies run out.
@@ -97,7 +93,12 @@ impl GameSpec for CandySpec {
         Param::choice("win", &["even", "odd"], "even", "Which total wins"),
     ];
 
-    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+    type View = Candy;
+    fn view(&self) -> Candy {
+        Candy::new(self.clone())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
         let win = match a.get("win").unwrap_or("even") {
             "even" => WinRule::Even,
             "odd" => WinRule::Odd,
@@ -108,8 +109,7 @@ impl GameSpec for CandySpec {
                 )))
             }
         };
-        let spec = CandySpec::new(a.number("max-candies")?, a.number("max-take")?, win)?;
-        Ok((spec, ValueKind::Outcome))
+        CandySpec::new(a.number("max-candies")?, a.number("max-take")?, win)
     }
 
     fn parameters(&self) -> String {
@@ -133,17 +133,6 @@ impl GameSpec for CandySpec {
         )
     }
 
-    fn build_words(stem: &str) -> Option<String> {
-        // candy-nN-kK-even|odd
-        let mut parts = stem.strip_prefix("candy-")?.split('-');
-        let n = parts.next()?.strip_prefix('n')?;
-        let k = parts.next()?.strip_prefix('k')?;
-        let win = parts.next()?;
-        Some(format!(
-            "candy --max-candies {n} --max-take {k} --win {win}"
-        ))
-    }
-
     fn describe(&self) -> String {
         format!(
             "candy game: odd totals up to {} candies, take 1..={}, {} total wins",
@@ -151,22 +140,6 @@ impl GameSpec for CandySpec {
             self.max_take,
             self.win.name()
         )
-    }
-
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        &[ValueKind::Outcome]
-    }
-
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(Candy::new(self.clone())))
-    }
-
-    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        Ok(solve_outcomes(&Candy::new(self.clone()), progress)?.into_solved())
-    }
-
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        crate::solve::outcomes_memory(self.positions())
     }
 
     fn samples() -> Vec<Self> {

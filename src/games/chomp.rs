@@ -61,8 +61,8 @@ mod engine;
 mod walk;
 
 use crate::game::{
-    binomial, conformance, format_numbers, params, Arguments, Fact, GameSpec, Move, Param,
-    Progress, Rules, Solved, ValueKind, Values, MAX_POSITIONS,
+    binomial, conformance, format_numbers, params, Arguments, Fact, GameSpec, GameView, Move,
+    Param, Progress, Rules, Solved, ValueKind, Values, MAX_POSITIONS,
 };
 use crate::solve::Saves;
 use crate::{Error, Result};
@@ -161,12 +161,16 @@ impl GameSpec for ChompSpec {
     const PARAMS: &'static [Param] = &[
         Param::required("rows", "R", "Rows of the box"),
         Param::required("cols", "C", "Columns of the box"),
-        Param::flag("grundy", "Store Grundy values instead of P/N bits"),
     ];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Outcome, ValueKind::Grundy];
 
-    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
-        let kind = a.kind("grundy", ValueKind::Grundy, ValueKind::Outcome);
-        Ok((ChompSpec::new(a.number("rows")?, a.number("cols")?)?, kind))
+    type View = Chomp;
+    fn view(&self) -> Chomp {
+        Chomp::new(self.clone())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        ChompSpec::new(a.number("rows")?, a.number("cols")?)
     }
 
     fn parameters(&self) -> String {
@@ -185,30 +189,11 @@ impl GameSpec for ChompSpec {
         format!("chomp-{}x{}", self.rows, self.cols)
     }
 
-    fn build_words(stem: &str) -> Option<String> {
-        // chomp-RxC[-grundy]
-        let rest = stem.strip_prefix("chomp-")?;
-        let (size, grundy) = match rest.strip_suffix("-grundy") {
-            Some(size) => (size, " --grundy"),
-            None => (rest, ""),
-        };
-        let (rows, cols) = size.split_once('x')?;
-        Some(format!("chomp --rows {rows} --cols {cols}{grundy}"))
-    }
-
     fn describe(&self) -> String {
         format!(
             "Chomp: every position of the {}×{} box (Young diagrams holding the poisoned cell)",
             self.rows, self.cols
         )
-    }
-
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        &[ValueKind::Outcome, ValueKind::Grundy]
-    }
-
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(Chomp::new(self.clone())))
     }
 
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
@@ -307,6 +292,26 @@ impl GameSpec for ChompSpec {
         let game = Chomp::new(self.clone());
         let children = conformance::waves(&game)?;
         conformance::rules(&game, self.positions(), Some(&children))
+    }
+}
+
+/// Chomp is solved by its own engines (runs, triangles, waves), not over `Game`: the view
+/// answers for the solvers from the spec.
+impl GameView for Chomp {
+    fn positions(&self) -> u64 {
+        self.spec.positions()
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        self.spec.solve(kind, progress)
+    }
+
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        self.spec.solve_memory(kind)
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        self.spec.conformance()
     }
 }
 

@@ -48,8 +48,8 @@ mod solver;
 mod view;
 
 use crate::game::{
-    format_numbers, params, Arguments, Fact, GameSpec, Move, Outcome, Param, Progress, Rules,
-    Solved, ValueKind, Values,
+    format_numbers, params, Arguments, Fact, GameSpec, GameView, Move, Outcome, Param, Progress,
+    Rules, Solved, ValueKind, Values,
 };
 use crate::{Error, Result};
 
@@ -139,26 +139,25 @@ impl GameSpec for Chomp3Spec {
         "Largest second row N: the table answers every position p,q,r with q ≤ N (the first \
          row as long as you like)",
     )];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Extension];
 
-    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
-        Ok((Chomp3Spec::new(a.number("max")?)?, ValueKind::Extension))
+    type View = Chomp3Rules;
+    fn view(&self) -> Chomp3Rules {
+        Chomp3Rules {
+            max: self.max as u64,
+        }
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        Chomp3Spec::new(a.number("max")?)
     }
 
     fn parameters(&self) -> String {
         params::write(&[("max", Some(self.max.to_string()))])
     }
 
-    fn positions(&self) -> u64 {
-        entries(self.max)
-    }
-
     fn stem(&self) -> String {
         format!("chomp3-{}", self.max)
-    }
-
-    fn build_words(stem: &str) -> Option<String> {
-        // chomp3-N
-        Some(format!("chomp3 --max {}", stem.strip_prefix("chomp3-")?))
     }
 
     fn describe(&self) -> String {
@@ -166,29 +165,6 @@ impl GameSpec for Chomp3Spec {
             "Three-rowed Chomp: every position p,q,r with q ≤ {} (the first row unbounded), stored as f(q, r)",
             self.max
         )
-    }
-
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        &[ValueKind::Extension]
-    }
-
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(Chomp3Rules {
-            max: self.max as u64,
-        }))
-    }
-
-    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        let bytes = solve(self.max, progress)?;
-        Ok(Solved::Extensions {
-            len: entries(self.max),
-            bytes,
-            wide: entry_width(self.max) == 3,
-        })
-    }
-
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        memory_bound(self.max)
     }
 
     fn solved_bytes(&self, _kind: ValueKind) -> Option<u64> {
@@ -201,14 +177,35 @@ impl GameSpec for Chomp3Spec {
             .filter_map(|n| Chomp3Spec::new(n).ok())
             .collect()
     }
+}
+
+/// Three-rowed Chomp is solved per prefix (`f(q, r)`), not over `Game`.
+impl GameView for Chomp3Rules {
+    fn positions(&self) -> u64 {
+        entries(self.max as u32)
+    }
+
+    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        let max = self.max as u32;
+        let bytes = solve(max, progress)?;
+        Ok(Solved::Extensions {
+            len: entries(max),
+            bytes,
+            wide: entry_width(max) == 3,
+        })
+    }
+
+    fn solve_memory(&self, _kind: ValueKind) -> u64 {
+        memory_bound(self.max as u32)
+    }
 
     fn conformance(&self) -> std::result::Result<u64, String> {
-        conformance(self.max)
+        conformance(self.max as u32)
     }
 }
 
 /// The lookups' view of a table of `--max max`.
-struct Chomp3Rules {
+pub struct Chomp3Rules {
     max: u64,
 }
 

@@ -1,10 +1,12 @@
 //! The registry of games. Each game of this crate lives in its own file and exports one spec
-//! type (its checked parameters) implementing [`GameSpec`]; registering it is one line in the
-//! `builtin!` list at the bottom. A game of another crate is registered in that crate's own
-//! binary: `Registry::builtin().with::<MySpec>()`, handed to `gamedb::cli::main_with`.
+//! type (its checked parameters) implementing [`GameSpec`]; registering it is a `mod` line
+//! and one line in [`Registry::builtin`]. A game of another crate is registered in that
+//! crate's own binary: `Registry::builtin().with::<MySpec>()`, handed to
+//! `gamedb::cli::main_with`.
 //!
 //! * [`Spec`] is a table's game and parameters, of any registered game: a shared handle on the
-//!   game's spec with the calls every other module makes (`describe`, `rules`, `solve`, ...);
+//!   game's spec, which answers the calls every other module makes (`describe`, `rules`,
+//!   `solve`, ...) through [`AnySpec`], the one object-safe form of [`GameSpec`];
 //!   [`Spec::get`] gives the game's own type back to the reports about one game.
 //! * [`Registry`] lists the games a running program knows: their names, parameters
 //!   ([`Param`]) and samples; it reads a header's game name and parameter text back into a
@@ -16,57 +18,77 @@
 //! 15-puzzle solver).
 
 use std::any::Any;
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::game::{Arguments, GameSpec, Param, Progress, Rules, Solved, ValueKind, MAX_POSITIONS};
 use crate::solve::Saves;
 use crate::{Error, Result};
 
 pub mod board;
+pub mod candy;
+pub mod chomp;
+pub mod chomp3;
+pub mod nim;
+pub mod octal;
+pub mod pdb;
+pub mod slide;
+pub mod subtraction;
+pub mod wythoff;
 
-/// The games of this crate: one line each (`module::SpecType`), which declares the module and
-/// registers the game.
-macro_rules! builtin {
-    ($($module:ident::$ty:ident),* $(,)?) => {
-        $(pub mod $module;)*
-
-        fn builtin_entries() -> Vec<Entry> {
-            vec![$(Entry::of::<$module::$ty>()),*]
-        }
-    };
+/// The games of this crate, in the order `gamedb build --help` lists them.
+fn builtin_entries() -> Vec<Entry> {
+    vec![
+        Entry::of::<candy::CandySpec>(),
+        Entry::of::<nim::NimSpec>(),
+        Entry::of::<chomp::ChompSpec>(),
+        Entry::of::<slide::SlideSpec>(),
+        Entry::of::<pdb::PdbSpec>(),
+        Entry::of::<wythoff::WythoffSpec>(),
+        Entry::of::<chomp3::Chomp3Spec>(),
+        Entry::of::<subtraction::SubtractionSpec>(),
+        Entry::of::<octal::OctalSpec>(),
+    ]
 }
 
-builtin! {
-    candy::CandySpec,
-    nim::NimSpec,
-    chomp::ChompSpec,
-    slide::SlideSpec,
-    pdb::PdbSpec,
-    wythoff::WythoffSpec,
-    chomp3::Chomp3Spec,
-    subtraction::SubtractionSpec,
-    octal::OctalSpec,
-}
-
-/// A game's spec behind [`Spec`]: [`GameSpec`] made object-safe, implemented for every
-/// `GameSpec` (nothing for a game to write).
-trait AnyGame: Send + Sync + fmt::Debug {
+/// [`GameSpec`] made object-safe: what a [`Spec`] answers for any game (implemented for every
+/// `GameSpec`, nothing for a game to write). [`Spec`] dereferences to it, so a call of
+/// another module reads `spec.describe()`; [`Spec`]'s own methods add the checks made the
+/// same way for every game (the value kind, the size, the solved values).
+pub trait AnySpec: Send + Sync + fmt::Debug {
+    /// The game's own spec, for [`Spec::get`].
     fn as_any(&self) -> &dyn Any;
-    fn same(&self, other: &dyn AnyGame) -> bool;
+    /// Whether `other` is the same game with the same parameters.
+    fn same(&self, other: &dyn AnySpec) -> bool;
+    /// The game's name: its identity in headers and its word in `gamedb build`.
     fn name(&self) -> &'static str;
+    /// The version of the game's rules (see [`GameSpec::RULES_VERSION`]).
     fn rules_version(&self) -> u32;
+    /// The parameters as canonical text, as headers store them.
     fn parameters(&self) -> String;
+    /// Number of positions.
     fn positions(&self) -> u64;
+    /// File name stem without the value kind (see [`GameSpec::stem`]; [`Spec::table_stem`]
+    /// adds the kind).
     fn stem(&self) -> String;
+    /// One line for people.
     fn describe(&self) -> String;
+    /// Value kinds this game can be solved for; the first is the default.
     fn value_kinds(&self) -> &'static [ValueKind];
+    /// Memory solving needs at its peak (see [`GameSpec::solve_memory`]).
     fn solve_memory(&self, kind: ValueKind) -> u64;
+    /// Bytes of the solved values when known before solving (see [`GameSpec::solved_bytes`]).
     fn solved_bytes(&self, kind: ValueKind) -> Option<u64>;
+    /// Rules for lookups.
     fn rules(&self) -> Result<Box<dyn Rules>>;
+    /// Checks the game's contracts on this instance (see [`crate::game::conformance`]).
     fn conformance(&self) -> std::result::Result<u64, String>;
+    /// Bytes each save of a solve holds (see [`GameSpec::saved_bytes`]).
     fn saved_bytes(&self, kind: ValueKind) -> u64;
-    fn solve_saving(
+    /// The game's own [`GameSpec::solve_saving`], unchecked: [`Spec::solve_saving`] checks
+    /// the kind and the size before and the values it gives after.
+    fn solve_unchecked(
         &self,
         kind: ValueKind,
         progress: &dyn Progress,
@@ -74,11 +96,11 @@ trait AnyGame: Send + Sync + fmt::Debug {
     ) -> Result<Solved>;
 }
 
-impl<T: GameSpec> AnyGame for T {
+impl<T: GameSpec> AnySpec for T {
     fn as_any(&self) -> &dyn Any {
         self
     }
-    fn same(&self, other: &dyn AnyGame) -> bool {
+    fn same(&self, other: &dyn AnySpec) -> bool {
         other.as_any().downcast_ref::<T>() == Some(self)
     }
     fn name(&self) -> &'static str {
@@ -117,7 +139,7 @@ impl<T: GameSpec> AnyGame for T {
     fn saved_bytes(&self, kind: ValueKind) -> u64 {
         GameSpec::saved_bytes(self, kind)
     }
-    fn solve_saving(
+    fn solve_unchecked(
         &self,
         kind: ValueKind,
         progress: &dyn Progress,
@@ -128,8 +150,17 @@ impl<T: GameSpec> AnyGame for T {
 }
 
 /// A table's game and parameters, of any registered game (cheap to clone: a shared handle).
+/// It dereferences to [`AnySpec`], which answers for the game.
 #[derive(Clone)]
-pub struct Spec(Arc<dyn AnyGame>);
+pub struct Spec(Arc<dyn AnySpec>);
+
+impl std::ops::Deref for Spec {
+    type Target = dyn AnySpec;
+
+    fn deref(&self) -> &(dyn AnySpec + 'static) {
+        &*self.0
+    }
+}
 
 impl fmt::Debug for Spec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -159,18 +190,69 @@ pub struct Entry {
     pub about: &'static str,
     /// Its rules version ([`GameSpec::RULES_VERSION`]).
     pub rules_version: u32,
-    /// Its build parameters ([`GameSpec::PARAMS`]).
+    /// Its build parameters: the game's ([`GameSpec::PARAMS`]), then the registry's
+    /// `--values KIND` (made from [`GameSpec::VALUES`]) and, for a game of two value kinds,
+    /// the switch that picks the second (`--grundy` or `--outcomes`, the older spelling of
+    /// `--values`).
     pub params: &'static [Param],
-    from_args: fn(&Arguments) -> Result<(Spec, ValueKind)>,
+    /// The value kinds its tables may hold, the default first ([`GameSpec::VALUES`]).
+    pub values: &'static [ValueKind],
+    /// The game's own parameters ([`GameSpec::PARAMS`]), which its parameter text holds.
+    pub game_params: &'static [Param],
+    from_args: fn(&Arguments) -> Result<Spec>,
     from_parameters: fn(&str) -> std::result::Result<Spec, String>,
     samples: fn() -> Vec<Spec>,
-    build_words: fn(&str) -> Option<String>,
 }
 
 impl fmt::Debug for Entry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Entry").field("name", &self.name).finish()
     }
+}
+
+/// The parameter that chooses the value kind, `--values KIND`.
+pub const VALUES_PARAM: &str = "values";
+
+/// The switch that once chose value kind `kind` when it is not a game's default: `--grundy`
+/// (P/N bits by default) or `--outcomes` (Grundy values by default), kept as another
+/// spelling of `--values grundy` and `--values outcome`.
+fn alias(kind: ValueKind) -> Option<&'static str> {
+    match kind {
+        ValueKind::Grundy => Some("grundy"),
+        ValueKind::Outcome => Some("outcomes"),
+        _ => None,
+    }
+}
+
+/// A game's parameters and the registry's value options after them, made once per game name
+/// and kept for the life of the process: the command-line parser and the Python list take
+/// them as `'static` data, like the game's own.
+fn options(name: &'static str, params: &'static [Param], values: &[ValueKind]) -> &'static [Param] {
+    static MADE: OnceLock<Mutex<HashMap<&'static str, &'static [Param]>>> = OnceLock::new();
+    let mut made = MADE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    made.entry(name).or_insert_with(|| {
+        let names: Vec<&str> = values.iter().map(|k| k.name()).collect();
+        let help = match names.as_slice() {
+            [one] => format!("What the table stores: {one} values (the only kind)"),
+            [first, rest @ ..] => format!(
+                "What the table stores: {first} values (the default), or {}",
+                rest.join(" or ")
+            ),
+            [] => String::new(),
+        };
+        let mut all = params.to_vec();
+        all.push(Param::optional(VALUES_PARAM, "KIND", String::leak(help)));
+        for &kind in values.iter().skip(1) {
+            if let Some(flag) = alias(kind).filter(|f| !params.iter().any(|p| p.name == *f)) {
+                let help = format!("The same as --values {}", kind.name());
+                all.push(Param::flag(flag, String::leak(help)));
+            }
+        }
+        Vec::leak(all)
+    })
 }
 
 impl Entry {
@@ -180,16 +262,19 @@ impl Entry {
             name: T::NAME,
             about: T::ABOUT,
             rules_version: T::RULES_VERSION,
-            params: T::PARAMS,
-            from_args: |args| T::from_args(args).map(|(spec, kind)| (Spec::new(spec), kind)),
+            params: options(T::NAME, T::PARAMS, T::VALUES),
+            values: T::VALUES,
+            game_params: T::PARAMS,
+            from_args: |args| T::from_args(args).map(Spec::new),
             from_parameters: |text| T::from_parameters(text).map(Spec::new),
             samples: || T::samples().into_iter().map(Spec::new).collect(),
-            build_words: T::build_words,
         }
     }
 
-    /// The spec and value kind that values given on the command line ask for; unknown names
-    /// are refused with the accepted ones.
+    /// The spec and value kind that values given on the command line ask for: the game's
+    /// parameters and `values` (or the switch that spells it, `grundy` or `outcomes`).
+    /// Unknown names are refused with the accepted ones, and value kinds the game does not
+    /// store with the ones it does.
     pub fn from_args(&self, args: &Arguments) -> Result<(Spec, ValueKind)> {
         if let Some(bad) = args
             .names()
@@ -205,7 +290,57 @@ impl Entry {
                     .join(", ")
             )));
         }
-        (self.from_args)(args)
+        let kinds = || {
+            self.values
+                .iter()
+                .map(|k| k.name())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        let mut kind = match args.get(VALUES_PARAM) {
+            None => None,
+            Some(text) => Some(
+                self.values
+                    .iter()
+                    .copied()
+                    .find(|k| k.name() == text.trim())
+                    .ok_or_else(|| {
+                        Error::bad(format!(
+                            "--values {}: {} tables hold {}",
+                            crate::game::echo(text),
+                            self.name,
+                            kinds()
+                        ))
+                    })?,
+            ),
+        };
+        let mut game_args = Arguments::new();
+        for name in args.names() {
+            let switch = self.values.iter().skip(1).copied().find(|k| {
+                alias(*k) == Some(name) && !self.game_params.iter().any(|p| p.name == name)
+            });
+            match switch {
+                Some(k) if args.flag(name) => {
+                    if kind.is_some_and(|given| given != k) {
+                        return Err(Error::bad(format!(
+                            "--{name} asks for {} values and --values for {}: give one of them",
+                            k.name(),
+                            kind.map_or("", |g| g.name())
+                        )));
+                    }
+                    kind = Some(k);
+                }
+                Some(_) => {}
+                None => game_args.set(name, args.get(name).unwrap_or_default()),
+            }
+        }
+        if let Some(k) = kind {
+            game_args.set(VALUES_PARAM, k.name());
+        }
+        let spec = (self.from_args)(&game_args)?;
+        let kind = kind.unwrap_or(self.values[0]);
+        spec.check_kind(kind)?;
+        Ok((spec, kind))
     }
 
     /// The spec a header's parameter text describes.
@@ -218,10 +353,16 @@ impl Entry {
         (self.samples)()
     }
 
-    /// The game's guess at the `gamedb build` words for a table file name stem
-    /// ([`GameSpec::build_words`]).
-    pub fn build_words(&self, stem: &str) -> Option<String> {
-        (self.build_words)(stem)
+    /// The words after `gamedb build` that make the table of `spec` holding `kind` values
+    /// (a spec of this game): the name, the parameters as their canonical text gives them, and
+    /// `--values KIND` for a kind other than the default.
+    pub fn build_words(&self, spec: &Spec, kind: ValueKind) -> String {
+        let mut words =
+            crate::game::params::build_words(self.name, self.game_params, &spec.parameters());
+        if kind != self.values[0] {
+            words += &format!(" --values {}", kind.name());
+        }
+        words
     }
 }
 
@@ -372,15 +513,6 @@ impl Registry {
             .map_err(|e| NotKnown::Parameters(format!("{game} parameters '{parameters}': {e}")))
     }
 
-    /// Each game's guess at the `gamedb build` words (after `build`) that make the table whose
-    /// file name stem is `stem` (see [`GameSpec::build_words`]); unchecked.
-    pub fn build_words_guesses(&self, stem: &str) -> Vec<String> {
-        self.entries
-            .iter()
-            .filter_map(|e| e.build_words(stem))
-            .collect()
-    }
-
     /// Small instances of every game, for the conformance tests.
     pub fn samples(&self) -> Vec<Spec> {
         self.entries.iter().flat_map(|e| e.samples()).collect()
@@ -401,47 +533,6 @@ impl Spec {
     /// Small instances of every game of the registry in force, for the conformance tests.
     pub fn samples() -> Vec<Spec> {
         registry().samples()
-    }
-
-    /// The game's name: its identity in headers and its word in `gamedb build`.
-    pub fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    /// The version of the game's rules (see [`GameSpec::RULES_VERSION`]).
-    pub fn rules_version(&self) -> u32 {
-        self.0.rules_version()
-    }
-    /// The parameters as canonical text, as headers store them.
-    pub fn parameters(&self) -> String {
-        self.0.parameters()
-    }
-    /// Number of positions.
-    pub fn positions(&self) -> u64 {
-        self.0.positions()
-    }
-    /// One line for people.
-    pub fn describe(&self) -> String {
-        self.0.describe()
-    }
-    /// Value kinds this game can be solved for; the first is the default.
-    pub fn value_kinds(&self) -> &'static [ValueKind] {
-        self.0.value_kinds()
-    }
-    /// Memory solving needs at its peak (see [`GameSpec::solve_memory`]).
-    pub fn solve_memory(&self, kind: ValueKind) -> u64 {
-        self.0.solve_memory(kind)
-    }
-    /// Bytes of the solved values when known before solving (see [`GameSpec::solved_bytes`]).
-    pub fn solved_bytes(&self, kind: ValueKind) -> Option<u64> {
-        self.0.solved_bytes(kind)
-    }
-    /// Rules for lookups.
-    pub fn rules(&self) -> Result<Box<dyn Rules>> {
-        self.0.rules()
-    }
-    /// Checks the game's contracts on this instance (see [`crate::game::conformance`]).
-    pub fn conformance(&self) -> std::result::Result<u64, String> {
-        self.0.conformance()
     }
 
     /// Solves this instance for every value kind it supports and checks the values against the
@@ -485,7 +576,7 @@ impl Spec {
     /// File name stem of the table of these parameters holding `kind` values, e.g. `nim-3x7`
     /// or `nim-3x7-grundy`; the format module adds the extension ([`Spec::file_name`]).
     pub fn table_stem(&self, kind: ValueKind) -> String {
-        let stem = self.0.stem();
+        let stem = self.stem();
         if kind == self.default_kind() {
             stem
         } else {
@@ -521,11 +612,6 @@ impl Spec {
         self.solve_saving(kind, progress, &())
     }
 
-    /// Bytes each save of [`Spec::solve_saving`] holds (see [`GameSpec::saved_bytes`]).
-    pub fn saved_bytes(&self, kind: ValueKind) -> u64 {
-        self.0.saved_bytes(kind)
-    }
-
     /// [`Spec::solve`], saving finished waves to `saves` and resuming from them (see
     /// [`GameSpec::solve_saving`]).
     pub fn solve_saving(
@@ -542,7 +628,7 @@ impl Spec {
                 self.describe()
             )));
         }
-        let solved = self.0.solve_saving(kind, progress, saves)?;
+        let solved = self.solve_unchecked(kind, progress, saves)?;
         if solved.len() != positions || solved.kind() != kind {
             return Err(Error::internal(format!(
                 "solving {} gave {} {} values, expected {positions} {} values",

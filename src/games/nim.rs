@@ -123,27 +123,27 @@ impl GameSpec for NimSpec {
             "misere",
             "Misère play: whoever takes the last counter loses",
         ),
-        Param::flag(
-            "grundy",
-            "Store Grundy values instead of P/N bits (normal play only)",
-        ),
     ];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Outcome, ValueKind::Grundy];
 
-    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
-        let (grundy, misere) = (a.flag("grundy"), a.flag("misere"));
-        if grundy && misere {
+    type View = Nim;
+    fn view(&self) -> Nim {
+        Nim::new(self.clone())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        let misere = a.flag("misere");
+        if misere && a.get("values") == Some("grundy") {
             return Err(Error::bad(
-                "--grundy needs normal play: Grundy values are not defined for misère Nim",
+                "--values grundy needs normal play: Grundy values are not defined for misère Nim",
             ));
         }
-        let kind = a.kind("grundy", ValueKind::Grundy, ValueKind::Outcome);
-        let spec = NimSpec::new(
+        NimSpec::new(
             a.number("heaps")?,
             a.number("max-heap")?,
             a.optional_number("max-take")?,
             misere,
-        )?;
-        Ok((spec, kind))
+        )
     }
 
     fn parameters(&self) -> String {
@@ -171,21 +171,6 @@ impl GameSpec for NimSpec {
         s
     }
 
-    fn build_words(stem: &str) -> Option<String> {
-        // nim-HxM[-kK][-misere][-grundy]
-        let mut parts = stem.strip_prefix("nim-")?.split('-');
-        let (heaps, max_heap) = parts.next()?.split_once('x')?;
-        let mut words = format!("nim --heaps {heaps} --max-heap {max_heap}");
-        for p in parts {
-            match p {
-                "misere" => words += " --misere",
-                "grundy" => words += " --grundy",
-                _ => words += &format!(" --max-take {}", p.strip_prefix('k')?),
-            }
-        }
-        Some(words)
-    }
-
     fn describe(&self) -> String {
         format!(
             "Nim: {} heaps of 0..={}, take {}, {} play",
@@ -205,10 +190,6 @@ impl GameSpec for NimSpec {
         } else {
             &[ValueKind::Outcome, ValueKind::Grundy]
         }
-    }
-
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(Nim::new(self.clone())))
     }
 
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {

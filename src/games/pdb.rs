@@ -30,8 +30,8 @@
 
 use super::board::Board;
 use crate::game::{
-    conformance, format_numbers, params, parse_numbers, Arguments, GameSpec, Move, Param, Progress,
-    Rules, Solved, ValueKind,
+    conformance, format_numbers, params, parse_numbers, Arguments, GameSpec, GameView, Move, Param,
+    Progress, Rules, Solved, ValueKind,
 };
 use crate::solve::{token_distances, Placements};
 use crate::{Error, Result};
@@ -170,10 +170,18 @@ impl GameSpec for PdbSpec {
             "The pattern tiles, e.g. `1,2,3,4,5,6,7`",
         ),
     ];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Distance];
 
-    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
-        let spec = PdbSpec::parse(a.number("rows")?, a.number("cols")?, a.text("pattern")?)?;
-        Ok((spec, ValueKind::Distance))
+    type View = PdbRules;
+    fn view(&self) -> PdbRules {
+        PdbRules {
+            spec: self.clone(),
+            index: self.placements(),
+        }
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        PdbSpec::parse(a.number("rows")?, a.number("cols")?, a.text("pattern")?)
     }
 
     fn parameters(&self) -> String {
@@ -197,46 +205,12 @@ impl GameSpec for PdbSpec {
         )
     }
 
-    fn build_words(stem: &str) -> Option<String> {
-        // pdb-RxC-TILES, the tile ranges joined by `_`
-        let (board, tiles) = stem.strip_prefix("pdb-")?.split_once('-')?;
-        let (rows, cols) = board.split_once('x')?;
-        let mut pattern = Vec::new();
-        for part in tiles.split('_') {
-            match part.split_once('-') {
-                None => pattern.push(part.to_string()),
-                Some((a, b)) => {
-                    let (a, b): (u32, u32) = (a.parse().ok()?, b.parse().ok()?);
-                    if b < a || b - a > 64 {
-                        return None;
-                    }
-                    pattern.extend((a..=b).map(|t| t.to_string()));
-                }
-            }
-        }
-        Some(format!(
-            "pdb --rows {rows} --cols {cols} --pattern {}",
-            pattern.join(",")
-        ))
-    }
-
     fn describe(&self) -> String {
         format!(
             "pattern database: tiles {} of the {} sliding puzzle",
             self.pattern_name(),
             self.board.name()
         )
-    }
-
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        &[ValueKind::Distance]
-    }
-
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(PdbRules {
-            spec: self.clone(),
-            index: self.placements(),
-        }))
     }
 
     fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
@@ -274,9 +248,29 @@ impl GameSpec for PdbSpec {
     }
 }
 
+/// A pattern database is searched over placements, not over `Game`: the view answers for the
+/// solvers from the spec.
+impl GameView for PdbRules {
+    fn positions(&self) -> u64 {
+        self.spec.positions()
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        self.spec.solve(kind, progress)
+    }
+
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        self.spec.solve_memory(kind)
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        self.spec.conformance()
+    }
+}
+
 /// Lookups on a pattern database: positions are whole arrangements of the board (the tiles
 /// in reading order, 0 for the blank); only where the pattern tiles stand matters.
-struct PdbRules {
+pub struct PdbRules {
     spec: PdbSpec,
     index: Placements,
 }

@@ -11,8 +11,8 @@ mod index;
 
 use super::board::{move_label, Board, FACTORIAL};
 use crate::game::{
-    conformance, format_numbers, params, Arguments, Fact, GameSpec, Move, Param, Progress, Rules,
-    Solved, ValueKind, Values,
+    conformance, format_numbers, params, Arguments, Fact, GameSpec, GameView, Move, Param,
+    Progress, Rules, Solved, ValueKind, Values,
 };
 use crate::solve::bfs::{self, Puzzle};
 use crate::{Error, Result};
@@ -85,10 +85,15 @@ impl GameSpec for SlideSpec {
         Param::required("rows", "R", "Rows of the board"),
         Param::required("cols", "C", "Columns of the board"),
     ];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Distance];
 
-    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
-        let spec = SlideSpec::new(a.number("rows")?, a.number("cols")?)?;
-        Ok((spec, ValueKind::Distance))
+    type View = SlideRules;
+    fn view(&self) -> SlideRules {
+        SlideRules::new(self.grid())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        SlideSpec::new(a.number("rows")?, a.number("cols")?)
     }
 
     fn parameters(&self) -> String {
@@ -120,12 +125,6 @@ impl GameSpec for SlideSpec {
         format!("slide-{}x{}", self.rows, self.cols)
     }
 
-    fn build_words(stem: &str) -> Option<String> {
-        // slide-RxC
-        let (rows, cols) = stem.strip_prefix("slide-")?.split_once('x')?;
-        Some(format!("slide --rows {rows} --cols {cols}"))
-    }
-
     fn describe(&self) -> String {
         format!(
             "sliding puzzle: {}×{} board ({} rows, {} columns, tiles 1..={}), distance to the goal of every solvable arrangement",
@@ -135,14 +134,6 @@ impl GameSpec for SlideSpec {
             self.cols,
             self.rows * self.cols - 1
         )
-    }
-
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        &[ValueKind::Distance]
-    }
-
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(SlideRules::new(self.grid())))
     }
 
     fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
@@ -185,6 +176,42 @@ impl GameSpec for SlideSpec {
             index.positions(),
             Some(&children),
         )
+    }
+}
+
+/// A sliding puzzle is searched breadth first, not over `Game`: the view answers for the
+/// solvers from the spec.
+impl GameView for SlideRules {
+    fn positions(&self) -> u64 {
+        SlideSpec {
+            rows: self.grid.rows() as u32,
+            cols: self.grid.cols() as u32,
+        }
+        .positions()
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        SlideSpec {
+            rows: self.grid.rows() as u32,
+            cols: self.grid.cols() as u32,
+        }
+        .solve(kind, progress)
+    }
+
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        SlideSpec {
+            rows: self.grid.rows() as u32,
+            cols: self.grid.cols() as u32,
+        }
+        .solve_memory(kind)
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        SlideSpec {
+            rows: self.grid.rows() as u32,
+            cols: self.grid.cols() as u32,
+        }
+        .conformance()
     }
 }
 

@@ -7,10 +7,8 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
-    conformance, format_numbers, params, Arguments, Game, GameSpec, Move, Outcome, Param, Progress,
-    Rules, Solved, ValueKind,
+    format_numbers, params, Arguments, Game, GameSpec, Move, Outcome, Param, Rules, ValueKind,
 };
-use crate::solve::{solve_grundy, solve_outcomes};
 use crate::{Error, Result};
 
 /// Largest heap a table may hold (2^32 − 2: 2^32 − 1 positions).
@@ -74,10 +72,15 @@ impl GameSpec for SubtractionSpec {
     const PARAMS: &'static [Param] = &[
         Param::required("set", "S", "The takes allowed, e.g. `1,3,4`"),
         Param::required("max-heap", "N", "Largest heap size"),
-        Param::flag("outcomes", "Store P/N bits instead of Grundy values"),
     ];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Grundy, ValueKind::Outcome];
 
-    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+    type View = Subtraction;
+    fn view(&self) -> Subtraction {
+        Subtraction(self.clone())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
         let text = a.text("set")?;
         let set = text
             .split(',')
@@ -92,8 +95,7 @@ impl GameSpec for SubtractionSpec {
                 })
             })
             .collect::<Result<Vec<u32>>>()?;
-        let kind = a.kind("outcomes", ValueKind::Outcome, ValueKind::Grundy);
-        Ok((SubtractionSpec::new(&set, a.number("max-heap")?)?, kind))
+        SubtractionSpec::new(&set, a.number("max-heap")?)
     }
 
     fn parameters(&self) -> String {
@@ -112,49 +114,12 @@ impl GameSpec for SubtractionSpec {
         format!("subtraction-{}-{}", set.join("_"), self.max_heap)
     }
 
-    fn build_words(stem: &str) -> Option<String> {
-        // subtraction-S1_S2_...-N[-outcome]
-        let rest = stem.strip_prefix("subtraction-")?;
-        let (rest, outcomes) = match rest.strip_suffix("-outcome") {
-            Some(r) => (r, " --outcomes"),
-            None => (rest, ""),
-        };
-        let (set, max) = rest.split_once('-')?;
-        Some(format!(
-            "subtraction --set {} --max-heap {max}{outcomes}",
-            set.replace('_', ",")
-        ))
-    }
-
     fn describe(&self) -> String {
         format!(
             "Subtraction game S={{{}}}: one heap of 0..={}, normal play",
             format_numbers(&self.set),
             self.max_heap
         )
-    }
-
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        &[ValueKind::Grundy, ValueKind::Outcome]
-    }
-
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(Subtraction(self.clone())))
-    }
-
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        let game = Subtraction(self.clone());
-        Ok(match kind {
-            ValueKind::Outcome => solve_outcomes(&game, progress)?.into_solved(),
-            _ => Solved::Grundy(solve_grundy(&game, progress)?),
-        })
-    }
-
-    fn solve_memory(&self, kind: ValueKind) -> u64 {
-        match kind {
-            ValueKind::Outcome => crate::solve::outcomes_memory(self.positions()),
-            _ => crate::solve::grundy_memory(self.positions()),
-        }
     }
 
     fn samples() -> Vec<Self> {
@@ -166,12 +131,6 @@ impl GameSpec for SubtractionSpec {
         .into_iter()
         .filter_map(|(set, n)| SubtractionSpec::new(set, n).ok())
         .collect()
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        let game = Subtraction(self.clone());
-        let children = conformance::game(&game)?;
-        conformance::rules(&game, game.positions(), Some(&children))
     }
 }
 
@@ -248,6 +207,7 @@ impl Rules for Subtraction {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Solved;
 
     #[test]
     fn grundy_values_of_s_134_have_period_7() {

@@ -54,14 +54,20 @@ impl GameSpec for WythoffSpec {
     const ABOUT: &'static str =
         "Wythoff's game: two heaps of 0..H; take any number from one heap, \
                                  or the same number from both";
-    const PARAMS: &'static [Param] = &[
-        Param::required("max-heap", "H", "Largest heap size (both heaps)"),
-        Param::flag("grundy", "Store Grundy values instead of P/N bits"),
-    ];
+    const PARAMS: &'static [Param] = &[Param::required(
+        "max-heap",
+        "H",
+        "Largest heap size (both heaps)",
+    )];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Outcome, ValueKind::Grundy];
 
-    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
-        let kind = a.kind("grundy", ValueKind::Grundy, ValueKind::Outcome);
-        Ok((WythoffSpec::new(a.number("max-heap")?)?, kind))
+    type View = Wythoff;
+    fn view(&self) -> Wythoff {
+        Wythoff::new(self.clone())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        WythoffSpec::new(a.number("max-heap")?)
     }
 
     fn parameters(&self) -> String {
@@ -77,28 +83,11 @@ impl GameSpec for WythoffSpec {
         format!("wythoff-{}", self.max_heap)
     }
 
-    fn build_words(stem: &str) -> Option<String> {
-        // wythoff-M[-grundy]
-        let rest = stem.strip_prefix("wythoff-")?;
-        Some(match rest.strip_suffix("-grundy") {
-            Some(max) => format!("wythoff --max-heap {max} --grundy"),
-            None => format!("wythoff --max-heap {rest}"),
-        })
-    }
-
     fn describe(&self) -> String {
         format!(
             "Wythoff's game: two heaps of 0..={}, take any number from one heap or the same number from both, normal play",
             self.max_heap
         )
-    }
-
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        &[ValueKind::Outcome, ValueKind::Grundy]
-    }
-
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(Wythoff::new(self.clone())))
     }
 
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {

@@ -16,7 +16,7 @@
 //! and `gamedb info` reports it ([`Rules::facts`]).
 
 use crate::game::{
-    conformance, params, Arguments, Fact, GameSpec, Move, Param, Progress, Rules, Solved,
+    conformance, params, Arguments, Fact, GameSpec, GameView, Move, Param, Progress, Rules, Solved,
     ValueKind, Values,
 };
 use crate::solve::Saves;
@@ -118,8 +118,14 @@ impl GameSpec for OctalSpec {
             "How to solve: the rare/common method, or the plain quadratic one (same values)",
         ),
     ];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Grundy];
 
-    fn from_args(a: &Arguments) -> Result<(Self, ValueKind)> {
+    type View = Octal;
+    fn view(&self) -> Octal {
+        Octal(self.clone())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
         let spec = OctalSpec::new(a.text("code")?, a.number("max-heap")?)?;
         let method = match a.get("method") {
             None | Some("sparse") => Method::Sparse,
@@ -131,7 +137,7 @@ impl GameSpec for OctalSpec {
                 )))
             }
         };
-        Ok((spec.with_method(method), ValueKind::Grundy))
+        Ok(spec.with_method(method))
     }
 
     fn parameters(&self) -> String {
@@ -149,12 +155,6 @@ impl GameSpec for OctalSpec {
         format!("octal-{}-{}", self.code, self.max_heap)
     }
 
-    fn build_words(stem: &str) -> Option<String> {
-        // octal-CODE-N
-        let (code, max) = stem.strip_prefix("octal-")?.rsplit_once('-')?;
-        Some(format!("octal --code {code} --max-heap {max}"))
-    }
-
     fn describe(&self) -> String {
         let name = match self.code.name() {
             Some(n) => format!(" ({n})"),
@@ -169,14 +169,6 @@ impl GameSpec for OctalSpec {
             "{what}: sums of heaps of 0..={}, normal play",
             self.max_heap
         )
-    }
-
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        &[ValueKind::Grundy]
-    }
-
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        Ok(Box::new(Octal(self.clone())))
     }
 
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
@@ -236,6 +228,26 @@ impl GameSpec for OctalSpec {
 
     fn conformance(&self) -> std::result::Result<u64, String> {
         conformance::rules(&Octal(self.clone()), self.positions(), None)
+    }
+}
+
+/// An octal game is solved heap by heap (its positions are sums of heaps), not over `Game`:
+/// the view answers for the solvers from the spec.
+impl GameView for Octal {
+    fn positions(&self) -> u64 {
+        self.0.positions()
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        self.0.solve(kind, progress)
+    }
+
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
+        self.0.solve_memory(kind)
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        self.0.conformance()
     }
 }
 
