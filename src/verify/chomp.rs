@@ -124,13 +124,13 @@ pub(super) fn statements() -> Vec<Statement> {
         },
         Statement {
             name: "chomp-grundy-squares",
-            source: "issue 11's figures (Grundy values of single rectangles known by search)",
+            source: "Chomp figures known by search (Grundy values of single rectangles)",
             claim: "Grundy values of squares: 8×8 = 13, 10×10 = 19, 12×12 = 41, 14×14 = 29",
             run: grundy_squares,
         },
         Statement {
             name: "chomp-grundy-2xn",
-            source: "issue 11's figures (observed for 2×n up to n = 12)",
+            source: "Chomp figures known by search (observed for 2×n up to n = 12)",
             claim: "the 2×n rectangle has Grundy value ⌊(3n − 1)/2⌋ (checked for every n ≤ 200)",
             run: grundy_two_by_n,
         },
