@@ -297,12 +297,6 @@ impl Solver {
         Statics::new(self.board, &tables, self.reflect)
     }
 
-    /// Parses and solves a position written `t1,t2,...`.
-    pub fn solve_text(&self, text: &str) -> Result<Solution> {
-        let tiles = self.board.parse(text)?;
-        self.solve(&tiles)
-    }
-
     /// The heuristic of a checked position (sum of the tables, maxed with the reflection).
     pub fn heuristic(&self, tiles: &[u32]) -> Result<u32> {
         self.board.check(tiles)?;

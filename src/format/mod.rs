@@ -46,7 +46,7 @@ mod header;
 mod read;
 mod write;
 
-pub use header::{check_text, identity_key, Header, TableMeta};
+pub use header::{identity_key, Header, TableMeta};
 pub use payload::Encoding;
 pub use read::{read_header, TableFile};
 pub use write::{

@@ -10,7 +10,7 @@
 //!
 //! The *tile sequence* of an arrangement is its tiles in reading order, the blank skipped, each
 //! lowered by one (values `0..R·C−1`). Permutations are ranked in lexicographic order through
-//! their Lehmer code ([`lex_rank`], [`lex_unrank`]); see the "Game 4" section of `tables/README.md`.
+//! their Lehmer code ([`lex_rank`]); see the "Game 4" section of `tables/README.md`.
 
 use crate::solve::Grid;
 use crate::{Error, Result};
@@ -509,8 +509,10 @@ pub fn lex_rank(seq: &[u8]) -> u64 {
     rank
 }
 
-/// The permutation of `0..seq.len()` of lexicographic rank `rank`, written into `seq`.
-pub fn lex_unrank(rank: u64, seq: &mut [u8]) {
+/// The permutation of `0..seq.len()` of lexicographic rank `rank`, written into `seq` (the
+/// tests' inverse of [`lex_rank`]).
+#[cfg(test)]
+pub(crate) fn lex_unrank(rank: u64, seq: &mut [u8]) {
     let n = seq.len();
     let mut rest: u32 = (1u32 << n) - 1;
     let mut r = rank;

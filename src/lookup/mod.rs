@@ -302,12 +302,6 @@ impl Table {
         self.entries().outcome(index)
     }
 
-    /// Appends the outcomes of entries `indices` to `out`. Every index must be below
-    /// [`len`](Table::len) (it panics otherwise, like slice indexing).
-    pub fn outcomes_at(&self, indices: &[u64], out: &mut Vec<Outcome>) {
-        self.entries().outcomes_at(indices, out)
-    }
-
     /// Appends the outcomes of many positions to `out`, checked against the table's bounds.
     /// A position that is not one of this table stops the work with its error (`out` then
     /// holds the outcomes of whole batches before it only).

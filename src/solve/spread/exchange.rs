@@ -48,7 +48,8 @@ impl Exchange for Single {
 
 /// Most `u64`s one MPI message carries: MPI counts and displacements are 32-bit `int`s, so a
 /// larger exchange goes in several rounds of at most this many per destination.
-pub const MPI_CHUNK: usize = 1 << 26;
+#[cfg(feature = "mpi")]
+const MPI_CHUNK: usize = 1 << 26;
 
 #[cfg(feature = "mpi")]
 pub use with_mpi::Mpi;

@@ -10,7 +10,7 @@
 //! bit `offset` of the local bitmap. The side of a position (see [`super::Bipartite`])
 //! repeats with the puzzle's period; `S` is a multiple of 64 periods, so stripes start on
 //! whole words of the table and the bitmap, and the positions of one side in 64-bit word `w`
-//! of any stripe are those of the mask [`Layout::side_mask`]`(side, w)`.
+//! of any stripe are those of mask `w` of [`Layout::side_masks`]`(side)`.
 
 /// Divides by a fixed divisor with one multiplication: `q = ⌊x · m / 2^64⌋` with
 /// `m = ⌊2^64 / d⌋ + 1` is exact whenever `x · d < 2^64` (the error term `x·e / (d·2^64)`, with
@@ -135,14 +135,15 @@ impl Layout {
     }
 
     /// The positions of `side` among the 64 of word `w` of a stripe (bit `b`: position
-    /// `64w + b` from the stripe's start).
-    #[inline(always)]
-    pub fn side_mask(&self, side: usize, w: u64) -> u64 {
+    /// `64w + b` from the stripe's start); the solvers read them in turn from
+    /// [`side_masks`](Layout::side_masks).
+    #[cfg(test)]
+    pub(crate) fn side_mask(&self, side: usize, w: u64) -> u64 {
         self.masks[side][(w % self.period) as usize]
     }
 
-    /// [`side_mask`](Layout::side_mask)`(side, w)` for `w` in `0..period`, the masks of the
-    /// words of a stripe in turn.
+    /// The positions of `side` among the 64 of each word `w` of a stripe, for `w` in
+    /// `0..period` (bit `b` of mask `w`: position `64w + b` from the stripe's start).
     pub fn side_masks(&self, side: usize) -> &[u64] {
         &self.masks[side]
     }
@@ -171,8 +172,8 @@ impl Layout {
     }
 
     /// The position at a local offset of this process.
-    #[inline]
-    pub fn global(&self, local: u64) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn global(&self, local: u64) -> u64 {
         let (ls, off) = self.div_stripe.div_rem(local);
         self.global_stripe(ls) * self.stripe + off
     }

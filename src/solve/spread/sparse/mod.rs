@@ -31,7 +31,6 @@ mod merge;
 mod spill;
 
 use std::fs;
-use std::path::Path;
 use std::sync::atomic::AtomicU64;
 
 use rayon::prelude::*;
@@ -304,9 +303,4 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
         .map(|(runs, cur)| merge(puzzle, runs, cur, budget))
         .collect::<Result<Vec<_>>>()?;
     Ok((next, traffic))
-}
-
-/// Removes what a run spilled (its folder under the work folder).
-pub fn remove_spill(dir: &Path) {
-    let _ = fs::remove_dir_all(dir.join("spill"));
 }
