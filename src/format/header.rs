@@ -164,7 +164,6 @@ pub(super) fn field_text(field: &[u8], what: &str) -> std::result::Result<String
     Ok(String::from_utf8(text.to_vec()).expect("ASCII"))
 }
 
-
 pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {
     parse_header_bytes(path, bytes, bytes.len() as u64)
 }
