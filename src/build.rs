@@ -12,9 +12,11 @@ use crate::format::{self, payload};
 use crate::game::{Progress, ValueKind};
 use crate::games::Spec;
 use crate::lock::TableLock;
-use crate::resources::{self, Available, Needs};
+use crate::resources;
 use crate::{Error, Result};
-use checkpoint::{Checkpoint, Checkpoints};
+use checkpoint::Checkpoint;
+pub use checkpoint::{Checkpoints, Report};
+pub use resources::{Available, Needs};
 
 /// What a build did.
 #[derive(Clone, Debug)]
@@ -30,7 +32,7 @@ pub struct Built {
     /// Wall time including writing.
     pub total_time: Duration,
     /// What the checkpoints did (where the solve resumed, how many were written).
-    pub checkpoints: checkpoint::Report,
+    pub checkpoints: Report,
 }
 
 /// What building the table of `spec` with `kind` values needs: memory at the peak (the
@@ -102,7 +104,7 @@ pub fn plan(spec: &Spec, kind: ValueKind, out_dir: &Path, options: &Options) -> 
 /// outside [`crate::game::GameSpec::solve`], e.g. across processes): the output folder is
 /// (made) writable, and the needs fit in the memory and disk available. Call it before
 /// allocating, then write under a [`TableLock`].
-pub fn plan_needs(needs: Needs, out_dir: &Path, options: &Options) -> Result<Plan> {
+pub(crate) fn plan_needs(needs: Needs, out_dir: &Path, options: &Options) -> Result<Plan> {
     resources::check_output_folder(out_dir)?;
     let mut available = Available::now(out_dir, options.memory_budget);
     if let Some(given) = &options.memory_available {
@@ -116,7 +118,7 @@ pub fn plan_needs(needs: Needs, out_dir: &Path, options: &Options) -> Result<Pla
 
 /// [`plan`] for several tables built one after another into `out_dir`: each must fit in
 /// memory by itself, and their files together on the disk. Nothing is solved.
-pub fn plan_all(
+pub(crate) fn plan_all(
     tables: &[(Spec, ValueKind)],
     out_dir: &Path,
     options: &Options,
