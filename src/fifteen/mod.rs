@@ -454,7 +454,7 @@ fn over_limit(why: Stopped, tiles: &[u32], nodes: u64) -> Error {
 
 /// The answer for a checked arrangement that the parity invariant rules out, without tables
 /// or search; `None` when it can reach the goal.
-pub fn parity_answer(board: Board, tiles: &[u32]) -> Option<Solution> {
+pub(crate) fn parity_answer(board: Board, tiles: &[u32]) -> Option<Solution> {
     board.why_unsolvable(tiles).map(|reason| Solution {
         position: tiles.to_vec(),
         solvable: false,
@@ -487,7 +487,7 @@ const MAX_LENGTH: u32 = 10_000;
 /// folder's pattern tables, opened when the first solvable position needs it (so unsolvable
 /// positions are answered by the parity rule even without tables). One value may answer from
 /// several threads at once.
-pub struct BoardQuery {
+pub(crate) struct BoardQuery {
     board: Board,
     rules: SlideRules,
     dir: Arc<TableDir>,
@@ -513,16 +513,6 @@ impl BoardQuery {
             solver: OnceLock::new(),
             options,
         })
-    }
-
-    /// The board.
-    pub fn board(&self) -> Board {
-        self.board
-    }
-
-    /// The complete table answering, if the folder has one.
-    pub fn complete(&self) -> Option<&Table> {
-        self.complete.as_deref()
     }
 
     /// The solver, opened by the first position that needs it (a second opening racing the

@@ -137,7 +137,7 @@ pub(super) fn header_for(meta: &TableMeta, payload_len: u64, payload_xxh3: u64) 
 
 /// The identity key of a table of game `game` (its name), `rules_version` and `parameters`
 /// text (see the module docs); also what checkpoints are keyed by.
-pub fn identity_key(game: &str, rules_version: u32, parameters: &str) -> u64 {
+pub(crate) fn identity_key(game: &str, rules_version: u32, parameters: &str) -> u64 {
     xxh3_64(format!("{game}\0{rules_version}\0{parameters}").as_bytes())
 }
 

@@ -46,12 +46,13 @@ mod header;
 mod read;
 mod write;
 
-pub use header::{identity_key, Header, TableMeta};
+pub(crate) use header::identity_key;
+pub use header::{Header, TableMeta};
 pub use payload::Encoding;
-pub use read::{read_header, TableFile};
-pub use write::{
-    remove_stale_temporaries, remove_temporaries_of, upgrade, write_table, TableParts,
-};
+pub(crate) use read::read_header;
+pub use read::TableFile;
+pub(crate) use write::{remove_stale_temporaries, remove_temporaries_of, TableParts};
+pub use write::{upgrade, write_table};
 
 use header::{check_sizes, field_text, Sizes};
 

@@ -100,7 +100,7 @@ pub fn upgrade(path: &Path) -> Result<Option<u32>> {
 /// which [`remove_stale_temporaries`] respects while that process lives), the others
 /// [`join`](TableParts::join) it; each writes its pieces and syncs; then, after all have
 /// synced, one of them finishes it.
-pub struct TableParts {
+pub(crate) struct TableParts {
     path: PathBuf,
     tmp: PathBuf,
     file: File,
@@ -256,7 +256,7 @@ fn temporary_of(file_name: &str) -> Option<(&str, u32)> {
 ///
 /// A temporary is left alone while its table's lock is held (a writer is at work, see
 /// [`crate::lock`]), unless its process is gone.
-pub fn remove_stale_temporaries(dir: &Path) -> usize {
+pub(crate) fn remove_stale_temporaries(dir: &Path) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
     };
@@ -280,7 +280,7 @@ pub fn remove_stale_temporaries(dir: &Path) -> usize {
 
 /// Removes every temporary of table `name` in `dir` left by other processes; for a caller
 /// that holds the table's lock, so no one else is writing it.
-pub fn remove_temporaries_of(dir: &Path, name: &str) -> usize {
+pub(crate) fn remove_temporaries_of(dir: &Path, name: &str) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
     };
