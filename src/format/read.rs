@@ -84,7 +84,11 @@ impl TableFile {
 
     /// A table held in memory, as [`write_table`] would have written it (used by `verify`
     /// for tables it solves without writing). The payload is kept, not copied.
-    pub(crate) fn from_payload(name: &str, meta: &TableMeta, payload: Vec<u8>) -> Result<TableFile> {
+    pub(crate) fn from_payload(
+        name: &str,
+        meta: &TableMeta,
+        payload: Vec<u8>,
+    ) -> Result<TableFile> {
         let header_bytes = encode_header(meta, &payload);
         let path = PathBuf::from(name);
         let header =

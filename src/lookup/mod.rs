@@ -209,7 +209,7 @@ impl Table {
 
     /// Why this program cannot read this table's positions (its game is not known), or
     /// `None` when it can.
-    pub fn not_known(&self) -> Option<Error> {
+    pub(crate) fn not_known(&self) -> Option<Error> {
         match self.spec {
             Some(_) => None,
             None => Some(self.rules.check(&[]).expect_err("refuses every position")),

@@ -90,7 +90,7 @@ pub struct Layout {
 }
 
 /// Positions per stripe: 64 · 2^k periods, about 2^20 positions (a 256 KiB piece of table).
-pub fn stripe_len(period: u64) -> u64 {
+pub(crate) fn stripe_len(period: u64) -> u64 {
     let mut s = period * 64;
     while s < 1 << 20 {
         s *= 2;
@@ -107,7 +107,7 @@ impl Layout {
 
     /// [`Layout::new`] with stripes of `stripe` positions, rounded up to a whole number of
     /// 64 periods (tests: a small board cut into many stripes reaches every process).
-    pub fn with_stripe(n: u64, side: &[u8], procs: u64, rank: u64, stripe: u64) -> Layout {
+    pub(crate) fn with_stripe(n: u64, side: &[u8], procs: u64, rank: u64, stripe: u64) -> Layout {
         let period = side.len() as u64;
         let stripe = stripe.max(1).div_ceil(64 * period) * 64 * period;
         let masks = [0, 1].map(|s| word_masks(period, |r| side[r] == s));
@@ -130,7 +130,7 @@ impl Layout {
     }
 
     /// Local positions (the length of the local table, whole stripes).
-    pub fn local_len(&self) -> u64 {
+    pub(crate) fn local_len(&self) -> u64 {
         self.local_stripes * self.stripe
     }
 
@@ -144,19 +144,19 @@ impl Layout {
 
     /// The positions of `side` among the 64 of each word `w` of a stripe, for `w` in
     /// `0..period` (bit `b` of mask `w`: position `64w + b` from the stripe's start).
-    pub fn side_masks(&self, side: usize) -> &[u64] {
+    pub(crate) fn side_masks(&self, side: usize) -> &[u64] {
         &self.masks[side]
     }
 
     /// The local stripe of a local offset.
     #[inline(always)]
-    pub fn local_stripe(&self, local: u64) -> u64 {
+    pub(crate) fn local_stripe(&self, local: u64) -> u64 {
         self.div_stripe.div(local)
     }
 
     /// The owner of position `j` and its local offset there.
     #[inline(always)]
-    pub fn owner(&self, j: u64) -> (u64, u64) {
+    pub(crate) fn owner(&self, j: u64) -> (u64, u64) {
         if self.procs == 1 {
             return (0, j);
         }
@@ -167,7 +167,7 @@ impl Layout {
 
     /// The global stripe of local stripe `ls`.
     #[inline]
-    pub fn global_stripe(&self, ls: u64) -> u64 {
+    pub(crate) fn global_stripe(&self, ls: u64) -> u64 {
         ls * self.procs + self.rank
     }
 
@@ -180,12 +180,12 @@ impl Layout {
 
     /// The side of a position (or of a local offset: stripes are whole periods).
     #[inline]
-    pub fn side_of(&self, j: u64) -> usize {
+    pub(crate) fn side_of(&self, j: u64) -> usize {
         self.side[self.div_period.div_rem(j).1 as usize] as usize
     }
 
     /// The positions of global stripe `s` that exist (the last stripe may be short).
-    pub fn stripe_range(&self, s: u64) -> std::ops::Range<u64> {
+    pub(crate) fn stripe_range(&self, s: u64) -> std::ops::Range<u64> {
         s * self.stripe..((s + 1) * self.stripe).min(self.n)
     }
 }

@@ -44,7 +44,7 @@ use merge::{merge, Sorter};
 use spill::{Blocks, Budget, List};
 
 /// Buckets per process (the unit of parallel merging).
-pub const BUCKETS: u64 = 64;
+pub(crate) const BUCKETS: u64 = 64;
 
 /// Entries per compressed block.
 const BLOCK: usize = 4096;
