@@ -1,6 +1,6 @@
 //! Building tables: what `gamedb build` can build; checking what a build needs against what the
 //! machine has before solving; locking the table against a second writer; solving (with
-//! [`checkpoint`]s of long solves, so that an interrupted build resumes), then writing
+//! checkpoints of long solves, so that an interrupted build resumes), then writing
 //! atomically.
 
 pub(crate) mod checkpoint;
@@ -39,7 +39,7 @@ pub struct Built {
 /// game's solver, see [`crate::game::GameSpec::solve_memory`], then the encoding) and the
 /// output file (its size when the game knows it, [`crate::game::GameSpec::solved_bytes`],
 /// else at most: Grundy values may turn out to fit one byte each, see
-/// [`payload::max_payload_len`]). Computed without solving.
+/// `payload::max_payload_len`). Computed without solving.
 pub fn needs(spec: &Spec, kind: ValueKind) -> Needs {
     let n = spec.positions();
     let table = spec
@@ -87,7 +87,7 @@ impl Plan {
 
 /// Checks, before anything is solved, that a build of `spec` with `kind` values into
 /// `out_dir` can succeed: the folder is (made) writable, and the memory and disk the build
-/// needs are there (see [`crate::resources`]). The error says what is needed and what is
+/// needs are there (see `resources`). The error says what is needed and what is
 /// available.
 pub fn plan(spec: &Spec, kind: ValueKind, out_dir: &Path, options: &Options) -> Result<Plan> {
     spec.check_kind(kind)?;

@@ -1,14 +1,13 @@
 //! The sliding-puzzle service: optimal solutions and complete answers for boards without a
 //! complete table (the 15-puzzle, whose 10,461,394,944,000 solvable positions do not fit one),
-//! from additive pattern databases; and [`BoardQuery`], which answers the positions of a board
+//! from additive pattern databases; and `BoardQuery`, which answers the positions of a board
 //! from a folder of tables, through its complete table when there is one and through the
 //! solver otherwise, in one answer model.
 //!
 //! The heuristic is the sum of the values of a *partition* of the tiles into disjoint patterns
 //! (each a table of [`crate::games::pdb`]); on square boards it is maxed with the same sum on
 //! the position reflected about the main diagonal (Korf & Felner 2002). The search is IDA*
-//! ([`crate::solve::ida`]); [`search`] supplies the puzzle as an
-//! [`IdaProblem`](crate::solve::IdaProblem).
+//! (`solve::ida`); `search` supplies the puzzle as an [`IdaProblem`].
 //!
 //! Unsolvable arrangements are answered without tables or search by the parity invariant
 //! ([`Board::solvable`]).

@@ -23,7 +23,7 @@
 //!    528      zero padding up to payload_offset, then the payload
 //! ```
 //! The **identity key** is xxh3-64 of `GAME \0 RULES_VERSION \0 PARAMETERS` (the version in
-//! decimal; [`identity_key`]). Folding it into the payload checksum ties the payload to the
+//! decimal; `identity_key`). Folding it into the payload checksum ties the payload to the
 //! game it was solved for: a header edited to name another game (with its header checksum
 //! recomputed) fails the payload check instead of answering as that game.
 //!

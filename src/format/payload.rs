@@ -15,7 +15,7 @@
 //! The mod3 encoding keeps a distance modulo 3 (0 not reached, `1 + d mod 3` otherwise), a
 //! quarter of a byte table, for puzzles whose moves change the distance by exactly one: lookups
 //! find the exact distance by descending to the goal (see `crate::lookup`). Its tables are
-//! written in pieces by `gamedb enumerate` ([`mod3_bytes`] and `format::TableParts`), never
+//! written in pieces by `gamedb enumerate` (`mod3_bytes` and `format::TableParts`), never
 //! held twice in memory.
 
 use crate::game::{Outcome, Solved, ValueKind};

@@ -31,7 +31,7 @@ pub struct TableFile {
 impl TableFile {
     /// Opens and maps `path`, checking everything that is cheap to check.
     ///
-    /// The file must not be modified while it is open: see [`map_file`].
+    /// The file must not be modified while it is open: see `map_file`.
     pub fn open(path: &Path) -> Result<TableFile> {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let meta = file.metadata().map_err(|e| Error::io(path, e))?;

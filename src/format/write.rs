@@ -68,7 +68,7 @@ pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> 
 }
 
 /// Rewrites the table at `path` in the current format when it is of an older one (see
-/// [`legacy`]): its payload checksum is checked first, then the same payload is written with a
+/// [`legacy`](super::legacy)): its payload checksum is checked first, then the same payload is written with a
 /// current header, atomically ([`write_table`]). Returns the version it had, or `None` when
 /// it was current already (left untouched).
 pub fn upgrade(path: &Path) -> Result<Option<u32>> {

@@ -10,7 +10,7 @@
 //!
 //! The *tile sequence* of an arrangement is its tiles in reading order, the blank skipped, each
 //! lowered by one (values `0..R·C−1`). Permutations are ranked in lexicographic order through
-//! their Lehmer code ([`lex_rank`]); see the "Game 4" section of `tables/README.md`.
+//! their Lehmer code (`lex_rank`); see the "Game 4" section of `tables/README.md`.
 
 use crate::solve::Grid;
 use crate::{Error, Result};

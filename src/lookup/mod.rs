@@ -4,7 +4,7 @@
 //! and, on request, a whole optimal solution; tables of lower bounds give the bound.
 //!
 //! [`Table`] opens and checks a table and reads its entries; how a position is answered is
-//! the business of one module per kind of value, behind the small [`Answerer`] interface,
+//! the business of one module per kind of value, behind the small `Answerer` interface,
 //! chosen once when the table opens: `outcome.rs` (outcome and Grundy tables, with `sums.rs`
 //! for positions that are sums of entries), `distance.rs` (exact distances and lower bounds),
 //! `mod3.rs` (distances mod 3, answered by descent) and `extension.rs` (three-rowed Chomp's
@@ -307,7 +307,7 @@ impl Table {
     /// holds the outcomes of whole batches before it only).
     ///
     /// Ranks a batch of positions, then reads their entries together (see
-    /// [`Entries::outcomes_at`]): the fastest way to look up many positions.
+    /// `Entries::outcomes_at`): the fastest way to look up many positions.
     pub fn outcomes_of<'a, I>(&self, positions: I, out: &mut Vec<Outcome>) -> Result<()>
     where
         I: IntoIterator<Item = &'a [u32]>,

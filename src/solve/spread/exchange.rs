@@ -1,6 +1,6 @@
 //! How the processes of one enumeration talk: an all-to-all of index lists, sums, and a
 //! barrier. [`Single`] is the one-process case (nothing to send); with the cargo feature
-//! `mpi`, [`Mpi`] runs over an MPI communicator (rsmpi, the `mpi` crate), so the same engine
+//! `mpi`, `Mpi` runs over an MPI communicator (rsmpi, the `mpi` crate), so the same engine
 //! runs as `mpirun -np N gamedb enumerate ...` or under Slurm's `srun`.
 
 use crate::Result;

@@ -10,7 +10,7 @@
 //! bit `offset` of the local bitmap. The side of a position (see [`super::Bipartite`])
 //! repeats with the puzzle's period; `S` is a multiple of 64 periods, so stripes start on
 //! whole words of the table and the bitmap, and the positions of one side in 64-bit word `w`
-//! of any stripe are those of mask `w` of [`Layout::side_masks`]`(side)`.
+//! of any stripe are those of mask `w` of `Layout::side_masks(side)`.
 
 /// Divides by a fixed divisor with one multiplication: `q = ⌊x · m / 2^64⌋` with
 /// `m = ⌊2^64 / d⌋ + 1` is exact whenever `x · d < 2^64` (the error term `x·e / (d·2^64)`, with

@@ -11,8 +11,8 @@
 //! is exactly the moves back: level `d − 1` is never stored nor read, and a third fewer
 //! neighbours are made, sorted and written than when level `d − 1` had to be subtracted.
 //!
-//! Each process keeps its positions in [`BUCKETS`] buckets (local stripe number mod
-//! [`BUCKETS`]), each a sorted list compressed as blocks: the positions as gaps (every block
+//! Each process keeps its positions in `BUCKETS` buckets (local stripe number mod
+//! `BUCKETS`), each a sorted list compressed as blocks: the positions as gaps (every block
 //! starting afresh, so blocks can be expanded independently) in groups of four behind a byte
 //! of their lengths (see `codec.rs`), then their masks, two to a byte.
 //!
