@@ -1,6 +1,6 @@
 //! Building tables: what `gamedb build` can build; checking what a build needs against what the
 //! machine has before solving; locking the table against a second writer; solving (with
-//! [`checkpoint`]s of long solves, so that an interrupted build resumes), then writing
+//! checkpoints of long solves, so that an interrupted build resumes), then writing
 //! atomically.
 
 pub(crate) mod checkpoint;
@@ -12,9 +12,11 @@ use crate::format::{self, payload};
 use crate::game::{Progress, ValueKind};
 use crate::games::Spec;
 use crate::lock::TableLock;
-use crate::resources::{self, Available, Needs};
+use crate::resources;
 use crate::{Error, Result};
-use checkpoint::{Checkpoint, Checkpoints};
+use checkpoint::Checkpoint;
+pub use checkpoint::{Checkpoints, Report};
+pub use resources::{Available, Needs};
 
 /// What a build did.
 #[derive(Clone, Debug)]
@@ -30,14 +32,14 @@ pub struct Built {
     /// Wall time including writing.
     pub total_time: Duration,
     /// What the checkpoints did (where the solve resumed, how many were written).
-    pub checkpoints: checkpoint::Report,
+    pub checkpoints: Report,
 }
 
 /// What building the table of `spec` with `kind` values needs: memory at the peak (the
 /// game's solver, see [`crate::game::GameSpec::solve_memory`], then the encoding) and the
 /// output file (its size when the game knows it, [`crate::game::GameSpec::solved_bytes`],
 /// else at most: Grundy values may turn out to fit one byte each, see
-/// [`payload::max_payload_len`]). Computed without solving.
+/// `payload::max_payload_len`). Computed without solving.
 pub fn needs(spec: &Spec, kind: ValueKind) -> Needs {
     let n = spec.positions();
     let table = spec
@@ -85,7 +87,7 @@ impl Plan {
 
 /// Checks, before anything is solved, that a build of `spec` with `kind` values into
 /// `out_dir` can succeed: the folder is (made) writable, and the memory and disk the build
-/// needs are there (see [`crate::resources`]). The error says what is needed and what is
+/// needs are there (see `resources`). The error says what is needed and what is
 /// available.
 pub fn plan(spec: &Spec, kind: ValueKind, out_dir: &Path, options: &Options) -> Result<Plan> {
     spec.check_kind(kind)?;
@@ -102,7 +104,7 @@ pub fn plan(spec: &Spec, kind: ValueKind, out_dir: &Path, options: &Options) -> 
 /// outside [`crate::game::GameSpec::solve`], e.g. across processes): the output folder is
 /// (made) writable, and the needs fit in the memory and disk available. Call it before
 /// allocating, then write under a [`TableLock`].
-pub fn plan_needs(needs: Needs, out_dir: &Path, options: &Options) -> Result<Plan> {
+pub(crate) fn plan_needs(needs: Needs, out_dir: &Path, options: &Options) -> Result<Plan> {
     resources::check_output_folder(out_dir)?;
     let mut available = Available::now(out_dir, options.memory_budget);
     if let Some(given) = &options.memory_available {
@@ -116,7 +118,7 @@ pub fn plan_needs(needs: Needs, out_dir: &Path, options: &Options) -> Result<Pla
 
 /// [`plan`] for several tables built one after another into `out_dir`: each must fit in
 /// memory by itself, and their files together on the disk. Nothing is solved.
-pub fn plan_all(
+pub(crate) fn plan_all(
     tables: &[(Spec, ValueKind)],
     out_dir: &Path,
     options: &Options,

@@ -209,7 +209,7 @@ pub struct Available {
 
 impl Available {
     /// What is here now for a build into `dir`, with an optional memory budget.
-    pub fn now(dir: &Path, budget: Option<u64>) -> Available {
+    pub(crate) fn now(dir: &Path, budget: Option<u64>) -> Available {
         Available {
             memory: memory_limit(budget),
             disk: free_disk(dir),

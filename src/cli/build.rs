@@ -19,7 +19,7 @@ use super::{progress_bar, set_threads, Common, Failure};
 /// What `gamedb build` (and a catalog line) names: one registered game with its arguments, or
 /// a set of tables (the pattern databases of a 15-puzzle partition).
 #[derive(clap::Subcommand, Clone, Debug)]
-pub enum BuildTarget {
+pub(crate) enum BuildTarget {
     /// One table of a registered game.
     #[command(flatten)]
     Game(BuildGame),
@@ -42,7 +42,7 @@ impl BuildTarget {
 /// games' [`Entry::params`] when the command line is parsed, so a game needs no argument
 /// parser of its own.
 #[derive(Clone, Debug)]
-pub struct BuildGame {
+pub(crate) struct BuildGame {
     /// The game's name.
     pub game: &'static str,
     /// The values given, by parameter name.
@@ -130,7 +130,7 @@ impl clap::Subcommand for BuildGame {
 
 /// `gamedb build fifteen`: the pattern tables of a standard partition of the 4x4 board.
 #[derive(clap::Args, Clone, Debug)]
-pub struct FifteenArgs {
+pub(crate) struct FifteenArgs {
     /// Which partition: 7-8 (strongest, minutes to build), 6-6-3 or 5-5-5.
     #[arg(long, default_value = DEFAULT_PARTITION)]
     pub partition: String,
@@ -148,7 +148,7 @@ impl FifteenArgs {
 }
 
 #[derive(Args)]
-pub struct BuildArgs {
+pub(crate) struct BuildArgs {
     #[command(subcommand)]
     pub target: BuildTarget,
     /// Folder for the table.
@@ -179,7 +179,7 @@ pub struct BuildArgs {
     pub common: Common,
 }
 
-pub fn run(a: BuildArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: BuildArgs) -> Result<(), Failure> {
     set_threads(a.common.threads)?;
     let options = Options {
         memory_budget: a.memory,

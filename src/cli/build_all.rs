@@ -26,7 +26,7 @@ use super::catalog::{self, Entry};
 use super::{progress_bar, set_threads, Failure};
 
 #[derive(Args)]
-pub struct BuildAllArgs {
+pub(crate) struct BuildAllArgs {
     /// Folder for the tables.
     #[arg(long, default_value = "tables")]
     out: PathBuf,
@@ -134,7 +134,7 @@ impl Budget {
     }
 }
 
-pub fn run(a: BuildAllArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: BuildAllArgs) -> Result<(), Failure> {
     set_threads(a.threads)?;
     if a.jobs == 0 {
         return Err(Error::BadInput("--jobs 0: expected at least 1".into()).into());

@@ -78,7 +78,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Entry>> {
 /// builds that file, else the words of the spec whose file this is, found by reading the stem
 /// against a game's declared parameters ([`spec_of_stem`]). `None` for a name no build
 /// writes.
-pub fn build_words(file_name: &str) -> Option<String> {
+pub(crate) fn build_words(file_name: &str) -> Option<String> {
     let builds = |words: &str| -> bool {
         let Ok(line) =
             Line::try_parse_from(std::iter::once("build").chain(words.split_whitespace()))
@@ -109,7 +109,7 @@ pub fn build_words(file_name: &str) -> Option<String> {
 /// the commas of a list are undone), the name of a switch that is on, a choice, and last a
 /// value kind; a reading counts only when the spec it gives has this very stem. A game whose
 /// stem reads otherwise gets no guess (the catalog's tables still lead back to their lines).
-pub fn spec_of_stem(stem: &str) -> Option<(crate::games::Entry, Spec, ValueKind)> {
+pub(crate) fn spec_of_stem(stem: &str) -> Option<(crate::games::Entry, Spec, ValueKind)> {
     use crate::game::{Arguments, ParamValue};
     for entry in crate::games::registry().games() {
         let short = entry.name.rsplit('/').next().unwrap_or(entry.name);
@@ -202,7 +202,7 @@ fn size(piece: &str) -> Vec<&str> {
 /// line (without the path, which the error shows first): `gamedb list` for the tables there,
 /// `gamedb build-all` for the standard catalog, and the `gamedb build` command that makes this
 /// table when its name is one a build writes.
-pub fn missing_table(path: &Path) -> String {
+pub(crate) fn missing_table(path: &Path) -> String {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let default = dir.is_none_or(|d| d == Path::new("tables"));
     let (list, out) = match dir {
@@ -226,7 +226,7 @@ pub fn missing_table(path: &Path) -> String {
 
 /// What a front end says of the error `e`: its message, and for a table file that does not
 /// exist ([`Error::NoTable`]) what to do ([`missing_table`]) after the path.
-pub fn explain(e: &Error) -> String {
+pub(crate) fn explain(e: &Error) -> String {
     match e {
         Error::NoTable { path } => format!("{}: {}", path.display(), missing_table(path)),
         e => e.to_string(),

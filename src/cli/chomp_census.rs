@@ -16,7 +16,7 @@ use crate::{Error, Table};
 use super::{progress_bar, set_threads, Common, Failure};
 
 #[derive(Args)]
-pub struct ChompCensusArgs {
+pub(crate) struct ChompCensusArgs {
     /// Chomp table files (P/N or Grundy) whose boxes join the census.
     pub tables: Vec<PathBuf>,
     /// Boxes to solve in memory (nothing is written), e.g. `10x45,9x55,8x60`; each holds every
@@ -50,7 +50,7 @@ fn parse_box(text: &str) -> Result<(u32, u32), String> {
     ))
 }
 
-pub fn run(a: ChompCensusArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: ChompCensusArgs) -> Result<(), Failure> {
     set_threads(a.common.threads)?;
     if a.tables.is_empty() && a.boxes.is_empty() {
         return Err(Error::BadInput(

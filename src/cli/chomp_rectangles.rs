@@ -11,7 +11,7 @@ use crate::Table;
 use super::Failure;
 
 #[derive(Args)]
-pub struct ChompRectanglesArgs {
+pub(crate) struct ChompRectanglesArgs {
     /// A Chomp table file.
     pub table: PathBuf,
     /// Print one JSON object.
@@ -22,7 +22,7 @@ pub struct ChompRectanglesArgs {
     pub only_multi: bool,
 }
 
-pub fn run(a: ChompRectanglesArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: ChompRectanglesArgs) -> Result<(), Failure> {
     let table = Table::open(&a.table)?;
     table.verify()?;
     let mut rects = rectangles(&table)?;

@@ -10,26 +10,26 @@ use crate::Error;
 use super::{Cli, Failure};
 
 #[derive(Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell.
     pub shell: clap_complete::Shell,
 }
 
 #[derive(Args)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// Write gamedb.1 and one page per subcommand (gamedb-query.1, ...) into this folder
     /// instead of printing gamedb.1 on stdout.
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
 
-pub fn completions(a: CompletionsArgs) -> Result<(), Failure> {
+pub(crate) fn completions(a: CompletionsArgs) -> Result<(), Failure> {
     let mut cmd = Cli::command();
     clap_complete::generate(a.shell, &mut cmd, "gamedb", &mut std::io::stdout());
     Ok(())
 }
 
-pub fn man(a: ManArgs) -> Result<(), Failure> {
+pub(crate) fn man(a: ManArgs) -> Result<(), Failure> {
     let cmd = Cli::command();
     let io = |path: PathBuf| move |e| Error::Io { path, source: e };
     match a.out {

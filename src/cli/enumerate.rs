@@ -19,7 +19,7 @@ use crate::Error;
 use super::{progress_bar, set_threads, Common, Failure};
 
 #[derive(Args)]
-pub struct EnumerateArgs {
+pub(crate) struct EnumerateArgs {
     #[command(subcommand)]
     what: What,
 }
@@ -139,7 +139,7 @@ fn millis(s: f64) -> f64 {
     (s * 1000.0).round() / 1000.0
 }
 
-pub fn run(a: EnumerateArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: EnumerateArgs) -> Result<(), Failure> {
     let What::Slide(a) = a.what;
     set_threads(a.common.threads)?;
     #[cfg(feature = "mpi")]

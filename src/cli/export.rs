@@ -12,7 +12,7 @@ use crate::{Error, Outcome, Table};
 use super::{progress_bar, set_threads, Common, Failure};
 
 #[derive(Clone, Copy, clap::ValueEnum)]
-pub enum Only {
+pub(crate) enum Only {
     /// P-positions only.
     P,
     /// N-positions only.
@@ -20,7 +20,7 @@ pub enum Only {
 }
 
 #[derive(Args)]
-pub struct ExportArgs {
+pub(crate) struct ExportArgs {
     /// The table file.
     pub table: PathBuf,
     /// Only the positions of this outcome (outcome and Grundy tables).
@@ -39,7 +39,7 @@ pub struct ExportArgs {
     pub common: Common,
 }
 
-pub fn run(a: ExportArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: ExportArgs) -> Result<(), Failure> {
     set_threads(a.common.threads)?;
     let table = Table::open(&a.table)?;
     if !a.no_verify {

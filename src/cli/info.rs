@@ -10,7 +10,7 @@ use crate::Table;
 use super::Failure;
 
 #[derive(Args)]
-pub struct InfoArgs {
+pub(crate) struct InfoArgs {
     /// The table file.
     pub table: PathBuf,
     /// Print one JSON object.
@@ -18,7 +18,7 @@ pub struct InfoArgs {
     pub json: bool,
 }
 
-pub fn run(a: InfoArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: InfoArgs) -> Result<(), Failure> {
     let table = Table::open(&a.table)?;
     let info = Info::of(&table, &a.table.display().to_string());
     if a.json {

@@ -10,7 +10,7 @@ use crate::{Error, TableDir};
 use super::Failure;
 
 #[derive(Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// The folder.
     #[arg(default_value = "tables")]
     pub dir: PathBuf,
@@ -19,7 +19,7 @@ pub struct ListArgs {
     pub json: bool,
 }
 
-pub fn run(a: ListArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: ListArgs) -> Result<(), Failure> {
     if !a.dir.is_dir() {
         return Err(Error::BadInput(format!(
             "{}: not a folder; expected a folder of tables (gamedb build-all --out DIR makes one)",

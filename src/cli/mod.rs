@@ -19,7 +19,6 @@ use crate::Error;
 
 mod build;
 mod build_all;
-#[doc(hidden)]
 pub mod catalog;
 mod chomp_census;
 mod chomp_rectangles;
@@ -93,7 +92,7 @@ pub(crate) enum Command {
 
 /// Options every building command takes.
 #[derive(Args, Clone)]
-pub struct Common {
+pub(crate) struct Common {
     /// Worker threads (default: all cores).
     #[arg(long, global = true)]
     pub threads: Option<usize>,

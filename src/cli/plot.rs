@@ -10,7 +10,7 @@ use crate::{Error, Table};
 use super::Failure;
 
 #[derive(Args)]
-pub struct PlotArgs {
+pub(crate) struct PlotArgs {
     /// The table file.
     pub table: PathBuf,
     /// The SVG file to write.
@@ -28,7 +28,7 @@ pub struct PlotArgs {
     pub no_verify: bool,
 }
 
-pub fn run(a: PlotArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: PlotArgs) -> Result<(), Failure> {
     let table = Table::open(&a.table)?;
     if !a.no_verify {
         table.verify()?;

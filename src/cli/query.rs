@@ -13,7 +13,7 @@ use crate::{Answer, Error, Table, TableDir};
 use super::{answer_all, Failure};
 
 #[derive(Args)]
-pub struct QueryArgs {
+pub(crate) struct QueryArgs {
     /// The table file, then positions, e.g. `1,2,3`; `-` reads one per line from stdin. With
     /// --rows and --cols every argument is a position, answered from the complete table of
     /// that board in --tables when there is one and through the solver on the pattern tables
@@ -47,7 +47,7 @@ enum Source {
     Board(BoardQuery),
 }
 
-pub fn run(a: QueryArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: QueryArgs) -> Result<(), Failure> {
     let (source, positions) = open(&a)?;
     let render = |answer: Answer| {
         if a.json {

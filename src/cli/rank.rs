@@ -10,7 +10,7 @@ use crate::{Error, Table};
 use super::{answer_all, Failure};
 
 #[derive(Args)]
-pub struct RankArgs {
+pub(crate) struct RankArgs {
     /// The table file (only its header is read).
     pub table: PathBuf,
     /// Positions as `query` reads them; `-` reads one per line from stdin.
@@ -22,7 +22,7 @@ pub struct RankArgs {
 }
 
 #[derive(Args)]
-pub struct UnrankArgs {
+pub(crate) struct UnrankArgs {
     /// The table file (only its header is read).
     pub table: PathBuf,
     /// Indices, 0 to entries - 1; `-` reads one per line from stdin.
@@ -33,7 +33,7 @@ pub struct UnrankArgs {
     pub json: bool,
 }
 
-pub fn rank(a: RankArgs) -> Result<(), Failure> {
+pub(crate) fn rank(a: RankArgs) -> Result<(), Failure> {
     let table = Table::open(&a.table)?;
     let rules = table.rules();
     answer_all(&a.positions, a.json, |text| {
@@ -51,7 +51,7 @@ pub fn rank(a: RankArgs) -> Result<(), Failure> {
     })
 }
 
-pub fn unrank(a: UnrankArgs) -> Result<(), Failure> {
+pub(crate) fn unrank(a: UnrankArgs) -> Result<(), Failure> {
     let table = Table::open(&a.table)?;
     if let Some(e) = table.not_known() {
         return Err(e.into());

@@ -15,7 +15,7 @@ use crate::Error;
 use super::{set_threads, Failure};
 
 #[derive(Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// The folder of the tables to serve (only files directly inside it are served).
     #[arg(long, default_value = "tables")]
     pub tables: PathBuf,
@@ -76,7 +76,7 @@ fn positive<T: PartialEq + Default + std::fmt::Display>(
     }
 }
 
-pub fn run(a: ServeArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: ServeArgs) -> Result<(), Failure> {
     set_threads(a.threads)?;
     if !a.tables.is_dir() {
         return Err(Error::BadInput(format!(

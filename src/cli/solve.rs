@@ -17,7 +17,7 @@ use crate::{Error, TableDir};
 use super::{answer_all, Failure};
 
 #[derive(Args)]
-pub struct SolveArgs {
+pub(crate) struct SolveArgs {
     /// Rows of the board.
     #[arg(long, default_value_t = 4)]
     rows: u32,
@@ -99,7 +99,7 @@ fn options(a: &SolveArgs) -> crate::Result<Options> {
     })
 }
 
-pub fn run(a: SolveArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: SolveArgs) -> Result<(), Failure> {
     let board = Board::new(a.rows, a.cols)?;
     let options = options(&a)?;
     let timeout = match a.timeout {

@@ -11,13 +11,13 @@ use crate::format;
 use super::Failure;
 
 #[derive(Args)]
-pub struct UpgradeArgs {
+pub(crate) struct UpgradeArgs {
     /// Table files.
     #[arg(required = true)]
     pub tables: Vec<PathBuf>,
 }
 
-pub fn run(a: UpgradeArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: UpgradeArgs) -> Result<(), Failure> {
     let mut failed = 0;
     for path in &a.tables {
         match format::upgrade(path) {

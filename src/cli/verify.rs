@@ -13,7 +13,7 @@ use crate::{Error, TableDir};
 use super::{progress_bar, set_threads, Common, Failure};
 
 #[derive(Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// Statements to check (default: all); see --list.
     pub names: Vec<String>,
     /// List the statements (name, rough cost, claim, source) and stop.
@@ -38,7 +38,7 @@ pub struct VerifyArgs {
     pub common: Common,
 }
 
-pub fn run(a: VerifyArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: VerifyArgs) -> Result<(), Failure> {
     let all = verify::statements();
     if a.list {
         if a.markdown {

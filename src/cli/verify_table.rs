@@ -12,7 +12,7 @@ use crate::Table;
 use super::{catalog, Failure};
 
 #[derive(Args)]
-pub struct VerifyTableArgs {
+pub(crate) struct VerifyTableArgs {
     /// Table files.
     #[arg(required = true)]
     pub tables: Vec<PathBuf>,
@@ -21,7 +21,7 @@ pub struct VerifyTableArgs {
     pub json: bool,
 }
 
-pub fn run(a: VerifyTableArgs) -> Result<(), Failure> {
+pub(crate) fn run(a: VerifyTableArgs) -> Result<(), Failure> {
     let mut failed = 0;
     for path in &a.tables {
         let checked = Table::open(path).and_then(|t| t.verify().map(|()| t));

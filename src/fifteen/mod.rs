@@ -1,14 +1,13 @@
 //! The sliding-puzzle service: optimal solutions and complete answers for boards without a
 //! complete table (the 15-puzzle, whose 10,461,394,944,000 solvable positions do not fit one),
-//! from additive pattern databases; and [`BoardQuery`], which answers the positions of a board
+//! from additive pattern databases; and `BoardQuery`, which answers the positions of a board
 //! from a folder of tables, through its complete table when there is one and through the
 //! solver otherwise, in one answer model.
 //!
 //! The heuristic is the sum of the values of a *partition* of the tiles into disjoint patterns
 //! (each a table of [`crate::games::pdb`]); on square boards it is maxed with the same sum on
 //! the position reflected about the main diagonal (Korf & Felner 2002). The search is IDA*
-//! ([`crate::solve::ida`]); [`search`] supplies the puzzle as an
-//! [`IdaProblem`](crate::solve::IdaProblem).
+//! (`solve::ida`); `search` supplies the puzzle as an [`IdaProblem`].
 //!
 //! Unsolvable arrangements are answered without tables or search by the parity invariant
 //! ([`Board::solvable`]).
@@ -297,12 +296,6 @@ impl Solver {
         Statics::new(self.board, &tables, self.reflect)
     }
 
-    /// Parses and solves a position written `t1,t2,...`.
-    pub fn solve_text(&self, text: &str) -> Result<Solution> {
-        let tiles = self.board.parse(text)?;
-        self.solve(&tiles)
-    }
-
     /// The heuristic of a checked position (sum of the tables, maxed with the reflection).
     pub fn heuristic(&self, tiles: &[u32]) -> Result<u32> {
         self.board.check(tiles)?;
@@ -460,7 +453,7 @@ fn over_limit(why: Stopped, tiles: &[u32], nodes: u64) -> Error {
 
 /// The answer for a checked arrangement that the parity invariant rules out, without tables
 /// or search; `None` when it can reach the goal.
-pub fn parity_answer(board: Board, tiles: &[u32]) -> Option<Solution> {
+pub(crate) fn parity_answer(board: Board, tiles: &[u32]) -> Option<Solution> {
     board.why_unsolvable(tiles).map(|reason| Solution {
         position: tiles.to_vec(),
         solvable: false,
@@ -493,7 +486,7 @@ const MAX_LENGTH: u32 = 10_000;
 /// folder's pattern tables, opened when the first solvable position needs it (so unsolvable
 /// positions are answered by the parity rule even without tables). One value may answer from
 /// several threads at once.
-pub struct BoardQuery {
+pub(crate) struct BoardQuery {
     board: Board,
     rules: SlideRules,
     dir: Arc<TableDir>,
@@ -519,16 +512,6 @@ impl BoardQuery {
             solver: OnceLock::new(),
             options,
         })
-    }
-
-    /// The board.
-    pub fn board(&self) -> Board {
-        self.board
-    }
-
-    /// The complete table answering, if the folder has one.
-    pub fn complete(&self) -> Option<&Table> {
-        self.complete.as_deref()
     }
 
     /// The solver, opened by the first position that needs it (a second opening racing the

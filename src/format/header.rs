@@ -137,13 +137,13 @@ pub(super) fn header_for(meta: &TableMeta, payload_len: u64, payload_xxh3: u64) 
 
 /// The identity key of a table of game `game` (its name), `rules_version` and `parameters`
 /// text (see the module docs); also what checkpoints are keyed by.
-pub fn identity_key(game: &str, rules_version: u32, parameters: &str) -> u64 {
+pub(crate) fn identity_key(game: &str, rules_version: u32, parameters: &str) -> u64 {
     xxh3_64(format!("{game}\0{rules_version}\0{parameters}").as_bytes())
 }
 
-/// `text` in a zero-padded field of `N` bytes. The registry keeps game names and parameter
-/// texts within their fields ([`check_text`]); a longer text would be a bug, caught by the
-/// reader's check of the field.
+/// `text` in a zero-padded field of `N` bytes. The registry keeps game names within their
+/// field (`MAX_NAME_LEN`); a longer text would be a bug, caught by the reader's check of the
+/// field.
 fn padded<const N: usize>(text: &str) -> [u8; N] {
     let mut field = [0u8; N];
     let n = text.len().min(N);
@@ -162,25 +162,6 @@ pub(super) fn field_text(field: &[u8], what: &str) -> std::result::Result<String
         ));
     }
     Ok(String::from_utf8(text.to_vec()).expect("ASCII"))
-}
-
-/// Checks that a game name and a parameter text fit their header fields, before anything is
-/// solved: the error names what is too long.
-pub fn check_text(game: &str, parameters: &str) -> Result<()> {
-    let printable = |t: &str| t.bytes().all(|b| (0x21..0x7f).contains(&b));
-    if game.is_empty() || game.len() > GAME_NAME_LEN || !printable(game) {
-        return Err(Error::bad(format!(
-            "game name '{game}': expected 1..={GAME_NAME_LEN} printable ASCII bytes"
-        )));
-    }
-    if parameters.len() > PARAMETERS_LEN || !(parameters.is_empty() || printable(parameters)) {
-        return Err(Error::bad(format!(
-            "{game} parameters '{}' do not fit a table header (at most {PARAMETERS_LEN} \
-             printable ASCII bytes, without spaces)",
-            crate::game::echo(parameters)
-        )));
-    }
-    Ok(())
 }
 
 pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {

@@ -42,7 +42,7 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 /// Reads a version 1 header as the version 2 header of the same table.
-pub fn parse_header(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header> {
+pub(crate) fn parse_header(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header> {
     if bytes.len() < HEADER_LEN {
         return Err(Error::corrupt(path, "truncated header"));
     }

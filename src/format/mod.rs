@@ -23,7 +23,7 @@
 //!    528      zero padding up to payload_offset, then the payload
 //! ```
 //! The **identity key** is xxh3-64 of `GAME \0 RULES_VERSION \0 PARAMETERS` (the version in
-//! decimal; [`identity_key`]). Folding it into the payload checksum ties the payload to the
+//! decimal; `identity_key`). Folding it into the payload checksum ties the payload to the
 //! game it was solved for: a header edited to name another game (with its header checksum
 //! recomputed) fails the payload check instead of answering as that game.
 //!
@@ -46,12 +46,13 @@ mod header;
 mod read;
 mod write;
 
-pub use header::{check_text, identity_key, Header, TableMeta};
+pub(crate) use header::identity_key;
+pub use header::{Header, TableMeta};
 pub use payload::Encoding;
-pub use read::{read_header, TableFile};
-pub use write::{
-    remove_stale_temporaries, remove_temporaries_of, upgrade, write_table, TableParts,
-};
+pub(crate) use read::read_header;
+pub use read::TableFile;
+pub(crate) use write::{remove_stale_temporaries, remove_temporaries_of, TableParts};
+pub use write::{upgrade, write_table};
 
 use header::{check_sizes, field_text, Sizes};
 

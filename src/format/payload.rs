@@ -15,7 +15,7 @@
 //! The mod3 encoding keeps a distance modulo 3 (0 not reached, `1 + d mod 3` otherwise), a
 //! quarter of a byte table, for puzzles whose moves change the distance by exactly one: lookups
 //! find the exact distance by descending to the goal (see `crate::lookup`). Its tables are
-//! written in pieces by `gamedb enumerate` ([`mod3_bytes`] and `format::TableParts`), never
+//! written in pieces by `gamedb enumerate` (`mod3_bytes` and `format::TableParts`), never
 //! held twice in memory.
 
 use crate::game::{Outcome, Solved, ValueKind};
@@ -50,7 +50,7 @@ impl Encoding {
     ];
 
     /// The encoding stored as `code` in table headers.
-    pub fn from_code(code: u32) -> Option<Encoding> {
+    pub(crate) fn from_code(code: u32) -> Option<Encoding> {
         Encoding::ALL.into_iter().find(|e| e.code() == code)
     }
 
@@ -101,7 +101,7 @@ pub const MOD3_PER_BYTE: u64 = 4;
 /// keeps them): payload bytes `from / 4 .. to.div_ceil(4)` of entries `from..to` (`from` a
 /// multiple of 32), `words` starting at entry `from`. Codes past `to` in the last byte must be
 /// 0, as the format requires.
-pub fn mod3_bytes(words: &[u64], from: u64, to: u64, out: &mut Vec<u8>) {
+pub(crate) fn mod3_bytes(words: &[u64], from: u64, to: u64, out: &mut Vec<u8>) {
     debug_assert_eq!(from % 32, 0);
     let bytes = (to.div_ceil(MOD3_PER_BYTE) - from / MOD3_PER_BYTE) as usize;
     let start = out.len();
@@ -114,7 +114,7 @@ pub fn mod3_bytes(words: &[u64], from: u64, to: u64, out: &mut Vec<u8>) {
 
 /// The largest payload of `entries` values of `kind`: Grundy values may need two bytes each
 /// (whether they do is known only once solved), extension values three.
-pub fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
+pub(crate) fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
     match kind {
         ValueKind::Outcome => entries.div_ceil(8),
         ValueKind::Grundy => entries.saturating_mul(2),
@@ -126,7 +126,7 @@ pub fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
 /// Memory [`encode`] needs beyond the solved values it is given: none for bits and distances
 /// (their storage becomes the payload), a new payload for Grundy values (at most two bytes
 /// each).
-pub fn encode_memory(kind: ValueKind, entries: u64) -> u64 {
+pub(crate) fn encode_memory(kind: ValueKind, entries: u64) -> u64 {
     match kind {
         ValueKind::Grundy => entries.saturating_mul(2),
         _ => 0,
@@ -262,7 +262,7 @@ impl<'a> Entries<'a> {
     ///
     /// Faster than calling [`outcome`](Entries::outcome) in a loop on large tables: the loop
     /// does nothing but read, so the processor overlaps the reads' cache misses.
-    pub fn outcomes_at(&self, indices: &[u64], out: &mut Vec<Outcome>) {
+    pub(crate) fn outcomes_at(&self, indices: &[u64], out: &mut Vec<Outcome>) {
         let p = self.bytes;
         match self.encoding {
             Encoding::Bits => out.extend(indices.iter().map(|&i| {
@@ -281,7 +281,7 @@ impl<'a> Entries<'a> {
     }
 
     /// Calls `f` with the index of every entry whose outcome is P, in increasing order.
-    pub fn for_each_p(&self, f: &mut dyn FnMut(u64)) {
+    pub(crate) fn for_each_p(&self, f: &mut dyn FnMut(u64)) {
         if self.encoding != Encoding::Bits {
             for i in 0..self.len {
                 if self.raw(i) == 0 {

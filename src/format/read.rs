@@ -31,7 +31,7 @@ pub struct TableFile {
 impl TableFile {
     /// Opens and maps `path`, checking everything that is cheap to check.
     ///
-    /// The file must not be modified while it is open: see [`map_file`].
+    /// The file must not be modified while it is open: see `map_file`.
     pub fn open(path: &Path) -> Result<TableFile> {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let meta = file.metadata().map_err(|e| Error::io(path, e))?;
@@ -84,7 +84,11 @@ impl TableFile {
 
     /// A table held in memory, as [`write_table`] would have written it (used by `verify`
     /// for tables it solves without writing). The payload is kept, not copied.
-    pub fn from_payload(name: &str, meta: &TableMeta, payload: Vec<u8>) -> Result<TableFile> {
+    pub(crate) fn from_payload(
+        name: &str,
+        meta: &TableMeta,
+        payload: Vec<u8>,
+    ) -> Result<TableFile> {
         let header_bytes = encode_header(meta, &payload);
         let path = PathBuf::from(name);
         let header =
@@ -152,7 +156,7 @@ fn map_file(file: &File) -> std::io::Result<Mmap> {
 /// Reads and checks the header of the table file at `path` without mapping the file: the
 /// cheap way to learn what a file holds (its game, parameters and value kind) and whether its
 /// size fits. The payload is not read.
-pub fn read_header(path: &Path) -> Result<Header> {
+pub(crate) fn read_header(path: &Path) -> Result<Header> {
     use std::io::Read;
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let meta = file.metadata().map_err(|e| Error::io(path, e))?;

@@ -68,7 +68,7 @@ pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> 
 }
 
 /// Rewrites the table at `path` in the current format when it is of an older one (see
-/// [`legacy`]): its payload checksum is checked first, then the same payload is written with a
+/// [`legacy`](super::legacy)): its payload checksum is checked first, then the same payload is written with a
 /// current header, atomically ([`write_table`]). Returns the version it had, or `None` when
 /// it was current already (left untouched).
 pub fn upgrade(path: &Path) -> Result<Option<u32>> {
@@ -100,7 +100,7 @@ pub fn upgrade(path: &Path) -> Result<Option<u32>> {
 /// which [`remove_stale_temporaries`] respects while that process lives), the others
 /// [`join`](TableParts::join) it; each writes its pieces and syncs; then, after all have
 /// synced, one of them finishes it.
-pub struct TableParts {
+pub(crate) struct TableParts {
     path: PathBuf,
     tmp: PathBuf,
     file: File,
@@ -256,7 +256,7 @@ fn temporary_of(file_name: &str) -> Option<(&str, u32)> {
 ///
 /// A temporary is left alone while its table's lock is held (a writer is at work, see
 /// [`crate::lock`]), unless its process is gone.
-pub fn remove_stale_temporaries(dir: &Path) -> usize {
+pub(crate) fn remove_stale_temporaries(dir: &Path) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
     };
@@ -280,7 +280,7 @@ pub fn remove_stale_temporaries(dir: &Path) -> usize {
 
 /// Removes every temporary of table `name` in `dir` left by other processes; for a caller
 /// that holds the table's lock, so no one else is writing it.
-pub fn remove_temporaries_of(dir: &Path, name: &str) -> usize {
+pub(crate) fn remove_temporaries_of(dir: &Path, name: &str) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
     };

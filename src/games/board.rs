@@ -10,7 +10,7 @@
 //!
 //! The *tile sequence* of an arrangement is its tiles in reading order, the blank skipped, each
 //! lowered by one (values `0..R·C−1`). Permutations are ranked in lexicographic order through
-//! their Lehmer code ([`lex_rank`], [`lex_unrank`]); see the "Game 4" section of `tables/README.md`.
+//! their Lehmer code (`lex_rank`); see the "Game 4" section of `tables/README.md`.
 
 use crate::solve::Grid;
 use crate::{Error, Result};
@@ -20,7 +20,7 @@ pub const MAX_CELLS: usize = 64;
 
 /// Most cells of a board whose arrangements are ranked as whole permutations
 /// ([`Board::tile_sequence`] fills 16-entry work arrays; `slide` tables stop at 12 cells).
-pub const SEQ_CELLS: usize = 16;
+pub(crate) const SEQ_CELLS: usize = 16;
 
 /// The direction a tile travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -151,7 +151,7 @@ impl Board {
 
     /// The cells of `free` connected to `seed` through cells of `free` (`seed ⊆ free`).
     #[inline]
-    pub fn flood(&self, seed: u64, free: u64) -> u64 {
+    pub(crate) fn flood(&self, seed: u64, free: u64) -> u64 {
         let cols = self.cols as u32;
         // Cells of the first and last column: a shift by one must not wrap between rows.
         let (first, last) = self.column_masks();
@@ -181,7 +181,7 @@ impl Board {
     }
 
     /// The goal with its last two tiles swapped, which every unsolvable arrangement reaches.
-    pub fn swapped_goal(&self) -> Vec<u32> {
+    pub(crate) fn swapped_goal(&self) -> Vec<u32> {
         let mut g = self.goal();
         let n = g.len();
         g.swap(n - 3, n - 2);
@@ -294,7 +294,7 @@ impl Board {
 
     /// The tile sequence of a checked arrangement: its tiles in reading order, the blank
     /// skipped, each lowered by one; written into `seq`, its length returned.
-    pub fn tile_sequence(pos: &[u32], seq: &mut [u8; SEQ_CELLS]) -> usize {
+    pub(crate) fn tile_sequence(pos: &[u32], seq: &mut [u8; SEQ_CELLS]) -> usize {
         let mut k = 0;
         for &v in pos {
             if v != 0 {
@@ -307,7 +307,7 @@ impl Board {
 
     /// Inversions of the tiles read row by row, the blank skipped: pairs of tiles with the
     /// larger one first. Counted pair by pair, straight from the definition.
-    pub fn tile_inversions(pos: &[u32]) -> u32 {
+    pub(crate) fn tile_inversions(pos: &[u32]) -> u32 {
         let tiles: Vec<u32> = pos.iter().copied().filter(|&v| v != 0).collect();
         let mut inv = 0;
         for i in 0..tiles.len() {
@@ -319,7 +319,7 @@ impl Board {
     }
 
     /// The blank's row counted from the bottom, from 0.
-    pub fn row_from_bottom(&self, cell: usize) -> usize {
+    pub(crate) fn row_from_bottom(&self, cell: usize) -> usize {
         self.rows - 1 - self.row(cell)
     }
 
@@ -327,7 +327,7 @@ impl Board {
     /// arrangement to reach the goal (the parity rule of Johnson & Story 1879, in the general
     /// form of Chen Jingrun's note on the 15-puzzle): even with an
     /// odd number of columns; the parity of the blank's row from the bottom with an even one.
-    pub fn required_parity(&self, cell: usize) -> u32 {
+    pub(crate) fn required_parity(&self, cell: usize) -> u32 {
         if self.cols % 2 == 1 {
             0
         } else {
@@ -341,7 +341,7 @@ impl Board {
     }
 
     /// Why a checked arrangement cannot reach the goal, or `None` when it can.
-    pub fn why_unsolvable(&self, pos: &[u32]) -> Option<String> {
+    pub(crate) fn why_unsolvable(&self, pos: &[u32]) -> Option<String> {
         if self.solvable(pos) {
             return None;
         }
@@ -441,7 +441,7 @@ impl Board {
     }
 
     /// The cell `(r, c)` ↦ `(c, r)` of a square board.
-    pub fn reflect_cell(&self, cell: usize) -> usize {
+    pub(crate) fn reflect_cell(&self, cell: usize) -> usize {
         debug_assert!(self.is_square());
         (cell % self.cols) * self.cols + cell / self.cols
     }
@@ -449,7 +449,7 @@ impl Board {
     /// The tile whose home is the reflection of tile `t`'s home (0 stays 0). Reflecting a
     /// position — every tile `t` on cell `x` becomes tile `reflect_tile(t)` on cell
     /// `reflect_cell(x)` — maps the goal to itself and moves to moves, so it keeps distances.
-    pub fn reflect_tile(&self, tile: u32) -> u32 {
+    pub(crate) fn reflect_tile(&self, tile: u32) -> u32 {
         if tile == 0 {
             0
         } else {
@@ -484,7 +484,7 @@ impl Grid for Board {
 }
 
 /// `FACTORIAL[k] = k!` for `k <= 20`.
-pub const FACTORIAL: [u64; 21] = {
+pub(crate) const FACTORIAL: [u64; 21] = {
     let mut f = [1u64; 21];
     let mut k = 1;
     while k < 21 {
@@ -497,7 +497,7 @@ pub const FACTORIAL: [u64; 21] = {
 /// Lexicographic rank of a permutation `seq` of `0..seq.len()`: `Σ d_i · (n−1−i)!` where the
 /// Lehmer digit `d_i` counts the entries right of position `i` that are smaller than `seq[i]`.
 /// The sum of the digits is the number of inversions.
-pub fn lex_rank(seq: &[u8]) -> u64 {
+pub(crate) fn lex_rank(seq: &[u8]) -> u64 {
     let n = seq.len();
     let mut rest: u32 = (1u32 << n) - 1;
     let mut rank = 0;
@@ -509,8 +509,10 @@ pub fn lex_rank(seq: &[u8]) -> u64 {
     rank
 }
 
-/// The permutation of `0..seq.len()` of lexicographic rank `rank`, written into `seq`.
-pub fn lex_unrank(rank: u64, seq: &mut [u8]) {
+/// The permutation of `0..seq.len()` of lexicographic rank `rank`, written into `seq` (the
+/// tests' inverse of [`lex_rank`]).
+#[cfg(test)]
+pub(crate) fn lex_unrank(rank: u64, seq: &mut [u8]) {
     let n = seq.len();
     let mut rest: u32 = (1u32 << n) - 1;
     let mut r = rank;
@@ -526,7 +528,7 @@ pub fn lex_unrank(rank: u64, seq: &mut [u8]) {
 
 /// Position of the `k`-th (from 0) lowest set bit of `mask`.
 #[inline]
-pub fn select_bit(mut mask: u32, k: u32) -> u32 {
+pub(crate) fn select_bit(mut mask: u32, k: u32) -> u32 {
     for _ in 0..k {
         mask &= mask - 1;
     }

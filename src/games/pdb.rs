@@ -26,7 +26,7 @@
 //!
 //! Also here: the standard partitions of the 15 tiles into patterns ([`PARTITIONS`], which
 //! `gamedb build fifteen` builds and the 15-puzzle solver adds up) and the default patterns of
-//! any board ([`standard_patterns`]).
+//! any board (`standard_patterns`).
 
 use super::board::Board;
 use crate::game::{
@@ -386,7 +386,7 @@ pub const PARTITIONS: [Partition; 3] = [
 ];
 
 /// The partition `gamedb build fifteen` builds by default (seconds here; 7-8 takes minutes).
-pub const DEFAULT_PARTITION: &str = "6-6-3";
+pub(crate) const DEFAULT_PARTITION: &str = "6-6-3";
 
 impl Partition {
     /// The partition called `name`; the error lists the names.
@@ -414,7 +414,7 @@ impl Partition {
 
 /// A default partition of any board: the tiles in reading order cut into at least two
 /// near-equal runs of at most 8 tiles (on the 4×4 board: 1-7 and 8-15).
-pub fn standard_patterns(board: Board) -> Vec<Vec<u32>> {
+pub(crate) fn standard_patterns(board: Board) -> Vec<Vec<u32>> {
     let tiles = board.cells() as u32 - 1;
     let parts = tiles.div_ceil(8).max(2).min(tiles);
     let mut out = Vec::new();

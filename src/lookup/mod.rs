@@ -4,7 +4,7 @@
 //! and, on request, a whole optimal solution; tables of lower bounds give the bound.
 //!
 //! [`Table`] opens and checks a table and reads its entries; how a position is answered is
-//! the business of one module per kind of value, behind the small [`Answerer`] interface,
+//! the business of one module per kind of value, behind the small `Answerer` interface,
 //! chosen once when the table opens: `outcome.rs` (outcome and Grundy tables, with `sums.rs`
 //! for positions that are sums of entries), `distance.rs` (exact distances and lower bounds),
 //! `mod3.rs` (distances mod 3, answered by descent) and `extension.rs` (three-rowed Chomp's
@@ -209,7 +209,7 @@ impl Table {
 
     /// Why this program cannot read this table's positions (its game is not known), or
     /// `None` when it can.
-    pub fn not_known(&self) -> Option<Error> {
+    pub(crate) fn not_known(&self) -> Option<Error> {
         match self.spec {
             Some(_) => None,
             None => Some(self.rules.check(&[]).expect_err("refuses every position")),
@@ -302,18 +302,12 @@ impl Table {
         self.entries().outcome(index)
     }
 
-    /// Appends the outcomes of entries `indices` to `out`. Every index must be below
-    /// [`len`](Table::len) (it panics otherwise, like slice indexing).
-    pub fn outcomes_at(&self, indices: &[u64], out: &mut Vec<Outcome>) {
-        self.entries().outcomes_at(indices, out)
-    }
-
     /// Appends the outcomes of many positions to `out`, checked against the table's bounds.
     /// A position that is not one of this table stops the work with its error (`out` then
     /// holds the outcomes of whole batches before it only).
     ///
     /// Ranks a batch of positions, then reads their entries together (see
-    /// [`Entries::outcomes_at`]): the fastest way to look up many positions.
+    /// `Entries::outcomes_at`): the fastest way to look up many positions.
     pub fn outcomes_of<'a, I>(&self, positions: I, out: &mut Vec<Outcome>) -> Result<()>
     where
         I: IntoIterator<Item = &'a [u32]>,

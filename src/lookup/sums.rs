@@ -79,7 +79,7 @@ impl Table {
     /// The Grundy value of a checked position of a game played as a sum of table entries
     /// ([`Rules::summands`](crate::game::Rules::summands)); `None` for other games (read their entry at
     /// [`index_of`](Table::index_of)). An error when the table does not hold Grundy values.
-    pub fn sum_grundy(&self, position: &[u32]) -> Result<Option<u32>> {
+    pub(crate) fn sum_grundy(&self, position: &[u32]) -> Result<Option<u32>> {
         match self.rules.summands(position) {
             Some(parts) => self.grundy_of_sum(position, &parts).map(Some),
             None => Ok(None),

@@ -40,7 +40,7 @@ impl Waves for Chomp {
     }
 }
 
-/// Chomp a run at a time ([`crate::solve::runs`]): a run is the diagrams that share their
+/// Chomp a run at a time (`solve::runs`): a run is the diagrams that share their
 /// first `R − 1` rows, the last row `0..=λ(R−1)`. Its indices are consecutive (the last row's
 /// rank term is its length) and a bite in the last row is the run's chain. A bite at row
 /// `i < R` down to `x` keeps the run's shape: it takes `(π, v)` to `(π', min(v, x))`, `π'`
@@ -75,7 +75,7 @@ fn last_walked(at: &Cursor, rows: usize) -> usize {
     }
 }
 
-/// Chomp a triangle at a time ([`crate::solve::triangles`]): a triangle is the diagrams that
+/// Chomp a triangle at a time (`solve::triangles`): a triangle is the diagrams that
 /// share their first `R − 2` rows `ρ`, the last two rows `(u, v)` with `v ≤ u ≤ λ(R−2)`. The
 /// last two rows' rank terms are `u(u+1)/2` and `v`, so the triangle is consecutive indices in
 /// the triangle's order, and bites in the last two rows are its inside moves. A bite at row

@@ -9,7 +9,7 @@ const LISTED_RARE: usize = 100;
 
 /// The rare values (the sparse-space split with the fewest rare heaps, as the sparse solver
 /// chooses it) and the heaps that have them: `info`'s `rare_mask`, `rare_values` (value,
-/// heaps, last heap) and `rare_heaps` (the first [`LISTED_RARE`] heaps with their values, and
+/// heaps, last heap) and `rare_heaps` (the first `LISTED_RARE` heaps with their values, and
 /// how many there are).
 pub fn rare_facts(values: &dyn Values) -> Vec<Fact> {
     let n = values.len();

@@ -1,6 +1,6 @@
 //! How the processes of one enumeration talk: an all-to-all of index lists, sums, and a
 //! barrier. [`Single`] is the one-process case (nothing to send); with the cargo feature
-//! `mpi`, [`Mpi`] runs over an MPI communicator (rsmpi, the `mpi` crate), so the same engine
+//! `mpi`, `Mpi` runs over an MPI communicator (rsmpi, the `mpi` crate), so the same engine
 //! runs as `mpirun -np N gamedb enumerate ...` or under Slurm's `srun`.
 
 use crate::Result;
@@ -48,7 +48,8 @@ impl Exchange for Single {
 
 /// Most `u64`s one MPI message carries: MPI counts and displacements are 32-bit `int`s, so a
 /// larger exchange goes in several rounds of at most this many per destination.
-pub const MPI_CHUNK: usize = 1 << 26;
+#[cfg(feature = "mpi")]
+const MPI_CHUNK: usize = 1 << 26;
 
 #[cfg(feature = "mpi")]
 pub use with_mpi::Mpi;

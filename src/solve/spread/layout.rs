@@ -10,7 +10,7 @@
 //! bit `offset` of the local bitmap. The side of a position (see [`super::Bipartite`])
 //! repeats with the puzzle's period; `S` is a multiple of 64 periods, so stripes start on
 //! whole words of the table and the bitmap, and the positions of one side in 64-bit word `w`
-//! of any stripe are those of the mask [`Layout::side_mask`]`(side, w)`.
+//! of any stripe are those of mask `w` of `Layout::side_masks(side)`.
 
 /// Divides by a fixed divisor with one multiplication: `q = ⌊x · m / 2^64⌋` with
 /// `m = ⌊2^64 / d⌋ + 1` is exact whenever `x · d < 2^64` (the error term `x·e / (d·2^64)`, with
@@ -90,7 +90,7 @@ pub struct Layout {
 }
 
 /// Positions per stripe: 64 · 2^k periods, about 2^20 positions (a 256 KiB piece of table).
-pub fn stripe_len(period: u64) -> u64 {
+pub(crate) fn stripe_len(period: u64) -> u64 {
     let mut s = period * 64;
     while s < 1 << 20 {
         s *= 2;
@@ -107,7 +107,7 @@ impl Layout {
 
     /// [`Layout::new`] with stripes of `stripe` positions, rounded up to a whole number of
     /// 64 periods (tests: a small board cut into many stripes reaches every process).
-    pub fn with_stripe(n: u64, side: &[u8], procs: u64, rank: u64, stripe: u64) -> Layout {
+    pub(crate) fn with_stripe(n: u64, side: &[u8], procs: u64, rank: u64, stripe: u64) -> Layout {
         let period = side.len() as u64;
         let stripe = stripe.max(1).div_ceil(64 * period) * 64 * period;
         let masks = [0, 1].map(|s| word_masks(period, |r| side[r] == s));
@@ -130,32 +130,33 @@ impl Layout {
     }
 
     /// Local positions (the length of the local table, whole stripes).
-    pub fn local_len(&self) -> u64 {
+    pub(crate) fn local_len(&self) -> u64 {
         self.local_stripes * self.stripe
     }
 
     /// The positions of `side` among the 64 of word `w` of a stripe (bit `b`: position
-    /// `64w + b` from the stripe's start).
-    #[inline(always)]
-    pub fn side_mask(&self, side: usize, w: u64) -> u64 {
+    /// `64w + b` from the stripe's start); the solvers read them in turn from
+    /// [`side_masks`](Layout::side_masks).
+    #[cfg(test)]
+    pub(crate) fn side_mask(&self, side: usize, w: u64) -> u64 {
         self.masks[side][(w % self.period) as usize]
     }
 
-    /// [`side_mask`](Layout::side_mask)`(side, w)` for `w` in `0..period`, the masks of the
-    /// words of a stripe in turn.
-    pub fn side_masks(&self, side: usize) -> &[u64] {
+    /// The positions of `side` among the 64 of each word `w` of a stripe, for `w` in
+    /// `0..period` (bit `b` of mask `w`: position `64w + b` from the stripe's start).
+    pub(crate) fn side_masks(&self, side: usize) -> &[u64] {
         &self.masks[side]
     }
 
     /// The local stripe of a local offset.
     #[inline(always)]
-    pub fn local_stripe(&self, local: u64) -> u64 {
+    pub(crate) fn local_stripe(&self, local: u64) -> u64 {
         self.div_stripe.div(local)
     }
 
     /// The owner of position `j` and its local offset there.
     #[inline(always)]
-    pub fn owner(&self, j: u64) -> (u64, u64) {
+    pub(crate) fn owner(&self, j: u64) -> (u64, u64) {
         if self.procs == 1 {
             return (0, j);
         }
@@ -166,25 +167,25 @@ impl Layout {
 
     /// The global stripe of local stripe `ls`.
     #[inline]
-    pub fn global_stripe(&self, ls: u64) -> u64 {
+    pub(crate) fn global_stripe(&self, ls: u64) -> u64 {
         ls * self.procs + self.rank
     }
 
     /// The position at a local offset of this process.
-    #[inline]
-    pub fn global(&self, local: u64) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn global(&self, local: u64) -> u64 {
         let (ls, off) = self.div_stripe.div_rem(local);
         self.global_stripe(ls) * self.stripe + off
     }
 
     /// The side of a position (or of a local offset: stripes are whole periods).
     #[inline]
-    pub fn side_of(&self, j: u64) -> usize {
+    pub(crate) fn side_of(&self, j: u64) -> usize {
         self.side[self.div_period.div_rem(j).1 as usize] as usize
     }
 
     /// The positions of global stripe `s` that exist (the last stripe may be short).
-    pub fn stripe_range(&self, s: u64) -> std::ops::Range<u64> {
+    pub(crate) fn stripe_range(&self, s: u64) -> std::ops::Range<u64> {
         s * self.stripe..((s + 1) * self.stripe).min(self.n)
     }
 }

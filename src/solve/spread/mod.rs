@@ -168,7 +168,7 @@ impl Plan {
 
 /// The dense store's needs on one process: 2 bits a position for the table and one for the
 /// expanded bitmap, plus the exchange buffers (only with several processes).
-pub fn dense_plan(layout: &Layout, config: &Config) -> Plan {
+pub(crate) fn dense_plan(layout: &Layout, config: &Config) -> Plan {
     let local = layout.local_len();
     Plan {
         store: Store::Dense,

@@ -11,8 +11,8 @@
 //! is exactly the moves back: level `d − 1` is never stored nor read, and a third fewer
 //! neighbours are made, sorted and written than when level `d − 1` had to be subtracted.
 //!
-//! Each process keeps its positions in [`BUCKETS`] buckets (local stripe number mod
-//! [`BUCKETS`]), each a sorted list compressed as blocks: the positions as gaps (every block
+//! Each process keeps its positions in `BUCKETS` buckets (local stripe number mod
+//! `BUCKETS`), each a sorted list compressed as blocks: the positions as gaps (every block
 //! starting afresh, so blocks can be expanded independently) in groups of four behind a byte
 //! of their lengths (see `codec.rs`), then their masks, two to a byte.
 //!
@@ -31,7 +31,6 @@ mod merge;
 mod spill;
 
 use std::fs;
-use std::path::Path;
 use std::sync::atomic::AtomicU64;
 
 use rayon::prelude::*;
@@ -45,7 +44,7 @@ use merge::{merge, Sorter};
 use spill::{Blocks, Budget, List};
 
 /// Buckets per process (the unit of parallel merging).
-pub const BUCKETS: u64 = 64;
+pub(crate) const BUCKETS: u64 = 64;
 
 /// Entries per compressed block.
 const BLOCK: usize = 4096;
@@ -304,9 +303,4 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
         .map(|(runs, cur)| merge(puzzle, runs, cur, budget))
         .collect::<Result<Vec<_>>>()?;
     Ok((next, traffic))
-}
-
-/// Removes what a run spilled (its folder under the work folder).
-pub fn remove_spill(dir: &Path) {
-    let _ = fs::remove_dir_all(dir.join("spill"));
 }
