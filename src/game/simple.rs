@@ -59,12 +59,13 @@ impl Shape {
 
     /// The position at an index below [`positions`](Shape::positions).
     pub fn unrank(&self, mut index: u64) -> Vec<u32> {
-        let digit = |m: u32, index: &mut u64| {
-            let d = *index % (m as u64 + 1);
-            *index /= m as u64 + 1;
+        let digit = |m: &u32| {
+            let radix = *m as u64 + 1;
+            let d = index % radix;
+            index /= radix;
             d as u32
         };
-        self.max.iter().map(|&m| digit(m, &mut index)).collect()
+        self.max.iter().map(digit).collect()
     }
 }
 
@@ -80,6 +81,10 @@ impl Shape {
 /// listing its moves and ranking what they leave: right for any game, but slow, as each
 /// child costs a move with its label. A game that needs another index, levels, terminal
 /// values or a fast engine implements [`GameSpec`] with a view of its own.
+///
+/// The items of `SimpleGame` named as [`GameSpec`]'s are forwarded to it; where both traits
+/// are in scope, `Kayles::samples()` is ambiguous, so code that uses the spec imports
+/// [`GameSpec`] alone (as the Kayles crate's tests do).
 pub trait SimpleGame: Sized + Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {
     /// See [`GameSpec::NAME`].
     const NAME: &'static str;
