@@ -123,7 +123,7 @@ fn the_kayles_binary_builds_and_answers_its_tables() {
         k,
         "short row",
         &["query", &t12, "1,1,0"],
-        &["3 pins for a row of 12", "each 1 (standing) or 0 (down)"],
+        &["3 pins instead of 12", "each 1 (standing) or 0 (down)"],
     );
     run_refused(
         k,

@@ -9,6 +9,9 @@
 //!   what the command line accepts, how to solve and how to check the game's own contracts
 //!   ([`conformance`]).
 //!
+//! A small game writes one type instead ([`SimpleGame`]): its parameters, the [`Shape`] of its
+//! positions and its moves; the spec, the index and both views are made from them.
+//!
 //! Neither solver nor lookup knows which game it serves; a game knows neither the file format
 //! nor the lookups nor the command line beyond its own arguments.
 
@@ -19,8 +22,10 @@ use crate::Result;
 pub mod conformance;
 pub mod model;
 pub mod params;
+pub mod simple;
 
 pub use params::{Arguments, Param, ParamValue};
+pub use simple::{Shape, SimpleGame, SimpleView};
 
 pub use crate::progress::Progress;
 pub use model::{mod3, Game, Outcome, Retro, Solved, ValueKind, UNREACHED};
@@ -41,6 +46,7 @@ pub const MAX_POSITIONS: u64 = 1 << 38;
 /// kinds ([`VALUES`](GameSpec::VALUES), P/N bits), the positions, the rules and the solving
 /// (the view's, see [`GameView`]), the file name stem (the name and the parameter values) and
 /// the line for people. A game with an engine of its own overrides what it does otherwise.
+/// A small game implements [`SimpleGame`] instead, which makes all of this for it.
 ///
 /// Registering a game is one line: in `src/games/mod.rs` for the games of this crate, or
 /// `Registry::builtin().with::<MySpec>()` in another crate (see `src/guide/game-authors.md`).

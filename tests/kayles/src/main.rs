@@ -2,5 +2,5 @@
 //! --pins 12`, `kayles query TABLE 1,1,0,1,...`, `kayles serve`, ...
 
 fn main() -> std::process::ExitCode {
-    gamedb::cli::main_with(gamedb::Registry::builtin().with::<kayles::KaylesSpec>())
+    gamedb::cli::main_with(gamedb::Registry::builtin().with::<kayles::Kayles>())
 }
