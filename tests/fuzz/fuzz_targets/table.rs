@@ -1,9 +1,10 @@
 //! Table files from bytes in memory: headers, opening, the upgrade of format version 1, a few
 //! lookups.
 //!
-//! Two kinds of input: raw bytes taken as a whole file, and edits of a valid small table (a
-//! list of (offset, xor) pairs) after which the header checksum is recomputed or not, and the
-//! payload checksum too or not, so that the fuzzer reaches the checks behind the checksums.
+//! Two kinds of input: raw bytes taken as a whole file, and edits of a valid small table (the
+//! second byte picks it, then a list of (offset, xor) pairs) after which the header checksum
+//! is recomputed or not, and the payload checksum too or not, so that the fuzzer reaches the
+//! checks behind the checksums.
 //! The valid tables are the sample tables of every registered game (format version 2) and the
 //! version 1 tables of `tests/data/v1` (written by gamedb 0.3); an edit of the game field
 //! with the checksums refitted is a table of a game this build does not know.
@@ -189,7 +190,10 @@ fuzz_target!(|data: &[u8]| {
         rest.to_vec()
     } else {
         let bases = bases();
-        let mut b = bases[(mode >> 3) as usize % bases.len()].clone();
+        let Some((&which, rest)) = rest.split_first() else {
+            return;
+        };
+        let mut b = bases[which as usize % bases.len()].clone();
         let (header, _, sum_at) = layout(&b).expect("a valid base");
         for e in rest.chunks_exact(3) {
             let at = u16::from_le_bytes([e[0], e[1]]) as usize;
