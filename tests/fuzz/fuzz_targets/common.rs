@@ -1,31 +1,58 @@
-//! What the fuzz targets share: a game and small parameters chosen by the input, through the
-//! registry (so a new game is fuzzed without touching this file).
+//! What the fuzz targets share: a game and its parameters chosen by the input and read through
+//! the registry as a table header names them (game name, rules version, parameter text), so a
+//! new game is fuzzed without touching the targets.
 #![allow(dead_code)]
 
-use gamedb::games::{Spec, GAMES};
+use gamedb::{registry, Spec};
 
-/// A spec chosen by the first bytes of `data` (six bytes, fewer allowed): a registered game and
-/// small parameters read back through `Spec::from_header`, or one of the registry's samples
-/// when those parameters are not valid. Returns the spec and the rest of the input.
-pub fn pick_spec(data: &[u8]) -> (Spec, &[u8]) {
-    let mut b = [0u8; 6];
-    let n = data.len().min(6);
-    b[..n].copy_from_slice(&data[..n]);
-    let rest = &data[n..];
-    let (id, _) = GAMES[b[0] as usize % GAMES.len()];
-    // Small parameters keep the rules cheap to build; the pattern mask may use 16 bits.
-    let mut params = [0u64; 8];
-    params[0] = (b[1] % 40) as u64;
-    params[1] = (b[2] % 24) as u64;
-    params[2] = if b[5] & 2 != 0 {
-        u16::from_le_bytes([b[3], b[4]]) as u64
-    } else {
-        (b[3] % 8) as u64
-    };
-    params[3] = (b[5] & 1) as u64;
-    let spec = Spec::from_header(id, params).unwrap_or_else(|_| {
-        let samples = Spec::samples();
-        samples[(b[1] as usize ^ b[2] as usize) % samples.len()].clone()
-    });
-    (spec, rest)
+/// The input up to its first newline, and what follows it.
+pub fn line(data: &[u8]) -> (&[u8], &[u8]) {
+    match data.iter().position(|&b| b == b'\n') {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &[]),
+    }
+}
+
+/// The parameter text the first line of the input asks for, with `sample`'s text as its
+/// model: a line with a `=` is parameter text itself (`heaps=3,max-heap=7`); any other line
+/// is values separated by spaces that replace the sample's values in order (`5 9` makes
+/// `heaps=5,max-heap=9` of `heaps=3,max-heap=7`, `0.F 12` makes `code=0.F,max-heap=12` of
+/// `code=0.77,max-heap=40`), `-` keeping one. So the fuzzer reaches valid parameters of
+/// every game without knowing their names.
+pub fn parameter_text(sample: &str, line: &str) -> String {
+    if line.contains('=') {
+        return line.to_string();
+    }
+    let mut values = line.split(' ').filter(|v| !v.is_empty());
+    sample
+        .split(',')
+        .map(|piece| match (piece.split_once('='), values.next()) {
+            (Some((name, _)), Some(v)) if v != "-" => format!("{name}={v}"),
+            _ => piece.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A spec chosen by the input, and the rest of the input after its first line: the first byte
+/// picks a registered game, the second one of its samples, the rest of the first line makes
+/// the parameter text ([`parameter_text`]) read through [`gamedb::Registry::spec`]; when the
+/// registry refuses that text, the sample itself. Also says whether the input's text was
+/// taken.
+pub fn pick_spec(data: &[u8]) -> (Spec, bool, &[u8]) {
+    let games = registry().games();
+    let game = &games[data.first().copied().unwrap_or(0) as usize % games.len()];
+    let samples = game.samples();
+    let sample = &samples[data.get(1).copied().unwrap_or(0) as usize % samples.len()];
+    let (first, rest) = line(data.get(2..).unwrap_or(&[]));
+    let text = parameter_text(&sample.parameters(), &String::from_utf8_lossy(first));
+    match registry().spec(game.name, game.rules_version, &text) {
+        Ok(spec) => {
+            // What the registry accepts is the canonical text, as a header stores it.
+            assert_eq!(spec.parameters(), text, "{} parameters", game.name);
+            assert_eq!(spec.name(), game.name);
+            (spec, true, rest)
+        }
+        Err(_) => (sample.clone(), false, rest),
+    }
 }

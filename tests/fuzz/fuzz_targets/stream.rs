@@ -5,8 +5,7 @@
 use std::io::BufReader;
 use std::sync::OnceLock;
 
-use gamedb::games::Spec;
-use gamedb::{Table, ValueKind};
+use gamedb::{Spec, Table, ValueKind};
 use libfuzzer_sys::fuzz_target;
 
 /// Small tables of a few games, solved once.
