@@ -8,7 +8,7 @@
 //! sample tables of every game. A panic (which PyO3 raises as PanicException), an
 //! InternalError, any exception but the package's refusals, or a broken answer is a crash.
 //!
-//! numpy must be importable (`scripts/fuzz.sh` puts a virtual environment's site-packages
+//! numpy must be importable (`scripts/check/fuzz.sh` puts a virtual environment's site-packages
 //! on PYTHONPATH).
 #![no_main]
 
@@ -35,7 +35,7 @@ fn harness() -> &'static Py<PyAny> {
             let package = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/python");
             sys.getattr("path")?.call_method1("insert", (0, package))?;
             py.import("numpy").map_err(|e| {
-                eprintln!("the python target needs numpy (see scripts/fuzz.sh)");
+                eprintln!("the python target needs numpy (see scripts/check/fuzz.sh)");
                 e
             })?;
             let code = CString::new(include_str!("python_harness.py")).unwrap();

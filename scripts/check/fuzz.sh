@@ -4,7 +4,7 @@
 # crash, a hang or a leak (libFuzzer stops at the first one and leaves it in
 # tests/fuzz/artifacts/TARGET/).
 #
-#   scripts/fuzz.sh [--check] [SECONDS] [TARGET...]    targets: every one of tests/fuzz (default)
+#   scripts/check/fuzz.sh [--check] [SECONDS] [TARGET...]    targets: every one of tests/fuzz (default)
 #
 # Each run starts from the corpus kept in tests/fuzz/corpus/TARGET/ and adds what it finds there
 # (minimise it afterwards: cargo +nightly fuzz cmin --fuzz-dir tests/fuzz TARGET). With --check
@@ -22,7 +22,7 @@
 # -timeout (10 s) on one input counts as a hang; -rss_limit_mb=2048 as a memory blow-up.
 # Exit status: 0 when every target built and ran clean, 1 otherwise.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 check=0
 if [ "${1:-}" = --check ]; then
     check=1
