@@ -141,7 +141,7 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
         self.view().solve(kind, progress)
     }
     /// [`solve`](GameSpec::solve), handing the solver's finished waves to `saves` and resuming
-    /// from what it saved (see [`crate::solve::saves`]). By default the game saves nothing
+    /// from what it saved (see `solve::saves`). By default the game saves nothing
     /// and solves as [`solve`](GameSpec::solve) does.
     fn solve_saving(
         &self,
