@@ -6,7 +6,8 @@
 //!
 //! JSON keys, by what the table holds:
 //! * outcome and Grundy tables: `position`, `outcome` (`"P"`/`"N"`), `grundy` (Grundy tables
-//!   only), `winning_moves`;
+//!   only), `winning_moves`, and when every move was asked for (`--all-moves`), `moves`:
+//!   every legal move, each with the `outcome` (and `grundy`) of the position it leaves;
 //! * distance tables and the solver: `position`, `solvable`, `distance` (null when
 //!   unsolvable), `reason` (when unsolvable), `optimal_moves`, `path` (when asked for), and
 //!   `nodes` (the solver's expanded nodes, solver answers only);
@@ -110,6 +111,23 @@ pub struct GameValue {
     pub grundy: Option<u32>,
     /// Every move to a P-position.
     pub winning_moves: Vec<AnswerMove>,
+    /// Every legal move with the value of what it leaves, when asked for
+    /// ([`Table::list_every_move`](crate::Table::list_every_move)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<ValuedMove>>,
+}
+
+/// A move with the value of the position it leaves: a move to a P-position wins.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ValuedMove {
+    /// The move and what it leaves.
+    #[serde(flatten)]
+    pub played: AnswerMove,
+    /// P or N of the position it leaves, for the player to move there.
+    pub outcome: Outcome,
+    /// Its Grundy value, when the table stores them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grundy: Option<u32>,
 }
 
 /// The answer of a distance table or the solver: how far the position is from the goal.
@@ -264,6 +282,9 @@ impl Answer {
                 if !g.winning_moves.is_empty() {
                     s += &format!("  winning: {}", moves_text(&g.winning_moves));
                 }
+                if let Some(moves) = &g.moves {
+                    s += &format!("  moves: {}", valued_moves_text(moves));
+                }
                 s
             }
         }
@@ -274,6 +295,25 @@ fn moves_text(moves: &[AnswerMove]) -> String {
     let moves: Vec<String> = moves
         .iter()
         .map(|m| format!("{} -> {}", m.label, m.leaves))
+        .collect();
+    moves.join("; ")
+}
+
+/// `take 1 from heap 3 -> 1,2,3 (P); ...`, with `, grundy G` in the brackets for Grundy
+/// tables; `none` for a position without moves.
+fn valued_moves_text(moves: &[ValuedMove]) -> String {
+    if moves.is_empty() {
+        return "none".into();
+    }
+    let moves: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            let value = match m.grundy {
+                Some(g) => format!("{}, grundy {g}", m.outcome.as_str()),
+                None => m.outcome.as_str().to_string(),
+            };
+            format!("{} -> {} ({value})", m.played.label, m.played.leaves)
+        })
         .collect();
     moves.join("; ")
 }
@@ -360,6 +400,7 @@ mod tests {
                 outcome: Outcome::N,
                 grundy: None,
                 winning_moves: vec![mv("take 1 from heap 3", "1,2,3")],
+                moves: None,
             }),
         };
         assert_eq!(

@@ -1,8 +1,10 @@
 //! The explorer page in a real browser: Debian's `chromium` driven headlessly through
 //! `chromedriver` (W3C WebDriver, spoken here over plain HTTP). Opens a Chomp table, bites,
 //! and checks the outcome and the winning bites shown against the API; plays one optimal
-//! move and one step of the path on the 3x3 board; saves a screenshot of each in the test's
-//! temporary folder (kept, and its path printed, when GAMEDB_KEEP_SCREENSHOTS is set).
+//! move and one step of the path on the 3x3 board; lands on an octal table (Kayles), checks
+//! its heaps, answer and period certificate against the API and plays counters; saves a
+//! screenshot of each in the test's temporary folder (kept, and its path printed, when
+//! GAMEDB_KEEP_SCREENSHOTS is set).
 //!
 //! The test fails, never skips, when the browser is missing (`.ci/run` installs it).
 
@@ -420,12 +422,229 @@ fn the_explorer_in_a_real_browser() {
     assert_eq!(next["distance"], json!(distance - 2));
     browser.screenshot(&dir.path().join("slide.png"));
 
+    keep_screenshots(dir.path(), &["landing.png", "chomp.png", "slide.png"]);
+}
+
+/// Copies the screenshots out of the test's folder when GAMEDB_KEEP_SCREENSHOTS is set.
+fn keep_screenshots(dir: &Path, files: &[&str]) {
     if std::env::var_os("GAMEDB_KEEP_SCREENSHOTS").is_some() {
         let keep = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-screenshots");
         std::fs::create_dir_all(&keep).unwrap();
-        for f in ["landing.png", "chomp.png", "slide.png"] {
-            std::fs::copy(dir.path().join(f), keep.join(f)).unwrap();
+        for f in files {
+            std::fs::copy(dir.join(f), keep.join(f)).unwrap();
         }
         eprintln!("screenshots kept in {}", keep.display());
     }
+}
+
+/// The position, outcome and Grundy value the page shows, once it shows `position`.
+fn shown_answer(browser: &Browser, position: &str) -> Value {
+    browser.wait(
+        &format!("the answer of {position}"),
+        &format!(
+            "const p = document.getElementById('position'); const g = document.getElementById('grundy'); \
+             return p && p.textContent === '{position}' && g && \
+             [document.getElementById('outcome').textContent, Number(g.textContent)];"
+        ),
+    )
+}
+
+/// What the API answers for `position` of `file`: its outcome and Grundy value.
+fn api_answer(server: &Server, file: &str, position: &str) -> Value {
+    let a = server
+        .get(&format!("/api/tables/{file}/query?position={position}"))
+        .json();
+    json!([a["outcome"], a["grundy"]])
+}
+
+/// The moves the green counters play, as their titles name them (`MOVE → LEAVES (wins)`).
+const GREEN: &str = "return Array.from(document.querySelectorAll('circle.counter.win'))
+    .map(c => c.querySelector('title').textContent).sort();";
+
+#[test]
+fn an_octal_table_in_a_real_browser() {
+    let dir = TempDir::new("browser-octal");
+    build(
+        dir.path(),
+        &[
+            "octal --code 0.77 --max-heap 200",
+            "subtraction --set 1,3,4 --max-heap 100",
+        ],
+    );
+    let server = Server::start(dir.path(), &[]);
+    let browser = Browser::start();
+    let site = format!("http://{}", server.addr);
+    let kayles = "octal-0.77-200.gtab";
+
+    // The landing page: Kayles (the octal table comes first), three heaps drawn as rows of
+    // counters, the answer of their sum, and the period certificate.
+    browser.go(&format!("{site}/"));
+    assert_eq!(
+        shown_answer(&browser, "5,7,9"),
+        api_answer(&server, kayles, "5,7,9")
+    );
+    assert_eq!(
+        browser.run("return document.getElementById('table-select').value;"),
+        json!(kayles)
+    );
+    let rows = browser.run(
+        "return [1, 2, 3, 4].map(i => document.querySelectorAll(`circle[data-heap='${i}']`).length);",
+    );
+    assert_eq!(rows, json!([5, 7, 9, 0]));
+    let info = server.get(&format!("/api/tables/{kayles}")).json();
+    assert_eq!(
+        (&info["period"], &info["preperiod"], &info["proved"]),
+        (&json!(12), &json!(71), &json!(true)),
+        "{info}"
+    );
+    let certificate = browser.wait(
+        "the certificate",
+        "const p = document.getElementById('period-text'); return p && p.textContent;",
+    );
+    assert_eq!(
+        certificate,
+        json!(
+            "Periodic, proved: period 12 from heap 71 (the last exceptional value at heap 70), \
+             by the octal periodicity theorem over the values to heap 200."
+        )
+    );
+    let rare = browser.run("return document.querySelector('#rare summary').textContent;");
+    assert_eq!(
+        rare,
+        json!(format!(
+            "Rare values (an even number of bits in v & {}; {} rare heaps): 0 (1 heap, the last \
+             0), 3 (4 heaps, the last 39), 5 (1 heap, the last 28), 6 (4 heaps, the last 70)",
+            info["rare_mask"], info["rare_heaps"]["count"]
+        ))
+    );
+    // The green counters are the winning moves that take one counter (a click's default).
+    let api = server
+        .get(&format!("/api/tables/{kayles}/query?position=5,7,9"))
+        .json();
+    let mut ones: Vec<String> = api["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["move"].as_str().unwrap().starts_with("take 1 "))
+        .map(|m| {
+            format!(
+                "{} → {} (wins)",
+                m["move"].as_str().unwrap(),
+                m["leaves"].as_str().unwrap()
+            )
+        })
+        .collect();
+    ones.sort();
+    assert!(!ones.is_empty(), "{api}");
+    assert_eq!(browser.run(GREEN), json!(ones));
+    // The sequence picture, or a line saying that this service does not draw it.
+    let picture = browser.wait(
+        "the sequence picture or its note",
+        "const i = document.getElementById('picture-img'); const n = document.getElementById('picture-note'); \
+         return (i && !i.hidden && i.complete && i.naturalWidth > 0 && 'picture') || (n && n.textContent);",
+    );
+    let picture = picture.as_str().unwrap();
+    assert!(
+        picture == "picture" || picture.starts_with("No sequence picture from this service"),
+        "{picture}"
+    );
+    browser.screenshot(&dir.path().join("octal.png"));
+
+    // A click on the last counter of the first heap takes it: 4,7,9.
+    browser.click("circle[data-heap='1'][data-counter='5']");
+    assert_eq!(
+        shown_answer(&browser, "4,7,9"),
+        api_answer(&server, kayles, "4,7,9")
+    );
+    // Two counters from the third counter of the heap of 7 leave heaps of 2 and 3 there.
+    browser.click("#take-2");
+    browser.wait(
+        "two counters a click",
+        "return document.querySelector('#take-2.chosen');",
+    );
+    browser.click("circle[data-heap='2'][data-counter='3']");
+    assert_eq!(
+        shown_answer(&browser, "4,2,3,9"),
+        api_answer(&server, kayles, "4,2,3,9")
+    );
+    // A green counter plays a winning move: the sum left is a P-position. The API's first
+    // winning move says how many counters it takes.
+    let api = server
+        .get(&format!("/api/tables/{kayles}/query?position=4,2,3,9"))
+        .json();
+    let first = api["winning_moves"][0]["move"].as_str().unwrap();
+    let k = first.split(' ').nth(1).unwrap();
+    browser.click(&format!("#take-{k}"));
+    let green = browser.wait(
+        "a green counter",
+        "const c = document.querySelector('circle.counter.win'); return c && [c.dataset.heap, c.dataset.counter];",
+    );
+    browser.click(&format!(
+        "circle[data-heap='{}'][data-counter='{}']",
+        green[0].as_str().unwrap(),
+        green[1].as_str().unwrap()
+    ));
+    let after = browser.wait(
+        "the P-position",
+        "const o = document.getElementById('outcome'); return o && o.textContent === 'P' && document.getElementById('position').textContent;",
+    );
+    let after = after.as_str().unwrap().to_string();
+    assert_eq!(api_answer(&server, kayles, &after), json!(["P", 0]));
+    assert_eq!(browser.run(GREEN), json!([]));
+    // A heap added is answered with the rest.
+    browser.click("#add-heap");
+    let added = format!("{after},5");
+    assert_eq!(
+        shown_answer(&browser, &added),
+        api_answer(&server, kayles, &added)
+    );
+    // A heap larger than the counters drawn shows its first and last 20; its last counter
+    // is still there to click.
+    let big = format!("{after},150");
+    browser.run(
+        "const i = document.getElementById('heap-' + document.querySelectorAll('#heaps .heap').length); \
+         i.value = 150; i.dispatchEvent(new Event('change'));",
+    );
+    assert_eq!(
+        shown_answer(&browser, &big),
+        api_answer(&server, kayles, &big)
+    );
+    let last = browser.run("return Array.from(document.querySelectorAll('#heaps .heap')).pop().querySelectorAll('circle').length;");
+    assert_eq!(last, json!(40));
+    browser.click("#take-1");
+    browser.click("circle[data-counter='150']");
+    let smaller = format!("{after},149");
+    assert_eq!(
+        shown_answer(&browser, &smaller),
+        api_answer(&server, kayles, &smaller)
+    );
+    browser.screenshot(&dir.path().join("octal-played.png"));
+
+    // A subtraction game: one heap; a click takes the counters from it to the end.
+    let file = "subtraction-1_3_4-100.gtab";
+    browser.go(&format!("{site}/?table={file}"));
+    assert_eq!(
+        shown_answer(&browser, "12"),
+        api_answer(&server, file, "12")
+    );
+    // S = {1,3,4} has the values 0,1,0,1,2,3,2 repeating (Winning Ways, ch. 4): from 12,
+    // taking 3 (counters 10 to 12) wins; counter 11 would take 2, not a move.
+    let moves = browser.run(
+        "return [8, 9, 10, 11, 12].map(j => document.querySelector(`circle[data-counter='${j}']`).getAttribute('class'));",
+    );
+    assert_eq!(
+        moves,
+        json!([
+            "counter",
+            "counter move",
+            "counter win",
+            "counter",
+            "counter move"
+        ])
+    );
+    browser.click("circle[data-counter='11']");
+    browser.click("circle[data-counter='10']");
+    assert_eq!(shown_answer(&browser, "9"), json!(["P", 0]));
+    assert_eq!(api_answer(&server, file, "9"), json!(["P", 0]));
+    keep_screenshots(dir.path(), &["octal.png", "octal-played.png"]);
 }

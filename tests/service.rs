@@ -130,6 +130,133 @@ fn answers_equal_the_command_line_byte_for_byte() {
     assert_eq!(listed.as_array().unwrap().len(), 11, "{listed}");
 }
 
+/// `all_moves=1` answers as `query --all-moves` does, on GETs and batches; its bad uses are
+/// 400 with the command line's message.
+#[test]
+fn every_move_is_listed_as_the_command_line_lists_it() {
+    let own = TempDir::new("service-every-move");
+    build(own.path(), &["octal --code 0.77 --max-heap 200"]);
+    let kayles = Server::start(own.path(), &[]);
+    let server = Server::start(tables(), &[]);
+    let octal = own.path().join("octal-0.77-200.gtab");
+    let cases = [
+        (&kayles, octal.clone(), "3,5,17"),
+        (&kayles, octal.clone(), "0"),
+        (&server, tables().join("nim-3x7.gtab"), "1,2,4"),
+        (&server, tables().join("candy-n99-k3-even.gtab"), "13,0,0"),
+        (&server, tables().join("chomp-4x5-grundy.gtab"), "4,3,1"),
+    ];
+    for (srv, table, position) in cases {
+        let file = table.file_name().unwrap().to_str().unwrap().to_string();
+        let (want, _) = cli(&[
+            "query",
+            table.to_str().unwrap(),
+            position,
+            "--json",
+            "--all-moves",
+        ]);
+        let url = format!(
+            "/api/tables/{file}/query?position={}&all_moves=1",
+            encode(position)
+        );
+        let got = srv.get(&url);
+        assert_eq!((got.status, got.text()), (200, want.clone()), "{url}");
+        // Every move is there, valued; the winning ones are those leaving a P-position.
+        let answer = got.json();
+        let moves = answer["moves"].as_array().unwrap();
+        let winning: Vec<&serde_json::Value> = moves
+            .iter()
+            .filter(|m| m["outcome"] == "P")
+            .map(|m| &m["leaves"])
+            .collect();
+        let said: Vec<&serde_json::Value> = answer["winning_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| &m["leaves"])
+            .collect();
+        assert_eq!(winning, said, "{url}");
+        for m in moves {
+            let alone = srv
+                .get(&format!(
+                    "/api/tables/{file}/query?position={}",
+                    encode(m["leaves"].as_str().unwrap())
+                ))
+                .json();
+            assert_eq!(m["outcome"], alone["outcome"], "{url}: {m}");
+            assert_eq!(m["grundy"], alone["grundy"], "{url}: {m}");
+        }
+    }
+    let (want, _) = cli(&[
+        "query",
+        octal.to_str().unwrap(),
+        "12",
+        "--json",
+        "--all-moves",
+    ]);
+    let (plain, _) = cli(&["query", octal.to_str().unwrap(), "12", "--json"]);
+    assert!(want.starts_with(plain.trim_end().trim_end_matches('}')));
+    assert!(want.contains(r#"{"move":"take 2 from the heap of 12, leaving heaps of 5 and 5","leaves":"5,5","outcome":"P","grundy":0}"#), "{want}");
+    // Batches: the pipe's answers with --all-moves, line for line.
+    let input = b"3,5,17\n200\n201\n12,12\n";
+    let want = gamedb_stdin(
+        &[
+            "query",
+            octal.to_str().unwrap(),
+            "-",
+            "--json",
+            "--all-moves",
+        ],
+        input,
+    );
+    let got = kayles.post("/api/tables/octal-0.77-200.gtab/query?all_moves=1", input);
+    assert_eq!((got.status, &got.body), (200, &want.stdout));
+    assert_eq!(got.text().lines().count(), 4);
+    assert!(got.text().lines().nth(2).unwrap().contains("error"));
+    // Bad uses: 400 with the message the command line prints.
+    let slide = tables().join("slide-3x3.gtab");
+    let (_, want) = cli(&[
+        "query",
+        slide.to_str().unwrap(),
+        "1,2,3,4,5,6,7,0,8",
+        "--json",
+        "--all-moves",
+    ]);
+    assert!(want.contains("holds distance values"), "{want}");
+    let got = server.get("/api/tables/slide-3x3.gtab/query?position=1,2,3,4,5,6,7,0,8&all_moves=1");
+    assert_eq!(got.status, 400, "{}", got.text());
+    assert_eq!(got.json()["error"], want.as_str());
+    for (url, says) in [
+        (
+            "/api/tables/nim-3x7.gtab/query?position=1&all_moves=maybe",
+            "parameter 'all_moves=maybe': expected 1, true, 0 or false",
+        ),
+        (
+            "/api/tables/nim-3x7.gtab/query?position=1&all_moves=1&all_moves=0",
+            "parameter 'all_moves' given twice",
+        ),
+        (
+            "/api/tables/nim-3x7.gtab/query?position=1&moves=all",
+            "unknown parameter 'moves'; expected position, path, all_moves",
+        ),
+        (
+            "/api/tables/nim-3x7.gtab/query?position=1,2,9&all_moves=1",
+            "heap 9 is larger",
+        ),
+    ] {
+        let got = server.get(url);
+        assert_eq!(got.status, 400, "{url}: {}", got.text());
+        let error = got.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(says), "{url}: {error}");
+    }
+    let got = server.post("/api/tables/nim-3x7.gtab/query?all_moves=2", b"1\n");
+    assert_eq!(got.status, 400, "{}", got.text());
+    assert!(got.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("parameter 'all_moves=2'"));
+}
+
 #[test]
 fn batches_answer_as_the_pipe_does() {
     let server = Server::start(tables(), &[]);

@@ -36,6 +36,10 @@ pub(crate) struct QueryArgs {
     /// Distance tables: include a whole optimal solution in each answer.
     #[arg(long)]
     pub path: bool,
+    /// Outcome and Grundy tables: list every move of each position, with the value of the
+    /// position it leaves (`moves` in JSON).
+    #[arg(long)]
+    pub all_moves: bool,
     /// Skip the payload checksum when opening (faster on very large tables).
     #[arg(long)]
     pub no_verify: bool,
@@ -56,9 +60,24 @@ pub(crate) fn run(a: QueryArgs) -> Result<(), Failure> {
             answer.to_text()
         }
     };
+    if a.all_moves && matches!(source, Source::Board(_)) {
+        return Err(Error::BadInput(
+            "query --all-moves lists the moves of tables of outcomes and Grundy values; a \
+             sliding-puzzle answer lists its optimal moves"
+                .to_string(),
+        )
+        .into());
+    }
+    let ask = |t: &Table, text: &str| -> crate::Result<Answer> {
+        let mut answer = t.query_with(text, a.path)?;
+        if a.all_moves {
+            t.list_every_move(&mut answer)?;
+        }
+        Ok(answer)
+    };
     answer_all(positions, a.json, |text| {
         Ok(match &source {
-            Source::Table(t) => t.query_with(text, a.path).map(render),
+            Source::Table(t) => ask(t, text).map(render),
             Source::Board(b) => match b.query(text, a.path) {
                 Ok(answer) => Ok(render(answer)),
                 // Missing or damaged tables end the command; bad positions do not.

@@ -27,6 +27,7 @@ impl Answerer for Extension {
             outcome,
             grundy: None,
             winning_moves: AnswerMove::all(rules, winning),
+            moves: None,
         });
         Ok((value, Some(i)))
     }

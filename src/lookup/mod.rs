@@ -8,9 +8,11 @@
 //! chosen once when the table opens: `outcome.rs` (outcome and Grundy tables, with `sums.rs`
 //! for positions that are sums of entries), `distance.rs` (exact distances and lower bounds),
 //! `mod3.rs` (distances mod 3, answered by descent) and `extension.rs` (three-rowed Chomp's
-//! prefixes). A new kind of value is one more such module.
+//! prefixes). A new kind of value is one more such module; `every.rs` lists every move of a
+//! game's position with the value it leaves, whichever kind answered it.
 
 mod distance;
+mod every;
 mod extension;
 mod mod3;
 mod outcome;
@@ -27,6 +29,7 @@ use crate::{Error, Result};
 
 pub use distance::DistanceCensus;
 use distance::Exact;
+pub use every::EVERY_MOVE_LIMIT;
 
 /// How a table answers a position, by its kind of value: one small module a kind, chosen
 /// once when the table opens ([`answerer`]).

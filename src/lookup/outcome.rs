@@ -43,6 +43,7 @@ impl Answerer for Games {
             outcome: entries.outcome(i),
             grundy: table.grundy(i),
             winning_moves,
+            moves: None,
         });
         Ok((value, Some(i)))
     }

@@ -71,6 +71,7 @@ impl Table {
                 outcome: Outcome::from_win(x != 0),
                 grundy: Some(x),
                 winning_moves: AnswerMove::all(self.rules(), winning),
+                moves: None,
             },
             single,
         ))

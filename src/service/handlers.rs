@@ -308,12 +308,21 @@ fn slow(table: &Table, path: bool) -> bool {
     path && table.value_kind() == ValueKind::Distance
 }
 
+/// The answer `gamedb query` gives with `--path` and `--all-moves` as asked.
+fn ask(table: &Table, text: &str, path: bool, every: bool) -> crate::Result<crate::Answer> {
+    let mut answer = table.query_with(text, path)?;
+    if every {
+        table.list_every_move(&mut answer)?;
+    }
+    Ok(answer)
+}
+
 async fn query(
     State(app): State<Arc<App>>,
     Path(file): Path<String>,
     RawQuery(q): RawQuery,
 ) -> Reply {
-    let params = Params::parse(q, &["position", "path"])?;
+    let params = Params::parse(q, &["position", "path", "all_moves"])?;
     let position = params
         .required(
             "position",
@@ -321,12 +330,14 @@ async fn query(
         )?
         .to_string();
     let path = params.flag("path")?;
+    let every = params.flag("all_moves")?;
     let table = table(&app, &file).await?;
-    let answer = if slow(&table, path) {
+    // Listing every move may mean thousands of lookups: off the async workers too.
+    let answer = if slow(&table, path) || every {
         let position = position.clone();
-        heavy(&app, move |_| Ok(table.query_with(&position, true))).await?
+        heavy(&app, move |_| Ok(ask(&table, &position, path, every))).await?
     } else {
-        table.query_with(&position, path)
+        ask(&table, &position, path, every)
     };
     match answer {
         Ok(a) => Ok(json_line(a.to_json())),
@@ -340,8 +351,9 @@ async fn batch(
     RawQuery(q): RawQuery,
     body: Result<Bytes, BytesRejection>,
 ) -> Reply {
-    let params = Params::parse(q, &["path"])?;
+    let params = Params::parse(q, &["path", "all_moves"])?;
     let path = params.flag("path")?;
+    let every = params.flag("all_moves")?;
     let body = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(
@@ -361,7 +373,7 @@ async fn batch(
         let mut out = Vec::with_capacity(body.len() * 8);
         let mut input = BufReader::with_capacity(1 << 20, &body[..]);
         crate::stream::answer_lines(&mut input, &mut out, true, |text| {
-            Ok(table.query_with(text, path).map(|a| a.to_json()))
+            Ok(ask(&table, text, path, every).map(|a| a.to_json()))
         })?;
         Ok(out)
     })

@@ -75,10 +75,11 @@ async function start() {
 }
 
 // The table the page opens on without a ?table= in its address: a game drawn on the page
-// (Chomp first, then Nim, Wythoff, a sliding puzzle), one whose value chart is quick to count
-// (the largest such), else the first table that can be read.
+// (Chomp first, then Nim, Wythoff, a sliding puzzle, an octal or a subtraction game), one
+// whose value chart is quick to count (the largest such), else the first table that can be
+// read.
 function landing() {
-  const rank = { chomp: 0, nim: 1, wythoff: 2, slide: 3 };
+  const rank = { chomp: 0, nim: 1, wythoff: 2, slide: 3, octal: 4, subtraction: 5 };
   const quick = 1 << 27;
   const usable = tables.filter((t) => !t.error);
   if (!usable.length) return $("table-select").options[0].value;
@@ -91,6 +92,7 @@ function landing() {
 async function open(name) {
   $("game").innerHTML = ""; $("moves").innerHTML = ""; $("raw").textContent = "";
   $("chart").innerHTML = ""; setStatus("");
+  $("picture-panel").hidden = true; $("picture").innerHTML = "";
   const select = $("table-select");
   select.title = select.selectedOptions.length ? select.selectedOptions[0].textContent : "";
   if (!name) return;
@@ -110,8 +112,7 @@ async function open(name) {
   $("table-about").textContent = `${t.entries.toLocaleString()} positions, ${t.values} values`;
   const ask = (pos, extra = "") => api(`/api/tables/${encodeURIComponent(name)}/query?position=${encodeURIComponent(pos)}${extra}`);
   if (t.game === "chomp") view = chompView(param(t, "rows"), param(t, "cols"), ask);
-  else if (t.game === "nim") view = heapsView(param(t, "heaps"), param(t, "max-heap"), ask, "nim");
-  else if (t.game === "wythoff") view = heapsView(2, param(t, "max-heap"), ask, "wythoff");
+  else if (["nim", "wythoff", "subtraction", "octal"].includes(t.game)) view = heapView(t, ask, name);
   else if (t.game === "slide") view = slideView(param(t, "rows"), param(t, "cols"), (pos) => ask(pos, "&path=1"));
   else view = textView(t, ask);
   chart(name);
@@ -207,38 +208,298 @@ function chompView(rows, cols, ask) {
   return { refresh };
 }
 
-// ---- Nim and Wythoff --------------------------------------------------------------------
+// ---- heap games: Nim, Wythoff, subtraction games, octal and hexadecimal codes -------------
 
-function heapsView(count, most, ask, game) {
-  const start = game === "wythoff" ? [Math.min(7, most), Math.min(4, most)]
-                                   : Array.from({ length: count }, (_, k) => Math.min(most, k + 1 + (k === count - 1 ? 1 : 0)));
-  let heaps = start.slice(0, count);
-  const box = el("div");
-  $("game").append(el("p", {}, game === "wythoff"
-    ? "Two heaps: take any number from one heap, or the same number from both."
-    : `${count} heaps of 0..${most}: take from one heap.`), box);
+const DRAWN = 40; // counters drawn per heap; a larger heap shows its first and last 20
+const LISTED = 10000; // every move is asked for while the heaps hold at most this many counters
+
+// A sum of heaps as a set of heaps with repeats (order and empty heaps do not matter), the
+// key by which a click finds the listed move that leaves the same heaps.
+const sumKey = (heaps) => heaps.filter((h) => h > 0).sort((a, b) => a - b).join(",");
+
+// How many counters a listed move takes, when it plays in one heap: the heaps before and
+// after differ by one heap replaced by what the move leaves there. Null for a move in two
+// heaps at once (Wythoff's take from both).
+function counted(before, after) {
+  const count = new Map();
+  for (const h of before) if (h > 0) count.set(h, (count.get(h) || 0) + 1);
+  let left = 0;
+  for (const h of after) {
+    if (h === 0) continue;
+    const c = count.get(h) || 0;
+    if (c > 0) count.set(h, c - 1); else left += h;
+  }
+  const gone = [...count].flatMap(([h, c]) => Array(c).fill(h));
+  return gone.length === 1 ? gone[0] - left : null;
+}
+
+function heapView(t, ask, name) {
+  const game = t.game;
+  const most = param(t, "max-heap");
+  // Nim and Wythoff tables hold a fixed number of heaps, a subtraction table one; octal
+  // positions are sums of any number of heaps.
+  const fixed = game === "nim" ? param(t, "heaps") : game === "wythoff" ? 2 : game === "subtraction" ? 1 : 0;
+  // A click on an octal heap takes a block of counters of the chosen size from the counter
+  // clicked on (the counters before and after the block are the heaps left; a block of 0
+  // splits the heap before that counter); in the other games it takes the counter clicked
+  // and every counter after it (in Wythoff's game, when chosen, as many from the other heap).
+  const blocks = game === "octal";
+  let heaps = fixed === 0 ? [5, 7, 9].map((h) => Math.min(h, most))
+    : game === "wythoff" ? [Math.min(7, most), Math.min(4, most)]
+    : game === "subtraction" ? [Math.min(12, most)]
+    : Array.from({ length: fixed }, (_, k) => Math.min(most, k + 1 + (k === fixed - 1 ? 1 : 0)));
+  let answer = null;
+  let moves = new Map(); // sumKey of the heaps a move leaves → the move as the answer lists it
+  let takes = game === "wythoff" ? ["one", "both"] : []; // what a click may take
+  let take = game === "wythoff" ? "one" : 1;
+  let listedAll = false;
+
+  const rules = {
+    nim: "Click a counter to take it and every counter after it.",
+    wythoff: "Click a counter to take it and every counter after it (with “the same from both”, as many from the other heap too).",
+    subtraction: "Click a counter to take it and every counter after it: a move when that many is in the set.",
+    octal: "A move takes counters from one heap as the code allows (digit k says what taking k may leave: 1 no heap, 2 one heap, 4 two heaps, 8 three). Choose how many a click takes: a click takes that many from the counter clicked on, and the counters before and after them are the heaps left (0 splits the heap before the counter).",
+  }[game];
+  const certificate = el("div", { id: "certificate", class: "facts" });
+  const controls = el("div", { class: "controls" });
+  const takeBox = el("span", { id: "takes" });
+  const adder = el("button", { id: "add-heap" }, "add a heap");
+  adder.addEventListener("click", () => { heaps.push(Math.min(5, most)); refresh(); });
+  controls.append(takeBox);
+  if (fixed === 0) controls.append(adder);
+  const box = el("div", { id: "heaps" });
+  const hint = el("p", { id: "heap-hint", class: "hint-line" }, "");
+  $("game").append(el("p", {}, `${t.description}. ${rules}`), certificate, controls, box, hint);
+  if (game === "octal") facts(name, certificate);
+  if (game === "octal" || game === "subtraction") picture(name, most);
+
+  // The counters a click on counter j (from 1) of heap i (from 0) takes: [heap, from, to]
+  // runs, or null when the click cannot take them.
+  function taken(i, j) {
+    const h = heaps[i];
+    if (blocks) {
+      if (take === 0) return j > 1 ? [[i, j, h]] : null; // the part split off, after the cut
+      return j + take - 1 <= h ? [[i, j, j + take - 1]] : null;
+    }
+    if (take !== "both") return [[i, j, h]];
+    const o = 1 - i, n = h - j + 1;
+    return heaps[o] >= n ? [[i, j, h], [o, heaps[o] - n + 1, heaps[o]]] : null;
+  }
+  // The heaps that click leaves, drawn in place: a heap cut in two becomes the counters
+  // before the block and those after it.
+  function after(i, j) {
+    const runs = taken(i, j);
+    if (!runs) return null;
+    const p = heaps.slice();
+    if (blocks) {
+      const h = heaps[i];
+      p.splice(i, 1, ...[j - 1, h - (j - 1) - take].filter((x) => x > 0));
+      return p.length ? p : [0];
+    }
+    for (const [k, from] of runs) p[k] = from - 1;
+    return p;
+  }
+  // The listed move that leaves the same heaps as that click, or null.
+  function clicked(i, j) {
+    const p = after(i, j);
+    return p ? moves.get(sumKey(p)) || null : null;
+  }
+
+  function drawTakes() {
+    takeBox.innerHTML = "";
+    if (takes.length < (game === "wythoff" ? 2 : 1)) return;
+    takeBox.append(el("span", {}, "a click takes"));
+    for (const k of takes) {
+      const label = k === 0 ? "0 (split)" : k === "one" ? "from this heap" : k === "both" ? "the same from both" : String(k);
+      const b = el("button", { id: `take-${k}`, class: k === take ? "take chosen" : "take" }, label);
+      b.addEventListener("click", () => { take = k; draw(); });
+      takeBox.append(b);
+    }
+    if (blocks) takeBox.append(el("span", {}, take === 1 ? "counter" : "counters"));
+  }
+
   function draw() {
+    drawTakes();
     box.innerHTML = "";
-    heaps.forEach((h, k) => {
+    hint.textContent = ""; // the counter pointed at is drawn anew
+    heaps.forEach((h, i) => {
       const row = el("div", { class: "heap" });
-      const input = el("input", { type: "number", min: 0, max: most, value: h, id: `heap-${k + 1}` });
+      const input = el("input", { type: "number", min: 0, max: most, value: h, id: `heap-${i + 1}`, title: `heap size, 0..${most}` });
       input.addEventListener("change", () => {
-        const v = Math.max(0, Math.min(most, Math.floor(Number(input.value) || 0)));
-        heaps[k] = v; refresh();
+        heaps[i] = Math.max(0, Math.min(most, Math.floor(Number(input.value) || 0)));
+        refresh();
       });
-      const tokens = el("span");
-      for (let i = 0; i < Math.min(h, 64); i++) tokens.append(el("span", { class: "token" }));
-      row.append(el("label", {}, `heap ${k + 1}`), input, tokens);
+      row.append(el("label", { for: `heap-${i + 1}` }, `heap ${i + 1}`), input);
+      // The counters: all of a small heap, the first and last DRAWN/2 of a large one, as
+      // large as the row leaves room for (beside the label, the size and the buttons).
+      const shown = h <= DRAWN ? [[1, h]] : [[1, DRAWN / 2], [h - DRAWN / 2 + 1, h]];
+      const gap = h > DRAWN ? 36 : 0;
+      const room = Math.max(240, (box.clientWidth || 560) - 250);
+      const step = Math.max(8, Math.min(18, Math.floor((room - gap) / Math.max(1, Math.min(h, DRAWN)))));
+      const r = Math.max(3, Math.round(step * 0.4));
+      const width = Math.max(1, Math.min(h, DRAWN)) * step + gap + 4;
+      const svg = el("svg:svg", { class: "counters", width, height: 2 * r + 6, "data-heap": i + 1 });
+      let x = 2 + r;
+      shown.forEach(([from, to], part) => {
+        if (part === 1) {
+          svg.append(el("svg:text", { x: x + gap / 2 - step / 2, y: r + 7, "text-anchor": "middle", "font-size": 12 }, "…"));
+          x += gap;
+        }
+        for (let j = from; j <= to; j++) {
+          const m = clicked(i, j);
+          const cls = m ? (m.outcome === "P" ? "counter win" : "counter move") : "counter";
+          const c = el("svg:circle", { cx: x, cy: r + 3, r, class: cls, "data-heap": i + 1, "data-counter": j });
+          c.append(el("svg:title", {}, m ? `${m.move} → ${m.leaves}${m.outcome === "P" ? " (wins)" : ""}` : `counter ${j}`));
+          c.addEventListener("mouseenter", () => point(i, j, true));
+          c.addEventListener("mouseleave", () => point(i, j, false));
+          c.addEventListener("click", () => play(i, j));
+          svg.append(c);
+          x += step;
+        }
+      });
+      row.append(svg, el("span", { class: "count" }, h > DRAWN ? `${h.toLocaleString()} counters` : ""));
+      if (fixed === 0 && heaps.length > 1) {
+        const drop = el("button", { class: "drop-heap", id: `drop-${i + 1}`, title: "remove this heap" }, "×");
+        drop.addEventListener("click", () => { heaps.splice(i, 1); refresh(); });
+        row.append(drop);
+      }
       box.append(row);
     });
   }
-  function play(leaves) { heaps = leaves.split(",").map(Number).concat(Array(count).fill(0)).slice(0, count); refresh(); }
+
+  // Pointing at a counter marks the counters a click takes and says what the move is.
+  function point(i, j, on) {
+    const runs = (on && taken(i, j)) || [];
+    for (const c of box.querySelectorAll("circle.counter")) {
+      const k = Number(c.dataset.heap) - 1, n = Number(c.dataset.counter);
+      c.classList.toggle("taking", runs.some(([heap, from, to]) => heap === k && n >= from && n <= to));
+    }
+    const m = on && clicked(i, j);
+    hint.textContent = !on || !answer ? ""
+      : m ? `${m.move} → ${m.leaves}: ${m.outcome === "P" ? "a winning move (it leaves a P-position)" : "it leaves an N-position"}`
+      : listedAll ? "no move takes these counters"
+      : "not a winning move (with this many counters only the winning moves are listed)";
+  }
+
+  function play(i, j) {
+    if (!clicked(i, j)) return;
+    heaps = after(i, j);
+    refresh();
+  }
+
+  // A listed move (a winning one) played by the heaps it leaves.
+  function playLeaves(leaves) {
+    const p = leaves.split(",").map(Number);
+    heaps = fixed ? p.concat(Array(fixed).fill(0)).slice(0, fixed) : p.filter((h) => h > 0);
+    if (!heaps.length) heaps = [0];
+    refresh();
+  }
+
   async function refresh() {
+    answer = null; moves = new Map(); draw();
+    const position = heaps.join(",");
+    const counters = heaps.reduce((a, b) => a + b, 0);
+    let a = null;
+    try {
+      // Every move with its value, while there are not too many; else the winning ones.
+      if (counters <= LISTED) a = await ask(position, "&all_moves=1").catch(() => null);
+      listedAll = a !== null;
+      if (!a) a = await ask(position);
+    } catch (e) { showError(e); return; }
+    if (position !== heaps.join(",")) return; // changed meanwhile
+    answer = a;
+    const listed = a.moves || a.winning_moves.map((m) => ({ ...m, outcome: "P" }));
+    const sizes = new Set();
+    for (const m of listed) {
+      const p = m.leaves.split(",").map(Number);
+      moves.set(sumKey(p), m);
+      const k = counted(heaps, p);
+      if (k !== null) sizes.add(k);
+    }
+    if (blocks) {
+      takes = [...sizes].sort((x, y) => x - y);
+      if (takes.length && !takes.includes(take)) take = takes.includes(1) ? 1 : takes[0];
+    }
     draw();
-    try { showAnswer(await ask(heaps.join(",")), play); } catch (e) { showError(e); }
+    showAnswer(a, playLeaves);
+    if (!listedAll) setStatus($("status").innerHTML + ` <span class="hint-line">(over ${LISTED.toLocaleString()} counters: only the winning moves can be clicked)</span>`);
   }
   refresh();
   return { refresh };
+}
+
+// The period certificate and the rare values of an octal table, from GET /api/tables/FILE.
+async function facts(name, box) {
+  let info;
+  box.textContent = "Reading the period certificate (the table's info: every value is read once)…";
+  try { info = await api(`/api/tables/${encodeURIComponent(name)}`); } catch (e) { box.textContent = e.message; return; }
+  if ($("table-select").value !== name) return;
+  const last = info.entries - 1;
+  const p = info.period, e = info.preperiod;
+  const exceptional = e > 0 ? ` (the last exceptional value at heap ${e - 1})` : "";
+  const period = info.proved
+    ? `Periodic, proved: period <b id="period">${p}</b> from heap <b id="preperiod">${e}</b>${exceptional}, by the octal periodicity theorem over the values to heap ${last}.`
+    : p !== null && p !== undefined
+      ? `Not proved periodic: tentatively period <b id="period">${p}</b> from heap <b id="preperiod">${e}</b>${exceptional} (the values repeat so to heap ${last}).`
+      : `Not proved periodic: no period repeats twice within heaps 0..${last}.`;
+  box.innerHTML = "";
+  box.append(el("p", { id: "period-text" }));
+  $("period-text").innerHTML = period;
+  if (info.rare_values) {
+    const rare = info.rare_values.map((v) => `${v.value} (${v.heaps} heap${v.heaps === 1 ? "" : "s"}, the last ${v.last_heap})`).join(", ");
+    const heaps = info.rare_heaps;
+    const d = el("details", { id: "rare" });
+    d.append(el("summary", {}, `Rare values (an even number of bits in v & ${info.rare_mask}; ${heaps.count.toLocaleString()} rare heaps): ${rare || "none"}`));
+    d.append(el("p", {}, `Rare heaps (heap:value): ${heaps.first.map(([h, v]) => `${h}:${v}`).join(" ")}${heaps.count > heaps.first.length ? " …" : ""}`));
+    box.append(d);
+  }
+}
+
+// The sequence picture (GET /api/tables/FILE/plot?picture=sequence&from=A&to=B) of heaps A to
+// B, with the range to zoom by; a service without the picture says so in a line.
+function picture(name, most) {
+  const panel = $("picture-panel");
+  panel.hidden = false;
+  const body = $("picture");
+  body.innerHTML = "";
+  const from = el("input", { type: "number", id: "picture-from", min: 0, max: most, value: 0 });
+  const to = el("input", { type: "number", id: "picture-to", min: 0, max: most, value: Math.min(most, 1000) });
+  const go = el("button", { id: "picture-draw" }, "draw");
+  const whole = el("button", { id: "picture-whole" }, "every heap");
+  const img = el("img", { id: "picture-img", alt: "the Grundy value of each heap" });
+  const note = el("p", { id: "picture-note", class: "hint-line" });
+  const controls = el("div", { class: "controls" });
+  controls.append(el("label", { for: "picture-from" }, "heaps from"), from, el("label", { for: "picture-to" }, "to"), to, go, whole);
+  body.append(controls, img, note);
+  let shown = null;
+  async function draw() {
+    const a = Math.max(0, Math.min(most, Math.floor(Number(from.value) || 0)));
+    const b = Math.max(a, Math.min(most, Math.floor(Number(to.value) || 0)));
+    from.value = a; to.value = b;
+    const url = `/api/tables/${encodeURIComponent(name)}/plot?picture=sequence&from=${a}&to=${b}`;
+    note.textContent = "";
+    try {
+      const r = await fetch(url);
+      if (r.status === 404) throw new Error(`No sequence picture from this service (GET …/plot: 404).`);
+      if (!r.ok) {
+        let why = r.statusText;
+        try { why = (await r.json()).error || why; } catch (_) { /* not JSON */ }
+        throw new Error(`The sequence picture could not be drawn: ${why}`);
+      }
+      const blob = await r.blob();
+      if ($("table-select").value !== name) return;
+      if (shown) URL.revokeObjectURL(shown);
+      shown = URL.createObjectURL(blob);
+      img.src = shown; img.hidden = false;
+    } catch (e) {
+      img.hidden = true;
+      note.textContent = e.message;
+    }
+  }
+  go.addEventListener("click", draw);
+  whole.addEventListener("click", () => { from.value = 0; to.value = most; draw(); });
+  for (const input of [from, to]) input.addEventListener("keydown", (e) => { if (e.key === "Enter") draw(); });
+  draw();
 }
 
 // ---- sliding puzzles --------------------------------------------------------------------
