@@ -95,10 +95,10 @@ pub struct Checkpoint<'a> {
     kind: ValueKind,
     options: Checkpoints,
     progress: &'a dyn Progress,
-    state: Mutex<State>,
+    state: Mutex<Saving>,
 }
 
-struct State {
+struct Saving {
     last: Instant,
     report: Report,
 }
@@ -133,7 +133,7 @@ impl<'a> Checkpoint<'a> {
             kind,
             options,
             progress,
-            state: Mutex::new(State {
+            state: Mutex::new(Saving {
                 last: Instant::now(),
                 report: Report::default(),
             }),

@@ -67,7 +67,7 @@ struct Row {
 }
 
 /// What the file under a table's name is.
-enum State {
+enum Found {
     Intact,
     Missing,
     /// Damaged: why (rebuilt).
@@ -76,15 +76,15 @@ enum State {
     Foreign(String),
 }
 
-fn state(path: &Path, e: &Entry) -> State {
+fn found(path: &Path, e: &Entry) -> Found {
     if !path.exists() {
-        return State::Missing;
+        return Found::Missing;
     }
     // The header first: a name never decides what a file holds.
     match tables::holds(path) {
-        Err(err) => return State::Damaged(err.to_string()),
+        Err(err) => return Found::Damaged(err.to_string()),
         Ok(h) if h.spec.as_ref() != Some(&e.spec) || h.kind != e.kind => {
-            return State::Foreign(format!(
+            return Found::Foreign(format!(
                 "{}: the file is named as the table of {}, but its header says it holds {}; \
                  gamedb does not overwrite another table: move or remove it",
                 path.display(),
@@ -95,8 +95,8 @@ fn state(path: &Path, e: &Entry) -> State {
         Ok(_) => {}
     }
     match Table::open(path).and_then(|t| t.verify()) {
-        Ok(()) => State::Intact,
-        Err(err) => State::Damaged(err.to_string()),
+        Ok(()) => Found::Intact,
+        Err(err) => Found::Damaged(err.to_string()),
     }
 }
 
@@ -228,21 +228,21 @@ pub(crate) fn run(a: BuildAllArgs) -> Result<(), Failure> {
             row.bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
             row.status = status.into();
         };
-        let before = state(&path, e);
+        let before = found(&path, e);
         let why = match before {
-            State::Intact => {
+            Found::Intact => {
                 present(&mut row, "present, skipped");
                 say(format!("{name}: present and intact, skipped"));
                 return Some(row);
             }
-            State::Foreign(msg) => {
+            Found::Foreign(msg) => {
                 failures.fetch_add(1, Ordering::SeqCst);
                 say(format!("gamedb: catalog line {}: {msg}", e.line));
                 row.status = "FAILED: the file holds another table".into();
                 return Some(row);
             }
-            State::Missing => None,
-            State::Damaged(why) => Some(why),
+            Found::Missing => None,
+            Found::Damaged(why) => Some(why),
         };
         let lock = if wait {
             match TableLock::try_take(&a.out, &name) {
@@ -271,7 +271,7 @@ pub(crate) fn run(a: BuildAllArgs) -> Result<(), Failure> {
         };
         let result = lock.and_then(|lock| {
             // Another run may have built it while we looked or waited.
-            if let State::Intact = state(&path, e) {
+            if let Found::Intact = found(&path, e) {
                 return Ok(None);
             }
             let share = budget.reserve(needs.memory);

@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::fifteen::{parity_answer, Options, Solver};
 use crate::games::board::Board;
 use crate::games::pdb::Partition;
-use crate::solve::ida::Progress;
+use crate::solve::ida::Searched;
 use crate::solve::Budget;
 use crate::{Error, TableDir};
 
@@ -140,7 +140,7 @@ pub(crate) fn run(a: SolveArgs) -> Result<(), Failure> {
                 };
                 let now = Instant::now();
                 let spinner = spinner(show_progress);
-                let tell = |p: Progress| {
+                let tell = |p: Searched| {
                     if now.elapsed() >= QUIET_FOR {
                         spinner.set_message(format!(
                             "searching paths of {} moves: {} nodes expanded, {} generated",

@@ -32,7 +32,7 @@ use crate::{Error, Result};
 
 mod search;
 
-use search::{State, Statics};
+use search::{Problem, Statics};
 
 /// How a [`Solver`] chooses and checks its tables.
 #[derive(Clone, Debug)]
@@ -300,7 +300,7 @@ impl Solver {
     pub fn heuristic(&self, tiles: &[u32]) -> Result<u32> {
         self.board.check(tiles)?;
         let statics = self.statics();
-        let mut state = State::new(&statics, tiles);
+        let mut state = Problem::new(&statics, tiles);
         Ok(state.lower_bound(u32::MAX))
     }
 
@@ -318,7 +318,7 @@ impl Solver {
         }
         let started = Instant::now();
         let statics = self.statics();
-        let mut state = State::new(&statics, tiles);
+        let mut state = Problem::new(&statics, tiles);
         let heuristic = state.lower_bound(u32::MAX);
         let outcome = ida_star_within(&mut state, MAX_LENGTH, budget);
         let seconds = started.elapsed().as_secs_f64();

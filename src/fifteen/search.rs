@@ -121,7 +121,7 @@ struct Undo {
 
 /// The search state: the board, the cells of every pattern (and reflected pattern), their
 /// values, and what a move left to evaluate.
-pub(super) struct State<'s, 'a> {
+pub(super) struct Problem<'s, 'a> {
     s: &'s Statics<'a>,
     tile_at: [u8; 64],
     blank: u8,
@@ -138,9 +138,9 @@ pub(super) struct State<'s, 'a> {
     undo: Vec<Undo>,
 }
 
-impl<'s, 'a> State<'s, 'a> {
-    pub(super) fn new(s: &'s Statics<'a>, tiles: &[u32]) -> State<'s, 'a> {
-        let mut st = State {
+impl<'s, 'a> Problem<'s, 'a> {
+    pub(super) fn new(s: &'s Statics<'a>, tiles: &[u32]) -> Problem<'s, 'a> {
+        let mut st = Problem {
             s,
             tile_at: [0; 64],
             blank: 0,
@@ -197,7 +197,7 @@ impl<'s, 'a> State<'s, 'a> {
     }
 }
 
-impl IdaProblem for State<'_, '_> {
+impl IdaProblem for Problem<'_, '_> {
     type Move = Move;
 
     #[inline]

@@ -293,6 +293,17 @@ pub trait Rules: Send + Sync {
     /// Every legal move of a checked position.
     fn moves(&self, pos: &[u32]) -> Vec<Move>;
 
+    /// The moves of a checked position whose leaves `keep` accepts, in the order of
+    /// [`moves`](Rules::moves). Lookups use it to find the few winning moves among many: a
+    /// game whose positions have millions of moves (a heap of an octal game) overrides it to
+    /// label only the moves kept.
+    fn moves_where(&self, pos: &[u32], keep: &mut dyn FnMut(&[u32]) -> bool) -> Vec<Move> {
+        self.moves(pos)
+            .into_iter()
+            .filter(|m| keep(&m.leaves))
+            .collect()
+    }
+
     /// The outcome of a checked position without moves, for the player to move, as the rules
     /// of the game say (independently of any solver): by default P, normal play (whoever
     /// cannot move loses); misère games and games scored at the end say otherwise. The value

@@ -46,21 +46,25 @@ impl Table {
                 let g = entries.raw(self.rules.rank(part));
                 let want = g ^ x;
                 let after = before + part.len();
-                for m in self.rules.moves(part) {
-                    let leaves = self
-                        .rules
-                        .summands(&m.leaves)
-                        .unwrap_or_else(|| vec![m.leaves.clone()]);
-                    if self.grundy_of_sum(&m.leaves, &leaves)? == want {
-                        let mut whole = Vec::with_capacity(position.len() + m.leaves.len());
-                        whole.extend_from_slice(&position[..before]);
-                        whole.extend_from_slice(&m.leaves);
-                        whole.extend_from_slice(&position[after..]);
-                        winning.push(Move {
-                            label: m.label,
-                            leaves: whole,
-                        });
-                    }
+                // The value kind was checked above, so the xor of entries is the value.
+                let mut reaches_want = |leaves: &[u32]| {
+                    let value = match self.rules.summands(leaves) {
+                        Some(parts) => parts
+                            .iter()
+                            .fold(0, |x, p| x ^ entries.raw(self.rules.rank(p))),
+                        None => entries.raw(self.rules.rank(leaves)),
+                    };
+                    value == want
+                };
+                for m in self.rules.moves_where(part, &mut reaches_want) {
+                    let mut whole = Vec::with_capacity(position.len() + m.leaves.len());
+                    whole.extend_from_slice(&position[..before]);
+                    whole.extend_from_slice(&m.leaves);
+                    whole.extend_from_slice(&position[after..]);
+                    winning.push(Move {
+                        label: m.label,
+                        leaves: whole,
+                    });
                 }
                 before = after;
             }

@@ -45,7 +45,7 @@ pub trait IdaProblem {
 
 /// How far a search got: what a [`Budget`]'s progress function is told.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
+pub struct Searched {
     /// The current threshold (the length of the paths being tried).
     pub threshold: u32,
     /// States expanded so far.
@@ -63,7 +63,7 @@ pub struct Budget<'a> {
     /// Stop at this instant (checked every 4096 expanded states).
     pub deadline: Option<Instant>,
     /// Called every 4096 expanded states and at each new threshold.
-    pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    pub progress: Option<&'a (dyn Fn(Searched) + Sync)>,
 }
 
 /// Expanded states between two looks at the clock and the progress function.
@@ -139,7 +139,7 @@ impl<P: IdaProblem> Run<'_, '_, P> {
 
     fn tell(&self) {
         if let Some(f) = self.budget.progress {
-            f(Progress {
+            f(Searched {
                 threshold: self.threshold,
                 expanded: self.expanded,
                 generated: self.generated,
@@ -343,7 +343,7 @@ mod tests {
         assert_eq!(p.0, 12);
         // Progress is told at each threshold; a budget large enough changes nothing.
         let seen = std::sync::Mutex::new(Vec::new());
-        let tell = |pr: Progress| seen.lock().unwrap().push(pr.threshold);
+        let tell = |pr: Searched| seen.lock().unwrap().push(pr.threshold);
         let roomy = Budget {
             max_nodes: Some(1 << 40),
             deadline: None,

@@ -364,20 +364,29 @@ impl Rules for Octal {
     /// Every move of every heap, each leaving the whole position with that heap replaced by
     /// what the move leaves (a heap of 0 when it leaves nothing).
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        self.moves_where(pos, &mut |_| true)
+    }
+
+    fn moves_where(&self, pos: &[u32], keep: &mut dyn FnMut(&[u32]) -> bool) -> Vec<Move> {
         let mut out = Vec::new();
+        let mut whole = Vec::with_capacity(pos.len() + 2);
         for (j, &h) in pos.iter().enumerate() {
             self.0.code.each_move(h, |k, leaves| {
-                let mut whole = pos[..j].to_vec();
+                whole.clear();
+                whole.extend_from_slice(&pos[..j]);
                 if leaves.is_empty() {
                     whole.push(0);
                 } else {
                     whole.extend_from_slice(leaves);
                 }
                 whole.extend_from_slice(&pos[j + 1..]);
-                out.push(Move {
-                    label: self.label(h, k, leaves),
-                    leaves: whole,
-                });
+                // A heap has about h/2 moves a digit: label only those kept.
+                if keep(&whole) {
+                    out.push(Move {
+                        label: self.label(h, k, leaves),
+                        leaves: whole.clone(),
+                    });
+                }
             });
         }
         out

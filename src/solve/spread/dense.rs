@@ -119,7 +119,7 @@ impl Steps {
     }
 }
 
-struct State {
+struct Space {
     table: Vec<u64>,
     /// Bit `i`: local offset `i` was expanded (it was in a frontier).
     expanded: Vec<u64>,
@@ -128,9 +128,9 @@ struct State {
     touched: Vec<AtomicBool>,
 }
 
-impl State {
-    fn new(layout: &Layout) -> State {
-        State {
+impl Space {
+    fn new(layout: &Layout) -> Space {
+        Space {
             table: zeroed(layout.local_len().div_ceil(32) as usize),
             expanded: zeroed(layout.local_len().div_ceil(64) as usize),
             touched: (0..layout.local_stripes)
@@ -158,8 +158,8 @@ impl State {
         ]
     }
 
-    fn restore(layout: &Layout, saved: checkpoint::Saved) -> Result<State> {
-        let mut st = State::new(layout);
+    fn restore(layout: &Layout, saved: checkpoint::Saved) -> Result<Space> {
+        let mut st = Space::new(layout);
         let mut sections = saved.sections.into_iter();
         let (Some(table), Some(expanded), None) =
             (sections.next(), sections.next(), sections.next())
@@ -272,7 +272,7 @@ struct Dense<'a, P> {
     layout: &'a Layout,
     config: &'a Config,
     steps: Steps,
-    st: State,
+    st: Space,
 }
 
 impl<P: Bipartite> Levels for Dense<'_, P> {
@@ -310,10 +310,10 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
                 depth: saved.depth,
                 resumed_at: Some(saved.depth),
             };
-            (State::restore(layout, saved)?, start)
+            (Space::restore(layout, saved)?, start)
         }
         _ => {
-            let mut st = State::new(layout);
+            let mut st = Space::new(layout);
             st.seed(layout, &goals);
             let start = Start {
                 counts: vec![goals.len() as u64],
@@ -332,7 +332,7 @@ pub fn run<P: Bipartite, X: Exchange + ?Sized>(
     };
     let mut report = driver::drive(&mut dense, x, config, progress, start)?;
     // The bitmap goes before the table is written: its memory is free for the page cache.
-    let State {
+    let Space {
         table, expanded, ..
     } = dense.st;
     drop(expanded);
@@ -348,7 +348,7 @@ fn level<P: Bipartite, X: Exchange + ?Sized>(
     layout: &Layout,
     config: &Config,
     steps: &Steps,
-    st: &mut State,
+    st: &mut Space,
     depth: u32,
 ) -> Result<(u64, Traffic)> {
     let p = (depth % 2) as usize;
