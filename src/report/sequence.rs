@@ -870,7 +870,9 @@ mod tests {
     /// Each game's sequence is the entries of the positions of one heap.
     #[test]
     fn heaps_are_read_where_the_rules_rank_them() {
-        let cases: Vec<(Table, fn(u32) -> Vec<u32>)> = vec![
+        // Each table with the position of one heap.
+        type Position = fn(u32) -> Vec<u32>;
+        let cases: Vec<(Table, Position)> = vec![
             (kayles(40), |h| vec![h]),
             (
                 table(
