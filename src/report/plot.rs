@@ -17,6 +17,8 @@
 //! its own size estimate and never reads a font file (no system fonts needed to make the
 //! picture).
 
+use std::sync::Arc;
+
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -96,6 +98,17 @@ fn failed<E: std::fmt::Display>(e: E) -> Error {
 /// Draws `picture` of `table` as an SVG document. An option the picture does not use is
 /// refused (the front ends refuse it first, in their words).
 pub(crate) fn plot(table: &Table, picture: Picture, options: &Options) -> Result<String> {
+    plot_surveyed(table, picture, options, &|seq| Arc::new(Survey::of(seq)))
+}
+
+/// [`plot`], with the survey of a heap sequence (one pass over the whole table) from
+/// `survey`: the service keeps it, so that the pictures of other ranges are drawn at once.
+pub(crate) fn plot_surveyed(
+    table: &Table,
+    picture: Picture,
+    options: &Options,
+    survey: &dyn Fn(&Sequence) -> Arc<Survey>,
+) -> Result<String> {
     let r = options.third_row;
     if r.is_some() && picture != Picture::Chomp3 {
         return Err(Error::bad("the third row goes with the picture chomp3"));
@@ -143,7 +156,7 @@ pub(crate) fn plot(table: &Table, picture: Picture, options: &Options) -> Result
                      game, Nim of one heap, the candy game)",
                 )
             })?;
-            let survey = Survey::of(&seq);
+            let survey = survey(&seq);
             if picture == Picture::Rows {
                 sequence::rows(&name, &seq, &survey, options.range)
             } else {

@@ -23,7 +23,7 @@ use crate::lookup::Table;
 use crate::report::distribution::Distribution;
 use crate::report::info::Info;
 use crate::report::plot::{self, default_picture, possible, Picture};
-use crate::report::sequence::HeapRange;
+use crate::report::sequence::{HeapRange, Survey};
 use crate::solve::Budget;
 use crate::Error;
 
@@ -361,7 +361,15 @@ async fn draw(
         ));
     }
     let options = plot::Options { third_row, range };
-    let svg = heavy(&app, move |_| Ok(plot::plot(&table, picture, &options)?)).await?;
+    let svg = heavy(&app, move |app| {
+        let slot = app.files.slot(&file)?;
+        Ok(plot::plot_surveyed(&table, picture, &options, &|seq| {
+            slot.survey
+                .get_or_init(|| Arc::new(Survey::of(seq)))
+                .clone()
+        })?)
+    })
+    .await?;
     Ok((
         [(
             header::CONTENT_TYPE,
