@@ -346,10 +346,22 @@ fn checked(range: HeapRange, max_heap: u64, default: u64, most: u64) -> Result<(
     )))
 }
 
-/// Numbers of an axis that may reach 2^32: 1500, 25k, 4.3G.
+/// A value axis' label: whole numbers only (values and heaps are whole; a share of
+/// P-positions is not, and is written with two decimals).
+fn whole(v: f64) -> String {
+    if v.fract() == 0.0 {
+        compact(v)
+    } else {
+        String::new()
+    }
+}
+
+/// Numbers of an axis that may reach 2^32: 1500, 25k, 4.3G; below 10, up to two decimals.
 fn compact(v: f64) -> String {
     let a = v.abs();
-    let (x, unit) = if a < 1e4 {
+    let (x, unit) = if a < 10.0 && v.fract() != 0.0 {
+        (v, "")
+    } else if a < 1e4 {
         return format!("{v:.0}");
     } else if a < 1e6 {
         (v / 1e3, "k")
@@ -461,7 +473,7 @@ fn overview(area: &DrawingArea<SVGBackend, Shift>, seq: &Sequence, s: &Survey) -
         .x_desc(seq.seq.heap.as_str())
         .y_desc(if seq.grundy() { "value" } else { "P share" })
         .x_label_formatter(&|v| compact(*v))
-        .y_label_formatter(&|v| compact(*v))
+        .y_label_formatter(&|v| if seq.grundy() { whole(*v) } else { compact(*v) })
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
         .draw()
@@ -555,7 +567,11 @@ fn detail(
     to: u64,
 ) -> Result<()> {
     let values: Vec<u32> = (from..=to).map(|h| seq.value(h)).collect();
-    let top = values.iter().copied().max().unwrap_or(0) as f64 * 1.08 + 1.0;
+    let top = if seq.grundy() {
+        values.iter().copied().max().unwrap_or(0) as f64 * 1.08 + 1.0
+    } else {
+        1.25
+    };
     let (x0, x1) = (from as f64 - 0.5, to as f64 + 0.5);
     let mut chart = ChartBuilder::on(area)
         .caption(format!("heaps {from} to {to}"), (FONT, 14))
@@ -609,8 +625,15 @@ fn detail(
         } else {
             "outcome (1 = N)"
         })
-        .x_label_formatter(&|v| compact(v.round()))
-        .y_label_formatter(&|v| compact(*v))
+        // Heaps in full: the detail's ticks may be 4294966000 and 4294966100.
+        .x_label_formatter(&|v| {
+            if v.fract() == 0.0 {
+                format!("{v:.0}")
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|v| whole(*v))
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
         .draw()
@@ -831,6 +854,18 @@ mod tests {
         .unwrap();
         assert!(svg.contains("heaps 1000 to 1099"));
         assert!(svg.contains("buckets of"));
+    }
+
+    #[test]
+    fn axis_numbers_are_short() {
+        let shown: Vec<String> = [0.0, 0.25, 0.5, 7.0, 1500.0, 25_000.0, 4.0e6, 4.25e9]
+            .map(compact)
+            .to_vec();
+        assert_eq!(
+            shown,
+            ["0", "0.25", "0.5", "7", "1500", "25k", "4M", "4.25G"]
+        );
+        assert_eq!((whole(2.5), whole(3.0)), (String::new(), "3".to_string()));
     }
 
     #[test]
