@@ -642,3 +642,95 @@ fn a_client_that_never_finishes_its_headers_is_dropped() {
     );
     assert_eq!(server.get("/api/health").status, 200);
 }
+
+/// `GET /api/tables/{file}/plot`: the SVG `gamedb plot` writes, byte for byte, for the new
+/// pictures and the old; bad pictures, ranges and parameters are 400 with a JSON message.
+#[test]
+fn pictures_are_served_as_the_command_line_draws_them() {
+    let dir = TempDir::new("service-plot");
+    build(
+        dir.path(),
+        &[
+            "octal --code 0.77 --max-heap 300",
+            "chomp --rows 4 --cols 5",
+        ],
+    );
+    let server = Server::start(dir.path(), &[]);
+    for (file, query, args) in [
+        ("octal-0.77-300.gtab", "", vec![]),
+        (
+            "octal-0.77-300.gtab",
+            "?picture=sequence&from=50&to=149",
+            vec!["--picture", "sequence", "--from", "50", "--to", "149"],
+        ),
+        (
+            "octal-0.77-300.gtab",
+            "?picture=rows",
+            vec!["--picture", "rows"],
+        ),
+        (
+            "chomp-4x5.gtab",
+            "?picture=census",
+            vec!["--picture", "census"],
+        ),
+        (
+            "chomp-4x5.gtab",
+            "?picture=chomp3&third_row=2",
+            vec!["--picture", "chomp3", "--third-row", "2"],
+        ),
+    ] {
+        let got = server.get(&format!("/api/tables/{file}/plot{query}"));
+        assert_eq!(got.status, 200, "{file}{query}: {}", got.text());
+        assert_eq!(got.header("content-type"), Some("image/svg+xml"));
+        let out = dir.path().join("cli.svg");
+        let table = dir.path().join(file);
+        let mut cli = vec![
+            "plot",
+            table.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        cli.extend(args);
+        assert!(gamedb(&cli).status.success(), "{cli:?}");
+        assert_eq!(got.body, std::fs::read(&out).unwrap(), "{file}{query}");
+    }
+    let svg = server
+        .get("/api/tables/octal-0.77-300.gtab/plot?picture=sequence")
+        .text();
+    assert!(svg.contains("period 12 from heap 71"), "{svg}");
+    for (query, says) in [
+        (
+            "picture=spiral",
+            "unknown picture 'spiral'; the pictures of this table are values, sequence, rows",
+        ),
+        (
+            "picture=sequence&from=200&to=100",
+            "heaps 200 to 100: the first heap is past the last",
+        ),
+        (
+            "picture=sequence&to=301",
+            "heap 301 is beyond this table's largest heap",
+        ),
+        ("picture=rows&from=x", "parameter 'from=x': expected a heap"),
+        (
+            "picture=values&from=3",
+            "'from' and 'to' go with picture=sequence or picture=rows",
+        ),
+        ("colour=red", "unknown parameter 'colour'"),
+    ] {
+        let got = server.get(&format!("/api/tables/octal-0.77-300.gtab/plot?{query}"));
+        assert_eq!(got.status, 400, "{query}: {}", got.text());
+        let error = got.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(says), "{query}: {error}");
+    }
+    let got = server.get("/api/tables/chomp-4x5.gtab/plot?picture=sequence");
+    assert_eq!(got.status, 400);
+    assert!(
+        got.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("Pictures of this table: values, census, chomp3"),
+        "{}",
+        got.text()
+    );
+}

@@ -210,3 +210,75 @@ fn plots_are_svg_without_fonts() {
         text(&out.stderr)
     );
 }
+
+/// The pictures of a heap game's sequence: the default picture of an octal table, and
+/// `--from`/`--to` only with the pictures that show heaps.
+#[test]
+fn heap_games_plot_their_sequence() {
+    let dir = TempDir::new("tools-sequence");
+    build(
+        dir.path(),
+        &[
+            "octal --code 0.137 --max-heap 1000",
+            "nim --heaps 3 --max-heap 5",
+        ],
+    );
+    let p = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
+    let svg = p("dawson.svg");
+    let table = p("octal-0.137-1000.gtab");
+    let out = gamedb(&["plot", &table, "--out", &svg]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("(Sequence picture,"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Dawson's chess: period 34, the last exception at heap 51 (Guy & Smith 1956).
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(drawn.contains("period 34 from heap 52"), "{drawn}");
+    let out = gamedb(&[
+        "plot",
+        &table,
+        "--out",
+        &svg,
+        "--picture",
+        "rows",
+        "--from",
+        "0",
+        "--to",
+        "203",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(std::fs::read_to_string(&svg)
+        .unwrap()
+        .contains("\n+33\n</text>"));
+    for (args, says) in [
+        (
+            vec!["--picture", "values", "--from", "3"],
+            "--from/--to go with --picture sequence or rows, not values",
+        ),
+        (
+            vec!["--from", "10", "--to", "5"],
+            "heaps 10 to 5: the first heap is past the last; expected from <= to <= 1000",
+        ),
+        (
+            vec!["--to", "1001"],
+            "heap 1001 is beyond this table's largest heap",
+        ),
+    ] {
+        let mut cli = vec!["plot", table.as_str(), "--out", svg.as_str()];
+        cli.extend(args);
+        let out = gamedb(&cli);
+        assert_eq!(out.status.code(), Some(2), "{cli:?}");
+        let e = text(&out.stderr);
+        assert!(e.contains(says) && e.trim_end().lines().count() == 1, "{e}");
+    }
+    let nim = p("nim-3x5.gtab");
+    let out = gamedb(&["plot", &nim, "--out", &svg, "--picture", "rows"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("Pictures of this table: values, pairs"),
+        "{}",
+        text(&out.stderr)
+    );
+}

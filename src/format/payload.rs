@@ -409,6 +409,69 @@ impl<'a> Entries<'a> {
         counts
     }
 
+    /// Appends the stored values of the `count` entries `first`, `first + step`, ... to `out`
+    /// (each below [`len`](Entries::len)): a run of one-byte or two-byte entries is read as a
+    /// slice, without a test of the encoding per entry.
+    pub(crate) fn read_into(&self, first: u64, step: u64, count: usize, out: &mut Vec<u32>) {
+        let (p, i) = (self.bytes, first as usize);
+        match (self.encoding, step) {
+            (Encoding::U8, 1) => out.extend(p[i..i + count].iter().map(|&b| b as u32)),
+            (Encoding::U16, 1) => out.extend(
+                p[2 * i..2 * (i + count)]
+                    .chunks_exact(2)
+                    .map(|v| u16::from_le_bytes([v[0], v[1]]) as u32),
+            ),
+            _ => out.extend((0..count as u64).map(|j| self.raw(first + step * j))),
+        }
+    }
+
+    /// Adds to `counts[v]` the number of the `count` entries `first`, `first + step`, ...
+    /// (each below [`len`](Entries::len)) that hold `v`, growing `counts` to the largest value
+    /// seen. A run of one-byte entries is counted from the slice into four tables at once, so
+    /// that repeated values do not wait on each other's increments.
+    pub(crate) fn count_into(&self, first: u64, step: u64, count: usize, counts: &mut Vec<u64>) {
+        if (self.encoding, step) == (Encoding::U8, 1) {
+            let i = first as usize;
+            let bytes = &self.bytes[i..i + count];
+            let mut four = [[0u64; 256]; 4];
+            let mut quads = bytes.chunks_exact(4);
+            for q in quads.by_ref() {
+                four[0][q[0] as usize] += 1;
+                four[1][q[1] as usize] += 1;
+                four[2][q[2] as usize] += 1;
+                four[3][q[3] as usize] += 1;
+            }
+            for &b in quads.remainder() {
+                four[0][b as usize] += 1;
+            }
+            let top = (0..256).rev().find(|&v| four.iter().any(|t| t[v] > 0));
+            if let Some(top) = top {
+                if counts.len() <= top {
+                    counts.resize(top + 1, 0);
+                }
+                for (v, c) in counts.iter_mut().enumerate().take(top + 1) {
+                    *c += four.iter().map(|t| t[v]).sum::<u64>();
+                }
+            }
+            return;
+        }
+        let mut buf = Vec::with_capacity(count.min(1 << 16));
+        let mut done = 0;
+        while done < count {
+            let n = (count - done).min(1 << 16);
+            buf.clear();
+            self.read_into(first + step * done as u64, step, n, &mut buf);
+            for &v in &buf {
+                let v = v as usize;
+                if v >= counts.len() {
+                    counts.resize(v + 1, 0);
+                }
+                counts[v] += 1;
+            }
+            done += n;
+        }
+    }
+
     /// The index of every entry holding `value`, in increasing order, at most `limit` of them.
     pub fn find(&self, value: u32, limit: usize) -> Vec<u64> {
         (0..self.len)

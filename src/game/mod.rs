@@ -384,6 +384,34 @@ pub trait Rules: Send + Sync {
     fn facts(&self, _values: &dyn Values) -> Vec<Fact> {
         Vec::new()
     }
+
+    /// For a game whose table is the values of one heap of each size (octal and subtraction
+    /// games, Nim of one heap, the candy game by the candies left): where the value of each
+    /// heap is, for the pictures of the sequence (`gamedb plot --picture sequence` and
+    /// `rows`). `None` (the default) for every other game.
+    fn heap_sequence(&self) -> Option<HeapSequence> {
+        None
+    }
+}
+
+/// How a table reads as a sequence of values, one for each heap `0..=max_heap`
+/// ([`Rules::heap_sequence`]): plain data, so that a picture needs no knowledge of the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapSequence {
+    /// The entry of heap 0.
+    pub first: u64,
+    /// Entries from one heap to the next: the entry of heap `h` is `first + step·h`.
+    pub step: u64,
+    /// The largest heap.
+    pub max_heap: u64,
+    /// What the heaps count, for an axis (`heap`, `candies left`).
+    pub heap: String,
+    /// What each entry is the value of, beyond the heap (`the mover's total even`), or empty.
+    pub note: String,
+    /// When the octal periodicity theorem (Guy & Smith 1956) proves periods of these values:
+    /// its `t`, the most counters one move takes. `None` when it does not apply: a period
+    /// the values show is then only tentative.
+    pub theorem: Option<u64>,
 }
 
 /// Read access to the values of a whole table, for [`Rules::facts`].

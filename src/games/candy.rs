@@ -8,7 +8,9 @@
 
 use std::ops::{ControlFlow, Range};
 
-use crate::game::{conformance, params, Arguments, Game, GameSpec, Move, Outcome, Param, Rules};
+use crate::game::{
+    conformance, params, Arguments, Game, GameSpec, HeapSequence, Move, Outcome, Param, Rules,
+};
 use crate::{Error, Result};
 
 /// Which total wins when the candies run out.
@@ -276,5 +278,19 @@ impl Rules for Candy {
                 leaves: vec![left - t, theirs, mine + t],
             })
             .collect()
+    }
+
+    /// The outcome with `m` candies left and the mover's total even, for every `m` (index
+    /// `2m`): at odd `m` the game of `m` candies from its start. The octal theorem does not
+    /// cover the game (a move's result depends on the parities too), so no period is proved.
+    fn heap_sequence(&self) -> Option<HeapSequence> {
+        Some(HeapSequence {
+            first: 0,
+            step: 2,
+            max_heap: self.spec.max_candies as u64,
+            heap: "candies left".into(),
+            note: "the mover's total even".into(),
+            theorem: None,
+        })
     }
 }

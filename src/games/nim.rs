@@ -18,8 +18,8 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
-    binomial, conformance, params, Arguments, Game, GameSpec, Move, Outcome, Param, Progress,
-    Retro, Rules, Solved, ValueKind, MAX_POSITIONS,
+    binomial, conformance, params, Arguments, Game, GameSpec, HeapSequence, Move, Outcome, Param,
+    Progress, Retro, Rules, Solved, ValueKind, MAX_POSITIONS,
 };
 use crate::solve::{solve_grundy, solve_outcomes_retro};
 use crate::{Error, Result};
@@ -602,6 +602,20 @@ impl Rules for Nim {
             }
         }
         out
+    }
+
+    /// One heap (index = heap): in normal play the subtraction game of takes `1..=K`, whose
+    /// periods the octal periodicity theorem proves with `t = K` (never within the table when
+    /// a move may take any number). Misère play: not covered, no period proved.
+    fn heap_sequence(&self) -> Option<HeapSequence> {
+        (self.s == 1).then(|| HeapSequence {
+            first: 0,
+            step: 1,
+            max_heap: self.h as u64,
+            heap: "heap".into(),
+            note: String::new(),
+            theorem: (!self.spec.misere).then_some(self.take as u64),
+        })
     }
 }
 

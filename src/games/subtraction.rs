@@ -7,7 +7,8 @@
 use std::ops::{ControlFlow, Range};
 
 use crate::game::{
-    format_numbers, params, Arguments, Game, GameSpec, Move, Outcome, Param, Rules, ValueKind,
+    format_numbers, params, Arguments, Game, GameSpec, HeapSequence, Move, Outcome, Param, Rules,
+    ValueKind,
 };
 use crate::{Error, Result};
 
@@ -201,6 +202,20 @@ impl Rules for Subtraction {
                 leaves: vec![h - s],
             })
             .collect()
+    }
+
+    /// One heap of each size, index = heap. A subtraction game is the octal game whose digit
+    /// is 3 at each take (take `s`, leaving one heap or none), so the octal periodicity
+    /// theorem proves its periods, with `t` the largest take (Winning Ways, ch. 4).
+    fn heap_sequence(&self) -> Option<HeapSequence> {
+        Some(HeapSequence {
+            first: 0,
+            step: 1,
+            max_heap: self.0.max_heap as u64,
+            heap: "heap".into(),
+            note: String::new(),
+            theorem: self.0.set.last().map(|&t| t as u64),
+        })
     }
 }
 

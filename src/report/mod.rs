@@ -9,3 +9,4 @@ pub(crate) mod info;
 pub(crate) mod listing;
 pub(crate) mod plot;
 pub(crate) mod rectangles;
+pub(crate) mod sequence;

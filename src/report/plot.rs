@@ -9,11 +9,15 @@
 //!   points in the `(q, p − q)` plane. It reads them through [`ThreeRowed`], which a Chomp
 //!   box of at least three rows implements, and so does a three-rowed Chomp table (`gamedb
 //!   build chomp3`: every `q ≤ N`, long first rows), straight from its `f(q, r)`.
+//! * [`Picture::Sequence`] and [`Picture::Rows`]: a heap game's values against the heap, and
+//!   set in rows of the period ([`super::sequence`]).
 //!
 //! Text is written as SVG `<text>` elements in the generic `sans-serif` family, which every
 //! SVG viewer resolves: plotters is built without its font features, so it lays text out with
 //! its own size estimate and never reads a font file (no system fonts needed to make the
 //! picture).
+
+use std::sync::Arc;
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -22,6 +26,7 @@ use crate::game::{Outcome, ValueKind};
 use crate::games::{chomp::ChompSpec, chomp3::Chomp3Spec, nim::NimSpec, wythoff::WythoffSpec};
 use crate::lookup::Table;
 use crate::report::distribution::Distribution;
+use crate::report::sequence::{self, HeapRange, Sequence, Survey};
 use crate::{Error, Result};
 
 /// Which picture.
@@ -36,14 +41,32 @@ pub(crate) enum Picture {
     /// Three-rowed Chomp: P-positions (p,q,r) for one r as points (q, p−q) (three-rowed
     /// Chomp tables, Chomp tables of at least three rows).
     Chomp3,
+    /// The values against the heap: an overview of the whole table beside a detail of a
+    /// range (--from/--to), the proved period marked (octal and subtraction games, one-heap
+    /// Nim, the candy game).
+    Sequence,
+    /// The values in rows of the period, so that it shows as columns (the proved or tentative
+    /// period up to 64, else rows of 12; the same tables as sequence).
+    Rows,
+}
+
+/// What a picture is drawn with beyond the table.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Options {
+    /// [`Picture::Chomp3`]: the third row (default 1).
+    pub third_row: Option<u32>,
+    /// [`Picture::Sequence`] and [`Picture::Rows`]: the heaps shown.
+    pub range: HeapRange,
 }
 
 /// The picture drawn when none is named: the census of a Chomp outcome table, the pairs of a
 /// Nim or Wythoff outcome table, the P-positions of r = 1 of a three-rowed Chomp table, the
-/// value histogram otherwise.
+/// sequence of a heap game, the value histogram otherwise.
 pub(crate) fn default_picture(table: &Table) -> Picture {
     let outcomes = table.value_kind() == ValueKind::Outcome;
-    if outcomes && table.spec_of::<ChompSpec>().is_some() {
+    if Sequence::of(table).is_some() {
+        Picture::Sequence
+    } else if outcomes && table.spec_of::<ChompSpec>().is_some() {
         Picture::Census
     } else if outcomes && (pairs_of(table).is_some()) {
         Picture::Pairs
@@ -72,9 +95,30 @@ fn failed<E: std::fmt::Display>(e: E) -> Error {
     Error::unsupported(format!("drawing the picture failed: {e}"))
 }
 
-/// Draws `picture` of `table` as an SVG document. `r` is the third row of [`Picture::Chomp3`]
-/// (default 1).
-pub(crate) fn plot(table: &Table, picture: Picture, r: Option<u32>) -> Result<String> {
+/// Draws `picture` of `table` as an SVG document. An option the picture does not use is
+/// refused (the front ends refuse it first, in their words).
+pub(crate) fn plot(table: &Table, picture: Picture, options: &Options) -> Result<String> {
+    plot_surveyed(table, picture, options, &|seq| Arc::new(Survey::of(seq)))
+}
+
+/// [`plot`], with the survey of a heap sequence (one pass over the whole table) from
+/// `survey`: the service keeps it, so that the pictures of other ranges are drawn at once.
+pub(crate) fn plot_surveyed(
+    table: &Table,
+    picture: Picture,
+    options: &Options,
+    survey: &dyn Fn(&Sequence) -> Arc<Survey>,
+) -> Result<String> {
+    let r = options.third_row;
+    if r.is_some() && picture != Picture::Chomp3 {
+        return Err(Error::bad("the third row goes with the picture chomp3"));
+    }
+    let heap_picture = matches!(picture, Picture::Sequence | Picture::Rows);
+    if options.range.is_given() && !heap_picture {
+        return Err(Error::bad(
+            "a range of heaps (from, to) goes with the pictures sequence and rows",
+        ));
+    }
     let name = table
         .file()
         .path()
@@ -98,6 +142,26 @@ pub(crate) fn plot(table: &Table, picture: Picture, r: Option<u32>) -> Result<St
                 )
             })?;
             chomp3(&name, &source, r)
+        }
+        Picture::Sequence | Picture::Rows => {
+            let seq = Sequence::of(table).ok_or_else(|| {
+                refuse(
+                    table,
+                    if picture == Picture::Rows {
+                        "rows"
+                    } else {
+                        "sequence"
+                    },
+                    "a table of the values of one heap of each size (an octal or subtraction \
+                     game, Nim of one heap, the candy game)",
+                )
+            })?;
+            let survey = survey(&seq);
+            if picture == Picture::Rows {
+                sequence::rows(&name, &seq, &survey, options.range)
+            } else {
+                sequence::sequence(&name, &seq, &survey, options.range)
+            }
         }
     }
 }
@@ -125,6 +189,9 @@ pub(crate) fn possible(table: &Table) -> Vec<&'static str> {
     }
     if table.spec_of::<Chomp3Spec>().is_some() {
         out.push("chomp3");
+    }
+    if Sequence::of(table).is_some() {
+        out.extend(["sequence", "rows"]);
     }
     out
 }
@@ -436,6 +503,13 @@ mod tests {
         Table::from_solved(&spec, spec.solve(kind, &()).unwrap()).unwrap()
     }
 
+    fn r(third_row: u32) -> Options {
+        Options {
+            third_row: Some(third_row),
+            ..Options::default()
+        }
+    }
+
     #[test]
     fn pictures_are_svg_with_text_and_no_font_files() {
         let chomp = table(Spec::new(ChompSpec::new(4, 6).unwrap()), ValueKind::Outcome);
@@ -447,7 +521,7 @@ mod tests {
             (&wythoff, Picture::Values),
             (&wythoff, Picture::Pairs),
         ] {
-            let svg = plot(t, p, None).unwrap();
+            let svg = plot(t, p, &Options::default()).unwrap();
             assert!(svg.starts_with("<svg"), "{p:?}: {}", &svg[..60]);
             assert!(svg.contains("<text"), "{p:?}");
             assert!(svg.contains("sans-serif"), "{p:?}");
@@ -455,12 +529,29 @@ mod tests {
         }
         // Wythoff's P-positions of two heaps up to 20: (0,0), (1,2), (3,5), (4,7), (6,10),
         // (8,13), (9,15), (11,18), (12,20) and their mirror images: 17 points.
-        let svg = plot(&wythoff, Picture::Pairs, None).unwrap();
+        let svg = plot(&wythoff, Picture::Pairs, &Options::default()).unwrap();
         assert_eq!(svg.matches("<circle").count(), 17);
-        let err = plot(&wythoff, Picture::Census, None)
+        let err = plot(&wythoff, Picture::Census, &Options::default())
             .unwrap_err()
             .to_string();
         assert!(err.contains("values, pairs"), "{err}");
+        // A Chomp table is no sequence of heaps: refused with the pictures it has.
+        let err = plot(&chomp, Picture::Sequence, &Options::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("picture 'sequence' needs a table of the values of one heap")
+                && err.contains("Pictures of this table: values, census, chomp3"),
+            "{err}"
+        );
+        let range = Options {
+            range: HeapRange {
+                from: Some(1),
+                to: None,
+            },
+            ..Options::default()
+        };
+        assert!(plot(&chomp, Picture::Census, &range).is_err());
     }
 
     /// A three-rowed Chomp table draws the same P-positions as a box that holds them.
@@ -490,8 +581,8 @@ mod tests {
             assert_eq!(from_table.p_points(r).unwrap(), want, "r = {r}");
         }
         // r = 3: (6,3,3), (7,4,3), (5,5,3).
-        let svg = plot(&rows, Picture::Chomp3, Some(3)).unwrap();
+        let svg = plot(&rows, Picture::Chomp3, &r(3)).unwrap();
         assert_eq!(svg.matches("<circle").count(), 3);
-        assert!(plot(&rows, Picture::Chomp3, Some(31)).is_err());
+        assert!(plot(&rows, Picture::Chomp3, &r(31)).is_err());
     }
 }

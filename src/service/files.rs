@@ -13,6 +13,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::lookup::Table;
 use crate::report::listing::{self, Described, ListedTable};
+use crate::report::sequence::Survey;
 use crate::tables::TableDir;
 
 use super::ApiError;
@@ -29,6 +30,9 @@ pub(crate) struct Slot {
     pub info: OnceLock<String>,
     /// Its value distribution as JSON, once computed.
     pub values: OnceLock<String>,
+    /// The survey of its heap sequence (one pass over the whole table), once a picture of
+    /// the sequence was drawn.
+    pub survey: OnceLock<Arc<Survey>>,
 }
 
 /// The folder's tables, as found when the service started.
@@ -91,6 +95,7 @@ impl Files {
                     table: OnceLock::new(),
                     info: OnceLock::new(),
                     values: OnceLock::new(),
+                    survey: OnceLock::new(),
                 };
                 (l.file.clone(), slot)
             })

@@ -22,6 +22,8 @@ use crate::game::ValueKind;
 use crate::lookup::Table;
 use crate::report::distribution::Distribution;
 use crate::report::info::Info;
+use crate::report::plot::{self, default_picture, possible, Picture};
+use crate::report::sequence::{HeapRange, Survey};
 use crate::solve::Budget;
 use crate::Error;
 
@@ -31,7 +33,8 @@ use super::{json_line, web, ApiError, App};
 type Reply = Result<Response, ApiError>;
 
 const ENDPOINTS: &str = "GET /api/health, GET /api/tables, GET /api/tables/{file}, \
-    GET /api/tables/{file}/values, GET|POST /api/tables/{file}/query, GET /api/solve, GET /";
+    GET /api/tables/{file}/values, GET|POST /api/tables/{file}/query, \
+    GET /api/tables/{file}/plot, GET /api/solve, GET /";
 
 pub(super) fn router(app: Arc<App>) -> Router {
     let limits = app.limits.clone();
@@ -44,6 +47,7 @@ pub(super) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{file}", get(info))
         .route("/api/tables/{file}/values", get(values))
         .route("/api/tables/{file}/query", get(query).post(batch))
+        .route("/api/tables/{file}/plot", get(draw))
         .route("/api/solve", get(solve))
         .fallback(unknown)
         .with_state(app)
@@ -301,6 +305,79 @@ async fn info(State(app): State<Arc<App>>, Path(file): Path<String>) -> Reply {
 async fn values(State(app): State<Arc<App>>, Path(file): Path<String>) -> Reply {
     let make = |t: &Table, _: &Slot| Distribution::of(t).to_json();
     summary(&app, file, |slot| &slot.values, make).await
+}
+
+/// `GET /api/tables/{file}/plot?picture=NAME&from=A&to=B&third_row=R`: the picture `gamedb
+/// plot` draws, as `image/svg+xml` (every picture reads the whole table: heavy work).
+async fn draw(
+    State(app): State<Arc<App>>,
+    Path(file): Path<String>,
+    RawQuery(q): RawQuery,
+) -> Reply {
+    let params = Params::parse(q, &["picture", "from", "to", "third_row"])?;
+    let heap = |name: &str| -> Result<Option<u64>, ApiError> {
+        params
+            .get(name)
+            .map(|text| {
+                text.parse::<u64>().map_err(|_| {
+                    ApiError::bad(format!(
+                        "parameter '{name}={}': expected a heap, a whole number from 0",
+                        crate::answer::echo(text)
+                    ))
+                })
+            })
+            .transpose()
+    };
+    let range = HeapRange {
+        from: heap("from")?,
+        to: heap("to")?,
+    };
+    let third_row = heap("third_row")?
+        .map(|r| {
+            u32::try_from(r)
+                .map_err(|_| ApiError::bad(format!("parameter 'third_row={r}': too large")))
+        })
+        .transpose()?;
+    let name = params.get("picture").map(str::to_string);
+    let table = table(&app, &file).await?;
+    let picture = match name.as_deref() {
+        None => default_picture(&table),
+        Some(name) => <Picture as clap::ValueEnum>::from_str(name, false).map_err(|_| {
+            ApiError::bad(format!(
+                "unknown picture '{}'; the pictures of this table are {}",
+                crate::answer::echo(name),
+                possible(&table).join(", ")
+            ))
+        })?,
+    };
+    if range.is_given() && !matches!(picture, Picture::Sequence | Picture::Rows) {
+        return Err(ApiError::bad(
+            "parameters 'from' and 'to' go with picture=sequence or picture=rows",
+        ));
+    }
+    if third_row.is_some() && picture != Picture::Chomp3 {
+        return Err(ApiError::bad(
+            "parameter 'third_row' goes with picture=chomp3",
+        ));
+    }
+    let options = plot::Options { third_row, range };
+    let svg = heavy(&app, move |app| {
+        let slot = app.files.slot(&file)?;
+        Ok(plot::plot_surveyed(&table, picture, &options, &|seq| {
+            slot.survey
+                .get_or_init(|| Arc::new(Survey::of(seq)))
+                .clone()
+        })?)
+    })
+    .await?;
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("image/svg+xml"),
+        )],
+        svg,
+    )
+        .into_response())
 }
 
 /// Whether answering with `path` may take long (walking a distance table, one step per move).

@@ -16,8 +16,8 @@
 //! and `gamedb info` reports it ([`Rules::facts`]).
 
 use crate::game::{
-    conformance, params, Arguments, Fact, GameSpec, GameView, Move, Param, Progress, Rules, Solved,
-    ValueKind, Values,
+    conformance, params, Arguments, Fact, GameSpec, GameView, HeapSequence, Move, Param, Progress,
+    Rules, Solved, ValueKind, Values,
 };
 use crate::solve::Saves;
 use crate::{Error, Result};
@@ -33,7 +33,7 @@ pub use sparse::Nimbers;
 pub use code::Code;
 pub use period::{periodicity, Periodicity, MAX_PERIOD, MIN_RUN};
 pub use plain::plain_values;
-pub use rare::rare_facts;
+pub use rare::{is_rare, rare_facts, rare_mask};
 
 use plain::TRIPLE_VALUES;
 
@@ -403,6 +403,21 @@ impl Rules for Octal {
         let mut facts = p.facts(code);
         facts.extend(rare_facts(values));
         facts
+    }
+
+    /// One heap of each size, index = heap; the theorem proves periods of codes whose moves
+    /// leave at most two heaps (as `info` applies it).
+    fn heap_sequence(&self) -> Option<HeapSequence> {
+        let code = &self.0.code;
+        Some(HeapSequence {
+            first: 0,
+            step: 1,
+            max_heap: self.0.max_heap as u64,
+            heap: "heap".into(),
+            note: String::new(),
+            theorem: (*code != Code::Grundy && !code.three_heaps())
+                .then_some(code.last_digit() as u64),
+        })
     }
 }
 

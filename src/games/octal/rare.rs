@@ -7,6 +7,18 @@ use crate::game::{Fact, Values};
 /// Most rare heaps `info` lists one by one.
 const LISTED_RARE: usize = 100;
 
+/// The mask of the rare values among values counted as `count[v]` (heaps of value `v`): the
+/// sparse-space split with the fewest rare heaps, as the sparse solver and `info` choose it.
+/// A value `v` is rare when `v & mask` has an even number of bits ([`is_rare`]).
+pub fn rare_mask(count: &[u64]) -> usize {
+    sparse::choose_mask(count)
+}
+
+/// Whether `v` is rare under `mask` ([`rare_mask`]).
+pub fn is_rare(v: usize, mask: usize) -> bool {
+    (v & mask).count_ones() % 2 == 0
+}
+
 /// The rare values (the sparse-space split with the fewest rare heaps, as the sparse solver
 /// chooses it) and the heaps that have them: `info`'s `rare_mask`, `rare_values` (value,
 /// heaps, last heap) and `rare_heaps` (the first `LISTED_RARE` heaps with their values, and
@@ -26,8 +38,8 @@ pub fn rare_facts(values: &dyn Values) -> Vec<Fact> {
             first[v].push(i);
         }
     }
-    let mask = sparse::choose_mask(&count);
-    let rare = |v: usize| (v & mask).count_ones() % 2 == 0;
+    let mask = rare_mask(&count);
+    let rare = |v: usize| is_rare(v, mask);
     let rare_values: Vec<usize> = (0..count.len())
         .filter(|&v| count[v] > 0 && rare(v))
         .collect();
