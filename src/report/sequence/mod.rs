@@ -22,20 +22,17 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use rayon::prelude::*;
+mod survey;
 
-use crate::game::{HeapSequence, ValueKind};
-use crate::games::octal::{is_rare, periodicity, rare_mask, Periodicity};
-use crate::lookup::Table;
 use crate::{Error, Result};
+use survey::Bucket;
+pub(crate) use survey::{Sequence, Survey};
 
 /// Heaps the detail shows when no range is asked for (a table of at most [`DETAIL_MOST`]
 /// heaps is shown whole).
 const DETAIL_HEAPS: u64 = 300;
 /// Most heaps the detail shows.
 pub(crate) const DETAIL_MOST: u64 = 1000;
-/// Buckets of the overview: about one per pixel of its width.
-const BUCKETS: u64 = 800;
 /// Most rare-value points of the overview; past it each bucket shows its least and largest
 /// rare value only.
 const RARE_POINTS: usize = 4000;
@@ -48,8 +45,6 @@ pub(crate) const DEFAULT_WIDTH: u64 = 12;
 const MOST_CELLS: u64 = 2400;
 /// Rows `rows` shows after the preperiod when no range is asked for.
 const ROWS_AFTER: u64 = 6;
-/// Heaps of the first prefix the periodicity is looked for in (then 16 times more each time).
-const FIRST_PREFIX: u64 = 1 << 16;
 
 const WIDTH: u32 = 900;
 const FONT: &str = "sans-serif";
@@ -74,248 +69,6 @@ impl HeapRange {
     pub(crate) fn is_given(&self) -> bool {
         self.from.is_some() || self.to.is_some()
     }
-}
-
-/// A table read as the values of heaps `0..=max_heap`.
-pub(crate) struct Sequence<'a> {
-    table: &'a Table,
-    seq: HeapSequence,
-}
-
-impl<'a> Sequence<'a> {
-    /// The sequence of `table`, when its rules read as one value per heap and it stores
-    /// Grundy values or outcomes.
-    pub(crate) fn of(table: &'a Table) -> Option<Sequence<'a>> {
-        let seq = table.rules().heap_sequence()?;
-        let kind = table.value_kind();
-        let last = seq.step.checked_mul(seq.max_heap)?.checked_add(seq.first)?;
-        (matches!(kind, ValueKind::Grundy | ValueKind::Outcome) && last < table.len())
-            .then_some(Sequence { table, seq })
-    }
-
-    /// The stored value of heap `h` (the Grundy value; for P/N tables 1 for N).
-    fn value(&self, h: u64) -> u32 {
-        self.table.raw(self.seq.first + self.seq.step * h)
-    }
-
-    fn grundy(&self) -> bool {
-        self.table.value_kind() == ValueKind::Grundy
-    }
-
-    fn max_heap(&self) -> u64 {
-        self.seq.max_heap
-    }
-}
-
-/// What one bucket of heaps holds.
-#[derive(Clone, Debug, Default)]
-struct Bucket {
-    low: u32,
-    high: u32,
-    /// Heaps of value 0 (P-positions).
-    zeros: u64,
-    /// The values present, as bits.
-    present: Vec<u64>,
-}
-
-/// Which values a picture picks out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Marked {
-    /// Grundy values: the rare ones under this mask (the sparse split `info` shows).
-    Rare(usize),
-    /// P/N tables: the P-positions.
-    P,
-}
-
-impl Marked {
-    fn is(self, v: u32) -> bool {
-        match self {
-            Marked::Rare(mask) => is_rare(v as usize, mask),
-            Marked::P => v == 0,
-        }
-    }
-
-    fn legend(self) -> String {
-        match self {
-            Marked::Rare(mask) => format!(
-                "red: rare values (v & {mask} has an even number of bits: the split with the \
-                 fewest rare heaps)"
-            ),
-            Marked::P => "red: P-positions".into(),
-        }
-    }
-}
-
-/// What one pass over a whole sequence finds, and its periodicity.
-pub(crate) struct Survey {
-    /// Heaps per bucket.
-    per_bucket: u64,
-    buckets: Vec<Bucket>,
-    /// Heaps of each value.
-    counts: Vec<u64>,
-    marked: Marked,
-    periodicity: Periodicity,
-    /// Whether the octal periodicity theorem covers the game.
-    theorem: bool,
-}
-
-/// Per thread: the counts so far, the buckets done, and the counts of one bucket.
-#[derive(Default)]
-struct Pass {
-    counts: Vec<u64>,
-    done: Vec<(u64, Bucket)>,
-    local: Vec<u64>,
-}
-
-impl Pass {
-    /// Reads the heaps `from..to` of `seq` as one bucket.
-    fn bucket(mut self, seq: &Sequence, b: u64, from: u64, to: u64) -> Pass {
-        let entries = seq.table.entries();
-        self.local.iter_mut().for_each(|c| *c = 0);
-        let (first, step) = (seq.seq.first, seq.seq.step);
-        entries.count_into(
-            first + step * from,
-            step,
-            (to - from) as usize,
-            &mut self.local,
-        );
-        let mut bucket = Bucket {
-            zeros: self.local.first().copied().unwrap_or(0),
-            present: vec![0; self.local.len().div_ceil(64)],
-            ..Bucket::default()
-        };
-        let mut first = true;
-        for (v, &c) in self.local.iter().enumerate().filter(|(_, &c)| c > 0) {
-            if first {
-                bucket.low = v as u32;
-                first = false;
-            }
-            bucket.high = v as u32;
-            bucket.present[v / 64] |= 1 << (v % 64);
-            if v >= self.counts.len() {
-                self.counts.resize(v + 1, 0);
-            }
-            self.counts[v] += c;
-        }
-        self.done.push((b, bucket));
-        self
-    }
-
-    fn merge(mut self, other: Pass) -> Pass {
-        if other.counts.len() > self.counts.len() {
-            self.counts.resize(other.counts.len(), 0);
-        }
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a += b;
-        }
-        self.done.extend(other.done);
-        self
-    }
-}
-
-impl Survey {
-    /// Reads the whole sequence once (in parallel) and finds its periodicity.
-    pub(crate) fn of(seq: &Sequence) -> Survey {
-        let heaps = seq.max_heap() + 1;
-        let per_bucket = heaps.div_ceil(BUCKETS);
-        let n = heaps.div_ceil(per_bucket);
-        let pass = (0..n)
-            .into_par_iter()
-            .fold(Pass::default, |pass, b| {
-                let from = b * per_bucket;
-                pass.bucket(seq, b, from, (from + per_bucket).min(heaps))
-            })
-            .reduce(Pass::default, Pass::merge);
-        let mut done = pass.done;
-        done.sort_unstable_by_key(|(b, _)| *b);
-        let marked = if seq.grundy() {
-            Marked::Rare(rare_mask(&pass.counts))
-        } else {
-            Marked::P
-        };
-        Survey {
-            per_bucket,
-            buckets: done.into_iter().map(|(_, b)| b).collect(),
-            counts: pass.counts,
-            marked,
-            periodicity: periodicity_of(seq),
-            theorem: seq.seq.theorem.is_some(),
-        }
-    }
-
-    fn max_value(&self) -> u32 {
-        self.counts.len().saturating_sub(1) as u32
-    }
-
-    /// The proved period and preperiod.
-    fn proved(&self) -> Option<(u64, u64)> {
-        let p = &self.periodicity;
-        match (p.proved, p.period, p.preperiod) {
-            (true, Some(period), Some(e)) => Some((period, e)),
-            _ => None,
-        }
-    }
-
-    /// The period and preperiod, proved or tentative.
-    fn period(&self) -> Option<(u64, u64)> {
-        self.periodicity.period.zip(self.periodicity.preperiod)
-    }
-
-    /// The periodicity in words, one line.
-    pub(crate) fn period_text(&self) -> String {
-        let p = &self.periodicity;
-        let last = |e: u64| {
-            if e == 0 {
-                String::new()
-            } else {
-                format!(", the last exception at heap {}", e - 1)
-            }
-        };
-        match (self.proved(), self.period()) {
-            (Some((period, e)), _) => format!(
-                "period {period} from heap {e}{}: proved by the octal periodicity theorem \
-                 from the values to heap {}",
-                last(e),
-                p.needs.unwrap_or(0)
-            ),
-            (None, Some((period, e))) if self.theorem => format!(
-                "periodicity not proved: tentative period {period} from heap {e} (the theorem \
-                 needs the values to heap {})",
-                p.needs.unwrap_or(0)
-            ),
-            (None, Some((period, e))) => format!(
-                "periodicity not proved (the octal periodicity theorem does not cover this \
-                 game): tentative period {period} from heap {e}"
-            ),
-            (None, None) => format!(
-                "periodicity not proved: no period repeats twice within heaps 0..={}",
-                p.max_heap
-            ),
-        }
-    }
-}
-
-/// The periodicity of the sequence, as `info` finds it: a period the theorem proves from the
-/// first `m` heaps holds for every heap, so prefixes of 2^16, 2^20, ... heaps are tried
-/// first, and the whole table only when none proves one (the smallest period the first
-/// prefix that proves any proves).
-fn periodicity_of(seq: &Sequence) -> Periodicity {
-    let entries = seq.table.entries();
-    let (first, step) = (seq.seq.first, seq.seq.step);
-    let value = move |h: u64| entries.raw(first + step * h);
-    let n = seq.max_heap();
-    let Some(t) = seq.seq.theorem else {
-        return periodicity(&value, n, 0, false);
-    };
-    let mut m = FIRST_PREFIX;
-    while m < n {
-        let p = periodicity(&value, m, t, true);
-        if p.proved {
-            return Periodicity { max_heap: n, ..p };
-        }
-        m = m.saturating_mul(16);
-    }
-    periodicity(&value, n, t, true)
 }
 
 fn failed<E: std::fmt::Display>(e: E) -> Error {
@@ -782,11 +535,14 @@ pub(crate) fn rows(name: &str, seq: &Sequence, s: &Survey, range: HeapRange) -> 
 
 #[cfg(test)]
 mod tests {
+    use super::survey::Marked;
     use super::*;
+    use crate::game::ValueKind;
     use crate::games::candy::{CandySpec, WinRule};
     use crate::games::nim::NimSpec;
     use crate::games::octal::OctalSpec;
     use crate::games::subtraction::SubtractionSpec;
+    use crate::lookup::Table;
     use crate::Spec;
 
     fn table(spec: Spec, kind: ValueKind) -> Table {
