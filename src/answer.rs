@@ -11,6 +11,10 @@
 //! * distance tables and the solver: `position`, `solvable`, `distance` (null when
 //!   unsolvable), `reason` (when unsolvable), `optimal_moves`, `path` (when asked for), and
 //!   `nodes` (the solver's expanded nodes, solver answers only);
+//! * win/lose/tie/draw tables (two-player games): `position`, `value` (`"win"`, `"lose"`,
+//!   `"tie"`, `"draw"`, for the player to move), `remoteness` (plies to the end with best
+//!   play; null for a draw), `reachable` (from the game's start, for games with one), `moves`:
+//!   every legal move, each with the `value` and `remoteness` it gives the player who plays it;
 //! * tables of lower bounds (pattern databases): `position`, `lower_bound` (null when the
 //!   entry is 255, unreachable), `counts` (what the bound counts), `reason` (when unreachable).
 //!
@@ -23,7 +27,7 @@
 
 use serde::Serialize;
 
-use crate::game::{Move, Outcome, Rules};
+use crate::game::{Move, Outcome, Rules, Standing};
 
 /// A move as answers show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -86,6 +90,38 @@ pub enum Value {
     Bound(BoundValue),
     /// One entry by its index, without a position (see the module docs).
     Entry(EntryValue),
+    /// A win/lose/tie/draw table.
+    Standing(StandingValue),
+}
+
+/// The answer of a win/lose/tie/draw table: the value for the player to move and every move
+/// with the value it gives the player who plays it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StandingValue {
+    /// Win, lose, tie or draw, for the player to move.
+    pub value: Standing,
+    /// Plies to the end with best play (the winner ends soonest, the loser lasts longest, a
+    /// tie comes soonest); `None` for a draw, which never ends.
+    pub remoteness: Option<u32>,
+    /// Whether the position can be reached from the game's start; `None` for a game without
+    /// one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reachable: Option<bool>,
+    /// Every legal move, with what it gives the mover.
+    pub moves: Vec<StandingMove>,
+}
+
+/// A move of a two-player game with the value and remoteness it gives the player who plays
+/// it: a move to a position lost for the opponent in `r` wins in `r + 1`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StandingMove {
+    /// The move and what it leaves.
+    #[serde(flatten)]
+    pub played: AnswerMove,
+    /// Win, lose, tie or draw, for the player who plays the move.
+    pub value: Standing,
+    /// Plies to the end with best play after it, counting the move; `None` for a draw.
+    pub remoteness: Option<u32>,
 }
 
 /// One entry of a table by its index, as stored.
@@ -214,6 +250,14 @@ impl Answer {
         }
     }
 
+    /// The value, remoteness and valued moves, for answers of win/lose/tie/draw tables.
+    pub fn standing(&self) -> Option<&StandingValue> {
+        match &self.value {
+            Value::Standing(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// The distance part, for answers of distance tables and the solver.
     pub fn distance(&self) -> Option<&DistanceValue> {
         match &self.value {
@@ -271,6 +315,21 @@ impl Answer {
                 let mut s = format!("{position}: value {}", e.value);
                 if let Some(o) = e.outcome {
                     s += &format!(" ({})", o.as_str());
+                }
+                s
+            }
+            Value::Standing(v) => {
+                let mut s = format!("{position}: {}", v.value.text(v.remoteness));
+                if v.reachable == Some(false) {
+                    s += "  (not reachable from the start)";
+                }
+                if !v.moves.is_empty() {
+                    let moves: Vec<String> = v
+                        .moves
+                        .iter()
+                        .map(|m| format!("{}: {}", m.played.label, m.value.text(m.remoteness)))
+                        .collect();
+                    s += &format!("  moves: {}", moves.join("; "));
                 }
                 s
             }

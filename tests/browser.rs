@@ -644,3 +644,63 @@ fn an_octal_table_in_a_real_browser() {
     assert_eq!(api_answer(&server, file, "9"), json!(["P", 0]));
     keep_screenshots(dir.path(), &["octal.png", "octal-played.png"]);
 }
+
+/// The position and value the page shows for a two-player game, once it shows `position`.
+fn shown_standing(browser: &Browser, position: &str) -> Value {
+    browser.wait(
+        &format!("the answer of {position}"),
+        &format!(
+            "const p = document.getElementById('position'); const v = document.getElementById('value'); \
+             return p && p.textContent === '{position}' && v && v.textContent;"
+        ),
+    )
+}
+
+/// What the API answers for `position` of `file`, in the page's words (`tie in 9`).
+fn api_standing(server: &Server, file: &str, position: &str) -> Value {
+    let a = server
+        .get(&format!("/api/tables/{file}/query?position={position}"))
+        .json();
+    json!(match a["remoteness"].as_u64() {
+        Some(0) => format!("{} (the game is over)", a["value"].as_str().unwrap()),
+        Some(r) => format!("{} in {r}", a["value"].as_str().unwrap()),
+        None => a["value"].as_str().unwrap().to_string(),
+    })
+}
+
+#[test]
+fn tic_tac_toe_in_a_real_browser() {
+    let dir = TempDir::new("browser-mnk");
+    build(dir.path(), &["mnk --rows 3 --cols 3 --k 3"]);
+    let server = Server::start(dir.path(), &[]);
+    let browser = Browser::start();
+    let file = "mnk-3-3-3.gtab";
+    browser.go(&format!("http://{}/?table={file}", server.addr));
+    // The empty board: a tie in 9, every square playable (each a tie for x).
+    assert_eq!(shown_standing(&browser, ".../.../..."), json!("tie in 9"));
+    let squares = "return Array.from(document.querySelectorAll('rect.square.playable')).map(r => r.getAttribute('class'));";
+    assert_eq!(browser.run(squares), json!(vec!["square playable tie"; 9]));
+    // x takes the centre (b2), o a corner (a1): still a tie; o on an edge (b1) instead loses.
+    browser.click("rect[data-row='1'][data-col='1']");
+    assert_eq!(
+        shown_standing(&browser, ".../.x./..."),
+        api_standing(&server, file, ".../.x./...")
+    );
+    let colours = browser.run(
+        "return ['0,0', '0,1'].map(rc => { const [r, c] = rc.split(','); \
+         return document.querySelector(`rect[data-row='${r}'][data-col='${c}']`).getAttribute('class'); });",
+    );
+    assert_eq!(
+        colours,
+        json!(["square playable tie", "square playable lose"])
+    );
+    browser.click("rect[data-row='0'][data-col='1']");
+    let after = ".o./.x./...";
+    assert_eq!(
+        shown_standing(&browser, after),
+        api_standing(&server, file, after)
+    );
+    assert_eq!(shown_standing(&browser, after), json!("win in 5"));
+    browser.screenshot(&dir.path().join("tic-tac-toe.png"));
+    keep_screenshots(dir.path(), &["tic-tac-toe.png"]);
+}

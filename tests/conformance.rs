@@ -417,6 +417,55 @@ fn a_grundy_value_changed_in_a_solved_table_is_caught() {
 }
 
 #[test]
+fn a_value_or_a_remoteness_changed_in_a_solved_table_is_caught() {
+    use gamedb::game::{standing, Standing};
+    let (spec, mut solved) = solved_sample("mnk", ValueKind::Remoteness, |s| {
+        s.parameters() == "rows=3,cols=3,k=3"
+    });
+    // The empty board is the last index: a tie in 9.
+    let start = solved.len() - 1;
+    assert_eq!(
+        standing::unpack(solved.value(start)),
+        Some((Standing::Tie, 9))
+    );
+    let keep = solved.value(start) & u32::from(standing::REACHABLE);
+    let entry = |v, r| u32::from(standing::pack(v, r)) | keep;
+    altered_fails(
+        &spec,
+        &mut solved,
+        start,
+        entry(Standing::Tie, 8),
+        &["remoteness values: ", "tie in 8, expected tie in 9"],
+    );
+    altered_fails(
+        &spec,
+        &mut solved,
+        start,
+        entry(Standing::Win, 9),
+        &["win in 9, expected tie in 9"],
+    );
+    altered_fails(
+        &spec,
+        &mut solved,
+        start,
+        entry(Standing::Draw, 0),
+        &["draw, expected tie in 9"],
+    );
+    // An index that is no position must hold no value.
+    let rules = spec.rules().unwrap();
+    let illegal = (0..solved.len())
+        .find(|&i| rules.check(&rules.unrank(i)).is_err())
+        .unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        illegal,
+        entry(Standing::Lose, 0),
+        &["but the rules accept no position there (expected 0)"],
+    );
+}
+
+#[test]
 fn a_distance_changed_in_a_solved_table_is_caught() {
     let (spec, mut solved) = solved_sample("slide", ValueKind::Distance, |_| true);
     let goal = first_goal(&spec);

@@ -11,6 +11,8 @@
 //! | distance   | mod3     | bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`: the code of [`mod3`] |
 //! | extension  | u16      | bytes `2i, 2i+1`, little-endian: 0 none, else 1 + offset    |
 //! | extension  | u24      | bytes `3i..3i+3`, little-endian: the same, when an offset needs more than two bytes |
+//! | remoteness | u8       | byte `i`: the entry of [`standing`] (every remoteness ≤ 15)  |
+//! | remoteness | u16      | bytes `2i, 2i+1`, little-endian: the same entry (a remoteness > 15) |
 //!
 //! The mod3 encoding keeps a distance modulo 3 (0 not reached, `1 + d mod 3` otherwise), a
 //! quarter of a byte table, for puzzles whose moves change the distance by exactly one: lookups
@@ -20,7 +22,7 @@
 
 use crate::game::{Outcome, Solved, ValueKind};
 
-pub use crate::game::{mod3, UNREACHED};
+pub use crate::game::{mod3, standing, UNREACHED};
 
 /// How each entry is stored in the payload. Non-exhaustive: larger values or denser packings
 /// bring new encodings (as `Mod3` and `U24` came after the first three).
@@ -89,6 +91,7 @@ impl Encoding {
                 | (ValueKind::Grundy, Encoding::U8 | Encoding::U16)
                 | (ValueKind::Distance, Encoding::U8 | Encoding::Mod3)
                 | (ValueKind::Extension, Encoding::U16 | Encoding::U24)
+                | (ValueKind::Remoteness, Encoding::U8 | Encoding::U16)
         )
     }
 }
@@ -117,7 +120,7 @@ pub(crate) fn mod3_bytes(words: &[u64], from: u64, to: u64, out: &mut Vec<u8>) {
 pub(crate) fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
     match kind {
         ValueKind::Outcome => entries.div_ceil(8),
-        ValueKind::Grundy => entries.saturating_mul(2),
+        ValueKind::Grundy | ValueKind::Remoteness => entries.saturating_mul(2),
         ValueKind::Extension => entries.saturating_mul(3),
         ValueKind::Distance => entries,
     }
@@ -128,7 +131,7 @@ pub(crate) fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
 /// each).
 pub(crate) fn encode_memory(kind: ValueKind, entries: u64) -> u64 {
     match kind {
-        ValueKind::Grundy => entries.saturating_mul(2),
+        ValueKind::Grundy | ValueKind::Remoteness => entries.saturating_mul(2),
         _ => 0,
     }
 }
@@ -157,7 +160,7 @@ pub fn encode(solved: Solved) -> Encoded {
         Solved::Extensions { bytes, wide, .. } => {
             (if wide { Encoding::U24 } else { Encoding::U16 }, bytes)
         }
-        Solved::Grundy(values) => {
+        Solved::Grundy(values) | Solved::Standings(values) => {
             if values.iter().all(|&v| v <= u8::MAX as u16) {
                 (Encoding::U8, values.into_iter().map(|v| v as u8).collect())
             } else {

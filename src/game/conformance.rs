@@ -13,7 +13,7 @@
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
-use super::{Game, Outcome, Retro, Rules, ValueKind, UNREACHED};
+use super::{standing, Game, Outcome, Retro, Rules, Standing, ValueKind, UNREACHED};
 use crate::solve::{Mirror, Puzzle, Waves};
 
 /// What a check returns: positions checked, or what is wrong.
@@ -615,6 +615,48 @@ pub fn values(
                     return Err(format!("{}: distance {v}, expected {want} ({why})", at()));
                 }
             }
+            ValueKind::Remoteness => {
+                let Some(found) = standing::unpack(v) else {
+                    return Err(format!(
+                        "{}: entry {v} holds no value, but the rules accept the position",
+                        at()
+                    ));
+                };
+                let (want, why) = match r.terminal_standing(pos) {
+                    Some(_) if !kids.is_empty() => {
+                        return Err(format!("{}: the game is over, yet it has moves", at()))
+                    }
+                    Some(t) => ((t, 0), "the game is over".to_string()),
+                    None if kids.is_empty() => {
+                        return Err(format!("{}: the game goes on, yet it has no move", at()))
+                    }
+                    None => {
+                        let mut seen = Vec::with_capacity(kids.len());
+                        for &c in kids.iter() {
+                            match standing::unpack(value(c)) {
+                                Some(x) => seen.push(x),
+                                None => {
+                                    return Err(format!(
+                                        "{}: a move leads to {}, whose entry holds no value",
+                                        at(),
+                                        name(c)
+                                    ))
+                                }
+                            }
+                        }
+                        standing_of_children(&seen)
+                    }
+                };
+                if found != want {
+                    let said = |(s, r): (Standing, u32)| s.text((s != Standing::Draw).then_some(r));
+                    return Err(format!(
+                        "{}: {}, expected {} ({why})",
+                        at(),
+                        said(found),
+                        said(want)
+                    ));
+                }
+            }
             ValueKind::Extension => unreachable!("returned above"),
         }
         Ok(())
@@ -623,7 +665,19 @@ pub fn values(
     let mut kids = Vec::new();
     let mut broken = Vec::new();
     for i in 0..positions {
-        let Some(pos) = in_table(i) else { continue };
+        let Some(pos) = in_table(i) else {
+            if kind == ValueKind::Remoteness && value(i) != u32::from(standing::ILLEGAL) {
+                broken.push((
+                    i,
+                    format!(
+                        "index {i}: entry {}, but the rules accept no position there (expected 0)",
+                        value(i)
+                    ),
+                    Vec::new(),
+                ));
+            }
+            continue;
+        };
         checked += 1;
         if let Err(what) = check_one(i, &pos, &mut kids) {
             broken.push((i, what, kids.clone()));
@@ -650,4 +704,150 @@ pub fn values(
                 .join("\n")
         )),
     }
+}
+
+/// The value and remoteness of a position whose game goes on, from those of its moves'
+/// children (each for the player to move there), and why: a win in one more than the nearest
+/// lost child; else a lose in one more than the farthest child when every child is won; else
+/// a tie in one more than the nearest tied child; else a draw.
+pub fn standing_of_children(children: &[(Standing, u32)]) -> ((Standing, u32), String) {
+    let nearest = |v: Standing| children.iter().filter(|c| c.0 == v).map(|c| c.1).min();
+    if let Some(r) = nearest(Standing::Lose) {
+        return (
+            (Standing::Win, r + 1),
+            format!("a move leaves the opponent a lose in {r}"),
+        );
+    }
+    if children.iter().all(|c| c.0 == Standing::Win) {
+        let r = children.iter().map(|c| c.1).max().unwrap_or(0);
+        return (
+            (Standing::Lose, r + 1),
+            format!(
+                "each of its {} moves leaves the opponent a win, the farthest in {r}",
+                children.len()
+            ),
+        );
+    }
+    if let Some(r) = nearest(Standing::Tie) {
+        return (
+            (Standing::Tie, r + 1),
+            format!("no move wins, and one leaves a tie in {r}"),
+        );
+    }
+    (
+        (Standing::Draw, 0),
+        "no move wins or ties, and not every move loses".to_string(),
+    )
+}
+
+/// [`Tiered`](super::Tiered) with its [`Rules`]: the tiers cut the index in order; an index is
+/// [`legal`](super::Tiered::legal) exactly when the rules accept the position it unranks to,
+/// which ranks back to it and whose text parses back to it; its children are the ranks of
+/// the rules' moves, in tiers no higher than its own (lower when no move stays in its tier),
+/// no more than [`moves_bound`](super::Tiered::moves_bound), legal; it is terminal in both
+/// views alike, exactly when it has no move; the start is the rules' start. Returns the
+/// number of legal positions.
+pub fn tiered<G: super::Tiered + Rules>(g: &G) -> Checked {
+    let n = g.positions();
+    let mut tier_of = Vec::with_capacity(n as usize);
+    let mut at = 0;
+    for t in 0..g.tier_count() {
+        let r = g.tier(t);
+        if r.start != at || r.end < r.start {
+            return Err(format!(
+                "tier {t} is {}..{}, expected it to start at {at}",
+                r.start, r.end
+            ));
+        }
+        tier_of.extend(std::iter::repeat_n(t, (r.end - r.start) as usize));
+        at = r.end;
+    }
+    if at != n {
+        return Err(format!("the tiers end at {at}, not at {n}"));
+    }
+    let mut legal = 0;
+    for i in 0..n {
+        let pos = g.unrank(i);
+        let text = g.format(&pos);
+        let accepted = g.check(&pos).is_ok();
+        if accepted != g.legal(i) {
+            return Err(format!(
+                "index {i} ({text}): legal() says {}, the rules {}",
+                g.legal(i),
+                if accepted { "accept it" } else { "refuse it" }
+            ));
+        }
+        if !accepted {
+            continue;
+        }
+        legal += 1;
+        if g.rank(&pos) != i {
+            return Err(format!(
+                "index {i} unranks to {text}, which ranks to {}",
+                g.rank(&pos)
+            ));
+        }
+        match g.parse(&text) {
+            Ok(back) if back == pos => {}
+            Ok(back) => return Err(format!("'{text}' parses to {back:?}, not {pos:?}")),
+            Err(e) => return Err(format!("'{text}' (index {i}) does not parse back: {e}")),
+        }
+        let mut kids = Vec::new();
+        g.children(i, |c| kids.push(c));
+        let mut by_rules: Vec<u64> = g.moves(&pos).iter().map(|m| g.rank(&m.leaves)).collect();
+        if kids != by_rules {
+            kids.sort_unstable();
+            by_rules.sort_unstable();
+            if kids != by_rules {
+                return Err(format!(
+                    "{text} (index {i}): the solver's children {kids:?} are not the rules' moves {by_rules:?}"
+                ));
+            }
+        }
+        if kids.len() as u64 > g.moves_bound() {
+            return Err(format!(
+                "{text}: {} moves, over the bound {}",
+                kids.len(),
+                g.moves_bound()
+            ));
+        }
+        for &c in &kids {
+            if c >= n || !g.legal(c) {
+                return Err(format!(
+                    "{text}: a move leads to index {c}, which is no position"
+                ));
+            }
+            let (tc, ti) = (tier_of[c as usize], tier_of[i as usize]);
+            if tc > ti || (tc == ti && !g.in_tier_moves()) {
+                return Err(format!(
+                    "{text} (tier {ti}): a move leads to {} in tier {tc}",
+                    g.format(&g.unrank(c))
+                ));
+            }
+        }
+        if g.terminal(i) != g.terminal_standing(&pos) {
+            return Err(format!(
+                "{text}: the solver's view says terminal {:?}, the rules {:?}",
+                g.terminal(i),
+                g.terminal_standing(&pos)
+            ));
+        }
+        if g.terminal(i).is_some() != kids.is_empty() {
+            return Err(format!(
+                "{text}: {} moves, and the game is {}over",
+                kids.len(),
+                if g.terminal(i).is_some() { "" } else { "not " }
+            ));
+        }
+    }
+    match (g.start_index(), g.start()) {
+        (None, None) => {}
+        (Some(i), Some(pos)) if g.check(&pos).is_ok() && g.rank(&pos) == i => {}
+        (a, b) => {
+            return Err(format!(
+                "the start is index {a:?} to the solver, {b:?} to the rules"
+            ))
+        }
+    }
+    Ok(legal)
 }

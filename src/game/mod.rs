@@ -28,7 +28,9 @@ pub use params::{Arguments, Param, ParamValue};
 pub use simple::{Shape, SimpleGame, SimpleView};
 
 pub use crate::progress::Progress;
-pub use model::{mod3, Game, Outcome, Retro, Solved, ValueKind, UNREACHED};
+pub use model::{
+    mod3, standing, Game, Outcome, Retro, Solved, Standing, Tiered, ValueKind, UNREACHED,
+};
 
 /// Most positions a table may have (2^38: a 32 GiB bit table). Room for the 20×20 Chomp box
 /// (1.38·10^11 positions, 16 GiB at one bit); the memory check still refuses what will not fit.
@@ -310,6 +312,21 @@ pub trait Rules: Send + Sync {
     /// conformance check ([`conformance::values`]) holds every solved table to it.
     fn terminal_outcome(&self, _pos: &[u32]) -> Outcome {
         Outcome::P
+    }
+
+    /// For a two-player game with ties and draws ([`ValueKind::Remoteness`] tables): the
+    /// value of a checked position where the game is over, for the player to move, as the
+    /// rules say (`Lose` when the other side has just completed a line, `Tie` for a full
+    /// board); `None` while play goes on. The value conformance check holds every solved
+    /// table to it, and every other position to the values of its moves.
+    fn terminal_standing(&self, _pos: &[u32]) -> Option<Standing> {
+        None
+    }
+
+    /// The position play starts from, for games that have one (the empty board): `info`
+    /// gives its value and what is reachable from it. By default none.
+    fn start(&self) -> Option<Vec<u32>> {
+        None
     }
 
     /// For a distance table: whether a checked position is a goal (distance 0), as the rules

@@ -51,15 +51,20 @@ pub enum ValueKind {
     /// value that is (0 none, else 1 + its offset from the smallest allowed value; the game
     /// says what the offset counts). Three-rowed Chomp stores `f(q, r)` this way.
     Extension = 4,
+    /// For two-player games with ties and draws: win, lose, tie or draw for the player to
+    /// move, with the remoteness (plies to the end with best play), packed as [`standing`]
+    /// says; an index that is no legal position is marked as such.
+    Remoteness = 5,
 }
 
 impl ValueKind {
     /// Every kind, in the order of their codes.
-    pub const ALL: [ValueKind; 4] = [
+    pub const ALL: [ValueKind; 5] = [
         ValueKind::Outcome,
         ValueKind::Grundy,
         ValueKind::Distance,
         ValueKind::Extension,
+        ValueKind::Remoteness,
     ];
 
     /// The kind stored as `code` in table headers.
@@ -74,6 +79,7 @@ impl ValueKind {
             ValueKind::Grundy => "grundy",
             ValueKind::Distance => "distance",
             ValueKind::Extension => "extension",
+            ValueKind::Remoteness => "remoteness",
         }
     }
 }
@@ -108,6 +114,107 @@ pub mod mod3 {
     }
 }
 
+/// The value of a position of a two-player game with ties and draws, for the player to move
+/// (Zermelo: exactly one of the four holds for every position of a finite game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Standing {
+    /// The player to move loses against best play, in the most plies the loser can last.
+    Lose,
+    /// The game ends drawn (a full board), in the fewest plies both sides playing for it.
+    Tie,
+    /// Neither side can force an end: play goes on forever.
+    Draw,
+    /// The player to move wins, in the fewest plies the winner can force.
+    Win,
+}
+
+impl Standing {
+    /// Every value.
+    pub const ALL: [Standing; 4] = [Standing::Win, Standing::Lose, Standing::Tie, Standing::Draw];
+
+    /// `win`, `lose`, `tie` or `draw`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Standing::Win => "win",
+            Standing::Lose => "lose",
+            Standing::Tie => "tie",
+            Standing::Draw => "draw",
+        }
+    }
+
+    /// In words, with the remoteness (`None` for a draw): `win in 7`, `tie in 9`, `lose (the
+    /// game is over)` at remoteness 0, `draw`.
+    pub fn text(self, remoteness: Option<u32>) -> String {
+        match (self, remoteness) {
+            (Standing::Draw, _) | (_, None) => self.as_str().to_string(),
+            (_, Some(0)) => format!("{} (the game is over)", self.as_str()),
+            (_, Some(r)) => format!("{} in {r}", self.as_str()),
+        }
+    }
+
+    /// The value for the other player: a move to a position that is `lose` for the opponent
+    /// wins, and so on.
+    pub fn flip(self) -> Standing {
+        match self {
+            Standing::Win => Standing::Lose,
+            Standing::Lose => Standing::Win,
+            other => other,
+        }
+    }
+}
+
+/// How a [`ValueKind::Remoteness`] entry packs a position's value, in one byte or two
+/// (`format::payload` stores them as they are):
+/// * bits 0–2, the code: 0 for an index that is no legal position (zeroed memory is "no
+///   position"), 1 lose, 2 win, 3 tie, 4 draw;
+/// * bit 3: the position is reachable from the game's start;
+/// * bits 4 and up: the remoteness (0 for a draw): at most 15 in a byte table, 4095 in two.
+pub mod standing {
+    use crate::game::model::Standing;
+
+    /// The entry of an index that is no legal position.
+    pub const ILLEGAL: u16 = 0;
+    /// The bit of a position reachable from the start.
+    pub const REACHABLE: u16 = 1 << 3;
+    /// The largest remoteness an entry holds.
+    pub const MAX_REMOTENESS: u32 = (u16::MAX >> 4) as u32;
+    /// The largest remoteness a one-byte entry holds.
+    pub const MAX_BYTE_REMOTENESS: u32 = 15;
+
+    /// The entry of a legal position (not yet marked reachable).
+    #[inline]
+    pub fn pack(value: Standing, remoteness: u32) -> u16 {
+        let code = match value {
+            Standing::Lose => 1,
+            Standing::Win => 2,
+            Standing::Tie => 3,
+            Standing::Draw => 4,
+        };
+        ((remoteness.min(MAX_REMOTENESS) as u16) << 4) | code
+    }
+
+    /// The value and remoteness of an entry; `None` for no legal position (or a code no
+    /// table writes).
+    #[inline]
+    pub fn unpack(entry: u32) -> Option<(Standing, u32)> {
+        let value = match entry & 7 {
+            1 => Standing::Lose,
+            2 => Standing::Win,
+            3 => Standing::Tie,
+            4 => Standing::Draw,
+            _ => return None,
+        };
+        Some((value, entry >> 4))
+    }
+
+    /// Whether an entry is marked reachable from the start.
+    #[inline]
+    pub fn reachable(entry: u32) -> bool {
+        entry & REACHABLE as u32 != 0
+    }
+}
+
 /// The values a solver produced for every position of a game, in index order: what
 /// [`GameSpec::solve`](super::GameSpec::solve) returns and the format module encodes into a
 /// table's payload. Non-exhaustive: it grows with [`ValueKind`].
@@ -139,6 +246,8 @@ pub enum Solved {
         /// Three bytes per entry instead of two.
         wide: bool,
     },
+    /// Values and remoteness of a two-player game, one [`standing`] entry per position.
+    Standings(Vec<u16>),
 }
 
 impl Solved {
@@ -149,6 +258,7 @@ impl Solved {
             Solved::Grundy(_) | Solved::GrundyBytes(_) => ValueKind::Grundy,
             Solved::Distances(_) => ValueKind::Distance,
             Solved::Extensions { .. } => ValueKind::Extension,
+            Solved::Standings(_) => ValueKind::Remoteness,
         }
     }
 
@@ -160,6 +270,7 @@ impl Solved {
             Solved::GrundyBytes(v) => v.len() as u64,
             Solved::Distances(v) => v.len() as u64,
             Solved::Extensions { len, .. } => *len,
+            Solved::Standings(v) => v.len() as u64,
         }
     }
 
@@ -175,7 +286,7 @@ impl Solved {
         let i = i as usize;
         match self {
             Solved::Outcomes { bits, .. } => ((bits[i / 8] >> (i % 8)) & 1) as u32,
-            Solved::Grundy(v) => v[i] as u32,
+            Solved::Grundy(v) | Solved::Standings(v) => v[i] as u32,
             Solved::GrundyBytes(v) => v[i] as u32,
             Solved::Distances(v) => v[i] as u32,
             Solved::Extensions { bytes, wide, .. } => {
@@ -197,7 +308,7 @@ impl Solved {
             Solved::Outcomes { bits, .. } => {
                 bits[i / 8] = (bits[i / 8] & !(1 << (i % 8))) | (((value & 1) as u8) << (i % 8))
             }
-            Solved::Grundy(v) => v[i] = value as u16,
+            Solved::Grundy(v) | Solved::Standings(v) => v[i] = value as u16,
             Solved::GrundyBytes(v) => v[i] = value as u8,
             Solved::Distances(v) => v[i] = value as u8,
             Solved::Extensions { bytes, wide, .. } => {
@@ -255,4 +366,48 @@ pub trait Retro: Game {
     /// Calls `f` with the index of every position that has a move to `pos`.
     /// A parent may be visited more than once.
     fn parents<F: FnMut(u64)>(&self, pos: u64, f: F);
+}
+
+/// A two-player game with ties and draws over a dense index cut into tiers, as the retrograde
+/// engine of `crate::solve::standing` sees it.
+///
+/// Contract:
+/// * tiers `0..tier_count()` ([`tier`](Tiered::tier)) cut `0..positions()` into consecutive
+///   ranges, lowest first: tier 0 starts at 0, each next one where the last ended;
+/// * every move from a position in tier `t` leads to a position in a tier `<= t`: moves may
+///   stay inside a tier (cycles), when [`in_tier_moves`](Tiered::in_tier_moves) says so;
+/// * [`legal`](Tiered::legal) is false for an index that is no position of the game; moves
+///   lead from legal positions to legal positions;
+/// * [`terminal`](Tiered::terminal) is `Some` exactly for the legal positions where the game
+///   is over (the value for the player to move: `Lose` when the other side has just won, `Tie`
+///   for a full board), and those have no moves; every other legal position has one at least;
+/// * a position has at most [`moves_bound`](Tiered::moves_bound) moves (the engine's memory
+///   estimate counts on it).
+pub trait Tiered: Sync {
+    /// Number of indices, legal or not.
+    fn positions(&self) -> u64;
+    /// Number of tiers.
+    fn tier_count(&self) -> u64;
+    /// The index range of tier `t`, for `t < tier_count()`.
+    fn tier(&self, t: u64) -> Range<u64>;
+    /// Whether an index is a legal position.
+    fn legal(&self, pos: u64) -> bool;
+    /// The value of a legal position where the game is over, for the player to move.
+    fn terminal(&self, pos: u64) -> Option<Standing>;
+    /// Calls `f` with the index of the position each move of a legal position leads to (a
+    /// child may come more than once, as often as moves lead to it).
+    fn children<F: FnMut(u64)>(&self, pos: u64, f: F);
+    /// The most moves a position has.
+    fn moves_bound(&self) -> u64;
+    /// Whether a move may stay inside its tier. By default yes; a game whose every move
+    /// leaves its tier (a disc placed, a piece taken) says no, and the engine then keeps no
+    /// edges.
+    fn in_tier_moves(&self) -> bool {
+        true
+    }
+    /// The index of the position play starts from, when the game has one: the engine marks
+    /// what is reachable from it.
+    fn start_index(&self) -> Option<u64> {
+        None
+    }
 }

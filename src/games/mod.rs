@@ -28,8 +28,10 @@ use crate::{Error, Result};
 
 pub mod board;
 pub mod candy;
+pub mod cells;
 pub mod chomp;
 pub mod chomp3;
+pub mod mnk;
 pub mod nim;
 pub mod octal;
 pub mod pdb;
@@ -49,6 +51,7 @@ fn builtin_entries() -> Vec<Entry> {
         Entry::of::<chomp3::Chomp3Spec>(),
         Entry::of::<subtraction::SubtractionSpec>(),
         Entry::of::<octal::OctalSpec>(),
+        Entry::of::<mnk::MnkSpec>(),
     ]
 }
 

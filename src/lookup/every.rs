@@ -16,8 +16,13 @@ impl Table {
     /// position, in the rules' order, with the outcome (and the Grundy value) of the position
     /// each leaves (`moves` in JSON). Refused for other answers (distances, bounds, entries
     /// asked by index without a position) and for a position with more than
-    /// [`EVERY_MOVE_LIMIT`] moves.
+    /// [`EVERY_MOVE_LIMIT`] moves. An answer of a win/lose/tie/draw table, which lists every
+    /// move with its value anyway, is left as it is.
     pub fn list_every_move(&self, answer: &mut Answer) -> Result<()> {
+        // A win/lose/tie/draw answer lists every move with its value already.
+        if let Value::Standing(_) = answer.value {
+            return Ok(());
+        }
         let Value::Game(game) = &mut answer.value else {
             return Err(Error::bad(format!(
                 "position '{}': every move is listed for tables of outcomes and Grundy values; \

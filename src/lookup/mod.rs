@@ -8,14 +8,16 @@
 //! chosen once when the table opens: `outcome.rs` (outcome and Grundy tables, with `sums.rs`
 //! for positions that are sums of entries), `distance.rs` (exact distances and lower bounds),
 //! `mod3.rs` (distances mod 3, answered by descent) and `extension.rs` (three-rowed Chomp's
-//! prefixes). A new kind of value is one more such module; `every.rs` lists every move of a
-//! game's position with the value it leaves, whichever kind answered it.
+//! prefixes) and `standing.rs` (win, lose, tie or draw with remoteness). A new kind of value
+//! is one more such module; `every.rs` lists every move of a game's position with the value
+//! it leaves, whichever kind answered it.
 
 mod distance;
 mod every;
 mod extension;
 mod mod3;
 mod outcome;
+mod standing;
 mod sums;
 
 use std::path::Path;
@@ -63,6 +65,7 @@ fn answerer(kind: ValueKind, encoding: Encoding, bound: bool) -> &'static dyn An
     match kind {
         ValueKind::Outcome | ValueKind::Grundy => &outcome::Games,
         ValueKind::Extension => &extension::Extension,
+        ValueKind::Remoteness => &standing::Standings,
         ValueKind::Distance if bound => &distance::Bounds,
         ValueKind::Distance if encoding == Encoding::Mod3 => &mod3::Mod3,
         ValueKind::Distance => &distance::Stored,

@@ -247,6 +247,14 @@ impl Batch {
                     out.push(value.map_err(|e| (k, e))?);
                 }
             }
+            // The entry as stored: the value's code, the reachable bit and the remoteness
+            // (as `Table.query_many` documents it; a checked position always has one).
+            ValueKind::Remoteness => {
+                for k in 0..self.len() {
+                    let value = checked(k).map(|pos| table.raw(rules.rank(pos)));
+                    out.push(value.map_err(|e| (k, e))?);
+                }
+            }
         }
         Ok(out)
     }

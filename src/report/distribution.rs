@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::format::payload::UNREACHED;
-use crate::game::ValueKind;
+use crate::game::{Standing, ValueKind};
 use crate::lookup::Table;
 
 /// The value distribution of a table. JSON keys: `values` (the value kind), `labels` (`P`,
@@ -30,6 +30,21 @@ impl Distribution {
         let mut counts = table.entries().histogram();
         let (labels, unreached) = match kind {
             ValueKind::Outcome => (vec!["P".to_string(), "N".to_string()], None),
+            // Entries by their value, whatever the remoteness; no legal position is left out.
+            ValueKind::Remoteness => {
+                let mut by = [0u64; 4];
+                for (entry, n) in counts.iter().enumerate() {
+                    if let Some((v, _)) = crate::game::standing::unpack(entry as u32) {
+                        by[v as usize] += n;
+                    }
+                }
+                counts = by.to_vec();
+                let labels = [Standing::Lose, Standing::Tie, Standing::Draw, Standing::Win];
+                (
+                    labels.iter().map(|v| v.as_str().to_string()).collect(),
+                    None,
+                )
+            }
             // Extension values as stored: 0 for a prefix without a P-position.
             ValueKind::Grundy | ValueKind::Extension => {
                 ((0..counts.len()).map(|v| v.to_string()).collect(), None)

@@ -42,6 +42,7 @@ fn columns(table: &Table) -> &'static [&'static str] {
         ValueKind::Distance if table.rules().distance_bound().is_some() => &["lower_bound"],
         ValueKind::Distance => &["distance"],
         ValueKind::Extension => &["extension"],
+        ValueKind::Remoteness => &["value", "remoteness", "reachable"],
     }
 }
 
@@ -57,6 +58,12 @@ pub(crate) fn export(
     if only.is_some() && table.value_kind() == ValueKind::Extension {
         return Err(Error::bad(format!(
             "--only: {} holds one extension value per prefix, not outcomes; export it without --only",
+            table.file().path().display()
+        )));
+    }
+    if only.is_some() && table.value_kind() == ValueKind::Remoteness {
+        return Err(Error::bad(format!(
+            "--only: {} holds win, lose, tie or draw, not outcomes; export it without --only",
             table.file().path().display()
         )));
     }
@@ -115,6 +122,31 @@ fn block(
         n += 1;
         let position = rules.format(&rules.unrank(i));
         let raw = entries.raw(i);
+        if kind == ValueKind::Remoteness {
+            // Only legal positions have a row (an entry of 0 is no position).
+            let Some((value, r)) = crate::game::standing::unpack(raw) else {
+                n -= 1;
+                continue;
+            };
+            let r = if value == crate::game::Standing::Draw {
+                "null".to_string()
+            } else {
+                r.to_string()
+            };
+            let reach = crate::game::standing::reachable(raw);
+            let _ = match format {
+                Format::Csv => {
+                    let r = if r == "null" { "" } else { &r };
+                    writeln!(s, "{i},\"{position}\",{},{r},{reach}", value.as_str())
+                }
+                Format::Jsonl => writeln!(
+                    s,
+                    "{{\"index\":{i},\"position\":\"{position}\",\"value\":\"{}\",\"remoteness\":{r},\"reachable\":{reach}}}",
+                    value.as_str()
+                ),
+            };
+            continue;
+        }
         let _ = match (format, kind) {
             (Format::Csv, ValueKind::Outcome) => {
                 writeln!(s, "{i},\"{position}\",{}", entries.outcome(i).as_str())
@@ -129,6 +161,7 @@ fn block(
             (Format::Csv, ValueKind::Distance) if bound && raw == UNREACHED as u32 => {
                 writeln!(s, "{i},\"{position}\",")
             }
+            (_, ValueKind::Remoteness) => unreachable!("written above"),
             (Format::Csv, ValueKind::Distance | ValueKind::Extension) => {
                 writeln!(s, "{i},\"{position}\",{raw}")
             }

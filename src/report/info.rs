@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::game::{Fact, ValueKind};
+use crate::game::{standing, Fact, Standing, ValueKind};
 use crate::lookup::Table;
 
 /// Positions listed as the farthest from the goal when there are at most this many.
@@ -81,6 +81,25 @@ pub enum Counts {
         /// Prefixes none of whose positions is P.
         prefixes_without_p: u64,
     },
+    /// Win/lose/tie/draw tables of two-player games.
+    Standings {
+        /// Legal positions by their value for the player to move.
+        positions: ByValue,
+        /// Indices that are no legal position (marked, never given a value).
+        no_position: u64,
+        /// For a game with a start: the positions reachable from it, by value (a position
+        /// won by the player who just moved counts as `lose`, for the player to move).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reachable: Option<ByValue>,
+        /// Of those, the positions where the game is over.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reachable_over: Option<u64>,
+        /// The start's value and remoteness.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        start: Option<StartValue>,
+        /// The largest remoteness of any position.
+        max_remoteness: u32,
+    },
     /// Distance tables.
     Distances {
         /// A mod3 table (which stores no whole distances; `distance_counts` is then empty):
@@ -104,13 +123,108 @@ pub enum Counts {
     },
 }
 
+/// Counts of positions by value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ByValue {
+    /// Won for the player to move.
+    pub win: u64,
+    /// Lost for the player to move.
+    pub lose: u64,
+    /// Tied.
+    pub tie: u64,
+    /// Drawn (play goes on forever).
+    pub draw: u64,
+}
+
+impl ByValue {
+    fn add(&mut self, v: Standing, n: u64) {
+        match v {
+            Standing::Win => self.win += n,
+            Standing::Lose => self.lose += n,
+            Standing::Tie => self.tie += n,
+            Standing::Draw => self.draw += n,
+        }
+    }
+
+    fn total(&self) -> u64 {
+        self.win + self.lose + self.tie + self.draw
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "{} (win {}, lose {}, tie {}, draw {})",
+            self.total(),
+            self.win,
+            self.lose,
+            self.tie,
+            self.draw
+        )
+    }
+}
+
+/// The value of a game's start.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StartValue {
+    /// The start as positions are written.
+    pub position: String,
+    /// Its value for the player to move.
+    pub value: Standing,
+    /// Its remoteness (`None` for a draw).
+    pub remoteness: Option<u32>,
+}
+
+/// The counts of a win/lose/tie/draw table, from the histogram of its entries.
+fn standings(table: &Table) -> Counts {
+    let counts = table.entries().histogram();
+    let (mut positions, mut reachable, mut over) = (ByValue::default(), ByValue::default(), 0);
+    let (mut no_position, mut max_remoteness) = (0, 0);
+    for (entry, &n) in counts.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let entry = entry as u32;
+        let Some((v, r)) = standing::unpack(entry) else {
+            no_position += n;
+            continue;
+        };
+        positions.add(v, n);
+        max_remoteness = max_remoteness.max(r);
+        if standing::reachable(entry) {
+            reachable.add(v, n);
+            if r == 0 && v != Standing::Draw {
+                over += n;
+            }
+        }
+    }
+    let rules = table.rules();
+    let start = rules.start().and_then(|pos| {
+        let i = table.index_of(&pos).ok()?;
+        let (value, r) = standing::unpack(table.raw(i))?;
+        Some(StartValue {
+            position: rules.format(&pos),
+            value,
+            remoteness: (value != Standing::Draw).then_some(r),
+        })
+    });
+    Counts::Standings {
+        positions,
+        no_position,
+        reachable_over: start.is_some().then_some(over),
+        reachable: start.is_some().then_some(reachable),
+        start,
+        max_remoteness,
+    }
+}
+
 impl Info {
     /// Reads everything `info` shows; `file` is the name to show. The payload checksum is
     /// checked (every byte read): see [`Info::checksum`].
     pub fn of(table: &Table, file: &str) -> Info {
         let h = table.file().header();
         let rules = table.rules();
-        let counts = if h.value_kind == ValueKind::Distance {
+        let counts = if h.value_kind == ValueKind::Remoteness {
+            standings(table)
+        } else if h.value_kind == ValueKind::Distance {
             let d = table.distance_census(ANTIPODES_LISTED);
             Counts::Distances {
                 distance_residues: d.residues,
@@ -296,6 +410,33 @@ impl Info {
                         line(format!("  {g:>5} {count:>14}"));
                     }
                 }
+            }
+            Counts::Standings {
+                positions,
+                no_position,
+                reachable,
+                reachable_over,
+                start,
+                max_remoteness,
+            } => {
+                line(format!("positions:       {}", positions.text()));
+                line(format!(
+                    "no position:     {no_position} (indices marked, never given a value)"
+                ));
+                if let (Some(r), Some(over)) = (reachable, reachable_over) {
+                    line(format!(
+                        "reachable:       {}, the game over in {over}",
+                        r.text()
+                    ));
+                }
+                if let Some(s) = start {
+                    line(format!(
+                        "start:           {}: {}",
+                        s.position,
+                        s.value.text(s.remoteness)
+                    ));
+                }
+                line(format!("max remoteness:  {max_remoteness}"));
             }
             Counts::Extensions {
                 p_positions,

@@ -15,6 +15,7 @@ pub(crate) mod ida;
 pub(crate) mod runs;
 pub(crate) mod saves;
 pub mod spread;
+pub(crate) mod standing;
 pub(crate) mod tokens;
 pub(crate) mod triangles;
 pub(crate) mod wavefront;
@@ -28,6 +29,7 @@ pub use bfs::{distances, distances_memory, Distances, Puzzle};
 pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
 pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
 pub use saves::{Saves, Saving, Wave};
+pub use standing::{solve_standings, standings_memory};
 pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
 pub use triangles::{
     grundy_triangles_memory, outcomes_triangles_memory, solve_grundy_triangles,

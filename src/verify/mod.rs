@@ -23,6 +23,7 @@ use crate::Result;
 mod candy;
 mod chomp;
 mod chomp3;
+mod mnk;
 mod nim;
 mod octal;
 mod slide;
@@ -121,6 +122,9 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("octal-0.176", 0.01),
     ("octal-0.177", 0.01),
     ("octal-0.11377", 0.01),
+    ("mnk-tic-tac-toe", 0.01),
+    ("mnk-small-boards", 17.86),
+    ("zermelo", 1.46),
 ];
 
 /// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
@@ -296,6 +300,7 @@ pub(crate) fn statements() -> Vec<Statement> {
     all.extend(slide::statements());
     all.extend(wythoff::statements());
     all.extend(octal::statements());
+    all.extend(mnk::statements());
     all
 }
 
@@ -388,6 +393,7 @@ pub(crate) fn run(statement: &Statement, env: &mut Env) -> Result<Report> {
 
 /// The works the statements come from, by the short name their sources use.
 pub(crate) const REFERENCES: &[(&str, &str)] = &[
+    ("Aha 1991", "D. W. Aha, \"Tic-Tac-Toe Endgame\" data set, UCI Machine Learning Repository (1991): the 958 boards on which a game of tic-tac-toe with x first ends, 626 of them won by x (its positive class) and 332 not (won by o, or full without a line)."),
     ("Brouwer, Horváth, Molnár-Sáska, Szabó 2005", "A. E. Brouwer, G. Horváth, I. Molnár-Sáska and C. Szabó, \"On three-rowed Chomp\", INTEGERS 5 (2005), #G07. The P-positions of three-rowed Chomp as a function f(q, r), its recurrence, end points and the eventual periodicity of p − q in q (the first period other than 1 at r = 120)."),
     ("Bouton 1901", "C. L. Bouton, \"Nim, a game with a complete mathematical theory\", Annals of Mathematics (2) 3 (1901–1902), 35–39. Normal and misère Nim."),
     ("Brouwer's Chomp page", "A. E. Brouwer, \"The game of Chomp\", https://www.win.tue.nl/~aeb/games/chomp.html. Three-rowed P-positions by third row, the transposition symmetry, the unique last row, and Gabriel Nivasch's census of the third rows r ≤ 10000 whose p − q is periodic with a period other than 1 (period 2: 141 values of r, 3: 7, 4: 54, 9: 2)."),
@@ -400,13 +406,16 @@ pub(crate) const REFERENCES: &[(&str, &str)] = &[
     ("Johnson & Story 1879", "W. W. Johnson and W. E. Story, \"Notes on the '15' puzzle\", American Journal of Mathematics 2 (1879), 397–404. Half of the arrangements are solvable; the parity invariant."),
     ("Little Match Girl story", "\"第九夜 · 卖火柴的小女孩的游戏\" (The ninth night: the Little Match Girl's game), a story with a Nim program: its check of every 2- and 3-heap position up to 15, and its story positions."),
     ("OEIS", "The On-Line Encyclopedia of Integer Sequences: A089473 (3×3 sliding puzzle, positions at each distance), A090034 (3×2), A089484 (4×4); A029899 (three-rowed Chomp: P-positions with p ≤ n, b-file to n = 400), A029900 (f(n, n)), A029901 and A029902 (the P-positions (k, k, r): k and r); A069001 (Grundy values of the 3×n Chomp rectangles, b-file); octal games: A002186 (Kayles), A002187 (Dawson's chess), A071464 (0.127), A125829 (0.115), A125920 (0.176), A071435 (0.177), A071452 (0.11377), each stating the period and the last exception."),
+    ("Schaefer 2002", "S. Schaefer, \"Tic-Tac-Toe (Naughts and Crosses, Cheese and Crackers, etc.)\", MathRec (2002): the positions and games of tic-tac-toe counted, 765 positions essentially different under the board's symmetries; 5,478 positions in all is the count common references give for what play reaches from the empty board (e.g. Wikipedia's \"Game complexity\")."),
     ("Solvable N×N note", "The blog note \"如何判断数字华容道中随机排列的数字阵列是否有解\" (How to tell whether a random N×N number-slide arrangement is solvable): inversions with the blank as 0 plus the blank's row and column."),
     ("Sheiner 2026", "Sheiner, arXiv 2605.23837 (2026). Every 3×n rectangle of Chomp has exactly one winning bite, never in row 1, in row 2 exactly when n is in A029900."),
     ("Sprague 1935", "R. Sprague, \"Über mathematische Kampfspiele\", Tôhoku Mathematical Journal 41 (1935), 438–444."),
     ("Chomp problem note", "The problem note on poisoned chocolate (有毒的巧克力 / Chomp) that cites Zeilberger 2001: one row, squares, two rows, its tables of three-rowed positions with third row 0, 1 and 2 (its N-families with third row 1 are stated for positions of at least 6 cells)."),
+    ("Uiterwijk & van den Herik 2000", "J. W. H. M. Uiterwijk and H. J. van den Herik, \"The advantage of the initiative\", Information Sciences 122 (2000), 43–58. The values of the m,n,k-games known then: k = 3 a first-player win on boards of at least 4×3, 4,4,4 a tie, among others."),
     ("Winning Ways, ch. 4", "E. R. Berlekamp, J. H. Conway and R. K. Guy, Winning Ways for your Mathematical Plays, Academic Press 1982, vol. 1, chapter 4 \"Taking and breaking\": octal games, Dawson's Kayles, and the tables of octal games with their periods and last exceptional values (pp. 102–104; as the OEIS entries cited quote them)."),
     ("Wythoff 1907", "W. A. Wythoff, \"A modification of the game of Nim\", Nieuw Archief voor Wiskunde 7 (1907), 199–202. The P-positions of two heaps when a move may also take the same number from both."),
     ("Xiao Renwu", "肖韧吾 (Xiao Renwu), \"过年玩几个数学游戏\" (A few maths games for the New Year). Part I: the candy game (Lemmas I.1, I.2, Theorems I.1, I.2); part II: Nim, bounded Nim and misère play (Lemma II.2, Corollary II.1), the single-row board."),
+    ("Zermelo 1913", "E. Zermelo, \"Über eine Anwendung der Mengenlehre auf die Theorie des Schachspiels\", Proceedings of the Fifth International Congress of Mathematicians (Cambridge 1912), vol. 2 (1913), 501–504. In a finite game of two players with perfect information, either one side can force a win or both can force at least a draw; the Chomp problem note states it (策梅洛定理) for games without draws."),
     ("Zeilberger 2001", "D. Zeilberger, \"Three-rowed CHOMP\", Advances in Applied Mathematics 26 (2001), 168–179. The P-positions of three-rowed Chomp for small third rows."),
 ];
 

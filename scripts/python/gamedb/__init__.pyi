@@ -96,8 +96,10 @@ class Table:
 
         The value: outcome and extension tables 0 = P, 1 = N; Grundy tables the Grundy value
         (0 is P); distance tables the distance to the goal (the lower bound of a pattern
-        table). The first position that is not one of the table raises its error (the message
-        of ``query``) with ``e.row`` set to its row."""
+        table); win/lose/tie/draw tables the entry as stored (bits 0-2: 1 lose, 2 win, 3 tie,
+        4 draw for the player to move; bit 3: reachable from the start; bits 4 and up: the
+        remoteness). The first position that is not one of the table raises its error (the
+        message of ``query``) with ``e.row`` set to its row."""
     def values(self) -> npt.NDArray[np.uint8] | npt.NDArray[np.uint16]:
         """The stored values as a read-only numpy array over the table's payload: no copy
         (the array's memory is the file's mapping). ``u8`` tables: one ``uint8`` a position;

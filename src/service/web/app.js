@@ -114,6 +114,7 @@ async function open(name) {
   if (t.game === "chomp") view = chompView(param(t, "rows"), param(t, "cols"), ask);
   else if (["nim", "wythoff", "subtraction", "octal"].includes(t.game)) view = heapView(t, ask, name);
   else if (t.game === "slide") view = slideView(param(t, "rows"), param(t, "cols"), (pos) => ask(pos, "&path=1"));
+  else if (t.values === "remoteness") view = boardView(t, ask);
   else view = textView(t, ask);
   chart(name);
 }
@@ -125,6 +126,21 @@ function showAnswer(a, play) {
   const moves = $("moves");
   moves.innerHTML = "";
   let list = [];
+  if (a.value !== undefined && Array.isArray(a.moves) && a.outcome === undefined) {
+    // A two-player game: the value for the player to move, and every move with its value.
+    let s = `Position <code id="position">${escapeHtml(a.position)}</code>: <span id="value" class="standing ${a.value}">${said(a.value, a.remoteness)}</span> for the player to move`;
+    if (a.reachable === false) s += " · not reachable from the start";
+    setStatus(s);
+    if (!a.moves.length) moves.append(el("li", {}, "the game is over"));
+    for (const m of a.moves) {
+      const li = el("li");
+      const b = el("button", { class: `move standing ${m.value}`, "data-leaves": m.leaves, "data-move": m.move }, m.move);
+      b.addEventListener("click", () => play(m.leaves));
+      li.append(b, `: ${said(m.value, m.remoteness)}`);
+      moves.append(li);
+    }
+    return;
+  }
   if (a.outcome) {
     let s = `Position <code id="position">${a.position}</code>: <span id="outcome" class="outcome ${a.outcome}">${a.outcome}</span> `;
     s += a.outcome === "P" ? "the player to move loses with best play" : "the player to move wins";
@@ -151,6 +167,82 @@ function showAnswer(a, play) {
     li.append(b, ` → ${m.leaves}`);
     moves.append(li);
   }
+}
+
+// `win in 7`, `tie in 9`, `lose (the game is over)`, `draw`: as `gamedb query` says it.
+function said(value, remoteness) {
+  if (value === "draw" || remoteness === null || remoteness === undefined) return value;
+  return remoteness === 0 ? `${value} (the game is over)` : `${value} in ${remoteness}`;
+}
+
+// ---- two-player games: the board, each move coloured by what it gives the mover ---------
+
+// The board of a position: m,n,k-games write rows of x, o and . separated by '/'; Connect Four
+// writes the columns played, which are dropped here to draw the discs. Other games keep the
+// text box, with every move a button.
+function cellsOf(t, pos) {
+  if (t.game === "mnk") return pos.split("/").map((r) => r.split(""));
+  if (t.game === "connect4") {
+    const cols = param(t, "cols"), rows = param(t, "rows");
+    const grid = Array.from({ length: rows }, () => Array(cols).fill("."));
+    const h = Array(cols).fill(0);
+    const seq = pos === "start" ? "" : pos;
+    [...seq].forEach((ch, i) => { const c = Number(ch) - 1; if (c >= 0 && c < cols && h[c] < rows) grid[rows - 1 - h[c]++][c] = i % 2 ? "o" : "x"; });
+    return grid;
+  }
+  return null;
+}
+
+function boardView(t, ask) {
+  const start = t.game === "mnk" ? Array(param(t, "rows")).fill(".".repeat(param(t, "cols"))).join("/")
+    : t.game === "connect4" ? "start" : "";
+  const controls = el("div", { class: "controls" });
+  const input = el("input", { type: "text", id: "position-input", value: start, placeholder: "a position" });
+  const go = el("button", { id: "set" }, "ask");
+  const restart = el("button", { id: "restart" }, "start again");
+  controls.append(input, go, restart);
+  const board = el("div", { id: "board" });
+  $("game").append(el("p", {}, t.description), board, controls);
+  let last = null;
+  function draw(a) {
+    board.innerHTML = "";
+    const grid = cellsOf(t, a.position);
+    if (!grid) return;
+    const rows = grid.length, cols = grid[0].length, size = Math.max(28, Math.min(64, Math.floor(360 / Math.max(rows, cols))));
+    const svg = el("svg:svg", { id: "board-svg", width: cols * size + 2, height: rows * size + 2 });
+    const byLabel = new Map(a.moves.map((m) => [m.move, m]));
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+      const label = t.game === "mnk" ? `${String.fromCharCode(97 + c)}${r + 1}` : `column ${c + 1}`;
+      const m = grid[r][c] === "." ? byLabel.get(label) : undefined;
+      const x = 1 + c * size, y = 1 + r * size;
+      const sq = el("svg:rect", { class: `square${m ? " playable " + m.value : ""}`, x, y, width: size, height: size, "data-row": r, "data-col": c });
+      if (m) {
+        sq.append(el("svg:title", {}, `${m.move}: ${said(m.value, m.remoteness)}`));
+        sq.addEventListener("click", () => play(m.leaves));
+      }
+      svg.append(sq);
+      if (grid[r][c] !== ".") {
+        svg.append(t.game === "connect4"
+          ? el("svg:circle", { class: `disc ${grid[r][c]}`, cx: x + size / 2, cy: y + size / 2, r: size * 0.4 })
+          : el("svg:text", { class: `mark ${grid[r][c]}`, x: x + size / 2, y: y + size * 0.68, "text-anchor": "middle", "font-size": size * 0.6 }, grid[r][c]));
+      }
+    }
+    board.append(svg);
+  }
+  async function play(pos) {
+    try {
+      const a = await ask(pos);
+      input.value = a.position;
+      last = a;
+      showAnswer(a, play);
+      draw(a);
+    } catch (e) { showError(e); }
+  }
+  go.addEventListener("click", () => input.value.trim() && play(input.value.trim()));
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter" && input.value.trim()) play(input.value.trim()); });
+  restart.addEventListener("click", () => play(start));
+  if (start) play(start);
+  return { refresh: () => last && play(last.position) };
 }
 
 // ---- Chomp ------------------------------------------------------------------------------

@@ -1,0 +1,149 @@
+//! Boards of cells that are empty or hold a mark of one of two sides, numbered densely by the
+//! count of each side's marks: the index of the placement games (m,n,k-games) and of every
+//! game whose tiers are counts of men (Quixo, the mill games).
+//!
+//! A *class* is a count of `x` marks and of `o` marks; within a class a board is ranked by the
+//! set of occupied cells (combinatorial number system) and, among those, the set of `o`
+//! cells: `rank = occupied · C(x + o, o) + os`, so a class of `a` x and `b` o on `n` cells has
+//! `C(n, a + b) · C(a + b, b)` boards and every index is a board of its class.
+
+use crate::game::binomial;
+
+/// The cell values.
+pub const EMPTY: u32 = 0;
+/// A mark of the side that moves first.
+pub const X: u32 = 1;
+/// A mark of the other side.
+pub const O: u32 = 2;
+
+/// Ranks boards of `cells` cells within classes (counts of x and o).
+#[derive(Clone, Debug)]
+pub struct Cells {
+    cells: usize,
+    /// `choose[n][k]` = C(n, k) for n, k ≤ cells.
+    choose: Vec<Vec<u64>>,
+}
+
+impl Cells {
+    /// Boards of `cells` cells (at most 40, so that every rank fits 64 bits).
+    pub fn new(cells: usize) -> Cells {
+        assert!(cells <= 40, "{cells} cells");
+        let choose = (0..=cells)
+            .map(|n| {
+                (0..=cells)
+                    .map(|k| binomial(n as u64, k as u64).expect("40 cells fit"))
+                    .collect()
+            })
+            .collect();
+        Cells { cells, choose }
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.cells
+    }
+
+    /// Never true: a board has cells.
+    pub fn is_empty(&self) -> bool {
+        self.cells == 0
+    }
+
+    /// Boards with `x` x marks and `o` o marks.
+    pub fn class_size(&self, x: usize, o: usize) -> u64 {
+        if x + o > self.cells {
+            return 0;
+        }
+        self.choose[self.cells][x + o] * self.choose[x + o][o]
+    }
+
+    /// The rank of a board within its class (the class is its counts of x and o).
+    pub fn rank(&self, board: &[u32]) -> u64 {
+        let (mut occupied, mut os) = (0u64, 0u64);
+        let (mut k, mut l) = (0usize, 0usize);
+        for (c, &v) in board.iter().enumerate() {
+            if v == EMPTY {
+                continue;
+            }
+            k += 1;
+            occupied += self.choose[c][k];
+            if v == O {
+                l += 1;
+                os += self.choose[k - 1][l];
+            }
+        }
+        occupied * self.choose[k][l] + os
+    }
+
+    /// The board of class (`x`, `o`) at `rank` (below [`class_size`](Cells::class_size)).
+    pub fn unrank(&self, x: usize, o: usize, rank: u64, board: &mut Vec<u32>) {
+        let k = x + o;
+        let per = self.choose[k][o];
+        let (mut occupied, mut os) = (rank / per, rank % per);
+        board.clear();
+        board.resize(self.cells, EMPTY);
+        // The occupied cells, from the highest down.
+        let mut cells = [0usize; 40];
+        let mut c = self.cells;
+        for i in (1..=k).rev() {
+            c -= 1;
+            while self.choose[c][i] > occupied {
+                c -= 1;
+            }
+            occupied -= self.choose[c][i];
+            cells[i - 1] = c;
+        }
+        // Which of them hold o, from the highest down.
+        let mut j = k;
+        for l in (1..=o).rev() {
+            j -= 1;
+            while self.choose[j][l] > os {
+                j -= 1;
+            }
+            os -= self.choose[j][l];
+            board[cells[j]] = O;
+        }
+        for &c in &cells[..k] {
+            if board[c] == EMPTY {
+                board[c] = X;
+            }
+        }
+    }
+
+    /// Counts of x and o on a board.
+    pub fn counts(board: &[u32]) -> (usize, usize) {
+        board.iter().fold((0, 0), |(x, o), &v| match v {
+            X => (x + 1, o),
+            O => (x, o + 1),
+            _ => (x, o),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rank_of_every_class_round_trips() {
+        let cells = Cells::new(7);
+        let mut board = Vec::new();
+        for x in 0..=7 {
+            for o in 0..=7 - x {
+                let n = cells.class_size(x, o);
+                let mut seen = std::collections::BTreeSet::new();
+                for r in 0..n {
+                    cells.unrank(x, o, r, &mut board);
+                    assert_eq!(Cells::counts(&board), (x, o));
+                    assert_eq!(cells.rank(&board), r, "{board:?}");
+                    assert!(seen.insert(board.clone()));
+                }
+            }
+        }
+        // 3^7 boards in all.
+        let all: u64 = (0..=7)
+            .flat_map(|x| (0..=7 - x).map(move |o| (x, o)))
+            .map(|(x, o)| cells.class_size(x, o))
+            .sum();
+        assert_eq!(all, 3u64.pow(7));
+    }
+}

@@ -1,0 +1,490 @@
+//! m,n,k-games: two players, `x` first, take turns putting a mark on an empty cell of an m×n
+//! board; whoever first has k marks in a row (across, down or diagonally) wins, and a full
+//! board without such a row is a tie. Tic-tac-toe is the 3,3,3-game.
+//!
+//! Positions are written row by row, top first, with `x`, `o` and `.`, the rows separated by
+//! `/`: `x.o/.x./...`. A move is named by its column letter and row number, rows counted from
+//! the top as written: `b2` is the centre of tic-tac-toe.
+//!
+//! The index holds every board whose counts of marks can come from play (as many `x` as `o`,
+//! or one more), tier by tier from the full board down to the empty one (every move adds a
+//! mark, so leaves its tier: no cycles), each tier by the cells of each side
+//! ([`super::cells`]). Boards that no play makes — both sides with a row, a row of the side
+//! that did not move last — are marked as no position; which of the others the empty board
+//! reaches, the table marks too.
+
+use std::ops::Range;
+
+use super::cells::{Cells, EMPTY, O, X};
+use crate::game::{
+    params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
+    ValueKind,
+};
+use crate::solve::{solve_standings, standings_memory};
+use crate::{Error, Result};
+
+/// Most cells of a board (the 5×5 board has 3.6·10^11 boards of legal counts, past any table
+/// this machine holds; 30 cells keep every rank in 64 bits with room).
+pub const MAX_CELLS: u32 = 30;
+
+/// Parameters of an m,n,k-game table, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MnkSpec {
+    rows: u32,
+    cols: u32,
+    k: u32,
+}
+
+impl MnkSpec {
+    /// Checks the parameters: `rows`, `cols` ≥ 1 with `rows · cols` ≤ [`MAX_CELLS`], and
+    /// `1 ≤ k ≤ max(rows, cols)` (a longer row fits nowhere).
+    pub fn new(rows: u32, cols: u32, k: u32) -> Result<MnkSpec> {
+        if rows == 0 || cols == 0 || rows.saturating_mul(cols) > MAX_CELLS {
+            return Err(Error::bad(format!(
+                "--rows {rows} --cols {cols}: expected at least one row and column and at most {MAX_CELLS} cells"
+            )));
+        }
+        if k == 0 || k > rows.max(cols) {
+            return Err(Error::bad(format!(
+                "--k {k}: expected 1..={} (a row longer than the board fits nowhere)",
+                rows.max(cols)
+            )));
+        }
+        Ok(MnkSpec { rows, cols, k })
+    }
+}
+
+impl GameSpec for MnkSpec {
+    const NAME: &'static str = "mnk";
+    const ABOUT: &'static str =
+        "m,n,k-games: put marks in turn on an m×n board, k in a row wins (tic-tac-toe is 3,3,3)";
+    const PARAMS: &'static [Param] = &[
+        Param::required("rows", "M", "Rows of the board"),
+        Param::required("cols", "N", "Columns of the board"),
+        Param::required("k", "K", "Marks in a row that win"),
+    ];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness];
+
+    type View = Mnk;
+    fn view(&self) -> Mnk {
+        Mnk::new(self.clone())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        MnkSpec::new(a.number("rows")?, a.number("cols")?, a.number("k")?)
+    }
+
+    fn parameters(&self) -> String {
+        params::write(&[
+            ("rows", Some(self.rows.to_string())),
+            ("cols", Some(self.cols.to_string())),
+            ("k", Some(self.k.to_string())),
+        ])
+    }
+
+    fn positions(&self) -> u64 {
+        tier_starts(&Cells::new((self.rows * self.cols) as usize))
+            .last()
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn describe(&self) -> String {
+        let what = if (self.rows, self.cols, self.k) == (3, 3, 3) {
+            " (tic-tac-toe)"
+        } else {
+            ""
+        };
+        format!(
+            "the {},{},{}-game{what}: marks in turn on a {}×{} board, {} in a row wins, x first",
+            self.rows, self.cols, self.k, self.rows, self.cols, self.k
+        )
+    }
+
+    fn samples() -> Vec<Self> {
+        [
+            (3, 3, 3),
+            (2, 3, 2),
+            (3, 2, 3),
+            (1, 4, 2),
+            (2, 2, 2),
+            (3, 3, 2),
+        ]
+        .into_iter()
+        .filter_map(|(m, n, k)| MnkSpec::new(m, n, k).ok())
+        .collect()
+    }
+}
+
+/// Where each tier starts; the last entry is the number of positions. Tier `t` holds the
+/// boards with `t` empty cells.
+fn tier_starts(cells: &Cells) -> Vec<u64> {
+    let n = cells.len();
+    let mut starts = vec![0];
+    let mut at = 0;
+    for empty in 0..=n {
+        let marks = n - empty;
+        at += cells.class_size(marks.div_ceil(2), marks / 2);
+        starts.push(at);
+    }
+    starts
+}
+
+/// An m,n,k-game over its dense index.
+pub struct Mnk {
+    spec: MnkSpec,
+    cells: Cells,
+    starts: Vec<u64>,
+    /// Every line of k cells.
+    lines: Vec<Vec<usize>>,
+}
+
+impl Mnk {
+    fn new(spec: MnkSpec) -> Mnk {
+        let (rows, cols, k) = (spec.rows as i32, spec.cols as i32, spec.k as i32);
+        let mut lines = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                    let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                    if (0..rows).contains(&er) && (0..cols).contains(&ec) {
+                        lines.push(
+                            (0..k)
+                                .map(|i| ((r + dr * i) * cols + c + dc * i) as usize)
+                                .collect(),
+                        );
+                    }
+                }
+            }
+        }
+        // A 1-in-a-row line is found once per direction: keep one.
+        lines.sort();
+        lines.dedup();
+        let cells = Cells::new((spec.rows * spec.cols) as usize);
+        Mnk {
+            starts: tier_starts(&cells),
+            cells,
+            spec,
+            lines,
+        }
+    }
+
+    fn has_line(&self, board: &[u32], side: u32) -> bool {
+        self.lines
+            .iter()
+            .any(|line| line.iter().all(|&c| board[c] == side))
+    }
+
+    /// The side to move: x when the counts are equal.
+    fn mover(board: &[u32]) -> u32 {
+        let (x, o) = Cells::counts(board);
+        if x == o {
+            X
+        } else {
+            O
+        }
+    }
+
+    /// Why a board of the right size is no position, or `None` for a position.
+    fn illegal(&self, board: &[u32]) -> Option<String> {
+        let (x, o) = Cells::counts(board);
+        if x != o && x != o + 1 {
+            return Some(format!(
+                "{x} x and {o} o: x moves first, so there are as many x as o or one more"
+            ));
+        }
+        let (xl, ol) = (self.has_line(board, X), self.has_line(board, O));
+        let k = self.spec.k;
+        match (xl, ol) {
+            (true, true) => Some(format!(
+                "both sides have {k} in a row: play stops at the first"
+            )),
+            (true, false) if x == o => Some(format!(
+                "x has {k} in a row but o moved after it: play stops there"
+            )),
+            (false, true) if x > o => Some(format!(
+                "o has {k} in a row but x moved after it: play stops there"
+            )),
+            _ => None,
+        }
+    }
+
+    fn board_at(&self, index: u64, board: &mut Vec<u32>) {
+        let t = self.starts.partition_point(|&s| s <= index) - 1;
+        let marks = self.cells.len() - t;
+        self.cells
+            .unrank(marks.div_ceil(2), marks / 2, index - self.starts[t], board);
+    }
+
+    fn index_of(&self, board: &[u32]) -> u64 {
+        let empty = board.iter().filter(|&&v| v == EMPTY).count();
+        self.starts[empty] + self.cells.rank(board)
+    }
+
+    fn over(&self, board: &[u32]) -> Option<Standing> {
+        // The side that just moved is the other one; a line of its ends the game.
+        let last = if Mnk::mover(board) == X { O } else { X };
+        if self.has_line(board, last) {
+            Some(Standing::Lose)
+        } else if board.iter().all(|&v| v != EMPTY) {
+            Some(Standing::Tie)
+        } else {
+            None
+        }
+    }
+
+    fn cell_name(&self, c: usize) -> String {
+        let cols = self.spec.cols as usize;
+        format!("{}{}", (b'a' + (c % cols) as u8) as char, c / cols + 1)
+    }
+}
+
+impl Tiered for Mnk {
+    fn positions(&self) -> u64 {
+        *self.starts.last().expect("one tier at least")
+    }
+    fn tier_count(&self) -> u64 {
+        self.starts.len() as u64 - 1
+    }
+    fn tier(&self, t: u64) -> Range<u64> {
+        self.starts[t as usize]..self.starts[t as usize + 1]
+    }
+    fn legal(&self, pos: u64) -> bool {
+        let mut board = Vec::new();
+        self.board_at(pos, &mut board);
+        self.illegal(&board).is_none()
+    }
+    fn terminal(&self, pos: u64) -> Option<Standing> {
+        let mut board = Vec::new();
+        self.board_at(pos, &mut board);
+        self.over(&board)
+    }
+    fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+        let mut board = Vec::new();
+        self.board_at(pos, &mut board);
+        if self.over(&board).is_some() {
+            return;
+        }
+        let side = Mnk::mover(&board);
+        for c in 0..board.len() {
+            if board[c] == EMPTY {
+                board[c] = side;
+                f(self.index_of(&board));
+                board[c] = EMPTY;
+            }
+        }
+    }
+    fn moves_bound(&self) -> u64 {
+        self.cells.len() as u64
+    }
+    fn in_tier_moves(&self) -> bool {
+        false
+    }
+    fn start_index(&self) -> Option<u64> {
+        Some(Tiered::positions(self) - 1)
+    }
+}
+
+impl Rules for Mnk {
+    fn parse(&self, text: &str) -> Result<Vec<u32>> {
+        let (rows, cols) = (self.spec.rows as usize, self.spec.cols as usize);
+        let form = self.position_form();
+        let text = text.trim();
+        let lines: Vec<&str> = text.split('/').collect();
+        if lines.len() != rows {
+            return Err(Error::bad(format!(
+                "position '{}': {} rows instead of {rows}; expected {form}",
+                crate::game::echo(text),
+                lines.len()
+            )));
+        }
+        let mut board = Vec::with_capacity(rows * cols);
+        for (r, line) in lines.iter().enumerate() {
+            let n = line.chars().count();
+            if n != cols {
+                return Err(Error::bad(format!(
+                    "position '{}': row {} has {n} cells instead of {cols}; expected {form}",
+                    crate::game::echo(text),
+                    r + 1
+                )));
+            }
+            for ch in line.chars() {
+                board.push(match ch {
+                    '.' => EMPTY,
+                    'x' | 'X' => X,
+                    'o' | 'O' => O,
+                    other => {
+                        return Err(Error::bad(format!(
+                            "position '{}': '{}' is not a cell; expected {form}",
+                            crate::game::echo(text),
+                            other.escape_debug()
+                        )))
+                    }
+                });
+            }
+        }
+        self.check(&board)?;
+        Ok(board)
+    }
+
+    fn position_form(&self) -> String {
+        let (rows, cols) = (self.spec.rows as usize, self.spec.cols as usize);
+        let example = vec![".".repeat(cols); rows].join("/");
+        format!(
+            "{rows} rows of {cols} cells, top first, separated by '/', each cell x, o or . \
+             (the empty board is {example}), as play can make it"
+        )
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        let n = self.cells.len();
+        if pos.len() != n || pos.iter().any(|&v| v > O) {
+            return crate::game::bad_position(
+                self,
+                pos,
+                format!("expected {n} cells of 0 (empty), 1 (x) or 2 (o)"),
+            );
+        }
+        match self.illegal(pos) {
+            Some(why) => Err(Error::bad(format!(
+                "position '{}' is no position of the game: {why}; expected {}",
+                self.format(pos),
+                self.position_form()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        self.index_of(pos)
+    }
+
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        let mut board = Vec::new();
+        self.board_at(index, &mut board);
+        board
+    }
+
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        if self.over(pos).is_some() {
+            return Vec::new();
+        }
+        let side = Mnk::mover(pos);
+        (0..pos.len())
+            .filter(|&c| pos[c] == EMPTY)
+            .map(|c| {
+                let mut leaves = pos.to_vec();
+                leaves[c] = side;
+                Move {
+                    label: self.cell_name(c),
+                    leaves,
+                }
+            })
+            .collect()
+    }
+
+    fn terminal_standing(&self, pos: &[u32]) -> Option<Standing> {
+        self.over(pos)
+    }
+
+    fn start(&self) -> Option<Vec<u32>> {
+        Some(vec![EMPTY; self.cells.len()])
+    }
+
+    fn format(&self, pos: &[u32]) -> String {
+        let cols = self.spec.cols as usize;
+        pos.chunks(cols)
+            .map(|row| {
+                row.iter()
+                    .map(|&v| match v {
+                        X => 'x',
+                        O => 'o',
+                        _ => '.',
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+impl GameView for Mnk {
+    fn positions(&self) -> u64 {
+        Tiered::positions(self)
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        match kind {
+            ValueKind::Remoteness => Ok(Solved::Standings(solve_standings(self, progress)?)),
+            other => Err(Error::internal(format!(
+                "m,n,k-games have no {} values",
+                other.name()
+            ))),
+        }
+    }
+
+    fn solve_memory(&self, _kind: ValueKind) -> u64 {
+        standings_memory(self)
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        crate::game::conformance::tiered(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::standing;
+    use crate::{Spec, Table};
+
+    fn table(m: u32, n: u32, k: u32) -> Table {
+        let spec = Spec::new(MnkSpec::new(m, n, k).unwrap());
+        Table::from_solved(&spec, spec.solve(ValueKind::Remoteness, &()).unwrap()).unwrap()
+    }
+
+    /// Tic-tac-toe: a tie in 9 from the empty board; 5,478 positions reachable from it, 958
+    /// of them where the game is over.
+    #[test]
+    fn tic_tac_toe_is_a_tie_with_5478_reachable_positions() {
+        let t = table(3, 3, 3);
+        let a = t.query(".../.../...").unwrap();
+        let s = a.standing().unwrap();
+        assert_eq!((s.value, s.remoteness), (Standing::Tie, Some(9)));
+        let (mut reachable, mut over) = (0, 0);
+        let rules = t.rules();
+        for i in 0..t.len() {
+            let e = t.raw(i);
+            if standing::reachable(e) {
+                reachable += 1;
+                if rules.terminal_standing(&rules.unrank(i)).is_some() {
+                    over += 1;
+                }
+            }
+        }
+        assert_eq!((reachable, over), (5478, 958));
+        // x in a corner, o on an edge beside it: x wins.
+        let a = t.query("xo./.../...").unwrap();
+        assert_eq!(a.standing().unwrap().value, Standing::Win);
+        assert_eq!(
+            a.to_text().split("  ").next().unwrap(),
+            "xo./.../...: win in 5"
+        );
+    }
+
+    #[test]
+    fn bad_boards_say_what_is_wrong() {
+        let t = table(3, 3, 3);
+        for (text, says) in [
+            ("xxx/ooo/...", "both sides"),
+            ("xx./.../...", "as many x as o or one more"),
+            ("xxx/oo./o..", "o moved after it"),
+            ("xx/.../...", "row 1 has 2 cells"),
+            ("xo./...", "2 rows instead of 3"),
+            ("xq./.../...", "'q' is not a cell"),
+        ] {
+            let e = t.query(text).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+    }
+}

@@ -1,0 +1,556 @@
+//! Retrograde analysis of two-player games with ties and draws ([`Tiered`]): every legal
+//! position gets win, lose, tie or draw for the player to move, with its remoteness.
+//!
+//! Tiers are solved lowest first, so every move out of a tier finds its child final. Inside a
+//! tier moves may form cycles: the tier's positions count their undecided children, and the
+//! results are pushed from children to parents in order of remoteness (the parents inside the
+//! tier come from the tier's own forward moves, gathered once: the game need not list
+//! un-moves). Per tier:
+//! 1. a parallel scan lists each position's moves: children in lower tiers are final and
+//!    summed up (the nearest lose, the farthest win, the nearest tie, whether every one is a
+//!    win), children inside the tier are counted and their edges kept;
+//! 2. win and lose by buckets of remoteness: a position is a win in `r + 1` when a child is a
+//!    lose in `r` (the first found is the nearest, buckets being taken in order), a lose when
+//!    its last undecided child became a win, in one more than the farthest win;
+//! 3. ties the same way from the tied ends, among the positions still undecided;
+//! 4. what is left can never be forced to an end: a draw.
+//!
+//! The values are a function of the game alone (the pushes of one bucket may come in any
+//! order), so tables are the same bytes at any thread count. A last sweep marks the positions
+//! reachable from the start ([`standing::REACHABLE`]).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::game::model::{standing, Standing, Tiered};
+use crate::progress::Progress;
+use crate::{Error, Result};
+
+/// No such child (a remoteness that is not there).
+const NONE: u16 = u16::MAX;
+
+/// What the scan learns of one position of the tier.
+#[derive(Clone, Copy)]
+struct Seen {
+    /// Moves to positions of the same tier not yet decided (counted down as they become wins).
+    open: u32,
+    /// The nearest lose among the children of lower tiers.
+    lose: u16,
+    /// The farthest win among them (0 when none).
+    win: u16,
+    /// The nearest tie among them.
+    tie: u16,
+    /// 1 legal, 2 every lower child a win (or none), 4 terminal.
+    flags: u8,
+}
+
+const LEGAL: u8 = 1;
+const ALL_WIN: u8 = 2;
+
+impl Seen {
+    const ILLEGAL: Seen = Seen {
+        open: 0,
+        lose: NONE,
+        win: 0,
+        tie: NONE,
+        flags: 0,
+    };
+}
+
+/// Positions scanned per task.
+const CHUNK: usize = 1 << 12;
+
+/// Memory [`solve_standings`] needs at its peak: two bytes a position for the values, a bit for
+/// the reachable ones, and for the largest tier what the scan keeps of each position and
+/// twelve bytes for each move that stays inside it (none when no move does).
+pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
+    let n = game.positions();
+    let largest = (0..game.tier_count())
+        .map(|t| {
+            let r = game.tier(t);
+            r.end - r.start
+        })
+        .max()
+        .unwrap_or(0);
+    let edges = if game.in_tier_moves() {
+        largest
+            .saturating_mul(game.moves_bound())
+            .saturating_mul(12)
+    } else {
+        0
+    };
+    n.saturating_mul(2)
+        .saturating_add(n / 8 + 8)
+        .saturating_add(largest.saturating_mul(std::mem::size_of::<Seen>() as u64 + 4))
+        .saturating_add(edges)
+}
+
+/// Every position's [`standing`] entry, in index order.
+pub fn solve_standings<G: Tiered>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {
+    let n = usize::try_from(game.positions())
+        .map_err(|_| Error::unsupported("too many positions for a table of values"))?;
+    let mut out = vec![standing::ILLEGAL; n];
+    let mut at = 0u64;
+    for t in 0..game.tier_count() {
+        let tier = game.tier(t);
+        if tier.start != at || tier.end < tier.start || tier.end > n as u64 {
+            return Err(Error::internal(format!(
+                "tier {t} is {}..{}: tiers must cut 0..{n} in order",
+                tier.start, tier.end
+            )));
+        }
+        at = tier.end;
+        let (done, rest) = out.split_at_mut(tier.start as usize);
+        solve_tier(
+            game,
+            tier.start,
+            done,
+            &mut rest[..(tier.end - tier.start) as usize],
+        )?;
+        progress.inc(tier.end - tier.start);
+    }
+    if at != n as u64 {
+        return Err(Error::internal(format!(
+            "the tiers end at {at}, not at {n}"
+        )));
+    }
+    if let Some(start) = game.start_index() {
+        mark_reachable(game, start, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Solves the tier starting at index `first` into `values`, the tiers below being `done`.
+fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16]) -> Result<()> {
+    let len = values.len();
+    if u32::try_from(len).is_err() {
+        return Err(Error::unsupported(format!(
+            "a tier of {len} positions (at most {} a tier)",
+            u32::MAX
+        )));
+    }
+    let end = first + len as u64;
+    let in_tier = game.in_tier_moves();
+    let mut seen = vec![Seen::ILLEGAL; len];
+    // 1. The scan: lower children summed up, edges inside the tier kept as (child, parent).
+    let pieces: Vec<Result<Vec<(u32, u32)>>> =
+        seen.par_chunks_mut(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut edges = Vec::new();
+                for (k, slot) in chunk.iter_mut().enumerate() {
+                    let local = (c * CHUNK + k) as u32;
+                    let pos = first + local as u64;
+                    if !game.legal(pos) {
+                        continue;
+                    }
+                    let mut s = Seen {
+                        flags: LEGAL | ALL_WIN,
+                        ..Seen::ILLEGAL
+                    };
+                    if game.terminal(pos).is_some() {
+                        *slot = s;
+                        continue;
+                    }
+                    let mut moves = 0u64;
+                    let mut bad = None;
+                    game.children(pos, |child| {
+                        moves += 1;
+                        if child >= first && child < end {
+                            if in_tier {
+                                s.open += 1;
+                                edges.push(((child - first) as u32, local));
+                            } else {
+                                bad = Some(child);
+                            }
+                            return;
+                        }
+                        let entry = done
+                            .get(child as usize)
+                            .copied()
+                            .unwrap_or(standing::ILLEGAL);
+                        match standing::unpack(entry as u32) {
+                            None => bad = Some(child),
+                            Some((value, r)) => {
+                                let r = r as u16;
+                                match value {
+                                    Standing::Lose => s.lose = s.lose.min(r),
+                                    Standing::Win => s.win = s.win.max(r),
+                                    Standing::Tie => s.tie = s.tie.min(r),
+                                    Standing::Draw => {}
+                                }
+                                if value != Standing::Win {
+                                    s.flags &= !ALL_WIN;
+                                }
+                            }
+                        }
+                    });
+                    if let Some(child) = bad {
+                        return Err(Error::internal(format!(
+                        "position {pos} has a move to {child}, which is no solved position of a \
+                         lower tier{}",
+                        if in_tier { "" } else { " (the game says no move stays in its tier)" }
+                    )));
+                    }
+                    if moves == 0 {
+                        return Err(Error::internal(format!(
+                            "position {pos} has no move but is not terminal"
+                        )));
+                    }
+                    *slot = s;
+                }
+                Ok(edges)
+            })
+            .collect();
+    let mut edges = Vec::new();
+    for piece in pieces {
+        edges.extend(piece?);
+    }
+    edges.par_sort_unstable();
+    // Parents of local position c: parents[offsets[c]..offsets[c + 1]].
+    let mut offsets = vec![0u32; len + 1];
+    for &(c, _) in &edges {
+        offsets[c as usize + 1] += 1;
+    }
+    for c in 0..len {
+        offsets[c + 1] += offsets[c];
+    }
+    let parents: Vec<u32> = edges.into_iter().map(|(_, p)| p).collect();
+    let parents_of =
+        |c: u32| &parents[offsets[c as usize] as usize..offsets[c as usize + 1] as usize];
+
+    let remoteness_bound = standing::MAX_REMOTENESS as usize;
+    let mut buckets: Vec<Vec<(u32, Standing)>> = Vec::new();
+    let push = |buckets: &mut Vec<Vec<(u32, Standing)>>, r: usize, p: u32, v: Standing| {
+        if buckets.len() <= r {
+            buckets.resize_with(r + 1, Vec::new);
+        }
+        buckets[r].push((p, v));
+    };
+    // 2. Win and lose.
+    for (i, s) in seen.iter().enumerate() {
+        if s.flags & LEGAL == 0 {
+            continue;
+        }
+        let pos = first + i as u64;
+        match game.terminal(pos) {
+            Some(v @ (Standing::Lose | Standing::Win)) => push(&mut buckets, 0, i as u32, v),
+            Some(_) => {}
+            None if s.lose != NONE => {
+                push(&mut buckets, s.lose as usize + 1, i as u32, Standing::Win)
+            }
+            None if s.open == 0 && s.flags & ALL_WIN != 0 => {
+                push(&mut buckets, s.win as usize + 1, i as u32, Standing::Lose)
+            }
+            None => {}
+        }
+    }
+    let mut r = 0;
+    while r < buckets.len() {
+        if r > remoteness_bound {
+            return Err(Error::unsupported(format!(
+                "a remoteness over {remoteness_bound}, more than a table holds"
+            )));
+        }
+        let bucket = std::mem::take(&mut buckets[r]);
+        for (i, v) in bucket {
+            if values[i as usize] != standing::ILLEGAL {
+                continue;
+            }
+            values[i as usize] = standing::pack(v, r as u32);
+            for &p in parents_of(i) {
+                if values[p as usize] != standing::ILLEGAL {
+                    continue;
+                }
+                let s = &mut seen[p as usize];
+                match v {
+                    Standing::Lose => push(&mut buckets, r + 1, p, Standing::Win),
+                    _ => {
+                        s.open -= 1;
+                        if s.open == 0 && s.flags & ALL_WIN != 0 {
+                            let at = r.max(s.win as usize) + 1;
+                            push(&mut buckets, at, p, Standing::Lose);
+                        }
+                    }
+                }
+            }
+        }
+        r += 1;
+    }
+    // 3. Ties, among the positions still undecided.
+    buckets.clear();
+    for (i, s) in seen.iter().enumerate() {
+        if s.flags & LEGAL == 0 || values[i] != standing::ILLEGAL {
+            continue;
+        }
+        match game.terminal(first + i as u64) {
+            Some(Standing::Tie) => push(&mut buckets, 0, i as u32, Standing::Tie),
+            Some(other) => {
+                return Err(Error::internal(format!(
+                    "position {} is terminal with value {}: a game ends won, lost or tied",
+                    first + i as u64,
+                    other.as_str()
+                )))
+            }
+            None if s.tie != NONE => {
+                push(&mut buckets, s.tie as usize + 1, i as u32, Standing::Tie)
+            }
+            None => {}
+        }
+    }
+    let mut r = 0;
+    while r < buckets.len() {
+        if r > remoteness_bound {
+            return Err(Error::unsupported(format!(
+                "a remoteness over {remoteness_bound}, more than a table holds"
+            )));
+        }
+        let bucket = std::mem::take(&mut buckets[r]);
+        for (i, _) in bucket {
+            if values[i as usize] != standing::ILLEGAL {
+                continue;
+            }
+            values[i as usize] = standing::pack(Standing::Tie, r as u32);
+            for &p in parents_of(i) {
+                if values[p as usize] == standing::ILLEGAL {
+                    push(&mut buckets, r + 1, p, Standing::Tie);
+                }
+            }
+        }
+        r += 1;
+    }
+    // 4. Draws.
+    for (v, s) in values.iter_mut().zip(&seen) {
+        if s.flags & LEGAL != 0 && *v == standing::ILLEGAL {
+            *v = standing::pack(Standing::Draw, 0);
+        }
+    }
+    Ok(())
+}
+
+/// Sets [`standing::REACHABLE`] on every position reachable from `start`: tiers from the top
+/// down, each swept until nothing new is found (moves may stay inside a tier).
+fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]) -> Result<()> {
+    if start >= values.len() as u64 || values[start as usize] == standing::ILLEGAL {
+        return Err(Error::internal(format!(
+            "the start {start} is no legal position"
+        )));
+    }
+    let words: Vec<AtomicU64> = (0..values.len().div_ceil(64))
+        .map(|_| AtomicU64::new(0))
+        .collect();
+    let mark = |i: u64| -> bool {
+        let bit = 1u64 << (i % 64);
+        words[(i / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+    };
+    mark(start);
+    let values_ref: &[u16] = values;
+    for t in (0..game.tier_count()).rev() {
+        let tier = game.tier(t);
+        let mut frontier: Vec<u64> = (tier.start..tier.end)
+            .into_par_iter()
+            .filter(|&i| words[(i / 64) as usize].load(Relaxed) >> (i % 64) & 1 == 1)
+            .collect();
+        while !frontier.is_empty() {
+            let found: Vec<u64> = frontier
+                .par_iter()
+                .flat_map_iter(|&p| {
+                    let mut next = Vec::new();
+                    if game.terminal(p).is_none() {
+                        game.children(p, |c| {
+                            if mark(c) && c >= tier.start && c < tier.end {
+                                next.push(c);
+                            }
+                        });
+                    }
+                    next
+                })
+                .collect();
+            frontier = found;
+        }
+    }
+    let _ = values_ref;
+    values
+        .par_chunks_mut(64)
+        .zip(words.par_iter())
+        .for_each(|(chunk, word)| {
+            let w = word.load(Relaxed);
+            for (k, v) in chunk.iter_mut().enumerate() {
+                if w >> k & 1 == 1 && *v != standing::ILLEGAL {
+                    *v |= standing::REACHABLE;
+                }
+            }
+        });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ops::Range;
+
+    /// A toy with cycles: positions 0..n on a ring inside one tier, each with moves to the
+    /// next two positions, some positions marked as lost or tied ends; and a tier above that
+    /// moves into it.
+    struct Ring {
+        n: u64,
+        ends: Vec<(u64, Standing)>,
+    }
+
+    impl Tiered for Ring {
+        fn positions(&self) -> u64 {
+            self.n + 1
+        }
+        fn tier_count(&self) -> u64 {
+            2
+        }
+        fn tier(&self, t: u64) -> Range<u64> {
+            if t == 0 {
+                0..self.n
+            } else {
+                self.n..self.n + 1
+            }
+        }
+        fn legal(&self, _pos: u64) -> bool {
+            true
+        }
+        fn terminal(&self, pos: u64) -> Option<Standing> {
+            self.ends.iter().find(|e| e.0 == pos).map(|e| e.1)
+        }
+        fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+            if pos == self.n {
+                (0..self.n).for_each(f);
+            } else {
+                f((pos + 1) % self.n);
+                f((pos + 2) % self.n);
+            }
+        }
+        fn moves_bound(&self) -> u64 {
+            self.n.max(2)
+        }
+        fn start_index(&self) -> Option<u64> {
+            Some(self.n)
+        }
+    }
+
+    fn solve(ring: &Ring, threads: usize) -> Vec<(Standing, u32)> {
+        let v = crate::solve::in_pool(threads, || solve_standings(ring, &()).unwrap());
+        v.iter()
+            .map(|&e| standing::unpack(e as u32).unwrap())
+            .collect()
+    }
+
+    /// Brute force: values by iterating the recurrence from "unknown" until nothing changes.
+    fn brute(ring: &Ring) -> Vec<(Standing, u32)> {
+        let n = ring.positions() as usize;
+        let mut v: Vec<Option<(Standing, u32)>> = vec![None; n];
+        for _ in 0..4 * n + 4 {
+            for p in 0..n as u64 {
+                if let Some(t) = ring.terminal(p) {
+                    v[p as usize] = Some((t, 0));
+                    continue;
+                }
+                let mut kids = Vec::new();
+                ring.children(p, |c| kids.push(v[c as usize]));
+                let lose = kids
+                    .iter()
+                    .flatten()
+                    .filter(|k| k.0 == Standing::Lose)
+                    .map(|k| k.1)
+                    .min();
+                let all_win = kids.iter().all(|k| matches!(k, Some((Standing::Win, _))));
+                v[p as usize] = if let Some(r) = lose {
+                    Some((Standing::Win, r + 1))
+                } else if all_win {
+                    Some((
+                        Standing::Lose,
+                        kids.iter().flatten().map(|k| k.1).max().unwrap() + 1,
+                    ))
+                } else {
+                    None
+                };
+            }
+        }
+        // Ties among the rest, by the same fixpoint, then draws.
+        let mut t: Vec<Option<u32>> = vec![None; n];
+        for _ in 0..4 * n + 4 {
+            for p in 0..n as u64 {
+                if v[p as usize].is_some() {
+                    continue;
+                }
+                if ring.terminal(p) == Some(Standing::Tie) {
+                    t[p as usize] = Some(0);
+                    continue;
+                }
+                let mut best = None::<u32>;
+                ring.children(p, |c| {
+                    let r = match v[c as usize] {
+                        Some((Standing::Tie, r)) => Some(r),
+                        None => t[c as usize],
+                        _ => None,
+                    };
+                    if let Some(r) = r {
+                        best = Some(best.map_or(r + 1, |b| b.min(r + 1)));
+                    }
+                });
+                t[p as usize] = best;
+            }
+        }
+        (0..n)
+            .map(|p| match (v[p], t[p]) {
+                (Some(x), _) => x,
+                (None, Some(r)) => (Standing::Tie, r),
+                (None, None) => (Standing::Draw, 0),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rings_agree_with_brute_force_at_one_and_two_threads() {
+        use Standing::*;
+        let cases = vec![
+            Ring {
+                n: 7,
+                ends: vec![(0, Lose)],
+            },
+            Ring {
+                n: 9,
+                ends: vec![(0, Lose), (4, Tie)],
+            },
+            Ring {
+                n: 8,
+                ends: vec![(3, Tie)],
+            },
+            Ring { n: 6, ends: vec![] },
+            Ring {
+                n: 12,
+                ends: vec![(2, Lose), (7, Lose), (9, Tie)],
+            },
+        ];
+        for ring in &cases {
+            let one = solve(ring, 1);
+            assert_eq!(
+                one,
+                brute(ring),
+                "ring of {} with ends {:?}",
+                ring.n,
+                ring.ends
+            );
+            assert_eq!(solve(ring, 2), one);
+        }
+        // A ring without ends never ends: every position a draw.
+        assert!(solve(&cases[3], 1).iter().all(|v| v.0 == Draw));
+    }
+
+    #[test]
+    fn the_start_and_what_follows_are_marked_reachable() {
+        let ring = Ring {
+            n: 7,
+            ends: vec![(0, Standing::Lose)],
+        };
+        let v = solve_standings(&ring, &()).unwrap();
+        // From the top every ring position is reached.
+        assert!(v.iter().all(|&e| standing::reachable(e as u32)));
+    }
+}
