@@ -109,6 +109,59 @@ impl Cells {
         }
     }
 
+    /// [`rank`](Cells::rank) of a board given as bit masks (bit `c` set: cell `c` holds that
+    /// side's mark): the solvers' fast path, no board built.
+    #[inline]
+    pub fn rank_bits(&self, x: u64, o: u64) -> u64 {
+        let (mut occupied, mut os) = (0u64, 0u64);
+        let (mut k, mut l) = (0usize, 0usize);
+        let mut rest = x | o;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            k += 1;
+            occupied += self.choose[c][k];
+            if o >> c & 1 == 1 {
+                l += 1;
+                os += self.choose[k - 1][l];
+            }
+        }
+        occupied * self.choose[k][l] + os
+    }
+
+    /// [`unrank`](Cells::unrank) into bit masks `(x, o)`.
+    #[inline]
+    pub fn unrank_bits(&self, x: usize, o: usize, rank: u64) -> (u64, u64) {
+        let k = x + o;
+        let per = self.choose[k][o];
+        let (mut occupied, mut os) = (rank / per, rank % per);
+        let mut cells = [0u8; 40];
+        let mut c = self.cells;
+        for i in (1..=k).rev() {
+            c -= 1;
+            while self.choose[c][i] > occupied {
+                c -= 1;
+            }
+            occupied -= self.choose[c][i];
+            cells[i - 1] = c as u8;
+        }
+        let mut all = 0u64;
+        for &c in &cells[..k] {
+            all |= 1 << c;
+        }
+        let mut obits = 0u64;
+        let mut j = k;
+        for l in (1..=o).rev() {
+            j -= 1;
+            while self.choose[j][l] > os {
+                j -= 1;
+            }
+            os -= self.choose[j][l];
+            obits |= 1 << cells[j];
+        }
+        (all & !obits, obits)
+    }
+
     /// Counts of x and o on a board.
     pub fn counts(board: &[u32]) -> (usize, usize) {
         board.iter().fold((0, 0), |(x, o), &v| match v {
@@ -136,6 +189,22 @@ mod tests {
                     assert_eq!(Cells::counts(&board), (x, o));
                     assert_eq!(cells.rank(&board), r, "{board:?}");
                     assert!(seen.insert(board.clone()));
+                }
+            }
+        }
+        // The bit-mask forms agree with the board forms.
+        for x in 0..=7 {
+            for o in 0..=7 - x {
+                for r in 0..cells.class_size(x, o) {
+                    cells.unrank(x, o, r, &mut board);
+                    let (xb, ob) = cells.unrank_bits(x, o, r);
+                    let bit = |side| {
+                        (0..7)
+                            .filter(|&c| board[c] == side)
+                            .fold(0u64, |m, c| m | 1 << c)
+                    };
+                    assert_eq!((xb, ob), (bit(X), bit(O)));
+                    assert_eq!(cells.rank_bits(xb, ob), r);
                 }
             }
         }

@@ -130,13 +130,16 @@ fn tier_starts(cells: &Cells) -> Vec<u64> {
     starts
 }
 
-/// An m,n,k-game over its dense index.
+/// An m,n,k-game over its dense index. The solvers' side works on bit masks of each side's
+/// marks (bit `c` for cell `c`, row-major), the rules' side on boards of cells.
 pub struct Mnk {
     spec: MnkSpec,
     cells: Cells,
     starts: Vec<u64>,
-    /// Every line of k cells.
-    lines: Vec<Vec<usize>>,
+    /// Every line of k cells, as a mask.
+    lines: Vec<u64>,
+    /// Every cell.
+    full: u64,
 }
 
 impl Mnk {
@@ -149,51 +152,52 @@ impl Mnk {
                     let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
                     if (0..rows).contains(&er) && (0..cols).contains(&ec) {
                         lines.push(
-                            (0..k)
-                                .map(|i| ((r + dr * i) * cols + c + dc * i) as usize)
-                                .collect(),
+                            (0..k).fold(0u64, |m, i| m | 1 << ((r + dr * i) * cols + c + dc * i)),
                         );
                     }
                 }
             }
         }
         // A 1-in-a-row line is found once per direction: keep one.
-        lines.sort();
+        lines.sort_unstable();
         lines.dedup();
-        let cells = Cells::new((spec.rows * spec.cols) as usize);
+        let n = (spec.rows * spec.cols) as usize;
+        let cells = Cells::new(n);
         Mnk {
             starts: tier_starts(&cells),
             cells,
             spec,
             lines,
+            full: (1u64 << n) - 1,
         }
     }
 
-    fn has_line(&self, board: &[u32], side: u32) -> bool {
-        self.lines
+    fn has_line(&self, marks: u64) -> bool {
+        self.lines.iter().any(|&line| line & !marks == 0)
+    }
+
+    /// The masks of x and of o on a board.
+    fn bits(board: &[u32]) -> (u64, u64) {
+        board
             .iter()
-            .any(|line| line.iter().all(|&c| board[c] == side))
-    }
-
-    /// The side to move: x when the counts are equal.
-    fn mover(board: &[u32]) -> u32 {
-        let (x, o) = Cells::counts(board);
-        if x == o {
-            X
-        } else {
-            O
-        }
+            .enumerate()
+            .fold((0, 0), |(x, o), (c, &v)| match v {
+                X => (x | 1 << c, o),
+                O => (x, o | 1 << c),
+                _ => (x, o),
+            })
     }
 
     /// Why a board of the right size is no position, or `None` for a position.
     fn illegal(&self, board: &[u32]) -> Option<String> {
-        let (x, o) = Cells::counts(board);
+        let (xb, ob) = Mnk::bits(board);
+        let (x, o) = (xb.count_ones(), ob.count_ones());
         if x != o && x != o + 1 {
             return Some(format!(
                 "{x} x and {o} o: x moves first, so there are as many x as o or one more"
             ));
         }
-        let (xl, ol) = (self.has_line(board, X), self.has_line(board, O));
+        let (xl, ol) = (self.has_line(xb), self.has_line(ob));
         let k = self.spec.k;
         match (xl, ol) {
             (true, true) => Some(format!(
@@ -209,28 +213,51 @@ impl Mnk {
         }
     }
 
-    fn board_at(&self, index: u64, board: &mut Vec<u32>) {
+    /// Whether a board of legal counts (as every index holds) is a position: not both sides
+    /// with a line, and a line only of the side that moved last.
+    fn legal_bits(&self, x: u64, o: u64) -> bool {
+        let x_moved_last = x.count_ones() > o.count_ones();
+        match (self.has_line(x), self.has_line(o)) {
+            (true, true) => false,
+            (true, false) => x_moved_last,
+            (false, true) => !x_moved_last,
+            (false, false) => true,
+        }
+    }
+
+    /// The masks of x and o at an index.
+    fn bits_at(&self, index: u64) -> (u64, u64) {
         let t = self.starts.partition_point(|&s| s <= index) - 1;
         let marks = self.cells.len() - t;
         self.cells
-            .unrank(marks.div_ceil(2), marks / 2, index - self.starts[t], board);
+            .unrank_bits(marks.div_ceil(2), marks / 2, index - self.starts[t])
     }
 
-    fn index_of(&self, board: &[u32]) -> u64 {
-        let empty = board.iter().filter(|&&v| v == EMPTY).count();
-        self.starts[empty] + self.cells.rank(board)
+    fn index_of_bits(&self, x: u64, o: u64) -> u64 {
+        let empty = self.cells.len() - (x | o).count_ones() as usize;
+        self.starts[empty] + self.cells.rank_bits(x, o)
     }
 
-    fn over(&self, board: &[u32]) -> Option<Standing> {
-        // The side that just moved is the other one; a line of its ends the game.
-        let last = if Mnk::mover(board) == X { O } else { X };
-        if self.has_line(board, last) {
+    /// Over: a line of the side that just moved (lost for the player to move), or a full
+    /// board (a tie).
+    fn over_bits(&self, x: u64, o: u64) -> Option<Standing> {
+        let last = if x.count_ones() > o.count_ones() {
+            x
+        } else {
+            o
+        };
+        if self.has_line(last) {
             Some(Standing::Lose)
-        } else if board.iter().all(|&v| v != EMPTY) {
+        } else if x | o == self.full {
             Some(Standing::Tie)
         } else {
             None
         }
+    }
+
+    fn over(&self, board: &[u32]) -> Option<Standing> {
+        let (x, o) = Mnk::bits(board);
+        self.over_bits(x, o)
     }
 
     fn cell_name(&self, c: usize) -> String {
@@ -250,28 +277,28 @@ impl Tiered for Mnk {
         self.starts[t as usize]..self.starts[t as usize + 1]
     }
     fn legal(&self, pos: u64) -> bool {
-        let mut board = Vec::new();
-        self.board_at(pos, &mut board);
-        self.illegal(&board).is_none()
+        let (x, o) = self.bits_at(pos);
+        self.legal_bits(x, o)
     }
     fn terminal(&self, pos: u64) -> Option<Standing> {
-        let mut board = Vec::new();
-        self.board_at(pos, &mut board);
-        self.over(&board)
+        let (x, o) = self.bits_at(pos);
+        self.over_bits(x, o)
     }
     fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
-        let mut board = Vec::new();
-        self.board_at(pos, &mut board);
-        if self.over(&board).is_some() {
+        let (x, o) = self.bits_at(pos);
+        if self.over_bits(x, o).is_some() {
             return;
         }
-        let side = Mnk::mover(&board);
-        for c in 0..board.len() {
-            if board[c] == EMPTY {
-                board[c] = side;
-                f(self.index_of(&board));
-                board[c] = EMPTY;
-            }
+        let x_moves = x.count_ones() == o.count_ones();
+        let mut empty = self.full & !(x | o);
+        while empty != 0 {
+            let cell = empty & empty.wrapping_neg();
+            empty &= empty - 1;
+            f(if x_moves {
+                self.index_of_bits(x | cell, o)
+            } else {
+                self.index_of_bits(x, o | cell)
+            });
         }
     }
     fn moves_bound(&self) -> u64 {
@@ -356,20 +383,27 @@ impl Rules for Mnk {
     }
 
     fn rank(&self, pos: &[u32]) -> u64 {
-        self.index_of(pos)
+        let (x, o) = Mnk::bits(pos);
+        self.index_of_bits(x, o)
     }
 
     fn unrank(&self, index: u64) -> Vec<u32> {
-        let mut board = Vec::new();
-        self.board_at(index, &mut board);
-        board
+        let (x, o) = self.bits_at(index);
+        (0..self.cells.len())
+            .map(|c| match (x >> c & 1, o >> c & 1) {
+                (1, _) => X,
+                (_, 1) => O,
+                _ => EMPTY,
+            })
+            .collect()
     }
 
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
         if self.over(pos).is_some() {
             return Vec::new();
         }
-        let side = Mnk::mover(pos);
+        let (x, o) = Cells::counts(pos);
+        let side = if x == o { X } else { O };
         (0..pos.len())
             .filter(|&c| pos[c] == EMPTY)
             .map(|c| {
