@@ -286,3 +286,85 @@ fn verify_checks_tic_tac_toe_and_zermelo() {
         "{note}"
     );
 }
+
+/// A build of the 4,4,4-game (17 tiers, a checkpoint after each) killed after its first
+/// checkpoint resumes to the same bytes as a build that ran through, at the other thread count.
+#[test]
+fn a_killed_build_resumes_from_its_last_tier_to_the_same_bytes() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let args = |out: &str, threads: &str| -> Vec<String> {
+        [
+            "build",
+            "mnk",
+            "--rows",
+            "4",
+            "--cols",
+            "4",
+            "--k",
+            "4",
+            "--out",
+            out,
+            "--threads",
+            threads,
+            "-q",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let reference = TempDir::new("mnk-resume-ref");
+    let mut a = args(reference.arg(), "2");
+    a.push("--no-checkpoints".into());
+    gamedb_ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let want = std::fs::read(reference.path().join("mnk-4-4-4.gtab")).unwrap();
+
+    let mut resumed = 0;
+    for (first, then, wait) in [("2", "1", 0u64), ("1", "2", 300), ("2", "2", 1000)] {
+        let dir = TempDir::new("mnk-resume");
+        let mut a = args(dir.arg(), first);
+        a.extend(["--checkpoint-every".into(), "0".into()]);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+            .args(&a)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let ckpt = dir.path().join("mnk-4-4-4.gtab.checkpoint");
+        let started = Instant::now();
+        while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(Duration::from_millis(wait));
+        let _ = child.kill();
+        let killed = !child.wait().unwrap().success();
+        if !killed || !ckpt.exists() {
+            continue;
+        }
+        assert!(
+            !dir.path().join("mnk-4-4-4.gtab").exists(),
+            "a table after the kill"
+        );
+        let mut a = args(dir.arg(), then);
+        a.extend(["--resume".into(), "--json".into()]);
+        let summary = json(gamedb_ok(&a.iter().map(String::as_str).collect::<Vec<_>>()).trim());
+        let tier = summary["resumed_at_wave"].as_u64();
+        assert!(tier.is_some_and(|t| (1..17).contains(&t)), "{summary}");
+        assert!(
+            std::fs::read(dir.path().join("mnk-4-4-4.gtab")).unwrap() == want,
+            "killed at {first} thread(s), resumed at {then} from tier {tier:?}: other bytes"
+        );
+        assert!(
+            !ckpt.exists(),
+            "the checkpoint is left after the table is written"
+        );
+        resumed += 1;
+    }
+    assert!(
+        resumed >= 2,
+        "only {resumed} of 3 builds were killed mid-way"
+    );
+}

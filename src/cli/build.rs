@@ -168,8 +168,9 @@ pub(crate) struct BuildArgs {
     /// damaged, or of another solver.
     #[arg(long, global = true)]
     pub resume: bool,
-    /// Seconds between checkpoints of a long solve (0: after every wave). Today Chomp P/N
-    /// tables keep checkpoints; each is about as large as the table.
+    /// Seconds between checkpoints of a long solve (0: after every wave). Chomp P/N tables,
+    /// octal games (the sparse method) and two-player games (after each tier) keep
+    /// checkpoints; each is about as large as the table.
     #[arg(long, global = true, default_value_t = 300, value_name = "SECONDS")]
     pub checkpoint_every: u64,
     /// Write no checkpoints.

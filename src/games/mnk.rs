@@ -20,7 +20,9 @@ use crate::game::{
     params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
     ValueKind,
 };
-use crate::solve::{solve_standings, standings_memory};
+use crate::solve::{
+    solve_standings, solve_standings_saving, standings_memory, standings_saved_bytes,
+};
 use crate::{Error, Result};
 
 /// Most cells of a board (the 5×5 board has 3.6·10^11 boards of legal counts, past any table
@@ -87,6 +89,23 @@ impl GameSpec for MnkSpec {
             .last()
             .copied()
             .unwrap_or(0)
+    }
+
+    fn solve_saving(
+        &self,
+        _kind: ValueKind,
+        progress: &dyn Progress,
+        saves: &dyn crate::solve::Saves,
+    ) -> Result<Solved> {
+        Ok(Solved::Standings(solve_standings_saving(
+            &self.view(),
+            progress,
+            saves,
+        )?))
+    }
+
+    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
+        standings_saved_bytes(&self.view())
     }
 
     fn describe(&self) -> String {

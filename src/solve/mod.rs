@@ -29,7 +29,9 @@ pub use bfs::{distances, distances_memory, Distances, Puzzle};
 pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
 pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
 pub use saves::{Saves, Saving, Wave};
-pub use standing::{solve_standings, standings_memory};
+pub use standing::{
+    solve_standings, solve_standings_saving, standings_memory, standings_saved_bytes,
+};
 pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
 pub use triangles::{
     grundy_triangles_memory, outcomes_triangles_memory, solve_grundy_triangles,

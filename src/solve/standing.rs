@@ -18,11 +18,15 @@
 //! The values are a function of the game alone (the pushes of one bucket may come in any
 //! order), so tables are the same bytes at any thread count. A last sweep marks the positions
 //! reachable from the start ([`standing::REACHABLE`]).
+//!
+//! The tiers solved so far are a prefix of the values, so a long solve hands that prefix to
+//! its [`Saves`] after every tier (as bytes, two a position) and resumes from it.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use super::saves::{Saves, Wave};
 use crate::game::model::{standing, Standing, Tiered};
 use crate::progress::Progress;
 use crate::{Error, Result};
@@ -88,11 +92,54 @@ pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
 
 /// Every position's [`standing`] entry, in index order.
 pub fn solve_standings<G: Tiered>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {
+    solve_standings_saving(game, progress, &())
+}
+
+/// Bytes [`solve_standings_saving`] hands to its saves at the most (two a position).
+pub fn standings_saved_bytes<G: Tiered>(game: &G) -> u64 {
+    game.positions().saturating_mul(2)
+}
+
+/// [`solve_standings`], handing the values of the tiers solved so far to `saves` after every
+/// tier, and resuming from what it saved.
+pub fn solve_standings_saving<G: Tiered>(
+    game: &G,
+    progress: &dyn Progress,
+    saves: &dyn Saves,
+) -> Result<Vec<u16>> {
     let n = usize::try_from(game.positions())
         .map_err(|_| Error::unsupported("too many positions for a table of values"))?;
+    let tiers = game.tier_count();
+    let name =
+        format!("retrograde values of {n} positions in {tiers} tiers (two bytes a position)");
     let mut out = vec![standing::ILLEGAL; n];
-    let mut at = 0u64;
-    for t in 0..game.tier_count() {
+    let mut first_tier = 0;
+    if let Some((_, at, bytes)) = saves.resume_bytes(&[&name], (n as u64).saturating_mul(2))? {
+        let done = at.done as usize;
+        let fits = at.next as u64 <= tiers
+            && done <= n
+            && bytes.len() == 2 * done
+            && (at.next == 0 || game.tier(at.next as u64 - 1).end == at.done);
+        if !fits {
+            return Err(Error::bad(format!(
+                "the checkpoint holds {} bytes, {} positions and {} tiers solved, which do not                  fit this game's tiers; it cannot be resumed (remove it to start afresh)",
+                bytes.len(),
+                at.done,
+                at.next
+            )));
+        }
+        for (v, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+            *v = u16::from_le_bytes([b[0], b[1]]);
+        }
+        first_tier = at.next as u64;
+        progress.inc(at.done);
+    }
+    let mut at = if first_tier == 0 {
+        0
+    } else {
+        game.tier(first_tier - 1).end
+    };
+    for t in first_tier..tiers {
         let tier = game.tier(t);
         if tier.start != at || tier.end < tier.start || tier.end > n as u64 {
             return Err(Error::internal(format!(
@@ -109,6 +156,14 @@ pub fn solve_standings<G: Tiered>(game: &G, progress: &dyn Progress) -> Result<V
             &mut rest[..(tier.end - tier.start) as usize],
         )?;
         progress.inc(tier.end - tier.start);
+        if t + 1 < tiers {
+            let done = Wave {
+                next: t as usize + 1,
+                waves: tiers as usize,
+                done: tier.end,
+            };
+            saves.finished_bytes(&name, done, &le_bytes(&out[..tier.end as usize]))?;
+        }
     }
     if at != n as u64 {
         return Err(Error::internal(format!(
@@ -119,6 +174,20 @@ pub fn solve_standings<G: Tiered>(game: &G, progress: &dyn Progress) -> Result<V
         mark_reachable(game, start, &mut out)?;
     }
     Ok(out)
+}
+
+/// The values as little-endian bytes: the values themselves on a little-endian machine (a save
+/// that is not due then costs nothing), a copy elsewhere.
+fn le_bytes(values: &[u16]) -> std::borrow::Cow<'_, [u8]> {
+    if cfg!(target_endian = "little") {
+        // SAFETY: u8 has no alignment and every byte pattern is valid; the length is the
+        // slice's size in bytes, and the borrow keeps `values` alive and unchanged.
+        std::borrow::Cow::Borrowed(unsafe {
+            std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
+        })
+    } else {
+        std::borrow::Cow::Owned(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
 }
 
 /// Solves the tier starting at index `first` into `values`, the tiers below being `done`.

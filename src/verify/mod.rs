@@ -123,7 +123,7 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("octal-0.177", 0.01),
     ("octal-0.11377", 0.01),
     ("mnk-tic-tac-toe", 0.01),
-    ("mnk-small-boards", 17.86),
+    ("mnk-small-boards", 7.56),
     ("zermelo", 1.46),
 ];
 
