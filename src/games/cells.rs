@@ -20,22 +20,27 @@ pub const O: u32 = 2;
 #[derive(Clone, Debug)]
 pub struct Cells {
     cells: usize,
-    /// `choose[n][k]` = C(n, k) for n, k ≤ cells.
-    choose: Vec<Vec<u64>>,
+    /// C(n, k) for n, k ≤ 40 at `n * 41 + k` (0 for k > n).
+    choose: Box<[u64; 41 * 41]>,
 }
 
 impl Cells {
     /// Boards of `cells` cells (at most 40, so that every rank fits 64 bits).
     pub fn new(cells: usize) -> Cells {
         assert!(cells <= 40, "{cells} cells");
-        let choose = (0..=cells)
-            .map(|n| {
-                (0..=cells)
-                    .map(|k| binomial(n as u64, k as u64).expect("40 cells fit"))
-                    .collect()
-            })
-            .collect();
+        let mut choose = Box::new([0u64; 41 * 41]);
+        for n in 0..=40u64 {
+            for k in 0..=n {
+                choose[(n * 41 + k) as usize] = binomial(n, k).expect("C(40, k) fits 64 bits");
+            }
+        }
         Cells { cells, choose }
+    }
+
+    /// C(n, k).
+    #[inline(always)]
+    fn c(&self, n: usize, k: usize) -> u64 {
+        self.choose[n * 41 + k]
     }
 
     /// Number of cells.
@@ -53,7 +58,7 @@ impl Cells {
         if x + o > self.cells {
             return 0;
         }
-        self.choose[self.cells][x + o] * self.choose[x + o][o]
+        self.c(self.cells, x + o) * self.c(x + o, o)
     }
 
     /// The rank of a board within its class (the class is its counts of x and o).
@@ -65,19 +70,19 @@ impl Cells {
                 continue;
             }
             k += 1;
-            occupied += self.choose[c][k];
+            occupied += self.c(c, k);
             if v == O {
                 l += 1;
-                os += self.choose[k - 1][l];
+                os += self.c(k - 1, l);
             }
         }
-        occupied * self.choose[k][l] + os
+        occupied * self.c(k, l) + os
     }
 
     /// The board of class (`x`, `o`) at `rank` (below [`class_size`](Cells::class_size)).
     pub fn unrank(&self, x: usize, o: usize, rank: u64, board: &mut Vec<u32>) {
         let k = x + o;
-        let per = self.choose[k][o];
+        let per = self.c(k, o);
         let (mut occupied, mut os) = (rank / per, rank % per);
         board.clear();
         board.resize(self.cells, EMPTY);
@@ -86,20 +91,20 @@ impl Cells {
         let mut c = self.cells;
         for i in (1..=k).rev() {
             c -= 1;
-            while self.choose[c][i] > occupied {
+            while self.c(c, i) > occupied {
                 c -= 1;
             }
-            occupied -= self.choose[c][i];
+            occupied -= self.c(c, i);
             cells[i - 1] = c;
         }
         // Which of them hold o, from the highest down.
         let mut j = k;
         for l in (1..=o).rev() {
             j -= 1;
-            while self.choose[j][l] > os {
+            while self.c(j, l) > os {
                 j -= 1;
             }
-            os -= self.choose[j][l];
+            os -= self.c(j, l);
             board[cells[j]] = O;
         }
         for &c in &cells[..k] {
@@ -120,29 +125,29 @@ impl Cells {
             let c = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             k += 1;
-            occupied += self.choose[c][k];
+            occupied += self.c(c, k);
             if o >> c & 1 == 1 {
                 l += 1;
-                os += self.choose[k - 1][l];
+                os += self.c(k - 1, l);
             }
         }
-        occupied * self.choose[k][l] + os
+        occupied * self.c(k, l) + os
     }
 
     /// [`unrank`](Cells::unrank) into bit masks `(x, o)`.
     #[inline]
     pub fn unrank_bits(&self, x: usize, o: usize, rank: u64) -> (u64, u64) {
         let k = x + o;
-        let per = self.choose[k][o];
+        let per = self.c(k, o);
         let (mut occupied, mut os) = (rank / per, rank % per);
         let mut cells = [0u8; 40];
         let mut c = self.cells;
         for i in (1..=k).rev() {
             c -= 1;
-            while self.choose[c][i] > occupied {
+            while self.c(c, i) > occupied {
                 c -= 1;
             }
-            occupied -= self.choose[c][i];
+            occupied -= self.c(c, i);
             cells[i - 1] = c as u8;
         }
         let mut all = 0u64;
@@ -153,10 +158,10 @@ impl Cells {
         let mut j = k;
         for l in (1..=o).rev() {
             j -= 1;
-            while self.choose[j][l] > os {
+            while self.c(j, l) > os {
                 j -= 1;
             }
-            os -= self.choose[j][l];
+            os -= self.c(j, l);
             obits |= 1 << cells[j];
         }
         (all & !obits, obits)

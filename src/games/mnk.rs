@@ -406,6 +406,19 @@ impl Rules for Mnk {
         self.index_of_bits(x, o)
     }
 
+    #[inline]
+    fn entry_index(&self, pos: &[u32]) -> Option<u64> {
+        if pos.len() != self.cells.len() || pos.iter().any(|&v| v > O) {
+            return None;
+        }
+        let (x, o) = Mnk::bits(pos);
+        let (xs, os) = (x.count_ones(), o.count_ones());
+        (xs == os || xs == os + 1)
+            .then_some(())
+            .filter(|_| self.legal_bits(x, o))
+            .map(|_| self.index_of_bits(x, o))
+    }
+
     fn unrank(&self, index: u64) -> Vec<u32> {
         let (x, o) = self.bits_at(index);
         (0..self.cells.len())

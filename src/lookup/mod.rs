@@ -25,7 +25,7 @@ use std::path::Path;
 use crate::answer::{Answer, AnswerMove, EntryValue, Value};
 use crate::format::payload::{self, Encoding, Entries};
 use crate::format::TableFile;
-use crate::game::{Fact, Move, Outcome, Rules, Solved, ValueKind, Values};
+use crate::game::{Fact, Move, Outcome, Rules, Solved, Standing, ValueKind, Values};
 use crate::games::{NotKnown, Spec};
 use crate::{Error, Result};
 
@@ -488,6 +488,40 @@ impl Table {
             Some(i) => Ok(self.outcome(i?)),
             None => self.outcome_of_checked(position),
         }
+    }
+
+    /// Win, lose, tie or draw for the player to move, with the remoteness (`None` for a
+    /// draw), of a position written as numbers: the lookup of a win/lose/tie/draw table,
+    /// checked as [`outcome_of`](Table::outcome_of) checks (a board no play makes is refused
+    /// with why). Refused for tables of other values.
+    #[inline]
+    pub fn standing_of(&self, position: &[u32]) -> Result<(Standing, Option<u32>)> {
+        if self.value_kind() != ValueKind::Remoteness {
+            return Err(self.not_standings());
+        }
+        let i = match self.entry_index(position) {
+            Some(i) => i?,
+            None => self.index_of(position)?,
+        };
+        match crate::game::standing::unpack(self.raw(i)) {
+            Some((v, r)) => Ok((v, (v != Standing::Draw).then_some(r))),
+            None => {
+                self.rules.check(position)?;
+                Err(Error::corrupt(
+                    self.file.path(),
+                    format!("entry {i} holds no value, but the game says it is a position"),
+                ))
+            }
+        }
+    }
+
+    #[cold]
+    fn not_standings(&self) -> Error {
+        Error::bad(format!(
+            "{} holds {} values, not win, lose, tie or draw",
+            self.file.path().display(),
+            self.value_kind().name()
+        ))
     }
 
     /// [`outcome_of`](Table::outcome_of) through the rules' check, sums and extension
