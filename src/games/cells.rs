@@ -63,55 +63,31 @@ impl Cells {
 
     /// The rank of a board within its class (the class is its counts of x and o).
     pub fn rank(&self, board: &[u32]) -> u64 {
-        let (mut occupied, mut os) = (0u64, 0u64);
-        let (mut k, mut l) = (0usize, 0usize);
-        for (c, &v) in board.iter().enumerate() {
-            if v == EMPTY {
-                continue;
-            }
-            k += 1;
-            occupied += self.c(c, k);
-            if v == O {
-                l += 1;
-                os += self.c(k - 1, l);
-            }
-        }
-        occupied * self.c(k, l) + os
+        let (x, o) = Cells::bits(board);
+        self.rank_bits(x, o)
     }
 
     /// The board of class (`x`, `o`) at `rank` (below [`class_size`](Cells::class_size)).
     pub fn unrank(&self, x: usize, o: usize, rank: u64, board: &mut Vec<u32>) {
-        let k = x + o;
-        let per = self.c(k, o);
-        let (mut occupied, mut os) = (rank / per, rank % per);
+        let (xb, ob) = self.unrank_bits(x, o, rank);
         board.clear();
-        board.resize(self.cells, EMPTY);
-        // The occupied cells, from the highest down.
-        let mut cells = [0usize; 40];
-        let mut c = self.cells;
-        for i in (1..=k).rev() {
-            c -= 1;
-            while self.c(c, i) > occupied {
-                c -= 1;
-            }
-            occupied -= self.c(c, i);
-            cells[i - 1] = c;
-        }
-        // Which of them hold o, from the highest down.
-        let mut j = k;
-        for l in (1..=o).rev() {
-            j -= 1;
-            while self.c(j, l) > os {
-                j -= 1;
-            }
-            os -= self.c(j, l);
-            board[cells[j]] = O;
-        }
-        for &c in &cells[..k] {
-            if board[c] == EMPTY {
-                board[c] = X;
-            }
-        }
+        board.extend((0..self.cells).map(|c| match (xb >> c & 1, ob >> c & 1) {
+            (1, _) => X,
+            (_, 1) => O,
+            _ => EMPTY,
+        }));
+    }
+
+    /// The masks of x and of o on a board (bit `c` for cell `c`).
+    pub fn bits(board: &[u32]) -> (u64, u64) {
+        board
+            .iter()
+            .enumerate()
+            .fold((0, 0), |(x, o), (c, &v)| match v {
+                X => (x | 1 << c, o),
+                O => (x, o | 1 << c),
+                _ => (x, o),
+            })
     }
 
     /// [`rank`](Cells::rank) of a board given as bit masks (bit `c` set: cell `c` holds that

@@ -195,21 +195,9 @@ impl Mnk {
         self.lines.iter().any(|&line| line & !marks == 0)
     }
 
-    /// The masks of x and of o on a board.
-    fn bits(board: &[u32]) -> (u64, u64) {
-        board
-            .iter()
-            .enumerate()
-            .fold((0, 0), |(x, o), (c, &v)| match v {
-                X => (x | 1 << c, o),
-                O => (x, o | 1 << c),
-                _ => (x, o),
-            })
-    }
-
     /// Why a board of the right size is no position, or `None` for a position.
     fn illegal(&self, board: &[u32]) -> Option<String> {
-        let (xb, ob) = Mnk::bits(board);
+        let (xb, ob) = Cells::bits(board);
         let (x, o) = (xb.count_ones(), ob.count_ones());
         if x != o && x != o + 1 {
             return Some(format!(
@@ -244,12 +232,17 @@ impl Mnk {
         }
     }
 
-    /// The masks of x and o at an index.
-    fn bits_at(&self, index: u64) -> (u64, u64) {
+    /// The class of an index (its counts of x and o) and its rank within the class.
+    fn class_at(&self, index: u64) -> (usize, usize, u64) {
         let t = self.starts.partition_point(|&s| s <= index) - 1;
         let marks = self.cells.len() - t;
-        self.cells
-            .unrank_bits(marks.div_ceil(2), marks / 2, index - self.starts[t])
+        (marks.div_ceil(2), marks / 2, index - self.starts[t])
+    }
+
+    /// The masks of x and o at an index.
+    fn bits_at(&self, index: u64) -> (u64, u64) {
+        let (x, o, rank) = self.class_at(index);
+        self.cells.unrank_bits(x, o, rank)
     }
 
     fn index_of_bits(&self, x: u64, o: u64) -> u64 {
@@ -275,7 +268,7 @@ impl Mnk {
     }
 
     fn over(&self, board: &[u32]) -> Option<Standing> {
-        let (x, o) = Mnk::bits(board);
+        let (x, o) = Cells::bits(board);
         self.over_bits(x, o)
     }
 
@@ -402,7 +395,7 @@ impl Rules for Mnk {
     }
 
     fn rank(&self, pos: &[u32]) -> u64 {
-        let (x, o) = Mnk::bits(pos);
+        let (x, o) = Cells::bits(pos);
         self.index_of_bits(x, o)
     }
 
@@ -411,7 +404,7 @@ impl Rules for Mnk {
         if pos.len() != self.cells.len() || pos.iter().any(|&v| v > O) {
             return None;
         }
-        let (x, o) = Mnk::bits(pos);
+        let (x, o) = Cells::bits(pos);
         let (xs, os) = (x.count_ones(), o.count_ones());
         (xs == os || xs == os + 1)
             .then_some(())
@@ -420,14 +413,10 @@ impl Rules for Mnk {
     }
 
     fn unrank(&self, index: u64) -> Vec<u32> {
-        let (x, o) = self.bits_at(index);
-        (0..self.cells.len())
-            .map(|c| match (x >> c & 1, o >> c & 1) {
-                (1, _) => X,
-                (_, 1) => O,
-                _ => EMPTY,
-            })
-            .collect()
+        let (x, o, rank) = self.class_at(index);
+        let mut board = Vec::new();
+        self.cells.unrank(x, o, rank, &mut board);
+        board
     }
 
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
