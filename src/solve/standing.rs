@@ -62,6 +62,49 @@ impl Seen {
     };
 }
 
+/// Positions of a tier waiting for a value, by remoteness: `0[r]` holds the positions (local
+/// indices) whose value comes with remoteness `r`.
+#[derive(Default)]
+struct Buckets(Vec<Vec<(u32, Standing)>>);
+
+impl Buckets {
+    fn push(&mut self, r: usize, p: u32, v: Standing) {
+        if self.0.len() <= r {
+            self.0.resize_with(r + 1, Vec::new);
+        }
+        self.0[r].push((p, v));
+    }
+
+    /// Takes the buckets in order of remoteness, nearest first, until none is left: a
+    /// position not yet valued when it comes out of one gets that value and remoteness (so
+    /// the nearest bucket it was pushed to), and `then` pushes what follows for its parents.
+    fn settle(
+        &mut self,
+        values: &mut [u16],
+        mut then: impl FnMut(&mut Buckets, &[u16], u32, Standing, usize),
+    ) -> Result<()> {
+        let bound = standing::MAX_REMOTENESS as usize;
+        let mut r = 0;
+        while r < self.0.len() {
+            if r > bound {
+                return Err(Error::unsupported(format!(
+                    "a remoteness over {bound}, more than a table holds"
+                )));
+            }
+            for (i, v) in std::mem::take(&mut self.0[r]) {
+                if values[i as usize] != standing::ILLEGAL {
+                    continue;
+                }
+                values[i as usize] = standing::pack(v, r as u32);
+                then(self, values, i, v, r);
+            }
+            r += 1;
+        }
+        self.0.clear();
+        Ok(())
+    }
+}
+
 /// Positions scanned per task.
 const CHUNK: usize = 1 << 12;
 
@@ -289,14 +332,7 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
     let parents_of =
         |c: u32| &parents[offsets[c as usize] as usize..offsets[c as usize + 1] as usize];
 
-    let remoteness_bound = standing::MAX_REMOTENESS as usize;
-    let mut buckets: Vec<Vec<(u32, Standing)>> = Vec::new();
-    let push = |buckets: &mut Vec<Vec<(u32, Standing)>>, r: usize, p: u32, v: Standing| {
-        if buckets.len() <= r {
-            buckets.resize_with(r + 1, Vec::new);
-        }
-        buckets[r].push((p, v));
-    };
+    let mut buckets = Buckets::default();
     // 2. Win and lose.
     for (i, s) in seen.iter().enumerate() {
         if s.flags & LEGAL == 0 {
@@ -304,57 +340,39 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
         }
         let pos = first + i as u64;
         match game.terminal(pos) {
-            Some(v @ (Standing::Lose | Standing::Win)) => push(&mut buckets, 0, i as u32, v),
+            Some(v @ (Standing::Lose | Standing::Win)) => buckets.push(0, i as u32, v),
             Some(_) => {}
-            None if s.lose != NONE => {
-                push(&mut buckets, s.lose as usize + 1, i as u32, Standing::Win)
-            }
+            None if s.lose != NONE => buckets.push(s.lose as usize + 1, i as u32, Standing::Win),
             None if s.open == 0 && s.flags & ALL_WIN != 0 => {
-                push(&mut buckets, s.win as usize + 1, i as u32, Standing::Lose)
+                buckets.push(s.win as usize + 1, i as u32, Standing::Lose)
             }
             None => {}
         }
     }
-    let mut r = 0;
-    while r < buckets.len() {
-        if r > remoteness_bound {
-            return Err(Error::unsupported(format!(
-                "a remoteness over {remoteness_bound}, more than a table holds"
-            )));
-        }
-        let bucket = std::mem::take(&mut buckets[r]);
-        for (i, v) in bucket {
-            if values[i as usize] != standing::ILLEGAL {
+    buckets.settle(values, |buckets, values, i, v, r| {
+        for &p in parents_of(i) {
+            if values[p as usize] != standing::ILLEGAL {
                 continue;
             }
-            values[i as usize] = standing::pack(v, r as u32);
-            for &p in parents_of(i) {
-                if values[p as usize] != standing::ILLEGAL {
-                    continue;
-                }
-                let s = &mut seen[p as usize];
-                match v {
-                    Standing::Lose => push(&mut buckets, r + 1, p, Standing::Win),
-                    _ => {
-                        s.open -= 1;
-                        if s.open == 0 && s.flags & ALL_WIN != 0 {
-                            let at = r.max(s.win as usize) + 1;
-                            push(&mut buckets, at, p, Standing::Lose);
-                        }
+            let s = &mut seen[p as usize];
+            match v {
+                Standing::Lose => buckets.push(r + 1, p, Standing::Win),
+                _ => {
+                    s.open -= 1;
+                    if s.open == 0 && s.flags & ALL_WIN != 0 {
+                        buckets.push(r.max(s.win as usize) + 1, p, Standing::Lose);
                     }
                 }
             }
         }
-        r += 1;
-    }
+    })?;
     // 3. Ties, among the positions still undecided.
-    buckets.clear();
     for (i, s) in seen.iter().enumerate() {
         if s.flags & LEGAL == 0 || values[i] != standing::ILLEGAL {
             continue;
         }
         match game.terminal(first + i as u64) {
-            Some(Standing::Tie) => push(&mut buckets, 0, i as u32, Standing::Tie),
+            Some(Standing::Tie) => buckets.push(0, i as u32, Standing::Tie),
             Some(other) => {
                 return Err(Error::internal(format!(
                     "position {} is terminal with value {}: a game ends won, lost or tied",
@@ -362,33 +380,17 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
                     other.as_str()
                 )))
             }
-            None if s.tie != NONE => {
-                push(&mut buckets, s.tie as usize + 1, i as u32, Standing::Tie)
-            }
+            None if s.tie != NONE => buckets.push(s.tie as usize + 1, i as u32, Standing::Tie),
             None => {}
         }
     }
-    let mut r = 0;
-    while r < buckets.len() {
-        if r > remoteness_bound {
-            return Err(Error::unsupported(format!(
-                "a remoteness over {remoteness_bound}, more than a table holds"
-            )));
-        }
-        let bucket = std::mem::take(&mut buckets[r]);
-        for (i, _) in bucket {
-            if values[i as usize] != standing::ILLEGAL {
-                continue;
-            }
-            values[i as usize] = standing::pack(Standing::Tie, r as u32);
-            for &p in parents_of(i) {
-                if values[p as usize] == standing::ILLEGAL {
-                    push(&mut buckets, r + 1, p, Standing::Tie);
-                }
+    buckets.settle(values, |buckets, values, i, _, r| {
+        for &p in parents_of(i) {
+            if values[p as usize] == standing::ILLEGAL {
+                buckets.push(r + 1, p, Standing::Tie);
             }
         }
-        r += 1;
-    }
+    })?;
     // 4. Draws.
     for (v, s) in values.iter_mut().zip(&seen) {
         if s.flags & LEGAL != 0 && *v == standing::ILLEGAL {
@@ -414,7 +416,6 @@ fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]) -> Result
         words[(i / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
     };
     mark(start);
-    let values_ref: &[u16] = values;
     for t in (0..game.tier_count()).rev() {
         let tier = game.tier(t);
         let mut frontier: Vec<u64> = (tier.start..tier.end)
@@ -439,7 +440,6 @@ fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]) -> Result
             frontier = found;
         }
     }
-    let _ = values_ref;
     values
         .par_chunks_mut(64)
         .zip(words.par_iter())
