@@ -242,7 +242,7 @@ impl Quixo {
             .iter()
             .enumerate()
             .fold(0u64, |m, (c, &v)| if v == side { m | 1 << c } else { m });
-        self.lines.iter().any(|&l| m & l == l)
+        self.lines.iter().any(|&l| l & !m == 0)
     }
 
     /// Why counts of `x` x and `o` o with `side` to move cannot come from play, or `None`.
