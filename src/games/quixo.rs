@@ -253,7 +253,7 @@ impl Quixo {
         };
         (!fine).then(|| {
             format!(
-                "{x} x and {o} o with {} to move: each player's first move turns a blank and \
+                "{x} x and {o} o with {} to move: the first move of each player turns a blank and \
                  counts never go down, so play makes the empty board with x to move, one x \
                  alone with o to move, or at least one of each",
                 side_name(side)
