@@ -35,6 +35,7 @@ pub mod mnk;
 pub mod nim;
 pub mod octal;
 pub mod pdb;
+pub mod quixo;
 pub mod slide;
 pub mod subtraction;
 pub mod wythoff;
@@ -52,6 +53,7 @@ fn builtin_entries() -> Vec<Entry> {
         Entry::of::<subtraction::SubtractionSpec>(),
         Entry::of::<octal::OctalSpec>(),
         Entry::of::<mnk::MnkSpec>(),
+        Entry::of::<quixo::QuixoSpec>(),
     ]
 }
 

@@ -1,0 +1,653 @@
+//! Quixo (Gigamic), as GamesmanOne (the GamesCrafters' solver) states its rules: an N×N board
+//! of cubes, each blank or showing `x` or `o`; `x` moves first. A move takes a cube of the
+//! outer ring that is blank or shows the mover's symbol and pushes it back in, showing the
+//! mover's symbol, at another end of its row or of its column (a corner cube has two such
+//! ends, any other edge cube three), the cubes between shifting one step. A line of N of one
+//! symbol (a row, a column or a long diagonal) wins; when a move makes lines of both symbols,
+//! the player to move next (the one who did not make it) wins. Cubes never leave the board, so
+//! play can go on forever: draws exist, ties do not.
+//!
+//! Positions are the rows, top first, separated by `/`, each cell `x`, `o` or `.`, then a comma
+//! and the side to move: `x.o/.x./...,o`. A move names the cube taken and where it goes in,
+//! columns as letters and rows counted from the top: `a1>c1` takes the top-left cube and
+//! pushes it in at the top-right, shifting `b1` and `c1` one step left.
+//!
+//! The index holds every board (3^(N·N)) with either side to move, in tiers by the counts of
+//! `x` and `o` ([`super::cells`]), the tier of the most cubes first and the empty board's
+//! last: a move keeps the counts or adds one cube of the mover's, so it stays in its tier
+//! (cycles, which the engine solves) or goes to a lower one. Within a tier the index is
+//! `2 · rank + side` (0 for `x` to move, 1 for `o`). An index is a position when:
+//! * the counts can come from play: with `x` to move the empty board or at least one cube of
+//!   each side; with `o` to move one `x` and nothing else, or at least one of each (each
+//!   player's first move turns a blank, and counts never go down);
+//! * and, when the board has a line, some move of the side that did not move next makes it
+//!   from a board without a line whose counts can come from play with that side to move
+//!   (play stops at the first line, so any line was made by the last move).
+//!
+//! The others are marked as no position; which positions the empty board reaches, the table
+//! marks too.
+
+use std::ops::Range;
+
+use super::cells::{Cells, EMPTY, O, X};
+use crate::game::{
+    params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
+    ValueKind,
+};
+use crate::solve::{solve_standings, standings_memory};
+use crate::{Error, Result};
+
+/// The smallest board side (on a 1×1 board no cube has another end to go to).
+pub const MIN_SIZE: u32 = 2;
+/// The largest board side a table may be asked for (the 5×5 index, 2·3^25 entries, is past
+/// what the memory check allows on any machine of today).
+pub const MAX_SIZE: u32 = 5;
+
+/// Parameters of a Quixo table, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuixoSpec {
+    size: u32,
+}
+
+impl QuixoSpec {
+    /// Checks the side of the board: `MIN_SIZE..=MAX_SIZE`.
+    pub fn new(size: u32) -> Result<QuixoSpec> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(Error::bad(format!(
+                "--size {size}: expected {MIN_SIZE}..={MAX_SIZE} (the side of the board)"
+            )));
+        }
+        Ok(QuixoSpec { size })
+    }
+}
+
+impl GameSpec for QuixoSpec {
+    const NAME: &'static str = "quixo";
+    const ABOUT: &'static str =
+        "Quixo: push a blank or own cube from the edge back in at the end of its row or column, N in a row wins";
+    const PARAMS: &'static [Param] = &[Param::required(
+        "size",
+        "N",
+        "Side of the board, 2..=5 (5 needs terabytes)",
+    )];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness];
+
+    type View = Quixo;
+    fn view(&self) -> Quixo {
+        Quixo::new(self.clone())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        QuixoSpec::new(a.number("size")?)
+    }
+
+    fn parameters(&self) -> String {
+        params::write(&[("size", Some(self.size.to_string()))])
+    }
+
+    fn positions(&self) -> u64 {
+        2 * 3u64.pow(self.size * self.size)
+    }
+
+    fn describe(&self) -> String {
+        let n = self.size;
+        format!(
+            "Quixo on a {n}×{n} board: push a blank or own cube from the edge back in at the end \
+             of its row or column, {n} in a row wins, x first"
+        )
+    }
+
+    fn samples() -> Vec<Self> {
+        [2, 3]
+            .into_iter()
+            .filter_map(|n| QuixoSpec::new(n).ok())
+            .collect()
+    }
+}
+
+/// One move's geometry: the cube taken at `path[0]` goes in at the last cell of `path`, the
+/// cubes between shifting one step towards the first.
+struct Push {
+    path: Vec<usize>,
+}
+
+impl Push {
+    fn from(&self) -> usize {
+        self.path[0]
+    }
+    fn to(&self) -> usize {
+        self.path[self.path.len() - 1]
+    }
+    /// The board after the push by `side`.
+    fn apply(&self, board: &mut [u32], side: u32) {
+        for w in self.path.windows(2) {
+            board[w[0]] = board[w[1]];
+        }
+        board[self.to()] = side;
+    }
+    /// The board before the push, the taken cube having shown `was` (the push must have
+    /// left the mover's cube at its end).
+    fn undo(&self, board: &mut [u32], was: u32) {
+        for w in self.path.windows(2).rev() {
+            board[w[1]] = board[w[0]];
+        }
+        board[self.from()] = was;
+    }
+}
+
+/// Quixo over its dense index.
+pub struct Quixo {
+    spec: QuixoSpec,
+    cells: Cells,
+    /// Where each tier starts; the last entry is the number of indices.
+    starts: Vec<u64>,
+    /// The class (x, o) of each tier.
+    classes: Vec<(usize, usize)>,
+    /// The tier of class (x, o), at `x · (cells + 1) + o`.
+    tier_of: Vec<usize>,
+    /// Every move's geometry, by the cube taken (row-major), then where it goes in.
+    pushes: Vec<Push>,
+    /// Every line of N cells, as bit masks of cells.
+    lines: Vec<u64>,
+}
+
+fn other(side: u32) -> u32 {
+    if side == X {
+        O
+    } else {
+        X
+    }
+}
+
+fn side_name(side: u32) -> char {
+    if side == X {
+        'x'
+    } else {
+        'o'
+    }
+}
+
+impl Quixo {
+    fn new(spec: QuixoSpec) -> Quixo {
+        let n = spec.size as usize;
+        let cells = Cells::new(n * n);
+        let mut classes = Vec::new();
+        let mut tier_of = vec![usize::MAX; (n * n + 1) * (n * n + 1)];
+        let mut starts = vec![0];
+        for total in (0..=n * n).rev() {
+            for x in 0..=total {
+                let o = total - x;
+                tier_of[x * (n * n + 1) + o] = classes.len();
+                classes.push((x, o));
+                starts.push(starts[starts.len() - 1] + 2 * cells.class_size(x, o));
+            }
+        }
+        let at = |r: usize, c: usize| r * n + c;
+        let mut pushes = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                if r != 0 && r != n - 1 && c != 0 && c != n - 1 {
+                    continue;
+                }
+                let mut ends = Vec::new();
+                for e in [at(r, 0), at(r, n - 1), at(0, c), at(n - 1, c)] {
+                    if e != at(r, c) && !ends.contains(&e) {
+                        ends.push(e);
+                    }
+                }
+                ends.sort_unstable();
+                for e in ends {
+                    let (er, ec) = (e / n, e % n);
+                    let path: Vec<usize> = if er == r {
+                        if ec > c {
+                            (c..=ec).map(|k| at(r, k)).collect()
+                        } else {
+                            (ec..=c).rev().map(|k| at(r, k)).collect()
+                        }
+                    } else if er > r {
+                        (r..=er).map(|k| at(k, c)).collect()
+                    } else {
+                        (er..=r).rev().map(|k| at(k, c)).collect()
+                    };
+                    pushes.push(Push { path });
+                }
+            }
+        }
+        let mask = |it: &mut dyn Iterator<Item = usize>| it.fold(0u64, |m, c| m | 1 << c);
+        let mut lines = Vec::new();
+        for k in 0..n {
+            lines.push(mask(&mut (0..n).map(|c| at(k, c))));
+            lines.push(mask(&mut (0..n).map(|r| at(r, k))));
+        }
+        lines.push(mask(&mut (0..n).map(|i| at(i, i))));
+        lines.push(mask(&mut (0..n).map(|i| at(i, n - 1 - i))));
+        Quixo {
+            spec,
+            cells,
+            starts,
+            classes,
+            tier_of,
+            pushes,
+            lines,
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.spec.size as usize
+    }
+
+    /// Whether `side` has a line on `board`.
+    fn has_line(&self, board: &[u32], side: u32) -> bool {
+        let m = board
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (c, &v)| if v == side { m | 1 << c } else { m });
+        self.lines.iter().any(|&l| l & !m == 0)
+    }
+
+    /// Why counts of `x` x and `o` o with `side` to move cannot come from play, or `None`.
+    fn bad_counts(x: usize, o: usize, side: u32) -> Option<String> {
+        let fine = match side {
+            X => (x, o) == (0, 0) || (x >= 1 && o >= 1),
+            _ => (x, o) == (1, 0) || (x >= 1 && o >= 1),
+        };
+        (!fine).then(|| {
+            format!(
+                "{x} x and {o} o with {} to move: the first move of each player turns a blank and \
+                 counts never go down, so play makes the empty board with x to move, one x \
+                 alone with o to move, or at least one of each",
+                side_name(side)
+            )
+        })
+    }
+
+    /// Why a board of the right size with `side` to move is no position, or `None`.
+    fn illegal(&self, board: &[u32], side: u32) -> Option<String> {
+        let (x, o) = Cells::counts(board);
+        if let Some(why) = Quixo::bad_counts(x, o, side) {
+            return Some(why);
+        }
+        if !self.has_line(board, X) && !self.has_line(board, O) {
+            return None;
+        }
+        // A line was made by the last move, of the other side, from a board without one.
+        let last = other(side);
+        let mut before = board.to_vec();
+        for p in &self.pushes {
+            if board[p.to()] != last {
+                continue;
+            }
+            for was in [EMPTY, last] {
+                before.copy_from_slice(board);
+                p.undo(&mut before, was);
+                let (bx, bo) = Cells::counts(&before);
+                if Quixo::bad_counts(bx, bo, last).is_none()
+                    && !self.has_line(&before, X)
+                    && !self.has_line(&before, O)
+                {
+                    return None;
+                }
+            }
+        }
+        let who = match (self.has_line(board, X), self.has_line(board, O)) {
+            (true, true) => "both sides have a line",
+            (true, false) => "x has a line",
+            _ => "o has a line",
+        };
+        Some(format!(
+            "{who}, and no move of {} from a board without a line makes it (play stops at the \
+             first line)",
+            side_name(last)
+        ))
+    }
+
+    /// The board and the side to move at an index.
+    fn board_at(&self, index: u64, board: &mut Vec<u32>) -> u32 {
+        let t = self.starts.partition_point(|&s| s <= index) - 1;
+        let (x, o) = self.classes[t];
+        let local = index - self.starts[t];
+        self.cells.unrank(x, o, local / 2, board);
+        if local % 2 == 0 {
+            X
+        } else {
+            O
+        }
+    }
+
+    fn index_of(&self, board: &[u32], side: u32) -> u64 {
+        let (x, o) = Cells::counts(board);
+        let t = self.tier_of[x * (self.cells.len() + 1) + o];
+        self.starts[t] + 2 * self.cells.rank(board) + u64::from(side == O)
+    }
+
+    /// The value of a position where the game is over, for the player to move.
+    fn over(&self, board: &[u32], side: u32) -> Option<Standing> {
+        if self.has_line(board, side) {
+            Some(Standing::Win)
+        } else if self.has_line(board, other(side)) {
+            Some(Standing::Lose)
+        } else {
+            None
+        }
+    }
+
+    /// Calls `f` with each move of a position where play goes on and the board it leaves.
+    fn each_move(&self, board: &[u32], side: u32, mut f: impl FnMut(&Push, &[u32])) {
+        let mut after = board.to_vec();
+        for p in &self.pushes {
+            let taken = board[p.from()];
+            if taken != EMPTY && taken != side {
+                continue;
+            }
+            after.copy_from_slice(board);
+            p.apply(&mut after, side);
+            f(p, &after);
+        }
+    }
+
+    fn cell_name(&self, c: usize) -> String {
+        let n = self.size();
+        format!("{}{}", (b'a' + (c % n) as u8) as char, c / n + 1)
+    }
+}
+
+impl Tiered for Quixo {
+    fn positions(&self) -> u64 {
+        *self.starts.last().expect("one tier at least")
+    }
+    fn tier_count(&self) -> u64 {
+        self.classes.len() as u64
+    }
+    fn tier(&self, t: u64) -> Range<u64> {
+        self.starts[t as usize]..self.starts[t as usize + 1]
+    }
+    fn legal(&self, pos: u64) -> bool {
+        let mut board = Vec::new();
+        let side = self.board_at(pos, &mut board);
+        self.illegal(&board, side).is_none()
+    }
+    fn terminal(&self, pos: u64) -> Option<Standing> {
+        let mut board = Vec::new();
+        let side = self.board_at(pos, &mut board);
+        self.over(&board, side)
+    }
+    fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+        let mut board = Vec::new();
+        let side = self.board_at(pos, &mut board);
+        if self.over(&board, side).is_some() {
+            return;
+        }
+        let next = other(side);
+        self.each_move(&board, side, |_, after| f(self.index_of(after, next)));
+    }
+    fn moves_bound(&self) -> u64 {
+        self.pushes.len() as u64
+    }
+    fn in_tier_moves(&self) -> bool {
+        true
+    }
+    fn start_index(&self) -> Option<u64> {
+        // The empty board is the last tier's only board; x to move is its first index.
+        Some(Tiered::positions(self) - 2)
+    }
+}
+
+impl Rules for Quixo {
+    fn parse(&self, text: &str) -> Result<Vec<u32>> {
+        let n = self.size();
+        let form = self.position_form();
+        let text = text.trim();
+        let echo = crate::game::echo(text);
+        let Some((rows_text, side_text)) = text.rsplit_once(',') else {
+            return Err(Error::bad(format!(
+                "position '{echo}': no side to move; expected {form}"
+            )));
+        };
+        let side = match side_text.trim() {
+            "x" | "X" => X,
+            "o" | "O" => O,
+            other => {
+                return Err(Error::bad(format!(
+                    "position '{echo}': '{}' is not a side to move; expected {form}",
+                    crate::game::echo(other)
+                )))
+            }
+        };
+        let lines: Vec<&str> = rows_text.split('/').collect();
+        if lines.len() != n {
+            return Err(Error::bad(format!(
+                "position '{echo}': {} rows instead of {n}; expected {form}",
+                lines.len()
+            )));
+        }
+        let mut pos = Vec::with_capacity(n * n + 1);
+        for (r, line) in lines.iter().enumerate() {
+            let count = line.chars().count();
+            if count != n {
+                return Err(Error::bad(format!(
+                    "position '{echo}': row {} has {count} cells instead of {n}; expected {form}",
+                    r + 1
+                )));
+            }
+            for ch in line.chars() {
+                pos.push(match ch {
+                    '.' => EMPTY,
+                    'x' | 'X' => X,
+                    'o' | 'O' => O,
+                    other => {
+                        return Err(Error::bad(format!(
+                            "position '{echo}': '{}' is not a cell; expected {form}",
+                            other.escape_debug()
+                        )))
+                    }
+                });
+            }
+        }
+        pos.push(side);
+        self.check(&pos)?;
+        Ok(pos)
+    }
+
+    fn position_form(&self) -> String {
+        let n = self.size();
+        let example = vec![".".repeat(n); n].join("/");
+        format!(
+            "{n} rows of {n} cells, top first, separated by '/', each cell x, o or ., then ',' \
+             and the side to move, x or o (the start is {example},x), as play can make it"
+        )
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        let cells = self.cells.len();
+        if pos.len() != cells + 1
+            || pos[..cells].iter().any(|&v| v > O)
+            || !matches!(pos[cells], X | O)
+        {
+            return crate::game::bad_position(
+                self,
+                pos,
+                format!(
+                    "expected {cells} cells of 0 (blank), 1 (x) or 2 (o), then the side to \
+                     move, 1 (x) or 2 (o)"
+                ),
+            );
+        }
+        match self.illegal(&pos[..cells], pos[cells]) {
+            Some(why) => Err(Error::bad(format!(
+                "position '{}' is no position of the game: {why}; expected {}",
+                self.format(pos),
+                self.position_form()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        let cells = self.cells.len();
+        self.index_of(&pos[..cells], pos[cells])
+    }
+
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        let mut board = Vec::new();
+        let side = self.board_at(index, &mut board);
+        board.push(side);
+        board
+    }
+
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        let cells = self.cells.len();
+        let (board, side) = (&pos[..cells], pos[cells]);
+        if self.over(board, side).is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        self.each_move(board, side, |p, after| {
+            let mut leaves = after.to_vec();
+            leaves.push(other(side));
+            out.push(Move {
+                label: format!("{}>{}", self.cell_name(p.from()), self.cell_name(p.to())),
+                leaves,
+            });
+        });
+        out
+    }
+
+    fn terminal_standing(&self, pos: &[u32]) -> Option<Standing> {
+        let cells = self.cells.len();
+        self.over(&pos[..cells], pos[cells])
+    }
+
+    fn start(&self) -> Option<Vec<u32>> {
+        let mut pos = vec![EMPTY; self.cells.len()];
+        pos.push(X);
+        Some(pos)
+    }
+
+    fn format(&self, pos: &[u32]) -> String {
+        let n = self.size();
+        let cells = self.cells.len();
+        let rows = pos[..cells.min(pos.len())]
+            .chunks(n)
+            .map(|row| {
+                row.iter()
+                    .map(|&v| match v {
+                        X => 'x',
+                        O => 'o',
+                        _ => '.',
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        match pos.get(cells) {
+            Some(&side) => format!("{rows},{}", side_name(side)),
+            None => rows,
+        }
+    }
+}
+
+impl GameView for Quixo {
+    fn positions(&self) -> u64 {
+        Tiered::positions(self)
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        match kind {
+            ValueKind::Remoteness => Ok(Solved::Standings(solve_standings(self, progress)?)),
+            other => Err(Error::internal(format!(
+                "Quixo has no {} values",
+                other.name()
+            ))),
+        }
+    }
+
+    fn solve_memory(&self, _kind: ValueKind) -> u64 {
+        standings_memory(self)
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        crate::game::conformance::tiered(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Spec, Table};
+
+    fn table(n: u32) -> Table {
+        let spec = Spec::new(QuixoSpec::new(n).unwrap());
+        Table::from_solved(&spec, spec.solve(ValueKind::Remoteness, &()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn moves_push_the_row_or_column() {
+        let q = QuixoSpec::new(3).unwrap().view();
+        let start = q.start().unwrap();
+        let moves = q.moves(&start);
+        // 4 corners with 2 ends, 4 edge cubes with 3.
+        assert_eq!(moves.len(), 20);
+        assert_eq!(q.moves_bound(), 20);
+        let pos = q.parse("xo./.../...,x").unwrap();
+        let got: Vec<(String, String)> = q
+            .moves(&pos)
+            .into_iter()
+            .map(|m| (m.label, q.format(&m.leaves)))
+            .collect();
+        // o's cube at b1 cannot be taken by x; x's own at a1 can.
+        assert!(!got.iter().any(|(l, _)| l.starts_with("b1>")), "{got:?}");
+        for (label, leaves) in [
+            ("a1>c1", "o.x/.../...,o"),
+            ("a1>a3", ".o./.../x..,o"),
+            ("c1>a1", "xxo/.../...,o"),
+            ("b3>b1", "xx./.o./...,o"),
+            ("c2>a2", "xo./x../...,o"),
+        ] {
+            assert!(
+                got.contains(&(label.to_string(), leaves.to_string())),
+                "{label}: {got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn lines_end_the_game_and_the_player_to_move_wins_a_double() {
+        let q = QuixoSpec::new(3).unwrap().view();
+        let s = |t: &str| q.terminal_standing(&q.parse(t).unwrap());
+        assert_eq!(s("xxx/oo./...,o"), Some(Standing::Lose));
+        assert_eq!(s("xxx/oo./o..,x"), Some(Standing::Win));
+        assert_eq!(s("xo./xo./...,x"), None);
+        // x took a1 and pushed it in at a3 (from .xx/xoo/o..): both sides have a line, and o,
+        // to move, wins.
+        assert_eq!(s("xxx/ooo/x..,o"), Some(Standing::Win));
+    }
+
+    #[test]
+    fn boards_no_play_makes_are_refused() {
+        let t = table(3);
+        for (text, says) in [
+            ("x../.../...,x", "1 x and 0 o with x to move"),
+            ("o../.../...,o", "0 x and 1 o with o to move"),
+            ("xxx/ooo/ooo,x", "no move of o from a board without a line"),
+            ("x.x/.../...", "no side to move"),
+            ("x../.../...,y", "'y' is not a side to move"),
+            ("xq./.../...,x", "'q' is not a cell"),
+            ("xo./...,x", "2 rows instead of 3"),
+        ] {
+            let e = t.query(text).unwrap_err().to_string();
+            assert!(e.contains(says) && e.contains("expected"), "{text}: {e}");
+        }
+        let a = t.query(".../.../...,x").unwrap();
+        assert!(a.standing().is_some());
+    }
+
+    /// 2×2 Quixo: any two cubes of one side are in a line, so x's second cube wins unless o
+    /// prevents it; whatever the value, the start's is a fact of the rules, checked against
+    /// an independent solver in `tests/quixo.rs`.
+    #[test]
+    fn the_two_by_two_board_solves() {
+        let t = table(2);
+        let a = t.query("../..,x").unwrap();
+        assert!(a.standing().is_some());
+    }
+}
