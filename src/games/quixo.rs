@@ -34,7 +34,9 @@ use crate::game::{
     params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
     ValueKind,
 };
-use crate::solve::{solve_standings, standings_memory};
+use crate::solve::{
+    solve_standings, solve_standings_saving, standings_memory, standings_saved_bytes,
+};
 use crate::{Error, Result};
 
 /// The smallest board side (on a 1×1 board no cube has another end to go to).
@@ -87,6 +89,23 @@ impl GameSpec for QuixoSpec {
 
     fn positions(&self) -> u64 {
         2 * 3u64.pow(self.size * self.size)
+    }
+
+    fn solve_saving(
+        &self,
+        _kind: ValueKind,
+        progress: &dyn Progress,
+        saves: &dyn crate::solve::Saves,
+    ) -> Result<Solved> {
+        Ok(Solved::Standings(solve_standings_saving(
+            &self.view(),
+            progress,
+            saves,
+        )?))
+    }
+
+    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
+        standings_saved_bytes(&self.view())
     }
 
     fn describe(&self) -> String {
