@@ -20,9 +20,7 @@ use crate::game::{
     params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
     ValueKind,
 };
-use crate::solve::{
-    solve_standings, solve_standings_saving, standings_memory, standings_saved_bytes,
-};
+use crate::solve::{solve_tiered, standings_memory, standings_saved_bytes};
 use crate::{Error, Result};
 
 /// Most cells of a board (the 5×5 board has 3.6·10^11 boards of legal counts, past any table
@@ -93,15 +91,11 @@ impl GameSpec for MnkSpec {
 
     fn solve_saving(
         &self,
-        _kind: ValueKind,
+        kind: ValueKind,
         progress: &dyn Progress,
         saves: &dyn crate::solve::Saves,
     ) -> Result<Solved> {
-        Ok(Solved::Standings(solve_standings_saving(
-            &self.view(),
-            progress,
-            saves,
-        )?))
+        solve_tiered(&self.view(), kind, progress, saves)
     }
 
     fn saved_bytes(&self, _kind: ValueKind) -> u64 {
@@ -469,13 +463,7 @@ impl GameView for Mnk {
     }
 
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        match kind {
-            ValueKind::Remoteness => Ok(Solved::Standings(solve_standings(self, progress)?)),
-            other => Err(Error::internal(format!(
-                "m,n,k-games have no {} values",
-                other.name()
-            ))),
-        }
+        solve_tiered(self, kind, progress, &())
     }
 
     fn solve_memory(&self, _kind: ValueKind) -> u64 {

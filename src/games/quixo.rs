@@ -34,9 +34,7 @@ use crate::game::{
     params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
     ValueKind,
 };
-use crate::solve::{
-    solve_standings, solve_standings_saving, standings_memory, standings_saved_bytes,
-};
+use crate::solve::{solve_tiered, standings_memory, standings_saved_bytes};
 use crate::{Error, Result};
 
 /// The smallest board side (on a 1×1 board no cube has another end to go to).
@@ -93,15 +91,11 @@ impl GameSpec for QuixoSpec {
 
     fn solve_saving(
         &self,
-        _kind: ValueKind,
+        kind: ValueKind,
         progress: &dyn Progress,
         saves: &dyn crate::solve::Saves,
     ) -> Result<Solved> {
-        Ok(Solved::Standings(solve_standings_saving(
-            &self.view(),
-            progress,
-            saves,
-        )?))
+        solve_tiered(&self.view(), kind, progress, saves)
     }
 
     fn saved_bytes(&self, _kind: ValueKind) -> u64 {
@@ -571,13 +565,7 @@ impl GameView for Quixo {
     }
 
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        match kind {
-            ValueKind::Remoteness => Ok(Solved::Standings(solve_standings(self, progress)?)),
-            other => Err(Error::internal(format!(
-                "Quixo has no {} values",
-                other.name()
-            ))),
-        }
+        solve_tiered(self, kind, progress, &())
     }
 
     fn solve_memory(&self, _kind: ValueKind) -> u64 {

@@ -30,7 +30,7 @@ pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped
 pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
 pub use saves::{Saves, Saving, Wave};
 pub use standing::{
-    solve_standings, solve_standings_saving, standings_memory, standings_saved_bytes,
+    solve_standings, solve_standings_saving, solve_tiered, standings_memory, standings_saved_bytes,
 };
 pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
 pub use triangles::{

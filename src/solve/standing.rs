@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::saves::{Saves, Wave};
-use crate::game::model::{standing, Standing, Tiered};
+use crate::game::model::{standing, Solved, Standing, Tiered, ValueKind};
 use crate::progress::Progress;
 use crate::{Error, Result};
 
@@ -136,6 +136,26 @@ pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
 /// Every position's [`standing`] entry, in index order.
 pub fn solve_standings<G: Tiered>(game: &G, progress: &dyn Progress) -> Result<Vec<u16>> {
     solve_standings_saving(game, progress, &())
+}
+
+/// The [`Solved`] table of a [`Tiered`] game for `kind`, which must be
+/// [`ValueKind::Remoteness`] (the only values such a game has): what a two-player game's
+/// view and its spec's saving solve both call.
+pub fn solve_tiered<G: Tiered>(
+    game: &G,
+    kind: ValueKind,
+    progress: &dyn Progress,
+    saves: &dyn Saves,
+) -> Result<Solved> {
+    match kind {
+        ValueKind::Remoteness => Ok(Solved::Standings(solve_standings_saving(
+            game, progress, saves,
+        )?)),
+        other => Err(Error::internal(format!(
+            "a two-player game has win/lose/tie/draw values, not {} values",
+            other.name()
+        ))),
+    }
 }
 
 /// Bytes [`solve_standings_saving`] hands to its saves at the most (two a position).
