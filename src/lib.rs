@@ -60,6 +60,8 @@
 //! * `enumerate`: sliding puzzles too large for a byte table, level by level through the
 //!   partitioned breadth-first engine (threads, MPI);
 //! * `stream`: answering lines of input;
+//! * `play`: playing a table against perfect play (every move valued, the best ones, the
+//!   review of a game so far);
 //! * `report`: `info` and the Chomp rectangles;
 //! * `verify`: the statements checked against every position, with their sources;
 //! * `service`: `gamedb serve`, the tables over HTTP/JSON and the web explorer;
@@ -83,6 +85,7 @@ pub mod game;
 pub mod games;
 pub mod lock;
 pub mod lookup;
+pub mod play;
 mod progress;
 #[cfg(feature = "python")]
 pub mod python;

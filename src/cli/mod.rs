@@ -27,6 +27,7 @@ mod enumerate;
 mod export;
 mod info;
 mod list;
+mod play;
 mod plot;
 mod query;
 mod rank;
@@ -76,6 +77,9 @@ pub(crate) enum Command {
     Serve(serve::ServeArgs),
     /// List the tables of a folder, by their headers.
     List(list::ListArgs),
+    /// Play a table against perfect play (or a puzzle), each move shown with its value; moves
+    /// are read from stdin, so a game can be scripted.
+    Play(play::PlayArgs),
     /// Draw a picture of a table as SVG (histograms, Chomp census, P-positions).
     Plot(plot::PlotArgs),
     /// Write every position of a table with its values, as CSV or JSON lines.
@@ -322,6 +326,7 @@ pub fn main_with(registry: Registry) -> ExitCode {
         Command::Enumerate(a) => enumerate::run(a),
         Command::Serve(a) => serve::run(a),
         Command::List(a) => list::run(a),
+        Command::Play(a) => play::run(a),
         Command::Plot(a) => plot::run(a),
         Command::Export(a) => export::run(a),
         Command::Rank(a) => rank::rank(a),

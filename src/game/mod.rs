@@ -396,6 +396,12 @@ pub trait Rules: Send + Sync {
         format_numbers(pos)
     }
 
+    /// The position drawn for a person at a terminal (`gamedb play`), one or more lines; by
+    /// default the position as [`format`](Rules::format) writes it.
+    fn board(&self, pos: &[u32]) -> String {
+        self.format(pos)
+    }
+
     /// Game-specific facts about a whole table, shown by `gamedb info` after the common
     /// ones (for example Chomp's P-position census of every sub-box). By default none.
     fn facts(&self, _values: &dyn Values) -> Vec<Fact> {
@@ -559,6 +565,20 @@ pub fn quote(pos: &[u32]) -> String {
 
 fn decimal_len(v: u32) -> usize {
     v.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// Heaps drawn a line each (`heap 2  ||||  4`), the board of the heap games; a heap too long
+/// to draw is its number alone.
+pub fn heaps_board(pos: &[u32]) -> String {
+    let width = pos.iter().copied().filter(|&h| h <= 40).max().unwrap_or(0) as usize;
+    pos.iter()
+        .enumerate()
+        .map(|(i, &h)| match h {
+            0..=40 => format!("heap {}  {:<width$}  {h}", i + 1, "|".repeat(h as usize)),
+            _ => format!("heap {}  {h}", i + 1),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `a,b,c`.

@@ -270,6 +270,16 @@ impl Rules for Candy {
         vec![m as u32, a as u32, ((1 + m + a) % 2) as u32]
     }
 
+    fn board(&self, pos: &[u32]) -> String {
+        let candies = format!("{}  {} left", "o".repeat(pos[0].min(60) as usize), pos[0]);
+        format!(
+            "{}\nthe player to move holds {}, the other player {}",
+            candies.trim_start(),
+            pos[1],
+            pos[2]
+        )
+    }
+
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
         let (left, mine, theirs) = (pos[0], pos[1], pos[2]);
         (1..=left.min(self.spec.max_take))

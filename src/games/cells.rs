@@ -16,6 +16,28 @@ pub const X: u32 = 1;
 /// A mark of the other side.
 pub const O: u32 = 2;
 
+/// A board drawn for a terminal: the columns lettered from `a`, the rows numbered from 1 at
+/// the top (as moves name the cells), each cell `x`, `o` or `.`.
+pub fn grid_board(cols: usize, cells: &[u32]) -> String {
+    let mut out = String::from("  ");
+    for c in 0..cols {
+        out.push(' ');
+        out.push((b'a' + c as u8) as char);
+    }
+    for (r, row) in cells.chunks(cols).enumerate() {
+        out.push_str(&format!("\n{:>2}", r + 1));
+        for &v in row {
+            out.push(' ');
+            out.push(match v {
+                X => 'x',
+                O => 'o',
+                _ => '.',
+            });
+        }
+    }
+    out
+}
+
 /// Ranks boards of `cells` cells within classes (counts of x and o).
 #[derive(Clone, Debug)]
 pub struct Cells {

@@ -551,6 +551,22 @@ impl Rules for Chomp {
         out
     }
 
+    /// The bar, a `#` a square and `*` the poisoned one, rows and columns numbered as bites
+    /// name them.
+    fn board(&self, pos: &[u32]) -> String {
+        let mut out = String::from("  ");
+        for c in 1..=self.c {
+            out.push_str(&(c % 10).to_string());
+        }
+        for (r, &len) in pos.iter().enumerate().filter(|&(_, &l)| l > 0) {
+            let squares: String = (0..len)
+                .map(|c| if r == 0 && c == 0 { '*' } else { '#' })
+                .collect();
+            out.push_str(&format!("\n{:>2}{squares}", r + 1));
+        }
+        out
+    }
+
     fn format(&self, pos: &[u32]) -> String {
         let mut rows = pos.to_vec();
         trim(&mut rows);

@@ -440,6 +440,10 @@ impl Rules for Mnk {
         Some(vec![EMPTY; self.cells.len()])
     }
 
+    fn board(&self, pos: &[u32]) -> String {
+        super::cells::grid_board(self.spec.cols as usize, pos)
+    }
+
     fn format(&self, pos: &[u32]) -> String {
         let cols = self.spec.cols as usize;
         pos.chunks(cols)

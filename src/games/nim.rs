@@ -544,6 +544,10 @@ impl Rules for Nim {
         x[..self.s].iter().rev().map(|&v| v as u32).collect()
     }
 
+    fn board(&self, pos: &[u32]) -> String {
+        crate::game::heaps_board(pos)
+    }
+
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
         let mut out = Vec::new();
         for (j, &hj) in pos.iter().enumerate() {

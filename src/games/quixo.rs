@@ -536,6 +536,15 @@ impl Rules for Quixo {
         Some(pos)
     }
 
+    fn board(&self, pos: &[u32]) -> String {
+        let cells = self.cells.len().min(pos.len());
+        let grid = super::cells::grid_board(self.size(), &pos[..cells]);
+        match pos.get(cells) {
+            Some(&side) => format!("{grid}\n{} to move", side_name(side)),
+            None => grid,
+        }
+    }
+
     fn format(&self, pos: &[u32]) -> String {
         let n = self.size();
         let cells = self.cells.len();

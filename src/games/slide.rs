@@ -284,6 +284,23 @@ impl Rules for SlideRules {
         ]
     }
 
+    /// The tiles in their rows, the blank as `.`.
+    fn board(&self, pos: &[u32]) -> String {
+        let width = (self.grid.rows() * self.grid.cols()).to_string().len();
+        pos.chunks(self.grid.cols())
+            .map(|row| {
+                row.iter()
+                    .map(|&t| match t {
+                        0 => format!("{:>width$}", "."),
+                        t => format!("{t:>width$}"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
         self.grid
             .slides(pos)

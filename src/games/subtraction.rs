@@ -191,6 +191,10 @@ impl Rules for Subtraction {
         vec![index as u32]
     }
 
+    fn board(&self, pos: &[u32]) -> String {
+        crate::game::heaps_board(pos)
+    }
+
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
         let h = pos[0];
         self.0

@@ -256,6 +256,10 @@ impl Rules for Wythoff {
         vec![a as u32, b as u32]
     }
 
+    fn board(&self, pos: &[u32]) -> String {
+        crate::game::heaps_board(pos)
+    }
+
     /// Takes from heap 1, then from heap 2, then from both, fewest counters first.
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
         let (a, b) = Wythoff::heaps(pos);

@@ -34,13 +34,14 @@ type Reply = Result<Response, ApiError>;
 
 const ENDPOINTS: &str = "GET /api/health, GET /api/tables, GET /api/tables/{file}, \
     GET /api/tables/{file}/values, GET|POST /api/tables/{file}/query, \
-    GET /api/tables/{file}/plot, GET /api/solve, GET /";
+    GET /api/tables/{file}/plot, GET /api/tables/{file}/play, GET /api/solve, GET /";
 
 pub(super) fn router(app: Arc<App>) -> Router {
     let limits = app.limits.clone();
     Router::new()
         .route("/", get(web::index))
         .route("/app.js", get(web::script))
+        .route("/play.js", get(web::play_script))
         .route("/style.css", get(web::style))
         .route("/api/health", get(health))
         .route("/api/tables", get(tables))
@@ -48,6 +49,7 @@ pub(super) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{file}/values", get(values))
         .route("/api/tables/{file}/query", get(query).post(batch))
         .route("/api/tables/{file}/plot", get(draw))
+        .route("/api/tables/{file}/play", get(play))
         .route("/api/solve", get(solve))
         .fallback(unknown)
         .with_state(app)
@@ -419,6 +421,46 @@ async fn query(
     match answer {
         Ok(a) => Ok(json_line(a.to_json())),
         Err(e) => Err(ApiError::for_position(&position, &e)),
+    }
+}
+
+/// `GET /api/tables/{file}/play?line=P0;P1;...&me=first|second`: the review of a game played
+/// from P0 (empty: the game's start) through each next position, and its position now with
+/// every move valued ([`crate::play::Game`]); `me` words the end as "you" and "the computer".
+async fn play(
+    State(app): State<Arc<App>>,
+    Path(file): Path<String>,
+    RawQuery(q): RawQuery,
+) -> Reply {
+    use crate::play::{Player, Referee, Sides};
+    let params = Params::parse(q, &["line", "me"])?;
+    let line = params.get("line").unwrap_or("").to_string();
+    let sides = match params.get("me") {
+        None => Sides::Plain,
+        Some("first") => Sides::Me(Player::First),
+        Some("second") => Sides::Me(Player::Second),
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "parameter 'me={}': expected first or second",
+                crate::answer::echo(other)
+            )))
+        }
+    };
+    let table = table(&app, &file).await?;
+    // A game of an outcome table searches for remoteness: off the async workers.
+    let shown = line.clone();
+    let game = heavy(&app, move |_| {
+        Ok(Referee::new(&table).and_then(|mut r| {
+            let positions = r.read_line(&line)?;
+            r.review(&positions, sides)
+        }))
+    })
+    .await?;
+    match game {
+        Ok(g) => Ok(json_line(
+            serde_json::to_string(&g).expect("a game serializes"),
+        )),
+        Err(e) => Err(ApiError::for_position(&shown, &e)),
     }
 }
 

@@ -1,9 +1,11 @@
 //! Helpers shared by the integration tests (see `tests/README.md`): temporary folders, running
 //! the `gamedb` binary, JSON answers, thread pools, a small random generator, tables built in
 //! memory or into a folder, and the programs (C compiler, Python) some tests need; `http`
-//! (`http.rs`): a `gamedb serve` and a plain HTTP client, for the service tests.
+//! (`http.rs`): a `gamedb serve` and a plain HTTP client, for the service tests; `browser`
+//! (`browser.rs`): chromium through chromedriver, for the explorer tests.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod http;
 
 use std::collections::HashMap;

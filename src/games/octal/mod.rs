@@ -361,6 +361,10 @@ impl Rules for Octal {
         Some(pos.iter().map(|&h| vec![h]).collect())
     }
 
+    fn board(&self, pos: &[u32]) -> String {
+        crate::game::heaps_board(pos)
+    }
+
     /// Every move of every heap, each leaving the whole position with that heap replaced by
     /// what the move leaves (a heap of 0 when it leaves nothing).
     fn moves(&self, pos: &[u32]) -> Vec<Move> {

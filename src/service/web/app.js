@@ -64,11 +64,25 @@ async function start() {
     history.replaceState(null, "", `?table=${encodeURIComponent(select.value)}`);
     open(select.value);
   });
-  const wanted = new URLSearchParams(location.search).get("table");
+  // Play mode and back: the button says which the page will go to.
+  $("play-toggle").addEventListener("click", () => {
+    const t = tables.find((x) => x.file === select.value);
+    if (!t || t.error) return;
+    if (document.getElementById("play-board")) {
+      history.replaceState(null, "", `?table=${encodeURIComponent(t.file)}`);
+      open(t.file);
+    } else {
+      startPlay(t);
+    }
+  });
+  const query = new URLSearchParams(location.search);
+  const wanted = query.get("table");
   const usable = (name) => Array.from(select.options).some((o) => o.value === name && !o.disabled);
   let name = wanted && usable(wanted) ? wanted : landing();
   select.value = name;
-  open(name);
+  const t = tables.find((x) => x.file === name);
+  if (name === wanted && query.has("play") && t) startPlay(t, query.get("play").split(";"), query.get("me"));
+  else open(name);
   if (wanted && wanted !== name) {
     $("table-about").textContent = `no table ${wanted} is served here; showing ${name}. ` + $("table-about").textContent;
   }
@@ -89,7 +103,19 @@ function landing() {
   return usable.reduce((best, t) => (less(t, best) ? t : best)).file;
 }
 
+// Play mode (play.js) for a table; the header's button then leads back to exploring.
+function startPlay(t, line, me) {
+  document.onkeydown = null;
+  $("chart-panel").hidden = true;
+  $("play-toggle").textContent = "explore";
+  $("table-about").textContent = `${t.entries.toLocaleString()} positions, ${t.values} values · playing against perfect play`;
+  playMode(t, line, me);
+}
+
 async function open(name) {
+  document.onkeydown = null;
+  $("chart-panel").hidden = false;
+  $("play-toggle").textContent = "play";
   $("game").innerHTML = ""; $("moves").innerHTML = ""; $("raw").textContent = "";
   $("chart").innerHTML = ""; setStatus("");
   $("picture-panel").hidden = true; $("picture").innerHTML = "";

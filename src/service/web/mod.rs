@@ -5,6 +5,7 @@ use axum::response::IntoResponse;
 
 const INDEX: &str = include_str!("index.html");
 const SCRIPT: &str = include_str!("app.js");
+const PLAY: &str = include_str!("play.js");
 const STYLE: &str = include_str!("style.css");
 
 fn file(kind: &'static str, body: &'static str) -> impl IntoResponse {
@@ -25,6 +26,11 @@ pub(crate) async fn index() -> impl IntoResponse {
 /// `GET /app.js`.
 pub(crate) async fn script() -> impl IntoResponse {
     file("text/javascript; charset=utf-8", SCRIPT)
+}
+
+/// `GET /play.js`.
+pub(crate) async fn play_script() -> impl IntoResponse {
+    file("text/javascript; charset=utf-8", PLAY)
 }
 
 /// `GET /style.css`.
