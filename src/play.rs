@@ -372,7 +372,20 @@ impl<'a> Referee<'a> {
         if !over {
             for m in rules.moves(position) {
                 let after = self.mark(&m.leaves)?.after_move(self.players);
-                moves.push(self.choice(m, after));
+                let c = self.choice(m, after);
+                // The same move in two equal heaps of a sum is one move to a person: the same
+                // words, the same heaps left in another order.
+                let heaps = |c: &Choice| {
+                    let mut h = c.played.numbers.clone();
+                    h.sort_unstable();
+                    h
+                };
+                if !moves
+                    .iter()
+                    .any(|o: &Choice| o.played.label == c.played.label && heaps(o) == heaps(&c))
+                {
+                    moves.push(c);
+                }
             }
         }
         if let Some(top) = moves.iter().map(|c| c.mark.key()).max() {
@@ -454,10 +467,22 @@ impl<'a> Referee<'a> {
         for (i, (pos, next)) in before.iter().zip(&line[1..]).enumerate() {
             let turn = self.turn(pos, player)?;
             let shown = self.table.rules().format(next);
+            // A move dropped as the same as another (equal heaps of a sum) is found by the
+            // heaps it leaves.
+            let sorted = |v: &[u32]| {
+                let mut v = v.to_vec();
+                v.sort_unstable();
+                v
+            };
             let played = turn
                 .moves
                 .iter()
                 .find(|c| c.played.leaves == shown)
+                .or_else(|| {
+                    turn.moves
+                        .iter()
+                        .find(|c| sorted(&c.played.numbers) == sorted(next))
+                })
                 .cloned()
                 .ok_or_else(|| {
                     Error::bad(format!("move {}: not a move of '{}'", i + 1, turn.position))

@@ -26,6 +26,7 @@ const GAMES: &[&str] = &[
     "nim --heaps 3 --max-heap 5",
     "chomp --rows 4 --cols 7",
     "slide --rows 3 --cols 3",
+    "quixo --size 3",
 ];
 
 /// The 8-puzzle position the games start from: 12 moves from the goal.
@@ -326,7 +327,8 @@ fn settled(browser: &Browser) -> Value {
         "the play mode to settle",
         "const g = document.getElementById('raw').textContent; if (!g) return null; \
          const game = JSON.parse(g); if (!game.turn) return null; \
-         const mine = game.players === 1 || game.turn.player === (document.getElementById('play-me').value); \
+         const me = document.getElementById('play-me').value; \
+         const mine = game.players === 1 || me === 'both' || game.turn.player === me; \
          return (game.turn.over || mine) ? game : null;",
     )
 }
@@ -471,6 +473,22 @@ fn whole_games_in_a_real_browser() {
     browser.wait("undo", "const g = JSON.parse(document.getElementById('raw').textContent); return g.plies.length === 0;");
     browser.click("#play-redo");
     browser.wait("redo", "const g = JSON.parse(document.getElementById('raw').textContent); return g.plies.length === 2;");
+    // Quixo in two clicks, both sides played here: the cube taken (a1), then where it goes
+    // back in (c1).
+    browser.go(&format!("{base}/?table=quixo-3.gtab&play=&me=both"));
+    settled(&browser);
+    browser.click("rect[data-cell='a1']");
+    browser.wait(
+        "a1 taken",
+        "return document.getElementById('quixo-step').textContent.startsWith('a1 taken');",
+    );
+    browser.click("rect[data-cell='c1']");
+    let g = browser.wait(
+        "the push",
+        "const g = JSON.parse(document.getElementById('raw').textContent); return g.plies.length === 1 && g;",
+    );
+    assert_eq!(g["plies"][0]["played"]["move"], "a1>c1");
+    assert_eq!(g["turn"]["position"], "..x/.../...,o");
     let names: Vec<&str> = shots.iter().map(String::as_str).collect();
     common::browser::keep_screenshots(dir.path(), &names);
 }

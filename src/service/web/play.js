@@ -251,8 +251,9 @@ function drawBoard(t, turn, play) {
   const byLabel = new Map(turn.moves.map((c) => [c.move, c]));
   const byLeaves = new Map(turn.moves.map((c) => [c.leaves, c]));
   const pos = turn.position;
-  if (t.game === "mnk" || t.game === "connect4" || t.game === "quixo") {
-    const grid = t.game === "quixo" ? pos.split(",")[0].split("/").map((r) => r.split("")) : cellsOf(t, pos);
+  if (t.game === "quixo") return quixoBoard(turn, play);
+  if (t.game === "mnk" || t.game === "connect4") {
+    const grid = cellsOf(t, pos);
     const rows = grid.length, cols = grid[0].length, size = Math.max(28, Math.min(64, Math.floor(360 / Math.max(rows, cols))));
     const svg = el("svg:svg", { id: "board-svg", width: cols * size + 2, height: rows * size + 2 });
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
@@ -269,10 +270,7 @@ function drawBoard(t, turn, play) {
           : el("svg:text", { class: `mark ${grid[r][c]}`, x: x + size / 2, y: y + size * 0.68, "text-anchor": "middle", "font-size": size * 0.6 }, grid[r][c]));
       }
     }
-    const box = el("div");
-    box.append(svg);
-    if (t.game === "quixo") box.append(el("p", { class: "hint-line" }, "Pick a push from the list of moves (cell>cell: the cube taken and where it goes in)."));
-    return box;
+    return svg;
   }
   if (t.game === "chomp") {
     const rows = param(t, "rows"), cols = param(t, "cols");
@@ -344,4 +342,50 @@ function drawBoard(t, turn, play) {
   const p = el("p", {}, "Position ");
   p.append(el("code", {}, pos));
   return p;
+}
+
+// Quixo in two clicks: the cube to take (each coloured by the best push it starts), then the
+// end of its row or column where it goes back in (coloured by what that push gives).
+function quixoBoard(turn, play) {
+  const box = el("div", { id: "quixo" });
+  const grid = turn.position.split(",")[0].split("/").map((r) => r.split(""));
+  const n = grid.length, size = Math.max(36, Math.min(64, Math.floor(320 / n)));
+  const pushes = turn.moves.map((c) => { const [from, to] = c.move.split(">"); return { c, from, to }; });
+  const order = ["lose", "draw", "tie", "win"];
+  let taken = null;
+  function render() {
+    box.innerHTML = "";
+    const svg = el("svg:svg", { id: "board-svg", width: n * size + 2, height: n * size + 2 });
+    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+      const name = `${String.fromCharCode(97 + c)}${r + 1}`;
+      const x = 1 + c * size, y = 1 + r * size;
+      const sq = el("svg:rect", { class: "square", x, y, width: size, height: size, "data-cell": name });
+      if (taken === null) {
+        const mine = pushes.filter((p) => p.from === name);
+        if (mine.length) {
+          const top = mine.reduce((a, b) => (order.indexOf(b.c.value) > order.indexOf(a.c.value) ? b : a));
+          sq.classList.add("playable", "source", top.c.value);
+          if (mine.some((p) => p.c.best)) sq.classList.add("best");
+          sq.append(el("svg:title", {}, `take ${name}: ${mine.map((p) => `${p.c.move} ${p.c.text}`).join(", ")}`));
+          sq.addEventListener("click", () => { taken = name; render(); });
+        }
+      } else if (name === taken) {
+        sq.classList.add("playable", "taken");
+        sq.append(el("svg:title", {}, `${name} taken: click again to put it back`));
+        sq.addEventListener("click", () => { taken = null; render(); });
+      } else {
+        const p = pushes.find((q) => q.from === taken && q.to === name);
+        if (p) mark(sq, p.c, play);
+      }
+      svg.append(sq);
+      if (grid[r][c] !== ".") {
+        svg.append(el("svg:text", { class: `mark ${grid[r][c]}`, x: x + size / 2, y: y + size * 0.68, "text-anchor": "middle", "font-size": size * 0.6 }, grid[r][c]));
+      }
+    }
+    box.append(svg, el("p", { class: "hint-line", id: "quixo-step" }, taken === null
+      ? "Click a cube to take (a blank one or one of yours, on the edge); the list gives every push."
+      : `${taken} taken: click where it goes in, or ${taken} again to put it back.`));
+  }
+  render();
+  return box;
 }
