@@ -15,6 +15,7 @@ function firstPosition(t) {
     case "subtraction": return String(Math.min(12, most));
     case "octal": return [5, 7].map((h) => Math.min(h, most)).join(",");
     case "chomp": return Array(param(t, "rows")).fill(param(t, "cols")).join(",");
+    case "chomp3": return `${param(t, "max") + 2},${param(t, "max")},${Math.max(0, param(t, "max") - 2)}`;
     case "slide": {
       const n = param(t, "rows") * param(t, "cols");
       return scramble(Array.from({ length: n }, (_, i) => (i + 1) % n), 40, param(t, "cols")).join(",");
@@ -272,9 +273,10 @@ function drawBoard(t, turn, play) {
     }
     return svg;
   }
-  if (t.game === "chomp") {
-    const rows = param(t, "rows"), cols = param(t, "cols");
+  if (t.game === "chomp" || t.game === "chomp3") {
+    // Three-rowed Chomp: the first row is unbounded, so the bar is as long as it is now.
     const lens = pos.split(",").map(Number);
+    const rows = t.game === "chomp3" ? 3 : param(t, "rows"), cols = t.game === "chomp3" ? Math.max(1, lens[0]) : param(t, "cols");
     const cell = Math.max(18, Math.min(40, Math.floor(320 / Math.max(rows, cols))));
     const svg = el("svg:svg", { id: "board-svg", width: cols * cell + 2, height: rows * cell + 2 });
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
