@@ -25,8 +25,9 @@ use crate::lookup::Table;
 use crate::{Error, Result};
 
 /// Most positions the remoteness search of an outcome table visits for one game; past it the
-/// remoteness is left out (a Chomp bar of 15×15 has 155 million positions below its start).
-pub const SEARCH_LIMIT: usize = 200_000;
+/// remoteness is left out (a Chomp bar of 15×15 has 155 million positions below its start,
+/// and the search takes about a second per 100,000 positions).
+pub const SEARCH_LIMIT: usize = 100_000;
 
 /// What a position or a move is worth, for the player it concerns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
