@@ -150,6 +150,19 @@ fn profiles(w: usize, h: usize) -> Vec<Vec<u64>> {
     comp
 }
 
+/// The next set of as many bits as `os` holds, in increasing order, while it stays within
+/// `n` bits (Gosper's hack); `None` after the last or for no bits.
+#[inline]
+fn next_choice(os: u64, n: u32) -> Option<u64> {
+    if os == 0 {
+        return None;
+    }
+    let low = os & os.wrapping_neg();
+    let up = os + low;
+    let next = up | (((os ^ up) >> 2) / low);
+    (n < 64 && next < 1u64 << n).then_some(next)
+}
+
 /// `C(n, k)` for `n ≤ cells` (at most 64, so every entry fits 64 bits).
 fn pascal(cells: usize) -> Vec<Vec<u64>> {
     let mut c = vec![vec![0u64; cells + 2]; cells + 1];
@@ -290,9 +303,49 @@ impl Connect4 {
         self.counts_at[cells - n] + profile * self.c(n, n / 2) + colour
     }
 
-    /// The bit boards `(x, o)` at an index.
+    /// The bit boards `(x, o)` at an index. The engine asks for the same index several times
+    /// in a row (is it legal, is it over, its moves) and its sweeps go up the index one by
+    /// one, so each thread keeps the last answer: the same index is that answer again, and
+    /// the next one within the same column heights is the next choice of `o` discs (the
+    /// colour ranks count those choices in increasing order of their bits).
     #[inline]
     fn unrank_bits(&self, index: u64) -> (u64, u64) {
+        thread_local! {
+            static LAST: std::cell::Cell<[u64; 6]> = const { std::cell::Cell::new([0; 6]) };
+        }
+        let [w, h, at, x, o, os] = LAST.with(|l| l.get());
+        let here = (w as usize, h as usize) == (self.w, self.h);
+        if here && at == index {
+            return (x, o);
+        }
+        let all = x | o;
+        let (x, o, os) = match next_choice(os, all.count_ones()) {
+            Some(next) if here && at + 1 == index => {
+                let (x, o) = self.spread(all, next);
+                (x, o, next)
+            }
+            _ => self.unrank_fresh(index),
+        };
+        LAST.with(|l| l.set([self.w as u64, self.h as u64, index, x, o, os]));
+        (x, o)
+    }
+
+    /// The bit boards of the board whose discs are `all`, the `o` among them being the set
+    /// bits of `os` (one bit a disc, column by column from the bottom).
+    #[inline]
+    fn spread(&self, all: u64, os: u64) -> (u64, u64) {
+        let (mut o, mut at) = (0u64, 0);
+        for c in 0..self.w {
+            let shift = c * (self.h + 1);
+            let height = ((all >> shift) & self.column()).count_ones();
+            o |= ((os >> at) & ((1u64 << height) - 1)) << shift;
+            at += height;
+        }
+        (all & !o, o)
+    }
+
+    /// The bit boards and the choice of `o` discs at an index, from nothing kept.
+    fn unrank_fresh(&self, index: u64) -> (u64, u64, u64) {
         let (h, cells) = (self.h, self.cells);
         let slot = self.counts_at.partition_point(|&s| s <= index) - 1;
         let n = cells - slot;
@@ -309,7 +362,7 @@ impl Connect4 {
             colour -= self.c(j, k);
             os |= 1 << j;
         }
-        let (mut x, mut o, mut rest, mut at) = (0u64, 0u64, n, 0);
+        let (mut all, mut rest) = (0u64, n);
         for c in 0..self.w {
             let base = ((self.w - 1 - c) * (cells + 1) + rest) * (h + 2);
             let mut height = 0;
@@ -317,14 +370,11 @@ impl Connect4 {
                 height += 1;
             }
             profile -= self.below[base + height];
-            let filled = (1u64 << height) - 1;
-            let mine = (os >> at) & filled;
-            o |= mine << (c * (h + 1));
-            x |= (filled & !mine) << (c * (h + 1));
-            at += height;
+            all |= ((1u64 << height) - 1) << (c * (h + 1));
             rest -= height;
         }
-        (x, o)
+        let (x, o) = self.spread(all, os);
+        (x, o, os)
     }
 
     /// The cell of a board (row by row from the top) for column `c`, row `r` from the bottom.
@@ -711,6 +761,8 @@ mod tests {
             assert_eq!(GameSpec::positions(&spec), Tiered::positions(&g));
             for i in 0..Tiered::positions(&g) {
                 let (x, o) = g.unrank_bits(i);
+                let (fx, fo, _) = g.unrank_fresh(i);
+                assert_eq!((x, o), (fx, fo), "{w}x{h} index {i}: the next choice");
                 assert_eq!(x & o, 0);
                 assert_eq!(g.rank_bits(x, o), i, "{w}x{h} index {i}");
             }
