@@ -203,11 +203,11 @@ impl Connect4 {
         let c = pascal(cells);
         let choose: Vec<u64> = c.iter().flat_map(|row| row.iter().copied()).collect();
         let mut below = vec![0u64; w * (cells + 1) * (h + 2)];
-        for wr in 0..w {
+        for (wr, fewer) in comp.iter().take(w).enumerate() {
             for s in 0..=cells {
                 let at = (wr * (cells + 1) + s) * (h + 2);
                 for d in 0..=h {
-                    let here = if d <= s { comp[wr][s - d] } else { 0 };
+                    let here = if d <= s { fewer[s - d] } else { 0 };
                     below[at + d + 1] = below[at + d] + here;
                 }
             }

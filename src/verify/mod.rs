@@ -126,7 +126,7 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("mnk-tic-tac-toe", 0.01),
     ("mnk-small-boards", 7.56),
     ("zermelo", 1.46),
-    ("connect4-small-boards", 30.0),
+    ("connect4-small-boards", 19.48),
     ("connect4-larger-boards", 150.0),
 ];
 
