@@ -27,7 +27,8 @@ rows=${2:?ROWS}
 count=${3:-1000}
 seed=${4:-1}
 : "${PONS_SRC:?PONS_SRC must name a checkout (or git directory) of PascalPons/connect4}"
-here=$(cd "$(dirname "$0")/../.." && pwd)
+source "$(dirname "$0")/setup.sh"
+here=$PWD
 work="$here/target/bench/pons-${cols}x${rows}"
 mkdir -p "$work"
 if [ -f "$PONS_SRC/Position.hpp" ]; then
@@ -39,8 +40,8 @@ sed -i "s/static constexpr int WIDTH = [0-9]*;/static constexpr int WIDTH = $col
 grep -q "WIDTH = $cols;" "$work/Position.hpp" && grep -q "HEIGHT = $rows;" "$work/Position.hpp"
 make -s -C "$work" c4solver
 
-gamedb="$here/target/release/gamedb"
-[ -x "$gamedb" ] || (cd "$here" && cargo build --release -q)
+gamedb=$BIN
+cargo build --release -q
 table="$here/target/bench/connect4-$cols-$rows.gtab"
 [ -f "$table" ] || nice -n 10 "$gamedb" build connect4 --cols "$cols" --rows "$rows" --out "$here/target/bench"
 
@@ -73,6 +74,7 @@ EOF
 
 # The stream passes over empty lines: gamedb reads the empty board as `start`.
 sed 's/^$/start/' "$work/positions.txt" > "$work/gamedb-positions.txt"
+echo "load $(load)"
 /usr/bin/time -f "gamedb: %e s, %M KB" "$gamedb" query --json "$table" - < "$work/gamedb-positions.txt" > "$work/gamedb.jsonl"
 /usr/bin/time -f "c4solver: %e s, %M KB" "$work/c4solver" -b none < "$work/positions.txt" > "$work/pons.txt" 2> "$work/pons.err" || true
 grep -v "opening book" "$work/pons.err" >&2 || true
