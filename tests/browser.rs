@@ -521,3 +521,41 @@ fn tic_tac_toe_in_a_real_browser() {
     browser.screenshot(&dir.path().join("tic-tac-toe.png"));
     common::browser::keep_screenshots(dir.path(), &["tic-tac-toe.png"]);
 }
+
+#[test]
+fn connect_four_in_a_real_browser() {
+    let dir = TempDir::new("browser-connect4");
+    build(dir.path(), &["connect4 --cols 4 --rows 4"]);
+    let server = Server::start(dir.path(), &[]);
+    let browser = Browser::start();
+    let file = "connect4-4-4.gtab";
+    browser.go(&format!("http://{}/?table={file}", server.addr));
+    // The empty board: a tie in 16, every cell playable (a cell names its column).
+    assert_eq!(
+        shown_standing(&browser, "..../..../..../...."),
+        json!("tie in 16")
+    );
+    let squares = "return Array.from(document.querySelectorAll('rect.square.playable')).map(r => r.getAttribute('class'));";
+    assert_eq!(browser.run(squares), json!(vec!["square playable tie"; 16]));
+    // A click on the top cell of column 2 drops x's disc to the bottom.
+    browser.click("rect[data-row='0'][data-col='1']");
+    let after = "..../..../..../.x..";
+    assert_eq!(
+        shown_standing(&browser, after),
+        api_standing(&server, file, after)
+    );
+    let discs = "return Array.from(document.querySelectorAll('circle.disc')).map(d => d.getAttribute('class'));";
+    assert_eq!(browser.run(discs), json!(["disc x"]));
+    // Typing a sequence of columns asks for the board it makes.
+    browser.run(
+        "const i = document.getElementById('position-input'); i.value = '2233'; \
+         document.getElementById('set').click(); return true;",
+    );
+    let played = "..../..../.oo./.xx.";
+    assert_eq!(
+        shown_standing(&browser, played),
+        api_standing(&server, file, played)
+    );
+    browser.screenshot(&dir.path().join("connect4.png"));
+    keep_screenshots(dir.path(), &["connect4.png"]);
+}

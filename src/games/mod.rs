@@ -31,6 +31,7 @@ pub mod candy;
 pub mod cells;
 pub mod chomp;
 pub mod chomp3;
+pub mod connect4;
 pub mod mnk;
 pub mod nim;
 pub mod octal;
@@ -54,6 +55,7 @@ fn builtin_entries() -> Vec<Entry> {
         Entry::of::<octal::OctalSpec>(),
         Entry::of::<mnk::MnkSpec>(),
         Entry::of::<quixo::QuixoSpec>(),
+        Entry::of::<connect4::Connect4Spec>(),
     ]
 }
 

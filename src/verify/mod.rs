@@ -23,6 +23,7 @@ use crate::Result;
 mod candy;
 mod chomp;
 mod chomp3;
+mod connect4;
 mod mnk;
 mod nim;
 mod octal;
@@ -125,6 +126,8 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("mnk-tic-tac-toe", 0.01),
     ("mnk-small-boards", 7.56),
     ("zermelo", 1.46),
+    ("connect4-small-boards", 19.48),
+    ("connect4-larger-boards", 150.0),
 ];
 
 /// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
@@ -301,6 +304,7 @@ pub(crate) fn statements() -> Vec<Statement> {
     all.extend(wythoff::statements());
     all.extend(octal::statements());
     all.extend(mnk::statements());
+    all.extend(connect4::statements());
     all
 }
 
@@ -411,6 +415,7 @@ pub(crate) const REFERENCES: &[(&str, &str)] = &[
     ("Sheiner 2026", "Sheiner, arXiv 2605.23837 (2026). Every 3×n rectangle of Chomp has exactly one winning bite, never in row 1, in row 2 exactly when n is in A029900."),
     ("Sprague 1935", "R. Sprague, \"Über mathematische Kampfspiele\", Tôhoku Mathematical Journal 41 (1935), 438–444."),
     ("Chomp problem note", "The problem note on poisoned chocolate (有毒的巧克力 / Chomp) that cites Zeilberger 2001: one row, squares, two rows, its tables of three-rowed positions with third row 0, 1 and 2 (its N-families with third row 1 are stated for positions of at least 6 cells)."),
+    ("Tromp's Connect Four page", "J. Tromp, \"John's Connect Four Playground\", https://tromp.github.io/c4/c4.html: the results of Connect Four by board size, width × height from 4 to 11 (+ the first player wins, - the second, = a draw): of the boards up to 30 cells, 4×4, 5×4, 7×4, 4×5, 5×5, 6×5, 4×6, 5×6 and 4×7 are draws and 6×4 a win for the second player; the standard 7×6 board a win for the first."),
     ("Uiterwijk & van den Herik 2000", "J. W. H. M. Uiterwijk and H. J. van den Herik, \"The advantage of the initiative\", Information Sciences 122 (2000), 43–58. The values of the m,n,k-games known then: k = 3 a first-player win on boards of at least 4×3, 4,4,4 a tie, among others."),
     ("Winning Ways, ch. 4", "E. R. Berlekamp, J. H. Conway and R. K. Guy, Winning Ways for your Mathematical Plays, Academic Press 1982, vol. 1, chapter 4 \"Taking and breaking\": octal games, Dawson's Kayles, and the tables of octal games with their periods and last exceptional values (pp. 102–104; as the OEIS entries cited quote them)."),
     ("Wythoff 1907", "W. A. Wythoff, \"A modification of the game of Nim\", Nieuw Archief voor Wiskunde 7 (1907), 199–202. The P-positions of two heaps when a move may also take the same number from both."),

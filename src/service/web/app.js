@@ -203,19 +203,11 @@ function said(value, remoteness) {
 
 // ---- two-player games: the board, each move coloured by what it gives the mover ---------
 
-// The board of a position: m,n,k-games write rows of x, o and . separated by '/'; Connect Four
-// writes the columns played, which are dropped here to draw the discs. Other games keep the
-// text box, with every move a button.
+// The board of a position: m,n,k-games and Connect Four both write rows of x, o and .
+// separated by '/' (Connect Four reads a sequence of columns too, but answers with the board).
+// Other games keep the text box, with every move a button.
 function cellsOf(t, pos) {
-  if (t.game === "mnk") return pos.split("/").map((r) => r.split(""));
-  if (t.game === "connect4") {
-    const cols = param(t, "cols"), rows = param(t, "rows");
-    const grid = Array.from({ length: rows }, () => Array(cols).fill("."));
-    const h = Array(cols).fill(0);
-    const seq = pos === "start" ? "" : pos;
-    [...seq].forEach((ch, i) => { const c = Number(ch) - 1; if (c >= 0 && c < cols && h[c] < rows) grid[rows - 1 - h[c]++][c] = i % 2 ? "o" : "x"; });
-    return grid;
-  }
+  if (t.game === "mnk" || t.game === "connect4") return pos.split("/").map((r) => r.split(""));
   return null;
 }
 
