@@ -557,5 +557,5 @@ fn connect_four_in_a_real_browser() {
         api_standing(&server, file, played)
     );
     browser.screenshot(&dir.path().join("connect4.png"));
-    keep_screenshots(dir.path(), &["connect4.png"]);
+    common::browser::keep_screenshots(dir.path(), &["connect4.png"]);
 }

@@ -2,7 +2,7 @@
 //! explorer's play mode): whole games played to their end by a person who takes the best
 //! moves the table shows — through the page by clicking and by keyboard in a real browser,
 //! and through `gamedb play` with the moves on standard input — ending as the theory says
-//! (tic-tac-toe a tie; the candy game of 13 candies, Nim 3,4,5 and the 4×7 Chomp bar won by
+//! (tic-tac-toe and Connect Four on 4×4 a tie; the candy game of 13 candies, Nim 3,4,5 and the 4×7 Chomp bar won by
 //! the first player; the 8-puzzle solved in its distance); the remoteness the play mode
 //! finds for outcome tables against a brute force; the guide's transcripts run as written;
 //! and the bad inputs.
@@ -27,6 +27,7 @@ const GAMES: &[&str] = &[
     "chomp --rows 4 --cols 7",
     "slide --rows 3 --cols 3",
     "quixo --size 3",
+    "connect4 --cols 4 --rows 4",
 ];
 
 /// The 8-puzzle position the games start from: 12 moves from the goal.
@@ -79,8 +80,9 @@ fn play_cli(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
 fn scripted_games_end_as_the_theory_says() {
     let dir = TempDir::new("play-cli");
     build(&dir.path().join("tables"), GAMES);
-    let cases: [(&str, Option<&str>, &str); 5] = [
+    let cases: [(&str, Option<&str>, &str); 6] = [
         ("mnk-3-3-3.gtab", None, "A tie after 9 moves."),
+        ("connect4-4-4.gtab", None, "A tie after 16 moves."),
         ("candy-n13-k3-even.gtab", Some("13,0,0"), "You won in "),
         ("nim-3x5.gtab", Some("3,4,5"), "You won in "),
         ("chomp-4x7.gtab", Some("7,7,7,7"), "You won in "),
@@ -410,6 +412,7 @@ fn whole_games_in_a_real_browser() {
     let base = format!("http://{}", server.addr);
     let games = [
         ("mnk-3-3-3.gtab", "", false, "A tie after 9 moves."),
+        ("connect4-4-4.gtab", "", false, "A tie after 16 moves."),
         ("candy-n13-k3-even.gtab", "13,0,0", false, "You won in "),
         ("nim-3x5.gtab", "3,4,5", true, "You won in "),
         ("chomp-4x7.gtab", "", false, "You won in "),

@@ -173,12 +173,9 @@ impl Cells {
     pub fn bits(board: &[u32]) -> (u64, u64) {
         // Without branches: the marks of a board are as good as random, and a mispredicted
         // branch a cell was most of a lookup's time.
-        board
-            .iter()
-            .enumerate()
-            .fold((0, 0), |(x, o), (c, &v)| {
-                (x | u64::from(v == X) << c, o | u64::from(v == O) << c)
-            })
+        board.iter().enumerate().fold((0, 0), |(x, o), (c, &v)| {
+            (x | u64::from(v == X) << c, o | u64::from(v == O) << c)
+        })
     }
 
     /// [`rank`](Cells::rank) of a board given as bit masks (bit `c` set: cell `c` holds that

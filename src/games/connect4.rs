@@ -709,6 +709,25 @@ impl Rules for Connect4 {
         Some(vec![EMPTY; self.cells])
     }
 
+    /// The rows, top first, with the column numbers a move names under them.
+    fn board(&self, pos: &[u32]) -> String {
+        let mut out = String::new();
+        for row in pos.chunks(self.w) {
+            for &v in row {
+                out.push(match v {
+                    X => 'x',
+                    O => 'o',
+                    _ => '.',
+                });
+                out.push(' ');
+            }
+            out.pop();
+            out.push('\n');
+        }
+        let numbers: Vec<String> = (1..=self.w).map(|c| (c % 10).to_string()).collect();
+        out + &numbers.join(" ")
+    }
+
     fn format(&self, pos: &[u32]) -> String {
         pos.chunks(self.w)
             .map(|row| {
