@@ -38,6 +38,7 @@ pub mod pdb;
 pub mod quixo;
 pub mod slide;
 pub mod subtraction;
+pub mod weighing;
 pub mod wythoff;
 
 /// The games of this crate, in the order `gamedb build --help` lists them.
@@ -54,6 +55,7 @@ fn builtin_entries() -> Vec<Entry> {
         Entry::of::<octal::OctalSpec>(),
         Entry::of::<mnk::MnkSpec>(),
         Entry::of::<quixo::QuixoSpec>(),
+        Entry::of::<weighing::WeighingSpec>(),
     ]
 }
 
