@@ -343,11 +343,9 @@ impl Weighing {
         let fits = |c: Option<Known>| c.is_none_or(|c| self.counting_bound(c) <= within);
         let u = k[0];
         if u > 0 {
-            for a in (1..=u).rev() {
-                for b in (0..=a.min(u - a)).rev() {
-                    if a - b > g || (a + b) as u64 > cap {
-                        continue;
-                    }
+            for a in (1..=u.min(cap.min(u as u64) as u32)).rev() {
+                let b_most = a.min(u - a).min((cap - a as u64).min(u as u64) as u32);
+                for b in (a.saturating_sub(g)..=b_most).rev() {
                     let w = Weigh {
                         left: [a, 0, 0],
                         right: [b, 0, 0],
@@ -359,42 +357,41 @@ impl Weighing {
             }
             return ControlFlow::Continue(());
         }
-        let [_, h, l] = k;
-        let all = (h + l) as u64;
-        let cap32 = cap.min(all) as u32;
-        for h1 in (0..=h).rev() {
-            for h2 in (0..=h1.min(h - h1)).rev() {
-                // Left heavy leaves h1 + l2, right heavy h2 + l1, balance the rest: each at
-                // most the cap, and none all of them.
-                let Some(l2_most) = cap32.checked_sub(h1) else {
-                    continue;
-                };
-                for l2 in (0..=l2_most.min(l)).rev() {
-                    let Some(l1_most) = cap32.checked_sub(h2) else {
-                        continue;
-                    };
-                    let rest = (h - h1 - h2) as u64 + (l - l2) as u64;
-                    let l1_least = rest.saturating_sub(cap) as u32;
-                    // Pans: h1 + l1 and h2 + l2 differ by at most g.
-                    let lo = (h2 + l2).saturating_sub(h1 + g).max(l1_least);
-                    let hi = (h2 + l2 + g)
-                        .saturating_sub(h1)
-                        .min(l1_most)
-                        .min(l - l2);
-                    if h2 + l2 + g < h1 {
-                        continue;
-                    }
+        // Left heavy leaves h1 + l2, right heavy h2 + l1, balance the rest: each at most the
+        // cap c, and none all of them; the pans h1 + l1 and h2 + l2 differ by at most g. The
+        // ranges below are those bounds solved for each count in turn, so that no loop runs
+        // over counts that cannot fit (signed arithmetic: the bounds may go below zero).
+        let [_, h, l] = k.map(i64::from);
+        let (g, all) = (g as i64, h + l);
+        let c = cap.min(all as u64) as i64;
+        for h1 in (0..=h.min(c)).rev() {
+            let l2_most = l.min(c - h1);
+            // The balance's rest − c ≤ l1 ≤ h2 + l2 + g − h1 gives 2·l2 ≥ h + l − 2·h2 − g − c.
+            let h2_least = (h1 - g - l2_most)
+                .max(h - h1 - c)
+                .max((h + l - g - c - 2 * l2_most + 1).div_euclid(2))
+                .max(0);
+            let h2_most = h1.min(h - h1).min(c);
+            for h2 in (h2_least..=h2_most).rev() {
+                let l2_least = (h1 - h2 - g)
+                    .max(h + l - h1 - 2 * c)
+                    .max((h + l - 2 * h2 - g - c + 1).div_euclid(2))
+                    .max(0);
+                for l2 in (l2_least..=l2_most).rev() {
+                    let rest = h - h1 - h2 + l - l2;
+                    let lo = (h2 + l2 - h1 - g).max(rest - c).max(0);
+                    let hi = (h2 + l2 + g - h1).min(c - h2).min(l - l2);
                     for l1 in (lo..=hi).rev() {
                         if h1 == h2 && l1 < l2 {
                             continue;
                         }
-                        let sizes = [h1 + l2, h2 + l1, h + l - h1 - l2 - h2 - l1];
-                        if sizes.iter().any(|&s| s as u64 == all) || h1 + l1 + h2 + l2 == 0 {
+                        let sizes = [h1 + l2, h2 + l1, rest - l1];
+                        if sizes.contains(&all) {
                             continue;
                         }
                         f(Weigh {
-                            left: [0, h1, l1],
-                            right: [0, h2, l2],
+                            left: [0, h1 as u32, l1 as u32],
+                            right: [0, h2 as u32, l2 as u32],
                         })?;
                     }
                 }
