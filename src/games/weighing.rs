@@ -23,6 +23,7 @@
 //! "always balanced" can hold both directions of one ball, which `tell` cannot accept.
 
 pub mod plan;
+pub mod tree;
 
 use std::ops::{ControlFlow, Range};
 
