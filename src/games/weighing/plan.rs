@@ -307,11 +307,15 @@ impl Plan {
             .max()
             .unwrap_or(0)
             .max(8);
+        let heading = if width > 60 {
+            "weighing, then its left pan and its right pan".to_string()
+        } else {
+            format!("weighing  {:width$}  right pan", "left pan")
+        };
         let mut s = format!(
-            "A fixed plan: {} balls, {d} weighings, finding the odd ball{}.\n\nTable 1: the balls on each pan\nweighing  {:width$}  right pan\n",
+            "A fixed plan: {} balls, {d} weighings, finding the odd ball{}.\n\nTable 1: the balls on each pan\n{heading}\n",
             self.balls,
             if self.tell { " and whether it is heavier or lighter" } else { "" },
-            "left pan"
         );
         for (j, (left, right)) in self.pans.iter().enumerate() {
             if width > 60 {
