@@ -249,22 +249,26 @@ impl Plan {
             for heavier in [true, false] {
                 let sign = if heavier { 1 } else { -1 };
                 let at = v.iter().fold(0, |acc, &e| acc * 3 + digit(e * sign));
-                let results = self.results_text(at);
-                let case = format!(
-                    "ball {ball} {}: results {results}",
-                    if heavier { "heavier" } else { "lighter" }
-                );
+                // The words of a failure are made only when one is found.
+                let case = || {
+                    format!(
+                        "ball {ball} {}: results {}",
+                        if heavier { "heavier" } else { "lighter" },
+                        self.results_text(at)
+                    )
+                };
                 match self.table[at] {
-                    None => return Err(format!("{case}, a row the table marks impossible")),
+                    None => return Err(format!("{}, a row the table marks impossible", case())),
                     Some(got) if got.ball != ball => {
-                        return Err(format!("{case}, but the table names ball {}", got.ball))
+                        return Err(format!("{}, but the table names ball {}", case(), got.ball))
                     }
                     Some(got) if got.heavier.is_some() && got.heavier != Some(heavier) => {
-                        return Err(format!("{case}, but the table says {}", got.direction()))
+                        return Err(format!("{}, but the table says {}", case(), got.direction()))
                     }
                     Some(got) if self.tell && got.heavier.is_none() => {
                         return Err(format!(
-                            "{case}, and the table cannot say heavier or lighter"
+                            "{}, and the table cannot say heavier or lighter",
+                            case()
                         ))
                     }
                     Some(_) => cases += 1,
