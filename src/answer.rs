@@ -22,8 +22,10 @@
 //!   or of an extension table (whose entries are prefixes, not positions): `position`
 //!   (`#INDEX`), `index`, `value` (the stored value), `outcome` (outcome and Grundy tables).
 //!
-//! Each move is `{"move": label, "leaves": position}`. A position that cannot be answered is
-//! an [`ErrorLine`]: `{"position": text, "error": message}`.
+//! Each move is `{"move": label, "leaves": position}`; a choice against an adversary (the
+//! weighing puzzle) adds `answers`, each answer a move, and its `leaves` is the worst answer.
+//! A position that cannot be answered is an [`ErrorLine`]: `{"position": text, "error":
+//! message}`.
 
 use serde::Serialize;
 
@@ -40,6 +42,10 @@ pub struct AnswerMove {
     /// The same position as numbers.
     #[serde(skip)]
     pub numbers: Vec<u32>,
+    /// For a choice against an adversary (the weighing puzzle): every answer the adversary may
+    /// give, each with what it leaves; `leaves` is then the answer furthest from the goal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answers: Option<Vec<AnswerMove>>,
 }
 
 impl AnswerMove {
@@ -49,6 +55,7 @@ impl AnswerMove {
             label: m.label,
             leaves: rules.format(&m.leaves),
             numbers: m.leaves,
+            answers: None,
         }
     }
 
@@ -350,10 +357,20 @@ impl Answer {
     }
 }
 
+/// `label -> leaves; ...`, a choice against an adversary as `label -> answer leaves / ...`.
 fn moves_text(moves: &[AnswerMove]) -> String {
     let moves: Vec<String> = moves
         .iter()
-        .map(|m| format!("{} -> {}", m.label, m.leaves))
+        .map(|m| match &m.answers {
+            None => format!("{} -> {}", m.label, m.leaves),
+            Some(answers) => {
+                let each: Vec<String> = answers
+                    .iter()
+                    .map(|a| format!("{} {}", a.label, a.leaves))
+                    .collect();
+                format!("{} -> {}", m.label, each.join(" / "))
+            }
+        })
         .collect();
     moves.join("; ")
 }
@@ -446,6 +463,7 @@ mod tests {
             label: label.into(),
             leaves: leaves.into(),
             numbers: Vec::new(),
+            answers: None,
         }
     }
 

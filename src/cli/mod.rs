@@ -36,6 +36,7 @@ mod solve;
 mod upgrade;
 mod verify;
 mod verify_table;
+mod weighing_plan;
 
 #[derive(Parser)]
 #[command(
@@ -88,6 +89,9 @@ pub(crate) enum Command {
     Rank(rank::RankArgs),
     /// The positions at indices of a table (`-` reads stdin).
     Unrank(rank::UnrankArgs),
+    /// The ball-weighing puzzle: a fixed plan of the fewest weighings (checked by simulating
+    /// every case), or with --adaptive the decision tree of the best strategy.
+    WeighingPlan(weighing_plan::WeighingPlanArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::CompletionsArgs),
     /// Print the manual page (or write every page into a folder).
@@ -331,6 +335,7 @@ pub fn main_with(registry: Registry) -> ExitCode {
         Command::Export(a) => export::run(a),
         Command::Rank(a) => rank::rank(a),
         Command::Unrank(a) => rank::unrank(a),
+        Command::WeighingPlan(a) => weighing_plan::run(a),
         Command::Completions(a) => completions::completions(a),
         Command::Man(a) => completions::man(a),
     };

@@ -439,6 +439,8 @@ fn one_entry_moves(
 /// * [`ValueKind::Distance`], exact ([`Rules::distance_bound`] is `None`): a goal
 ///   ([`Rules::is_goal`]) has distance 0; any other position has 1 + the least distance of its
 ///   neighbours, or [`UNREACHED`] when no neighbour reaches the goal (nor does it);
+///   For a puzzle against an adversary ([`Rules::choices`]) a non-goal has 1 + the least, over
+///   its choices, of the largest distance among the choice's answers;
 /// * [`ValueKind::Distance`] as a lower bound ([`Rules::distance_bound`] is `Some`: a pattern
 ///   database): 0 exactly at the goals. No recurrence over the rules' moves holds: an entry
 ///   belongs to a placement of the pattern tiles, not to a whole arrangement, and counts only
@@ -586,6 +588,35 @@ pub fn values(
                         if goal { "0" } else { "at least 1" },
                         if goal { "" } else { "not " }
                     ));
+                }
+            }
+            ValueKind::Distance if r.choices(pos, &mut |_| false).is_some() => {
+                // Against an adversary: 1 + the least, over the choices, of the largest answer.
+                let choices = r.choices(pos, &mut |_| true).unwrap_or_default();
+                let worst = |c: &super::Choice| {
+                    c.answers
+                        .iter()
+                        .map(|a| value(r.rank(&a.leaves)))
+                        .max()
+                        .unwrap_or(UNREACHED as u32)
+                };
+                let best = choices.iter().map(worst).min();
+                let (want, why) = match best {
+                    _ if r.is_goal(pos) => (0, "it is a goal".to_string()),
+                    Some(d) if d < UNREACHED as u32 => (
+                        (d + 1).min(UNREACHED as u32),
+                        format!("1 + {d}, the worst answer of its best choice"),
+                    ),
+                    _ => (
+                        UNREACHED as u32,
+                        format!(
+                            "unreached: each of its {} choices has an answer that never finishes",
+                            choices.len()
+                        ),
+                    ),
+                };
+                if v != want {
+                    return Err(format!("{}: distance {v}, expected {want} ({why})", at()));
                 }
             }
             ValueKind::Distance => {

@@ -237,6 +237,16 @@ pub struct Move {
     pub leaves: Vec<u32>,
 }
 
+/// One choice of a player who plays against an adversary ([`Rules::choices`]): the choice
+/// and each answer the adversary may give, as a move labelled by the answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// How a person would say the choice, e.g. `weigh 4U against 4U`.
+    pub label: String,
+    /// Every answer the adversary may give, each with the position it leaves.
+    pub answers: Vec<Move>,
+}
+
 /// A game as the lookups see it: positions written as lists of small numbers.
 ///
 /// The meaning of the numbers is the game's (heap sizes, row lengths, tiles, ...), and so is
@@ -388,6 +398,22 @@ pub trait Rules: Send + Sync {
         _pos: &[u32],
         _entry: &dyn Fn(u64) -> u32,
     ) -> Option<Vec<Move>> {
+        None
+    }
+
+    /// For a puzzle played against an adversary who answers each choice (the balance of the
+    /// weighing puzzle): the choices of a checked position that `keep` accepts (it sees the
+    /// positions of the answers), each with its answers, in a fixed order; [`moves`](Rules::moves)
+    /// are then every answer of every choice. A distance table of such a puzzle holds the
+    /// fewest choices that reach a goal whatever the answers (minimax, `solve::solve_against`),
+    /// and lookups show the choices whose every answer is one nearer. Choices that can leave
+    /// the position as it was are not listed (they never help). `None` (the default) for a
+    /// game without an adversary.
+    fn choices(
+        &self,
+        _pos: &[u32],
+        _keep: &mut dyn FnMut(&[Vec<u32>]) -> bool,
+    ) -> Option<Vec<Choice>> {
         None
     }
 

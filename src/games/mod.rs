@@ -39,6 +39,7 @@ pub mod pdb;
 pub mod quixo;
 pub mod slide;
 pub mod subtraction;
+pub mod weighing;
 pub mod wythoff;
 
 /// The games of this crate, in the order `gamedb build --help` lists them.
@@ -56,6 +57,7 @@ fn builtin_entries() -> Vec<Entry> {
         Entry::of::<mnk::MnkSpec>(),
         Entry::of::<quixo::QuixoSpec>(),
         Entry::of::<connect4::Connect4Spec>(),
+        Entry::of::<weighing::WeighingSpec>(),
     ]
 }
 

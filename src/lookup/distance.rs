@@ -104,11 +104,11 @@ pub(super) fn exact(
     }
     let i = table.rules().rank(position);
     let here = by.distance(table, position, i)?;
-    let nearer = table.nearer(by, position, here)?;
-    let value = Value::Distance(DistanceValue::at(
-        here,
-        AnswerMove::all(table.rules(), nearer),
-    ));
+    let optimal = match table.choices_nearer(by, position, here)? {
+        Some(choices) => choices,
+        None => AnswerMove::all(table.rules(), table.nearer(by, position, here)?),
+    };
+    let value = Value::Distance(DistanceValue::at(here, optimal));
     Ok((value, Some(i)))
 }
 
@@ -124,6 +124,62 @@ impl Table {
             ));
         }
         Ok(v)
+    }
+
+    /// For a puzzle against an adversary ([`Rules::choices`](crate::game::Rules::choices)):
+    /// the choices of a position at distance `here` whose every answer is at most `here − 1`
+    /// from the goal, each with its answers and, as what it leaves, the first answer at
+    /// `here − 1` (the one the adversary gives); `None` for a puzzle without an adversary.
+    fn choices_nearer(
+        &self,
+        by: &dyn Exact,
+        position: &[u32],
+        here: u32,
+    ) -> Result<Option<Vec<AnswerMove>>> {
+        let Some(within) = here.checked_sub(1) else {
+            return Ok(self.rules.choices(position, &mut |_| false).map(|_| Vec::new()));
+        };
+        let distance = |p: &[u32]| -> Option<u32> {
+            if self.rules.outside(p).is_some() {
+                return None;
+            }
+            let v = self.raw(self.rules.rank(p));
+            (v != UNREACHED as u32).then(|| by.entry(v))
+        };
+        let keep = &mut |answers: &[Vec<u32>]| {
+            answers
+                .iter()
+                .all(|a| distance(a).is_some_and(|d| d <= within))
+        };
+        let Some(choices) = self.rules.choices(position, keep) else {
+            return Ok(None);
+        };
+        let mut optimal = Vec::with_capacity(choices.len());
+        for c in choices {
+            let Some(worst) = c
+                .answers
+                .iter()
+                .find(|a| distance(&a.leaves) == Some(within))
+            else {
+                continue;
+            };
+            optimal.push(AnswerMove {
+                label: c.label,
+                leaves: self.rules.format(&worst.leaves),
+                numbers: worst.leaves.clone(),
+                answers: Some(AnswerMove::all(self.rules.as_ref(), c.answers)),
+            });
+        }
+        if optimal.is_empty() {
+            return Err(Error::corrupt(
+                self.file.path(),
+                format!(
+                    "position {} is stored at distance {here} but no choice keeps every answer within {within}",
+                    self.rules.format(position)
+                ),
+            ));
+        }
+        Ok(Some(optimal))
     }
 
     /// The moves of a position at distance `here` that lead one move nearer the goal.
@@ -169,7 +225,17 @@ impl Table {
         let mut pos = position.to_vec();
         let mut path = Vec::with_capacity(here as usize);
         while here > 0 {
-            let step = self.nearer(by, &pos, here)?.swap_remove(0);
+            // Against an adversary the path follows its answers: the worst of the first choice.
+            let step = match self.choices_nearer(by, &pos, here)? {
+                Some(mut choices) => {
+                    let c = choices.swap_remove(0);
+                    Move {
+                        label: c.label,
+                        leaves: c.numbers,
+                    }
+                }
+                None => self.nearer(by, &pos, here)?.swap_remove(0),
+            };
             pos = step.leaves.clone();
             path.push(step);
             here -= 1;

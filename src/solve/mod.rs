@@ -2,7 +2,8 @@
 //! of [`crate::game`] and [`Waves`] (the exhaustive solvers of acyclic games), puzzles
 //! through [`Puzzle`] (breadth-first search), tokens on a grid through [`Grid`]
 //! (the pattern-database search), search problems through [`IdaProblem`] (the
-//! heuristic search), and bipartite puzzles too large for a byte per position through
+//! heuristic search), puzzles against an adversary through [`Adversary`] (minimax, the
+//! weighing puzzle), and bipartite puzzles too large for a byte per position through
 //! [`spread::Bipartite`] (the partitioned breadth-first engine: threads, and MPI processes).
 //! What they produce is [`crate::game::Solved`] data, which the format module encodes. Each
 //! solver states the memory it needs (`*_memory`), so a game can say what its build needs
@@ -12,6 +13,7 @@
 pub(crate) mod acyclic;
 pub(crate) mod bfs;
 pub(crate) mod ida;
+pub(crate) mod minimax;
 pub(crate) mod runs;
 pub(crate) mod saves;
 pub mod spread;
@@ -26,6 +28,7 @@ pub use acyclic::{
     grundy_memory, outcomes_memory, solve_grundy, solve_outcomes, solve_outcomes_retro, Bits,
 };
 pub use bfs::{distances, distances_memory, Distances, Puzzle};
+pub use minimax::{against_memory, solve_against, Adversary};
 pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
 pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
 pub use saves::{Saves, Saving, Wave};

@@ -28,6 +28,7 @@ mod mnk;
 mod nim;
 mod octal;
 mod slide;
+mod weighing;
 mod wythoff;
 
 /// One checkable statement.
@@ -128,6 +129,14 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("zermelo", 1.46),
     ("connect4-small-boards", 19.48),
     ("connect4-larger-boards", 150.0),
+    ("weighing-iii.1-find", 0.19),
+    ("weighing-iii.1-tell", 0.23),
+    ("weighing-counting", 0.16),
+    ("weighing-iii.2", 19.53),
+    ("weighing-essay-twelve", 0.01),
+    ("weighing-thirteen", 0.01),
+    ("weighing-fourteen", 0.01),
+    ("weighing-dyson-genuine", 0.72),
 ];
 
 /// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
@@ -305,6 +314,7 @@ pub(crate) fn statements() -> Vec<Statement> {
     all.extend(octal::statements());
     all.extend(mnk::statements());
     all.extend(connect4::statements());
+    all.extend(weighing::statements());
     all
 }
 
@@ -402,6 +412,7 @@ pub(crate) const REFERENCES: &[(&str, &str)] = &[
     ("Bouton 1901", "C. L. Bouton, \"Nim, a game with a complete mathematical theory\", Annals of Mathematics (2) 3 (1901–1902), 35–39. Normal and misère Nim."),
     ("Brouwer's Chomp page", "A. E. Brouwer, \"The game of Chomp\", https://www.win.tue.nl/~aeb/games/chomp.html. Three-rowed P-positions by third row, the transposition symmetry, the unique last row, and Gabriel Nivasch's census of the third rows r ≤ 10000 whose p − q is periodic with a period other than 1 (period 2: 141 values of r, 3: 7, 4: 54, 9: 2)."),
     ("Chen Jingrun", "陳景潤 (Chen Jingrun), \"關于十五子的游戲\" (On the game of fifteen). The inversion count and the blank's row decide whether a 15-puzzle arrangement can be solved; the others reach the goal with two tiles swapped."),
+    ("Dyson 1946", "F. J. Dyson, \"The problem of the pennies\", The Mathematical Gazette 30 (1946), 231–234. With one coin heavier or lighter and a balance, n ≥ 3 coins can be done in w weighings when n ≤ (3^w − 3)/2 if heavier or lighter must be told, (3^w − 1)/2 if not, and (3^w − 1)/2 with telling when one more coin is known to be good; his solutions are plans fixed in advance."),
     ("Gale 1974", "D. Gale, \"A curious Nim-type game\", American Mathematical Monthly 81 (1974), 876–879. The rules of Chomp; every rectangle but 1×1 is won by the first player (strategy stealing)."),
     ("Chomp figures known by search", "Grundy values of single Chomp rectangles known by search (8×8 = 13, 10×10 = 19, 12×12 = 41, 14×14 = 29) and ⌊(3n − 1)/2⌋ for the 2×n rectangle, observed to n = 12 (figures gamedb's Chomp work at research scale started from); no publication is named for them."),
     ("Gangolli & Plambeck 1989", "A. Gangolli and T. Plambeck, \"A note on periodicity in some octal games\", International Journal of Game Theory 18 (1989), 311–320. Periods found by computation with the sparse-space method: 0.16 has period 149,459; 0.127 has period 4 with the last exception at heap 46,577 (as OEIS A071464 cites it)."),
@@ -419,7 +430,7 @@ pub(crate) const REFERENCES: &[(&str, &str)] = &[
     ("Uiterwijk & van den Herik 2000", "J. W. H. M. Uiterwijk and H. J. van den Herik, \"The advantage of the initiative\", Information Sciences 122 (2000), 43–58. The values of the m,n,k-games known then: k = 3 a first-player win on boards of at least 4×3, 4,4,4 a tie, among others."),
     ("Winning Ways, ch. 4", "E. R. Berlekamp, J. H. Conway and R. K. Guy, Winning Ways for your Mathematical Plays, Academic Press 1982, vol. 1, chapter 4 \"Taking and breaking\": octal games, Dawson's Kayles, and the tables of octal games with their periods and last exceptional values (pp. 102–104; as the OEIS entries cited quote them)."),
     ("Wythoff 1907", "W. A. Wythoff, \"A modification of the game of Nim\", Nieuw Archief voor Wiskunde 7 (1907), 199–202. The P-positions of two heaps when a move may also take the same number from both."),
-    ("Xiao Renwu", "肖韧吾 (Xiao Renwu), \"过年玩几个数学游戏\" (A few maths games for the New Year). Part I: the candy game (Lemmas I.1, I.2, Theorems I.1, I.2); part II: Nim, bounded Nim and misère play (Lemma II.2, Corollary II.1), the single-row board."),
+    ("Xiao Renwu", "肖韧吾 (Xiao Renwu), \"过年玩几个数学游戏\" (A few maths games for the New Year). Part I: the candy game (Lemmas I.1, I.2, Theorems I.1, I.2); part II: Nim, bounded Nim and misère play (Lemma II.2, Corollary II.1), the single-row board; part III, the ball-weighing essay: the fewest weighings that find one heavier or lighter ball among n (Theorem III.1, its two formulas garbled in the text), plans fixed in advance (Theorem III.2, Lemma III.1), and a 12-ball plan (Tables 1 and 2, its pans listed in a worked example)."),
     ("Zermelo 1913", "E. Zermelo, \"Über eine Anwendung der Mengenlehre auf die Theorie des Schachspiels\", Proceedings of the Fifth International Congress of Mathematicians (Cambridge 1912), vol. 2 (1913), 501–504. In a finite game of two players with perfect information, either one side can force a win or both can force at least a draw; the Chomp problem note states it (策梅洛定理) for games without draws."),
     ("Zeilberger 2001", "D. Zeilberger, \"Three-rowed CHOMP\", Advances in Applied Mathematics 26 (2001), 168–179. The P-positions of three-rowed Chomp for small third rows."),
 ];
