@@ -9,7 +9,9 @@
 //!   loses; the remoteness (plies to the end, the winner ending soonest, the loser lasting
 //!   longest) is found by a search over the table's outcomes, and left out when more than
 //!   [`SEARCH_LIMIT`] positions lie below — the values are exact either way;
-//! * distance tables (puzzles, one player): the moves left to the goal after the move.
+//! * distance tables (puzzles, one player): the moves left to the goal after the move; in a
+//!   puzzle against an adversary (the weighing puzzle, whose balance answers each weighing)
+//!   a move is a choice, answered with the worst result for the person.
 //!
 //! The best moves are the fastest wins, else the soonest ties, else the draws, else the
 //! slowest losses (for a puzzle, the moves one step nearer the goal): the moves that keep the
@@ -152,6 +154,10 @@ pub struct Choice {
     pub text: String,
     /// Whether it is one of the best moves here.
     pub best: bool,
+    /// For a puzzle against an adversary (the weighing puzzle's balance): the answer given to
+    /// the choice, the worst for the person; the move leaves what it leaves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
 }
 
 /// The position to move from, with every move.
@@ -370,7 +376,34 @@ impl<'a> Referee<'a> {
             _ => false,
         };
         let mut moves = Vec::new();
-        if !over {
+        let choices = if over {
+            None
+        } else {
+            rules.choices(position, &mut |_| true)
+        };
+        if let Some(choices) = choices {
+            // A puzzle against an adversary (the balance of the weighing puzzle): the person
+            // chooses, the adversary answers with the worst result still possible (the
+            // farthest from the goal; the first of equals).
+            for ch in choices {
+                let mut worst: Option<(Mark, Move)> = None;
+                for a in ch.answers {
+                    let m = self.mark(&a.leaves)?;
+                    if worst.as_ref().is_none_or(|(w, _)| m.key() < w.key()) {
+                        worst = Some((m, a));
+                    }
+                }
+                if let Some((mark, answer)) = worst {
+                    let played = Move {
+                        label: ch.label,
+                        leaves: answer.leaves,
+                    };
+                    let mut c = self.choice(played, mark);
+                    c.answer = Some(answer.label);
+                    moves.push(c);
+                }
+            }
+        } else if !over {
             for m in rules.moves(position) {
                 let after = self.mark(&m.leaves)?.after_move(self.players);
                 let c = self.choice(m, after);
@@ -411,6 +444,7 @@ impl<'a> Referee<'a> {
             text: mark.text(),
             mark,
             best: false,
+            answer: None,
         }
     }
 

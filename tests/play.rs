@@ -3,7 +3,8 @@
 //! moves the table shows — through the page by clicking and by keyboard in a real browser,
 //! and through `gamedb play` with the moves on standard input — ending as the theory says
 //! (tic-tac-toe and Connect Four on 4×4 a tie; the candy game of 13 candies, Nim 3,4,5 and the 4×7 Chomp bar won by
-//! the first player; the 8-puzzle solved in its distance); the remoteness the play mode
+//! the first player; the 8-puzzle solved in its distance; the 12 balls found and told heavier or
+//! lighter in 3 weighings against the balance's worst answers); the remoteness the play mode
 //! finds for outcome tables against a brute force; the guide's transcripts run as written;
 //! and the bad inputs.
 
@@ -28,6 +29,7 @@ const GAMES: &[&str] = &[
     "slide --rows 3 --cols 3",
     "quixo --size 3",
     "connect4 --cols 4 --rows 4",
+    "weighing --balls 12 --tell",
 ];
 
 /// The 8-puzzle position the games start from: 12 moves from the goal.
@@ -80,7 +82,12 @@ fn play_cli(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
 fn scripted_games_end_as_the_theory_says() {
     let dir = TempDir::new("play-cli");
     build(&dir.path().join("tables"), GAMES);
-    let cases: [(&str, Option<&str>, &str); 6] = [
+    let cases: [(&str, Option<&str>, &str); 7] = [
+        (
+            "weighing-12-tell.gtab",
+            None,
+            "Solved in 3 moves, the fewest there are.",
+        ),
         ("mnk-3-3-3.gtab", None, "A tie after 9 moves."),
         ("connect4-4-4.gtab", None, "A tie after 16 moves."),
         ("candy-n13-k3-even.gtab", Some("13,0,0"), "You won in "),
@@ -413,6 +420,12 @@ fn whole_games_in_a_real_browser() {
     let games = [
         ("mnk-3-3-3.gtab", "", false, "A tie after 9 moves."),
         ("connect4-4-4.gtab", "", false, "A tie after 16 moves."),
+        (
+            "weighing-12-tell.gtab",
+            "",
+            true,
+            "Solved in 3 moves, the fewest there are.",
+        ),
         ("candy-n13-k3-even.gtab", "13,0,0", false, "You won in "),
         ("nim-3x5.gtab", "3,4,5", true, "You won in "),
         ("chomp-4x7.gtab", "", false, "You won in "),
@@ -433,7 +446,10 @@ fn whole_games_in_a_real_browser() {
         browser.go(&format!("{base}/?table={file}{play}&me=first"));
         if from.is_empty() {
             // No position in the address: the play button starts the game's own start.
-            browser.wait("the table", "return document.getElementById('play-toggle') && document.getElementById('position');");
+            browser.wait(
+                "the table",
+                "return document.getElementById('table-about').textContent.includes('positions');",
+            );
             browser.click("#play-toggle");
         }
         if file == "mnk-3-3-3.gtab" {

@@ -174,8 +174,13 @@ pub(crate) fn run(a: PlayArgs) -> Result<(), Failure> {
                     .max()
                     .unwrap_or(0);
                 for c in &turn.moves {
+                    let answer = c
+                        .answer
+                        .as_ref()
+                        .map(|a| format!(" (answered {a})"))
+                        .unwrap_or_default();
                     println!(
-                        "  {:width$}  {}{}",
+                        "  {:width$}  {}{answer}{}",
                         c.played.label,
                         out.mark(c.mark),
                         if c.best { "  (best)" } else { "" }
@@ -222,7 +227,16 @@ pub(crate) fn run(a: PlayArgs) -> Result<(), Failure> {
                         let b = turn.best().next().expect("a move was played");
                         format!(" (best was {}: {})", b.played.label, out.mark(b.mark))
                     };
-                    println!("{who} {}: {}{verdict}.", c.played.label, out.mark(c.mark));
+                    let answer = c
+                        .answer
+                        .as_ref()
+                        .map(|a| format!(", answered {a}"))
+                        .unwrap_or_default();
+                    println!(
+                        "{who} {}{answer}: {}{verdict}.",
+                        c.played.label,
+                        out.mark(c.mark)
+                    );
                     line.push(c.played.numbers.clone());
                     undone.clear();
                 }

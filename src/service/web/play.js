@@ -15,6 +15,7 @@ function firstPosition(t) {
     case "subtraction": return String(Math.min(12, most));
     case "octal": return [5, 7].map((h) => Math.min(h, most)).join(",");
     case "chomp": return Array(param(t, "rows")).fill(param(t, "cols")).join(",");
+    case "weighing": return "";
     case "chomp3": return `${param(t, "max") + 2},${param(t, "max")},${Math.max(0, param(t, "max") - 2)}`;
     case "slide": {
       const n = param(t, "rows") * param(t, "cols");
@@ -180,7 +181,7 @@ function playMode(t, line, me) {
       const li = el("li");
       const b = el("button", { class: `move standing ${c.value}${c.best ? " best" : ""}`, "data-leaves": c.leaves, "data-move": c.move, "data-best": c.best ? "1" : "0" }, c.move);
       b.addEventListener("click", () => play(c.leaves));
-      li.append(b, el("span", { class: "move-value" }, `: ${choiceText(c)}`));
+      li.append(b, el("span", { class: "move-value" }, `${c.answer ? ` → the balance: ${c.answer}` : ""}: ${choiceText(c)}`));
       moves.append(li);
     }
     board.innerHTML = "";
@@ -339,6 +340,27 @@ function drawBoard(t, turn, play) {
       box.append(row);
     });
     if (t.game === "candy") box.append(el("p", {}, `The player to move holds ${nums[1]}, the other ${nums[2]}.`));
+    return box;
+  }
+  if (t.game === "weighing") {
+    // What is known, a ball for each (at most 40 of a kind drawn): ? may be heavy or light,
+    // H only heavy, L only light, G known good. A weighing is chosen from the list, and the
+    // balance answers with the worst result for the weigher.
+    const [u, h, l, g] = pos.split(",").map(Number);
+    const box = el("div", { id: "balls" });
+    for (const [n, mark, words] of [[u, "?", "may be heavy or light"], [h, "H", "only heavy"], [l, "L", "only light"], [g, "G", "known good"]]) {
+      const row = el("div", { class: "heap" });
+      row.append(el("span", { class: "heap-label" }, `${n} ${words}`));
+      const shown = Math.min(n, 40);
+      const svg = el("svg:svg", { width: Math.max(1, shown) * 18 + 4, height: 22 });
+      for (let j = 0; j < shown; j++) {
+        svg.append(el("svg:circle", { class: `ball ${mark}`, cx: 11 + j * 18, cy: 11, r: 8 }));
+        svg.append(el("svg:text", { x: 11 + j * 18, y: 15, "text-anchor": "middle", "font-size": 10 }, mark));
+      }
+      row.append(svg);
+      box.append(row);
+    }
+    box.append(el("p", { class: "hint-line" }, "Choose a weighing from the list: the balance answers with the worst result for you."));
     return box;
   }
   const p = el("p", {}, "Position ");
