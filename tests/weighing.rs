@@ -20,7 +20,11 @@ type State = (u32, u32, u32, u32);
 /// no bound, no symmetry.
 fn can(s: State, w: u32, tell: bool, memo: &mut HashMap<(State, u32), bool>) -> bool {
     let (u, h, l, g) = s;
-    let goal = if tell { u == 0 && h + l == 1 } else { u + h + l == 1 };
+    let goal = if tell {
+        u == 0 && h + l == 1
+    } else {
+        u + h + l == 1
+    };
     if goal {
         return true;
     }
@@ -55,7 +59,12 @@ fn can(s: State, w: u32, tell: bool, memo: &mut HashMap<(State, u32), bool>) -> 
                                 ];
                                 let all = answers.iter().all(|&(a, b, c)| {
                                     a + b + c == 0
-                                        || can((a, b, c, u + h + l + g - a - b - c), w - 1, tell, memo)
+                                        || can(
+                                            (a, b, c, u + h + l + g - a - b - c),
+                                            w - 1,
+                                            tell,
+                                            memo,
+                                        )
                                 });
                                 if all {
                                     found = true;
@@ -109,7 +118,11 @@ fn every_position_of_small_tables_matches_the_brute_force() {
             let p = rules.unrank(i);
             let s = (p[0], p[1], p[2], p[3]);
             let want = brute(s, tell, 8, &mut memo);
-            assert_eq!(distance(&t, &rules.format(&p)), want, "{s:?} ({n}, {tell}, {genuine})");
+            assert_eq!(
+                distance(&t, &rules.format(&p)),
+                want,
+                "{s:?} ({n}, {tell}, {genuine})"
+            );
         }
     }
 }
@@ -173,7 +186,17 @@ fn pans_that_give_two_cases_the_same_results_are_refused() {
 
 #[test]
 fn fixed_plans_take_the_fewest_weighings() {
-    for (n, tell, d) in [(3, true, 2), (4, false, 2), (12, true, 3), (13, false, 3), (13, true, 4), (14, false, 4), (39, true, 4), (40, false, 4), (40, true, 5)] {
+    for (n, tell, d) in [
+        (3, true, 2),
+        (4, false, 2),
+        (12, true, 3),
+        (13, false, 3),
+        (13, true, 4),
+        (14, false, 4),
+        (39, true, 4),
+        (40, false, 4),
+        (40, true, 5),
+    ] {
         assert_eq!(fewest_weighings(n, tell), d, "{n} {tell}");
         let plan = Plan::construct(n as u32, tell, d).unwrap();
         assert_eq!(plan.check(), Ok(2 * n));
@@ -183,7 +206,16 @@ fn fixed_plans_take_the_fewest_weighings() {
 #[test]
 fn the_command_line_builds_answers_and_prints_plans() {
     let dir = TempDir::new("weighing");
-    let out = gamedb(&["build", "weighing", "--balls", "12", "--tell", "--out", dir.arg(), "--quiet"]);
+    let out = gamedb(&[
+        "build",
+        "weighing",
+        "--balls",
+        "12",
+        "--tell",
+        "--out",
+        dir.arg(),
+        "--quiet",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let path = dir.join("weighing-12-tell.gtab");
     let out = gamedb(&["query", &path, "12"]);
@@ -197,29 +229,64 @@ fn the_command_line_builds_answers_and_prints_plans() {
     assert_eq!(v["optimal_moves"][0]["answers"][0]["move"], "left heavy");
     let out = gamedb(&["weighing-plan", "--balls", "12", "--tell", "--json"]);
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
-    assert_eq!((v["weighings"].as_u64(), v["checked"].as_u64()), (Some(3), Some(24)));
+    assert_eq!(
+        (v["weighings"].as_u64(), v["checked"].as_u64()),
+        (Some(3), Some(24))
+    );
     let out = gamedb(&["weighing-plan", "--balls", "13", "--adaptive"]);
-    assert!(stdout(&out).contains("checked: all 26 cases reach the right verdict within 3 weighings"));
+    assert!(
+        stdout(&out).contains("checked: all 26 cases reach the right verdict within 3 weighings")
+    );
 }
 
 #[test]
 fn bad_input_is_one_line_with_status_2() {
     let dir = TempDir::new("weighing-bad");
     let built = gamedb(&[
-        "build", "weighing", "--balls", "12", "--genuine", "2", "--out", dir.arg(), "--quiet",
+        "build",
+        "weighing",
+        "--balls",
+        "12",
+        "--genuine",
+        "2",
+        "--out",
+        dir.arg(),
+        "--quiet",
     ]);
     assert!(built.status.success(), "{}", stderr(&built));
     let path = dir.join("weighing-12-2.gtab");
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["query", &path, "0,7,7,0"], "more than the 12 balls"),
-        (vec!["query", &path, "0,8,8,0"], "add to 16, not to the 14 balls"),
-        (vec!["query", &path, "13"], "13 undecided balls, but only 12"),
+        (
+            vec!["query", &path, "0,8,8,0"],
+            "add to 16, not to the 14 balls",
+        ),
+        (
+            vec!["query", &path, "13"],
+            "13 undecided balls, but only 12",
+        ),
         (vec!["query", &path, "11,1,0,2"], "undecided balls beside"),
-        (vec!["query", &path, "0,0,0,14"], "no ball could be the odd one"),
+        (
+            vec!["query", &path, "0,0,0,14"],
+            "no ball could be the odd one",
+        ),
         (vec!["query", &path, "0,1,1"], "3 numbers instead of 4"),
-        (vec!["build", "weighing", "--balls", "2"], "--balls 2: expected"),
+        (
+            vec!["build", "weighing", "--balls", "2"],
+            "--balls 2: expected",
+        ),
         (vec!["weighing-plan", "--balls", "2"], "--balls 2: expected"),
-        (vec!["weighing-plan", "--balls", "13", "--tell", "--weighings", "3"], "expected 4..="),
+        (
+            vec![
+                "weighing-plan",
+                "--balls",
+                "13",
+                "--tell",
+                "--weighings",
+                "3",
+            ],
+            "expected 4..=",
+        ),
     ];
     for (args, want) in cases {
         let out = gamedb(&args);

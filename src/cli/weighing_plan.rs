@@ -98,7 +98,9 @@ fn adaptive(a: &WeighingPlanArgs) -> Result<(), Failure> {
         for heavier in [true, false] {
             let (found, used) = root.follow(ball, heavier);
             let right = match found {
-                Some((b, h)) => b == ball && h.is_none_or(|h| h == heavier) && (!a.tell || h.is_some()),
+                Some((b, h)) => {
+                    b == ball && h.is_none_or(|h| h == heavier) && (!a.tell || h.is_some())
+                }
                 None => false,
             };
             if !right || used > most {
@@ -124,7 +126,11 @@ fn adaptive(a: &WeighingPlanArgs) -> Result<(), Failure> {
     } else {
         let good = match a.genuine {
             0 => String::new(),
-            g => format!(" (balls {}..={} are the good ones given)", a.balls + 1, a.balls + g),
+            g => format!(
+                " (balls {}..={} are the good ones given)",
+                a.balls + 1,
+                a.balls + g
+            ),
         };
         print!(
             "An adaptive plan: {} balls{good}, at most {most} weighings, finding the odd ball{}.\n\n{}\nchecked: all {checked} cases reach the right verdict within {most} weighings\n",

@@ -101,7 +101,10 @@ impl GameSpec for WeighingSpec {
                                  fewest weighings that always find it (--tell: and say which)";
     const PARAMS: &'static [Param] = &[
         Param::required("balls", "N", "Balls, one of them heavier or lighter (3..)"),
-        Param::flag("tell", "Also say whether the odd ball is heavier or lighter"),
+        Param::flag(
+            "tell",
+            "Also say whether the odd ball is heavier or lighter",
+        ),
         Param::optional(
             "genuine",
             "G",
@@ -124,7 +127,10 @@ impl GameSpec for WeighingSpec {
         params::write(&[
             ("balls", Some(self.balls.to_string())),
             ("tell", self.tell.then(|| "true".into())),
-            ("genuine", (self.genuine > 0).then(|| self.genuine.to_string())),
+            (
+                "genuine",
+                (self.genuine > 0).then(|| self.genuine.to_string()),
+            ),
         ])
     }
 
@@ -137,11 +143,7 @@ impl GameSpec for WeighingSpec {
         format!(
             "ball weighing: {} balls{good}, one heavier or lighter; find it{}",
             self.balls,
-            if self.tell {
-                " and say which"
-            } else {
-                ""
-            }
+            if self.tell { " and say which" } else { "" }
         )
     }
 
@@ -180,7 +182,9 @@ impl GameView for Weighing {
                 ControlFlow::Continue(())
             });
             if let Some(&c) = set.iter().find(|&&c| self.level_of(c) >= self.level_of(i)) {
-                return Err(format!("index {i} has an answer {c} in a level not earlier"));
+                return Err(format!(
+                    "index {i} has an answer {c} in a level not earlier"
+                ));
             }
             children.push(set);
         }

@@ -137,7 +137,10 @@ impl Table {
         here: u32,
     ) -> Result<Option<Vec<AnswerMove>>> {
         let Some(within) = here.checked_sub(1) else {
-            return Ok(self.rules.choices(position, &mut |_| false).map(|_| Vec::new()));
+            return Ok(self
+                .rules
+                .choices(position, &mut |_| false)
+                .map(|_| Vec::new()));
         };
         let distance = |p: &[u32]| -> Option<u32> {
             if self.rules.outside(p).is_some() {

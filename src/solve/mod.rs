@@ -28,8 +28,8 @@ pub use acyclic::{
     grundy_memory, outcomes_memory, solve_grundy, solve_outcomes, solve_outcomes_retro, Bits,
 };
 pub use bfs::{distances, distances_memory, Distances, Puzzle};
-pub use minimax::{against_memory, solve_against, Adversary};
 pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
+pub use minimax::{against_memory, solve_against, Adversary};
 pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
 pub use saves::{Saves, Saving, Wave};
 pub use standing::{

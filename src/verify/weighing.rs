@@ -81,7 +81,9 @@ pub(super) fn statements() -> Vec<Statement> {
 fn searched(n: u32, tell: bool, genuine: u32) -> Result<Option<u32>> {
     let spec = WeighingSpec::new(n, tell, genuine)?;
     let Solved::Distances(values) = spec.solve(ValueKind::Distance, &())? else {
-        return Err(crate::Error::internal("the weighing puzzle solves to distances"));
+        return Err(crate::Error::internal(
+            "the weighing puzzle solves to distances",
+        ));
     };
     let v = values[spec.puzzle().index([n, 0, 0]) as usize];
     Ok((v != UNREACHED).then_some(v as u32))
@@ -105,7 +107,12 @@ fn search_all(env: &mut Env, tell: bool, genuine: u32) -> Result<std::sync::Arc<
     })
 }
 
-fn against_formula(env: &mut Env, tell: bool, genuine: u32, most: fn(u32) -> u64) -> Result<Finding> {
+fn against_formula(
+    env: &mut Env,
+    tell: bool,
+    genuine: u32,
+    most: fn(u32) -> u64,
+) -> Result<Finding> {
     let found = search_all(env, tell, genuine)?;
     let mut f = Finding::default();
     let mut largest = 0;
@@ -158,7 +165,11 @@ fn counted(n: u64, tell: bool) -> u32 {
     (1..)
         .find(|&w: &u32| {
             let third = 3u64.pow(w - 1);
-            let rest = if tell { third.saturating_sub(1) } else { third + 1 };
+            let rest = if tell {
+                third.saturating_sub(1)
+            } else {
+                third + 1
+            };
             // 2a ≤ third, 2(n − 2a) ≤ rest, 2a ≤ n: a ≥ (2n − rest)/4.
             let most = (third / 2).min(n / 2);
             let least = (2 * n).saturating_sub(rest).div_ceil(4);
@@ -266,7 +277,11 @@ mod tests {
     fn counting_agrees_with_the_search_where_both_reach() {
         for n in 3..=60 {
             for tell in [false, true] {
-                assert_eq!(Some(counted(n as u64, tell)), searched(n, tell, 0).unwrap(), "{n}");
+                assert_eq!(
+                    Some(counted(n as u64, tell)),
+                    searched(n, tell, 0).unwrap(),
+                    "{n}"
+                );
             }
         }
     }

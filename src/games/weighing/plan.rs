@@ -47,7 +47,9 @@ pub fn most_balls(d: u32, tell: bool) -> u64 {
 /// Fewest weighings of a plan for `n ≥ 3` balls (Theorem III.1's formulas read as bounds on
 /// `n`): the least `d` with `n ≤ most_balls(d, tell)`.
 pub fn fewest_weighings(n: u64, tell: bool) -> u32 {
-    (1..).find(|&d| n <= most_balls(d, tell)).unwrap_or(u32::MAX)
+    (1..)
+        .find(|&d| n <= most_balls(d, tell))
+        .unwrap_or(u32::MAX)
 }
 
 /// One row of a plan's table: the odd ball a result vector names, and whether it is heavier
@@ -118,7 +120,11 @@ impl Plan {
                 "a fixed plan for {n} balls in {d} weighings: expected {fewest}..={MAX_WEIGHINGS} \
                  weighings ({d} weighings handle at most {} balls{})",
                 most_balls(d, tell),
-                if tell { " when telling heavier or lighter" } else { "" }
+                if tell {
+                    " when telling heavier or lighter"
+                } else {
+                    ""
+                }
             )));
         }
         let vectors = vectors(n, tell, d);
@@ -131,11 +137,7 @@ impl Plan {
         Plan::of_vectors(tell, d, vectors).map_err(Error::internal)
     }
 
-    fn of_vectors(
-        tell: bool,
-        d: u32,
-        vectors: &[Vec<i8>],
-    ) -> std::result::Result<Plan, String> {
+    fn of_vectors(tell: bool, d: u32, vectors: &[Vec<i8>]) -> std::result::Result<Plan, String> {
         let n = vectors.len() as u32;
         let mut pans = vec![(Vec::new(), Vec::new()); d as usize];
         for (i, v) in vectors.iter().enumerate() {
@@ -183,7 +185,11 @@ impl Plan {
         let d = pans.len() as u32;
         let mut vectors = vec![vec![0i8; d as usize]; balls as usize];
         for (j, (left, right)) in pans.iter().enumerate() {
-            for (&b, e) in left.iter().map(|b| (b, 1)).chain(right.iter().map(|b| (b, -1))) {
+            for (&b, e) in left
+                .iter()
+                .map(|b| (b, 1))
+                .chain(right.iter().map(|b| (b, -1)))
+            {
                 let Some(v) = vectors.get_mut((b as usize).wrapping_sub(1)) else {
                     return Err(Error::bad(format!(
                         "weighing {}: ball {b}; expected balls 1..={balls}",
@@ -232,7 +238,11 @@ impl Plan {
                     right.len()
                 ));
             }
-            for (&b, e) in left.iter().map(|b| (b, 1)).chain(right.iter().map(|b| (b, -1))) {
+            for (&b, e) in left
+                .iter()
+                .map(|b| (b, 1))
+                .chain(right.iter().map(|b| (b, -1)))
+            {
                 if b == 0 || b as usize > n {
                     return Err(format!("weighing {}: no ball {b}", j + 1));
                 }
@@ -263,7 +273,11 @@ impl Plan {
                         return Err(format!("{}, but the table names ball {}", case(), got.ball))
                     }
                     Some(got) if got.heavier.is_some() && got.heavier != Some(heavier) => {
-                        return Err(format!("{}, but the table says {}", case(), got.direction()))
+                        return Err(format!(
+                            "{}, but the table says {}",
+                            case(),
+                            got.direction()
+                        ))
                     }
                     Some(got) if self.tell && got.heavier.is_none() => {
                         return Err(format!(
@@ -290,7 +304,9 @@ impl Plan {
     /// The result digits of table row `at`, weighing 1 first.
     fn results(&self, at: usize) -> Vec<usize> {
         let d = self.pans.len();
-        (0..d).map(|j| at / 3usize.pow((d - 1 - j) as u32) % 3).collect()
+        (0..d)
+            .map(|j| at / 3usize.pow((d - 1 - j) as u32) % 3)
+            .collect()
     }
 
     /// The plan as the essay prints it: Table 1 (the pans of each weighing) and Table 2 (from
@@ -324,7 +340,12 @@ impl Plan {
         for (j, (left, right)) in self.pans.iter().enumerate() {
             if width > 60 {
                 // Pans too long for one line each: a block a weighing.
-                s += &format!("{}\n  left:  {}\n  right: {}\n", j + 1, list(left), list(right));
+                s += &format!(
+                    "{}\n  left:  {}\n  right: {}\n",
+                    j + 1,
+                    list(left),
+                    list(right)
+                );
             } else {
                 s += &format!("{:<8}  {:width$}  {}\n", j + 1, list(left), list(right));
             }

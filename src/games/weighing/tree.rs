@@ -87,8 +87,16 @@ fn node(w: &Weighing, values: &[u8], b: Balls) -> Result<Node> {
         [take(&b.u, 0, lu), take(&b.h, 0, lh), take(&b.l, 0, ll)],
         [take(&b.u, lu, ru), take(&b.h, lh, rh), take(&b.l, ll, rl)],
     ];
-    let left: Vec<u32> = pans[0].concat().into_iter().chain(take(&b.good, 0, gl)).collect();
-    let right: Vec<u32> = pans[1].concat().into_iter().chain(take(&b.good, gl, gr)).collect();
+    let left: Vec<u32> = pans[0]
+        .concat()
+        .into_iter()
+        .chain(take(&b.good, 0, gl))
+        .collect();
+    let right: Vec<u32> = pans[1]
+        .concat()
+        .into_iter()
+        .chain(take(&b.good, gl, gr))
+        .collect();
     let off = |all: &[u32], skip: u32| all[skip as usize..].to_vec();
     let mut answers = Vec::new();
     for (a, leaves) in wg.answers(k).iter().enumerate() {
@@ -167,12 +175,7 @@ impl Node {
 
     fn write(&self, s: &mut String, depth: usize, answer: &str) {
         let pad = "  ".repeat(depth);
-        let list = |b: &[u32]| {
-            b.iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
+        let list = |b: &[u32]| b.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
         match self {
             Node::Found { ball, heavier } => {
                 let how = match heavier {
