@@ -146,7 +146,7 @@ fn dyson_genuine(env: &mut Env) -> Result<Finding> {
     let plain = search_all(env, false, 1)?;
     let beyond = (3..=SEARCHED)
         .zip(plain.iter())
-        .filter(|&(n, &v)| v != (1..).find(|&w| n as u64 <= (3u64.pow(w) + 1) / 2))
+        .filter(|&(n, &v)| v != (1..).find(|&w| n as u64 <= 3u64.pow(w).div_ceil(2)))
         .count();
     f.note = Some(format!(
         "{}; without telling, with one good ball, the search gives the least w with n ≤ (3^w + 1)/2 for {} of the {} n",

@@ -141,6 +141,7 @@ async function open(name) {
   else if (["nim", "wythoff", "subtraction", "octal"].includes(t.game)) view = heapView(t, ask, name);
   else if (t.game === "slide") view = slideView(param(t, "rows"), param(t, "cols"), (pos) => ask(pos, "&path=1"));
   else if (t.values === "remoteness") view = boardView(t, ask);
+  else if (t.game === "weighing") view = textView(t, ask, String(param(t, "balls")));
   else view = textView(t, ask);
   chart(name);
 }
@@ -188,6 +189,17 @@ function showAnswer(a, play) {
   }
   for (const m of list) {
     const li = el("li");
+    if (Array.isArray(m.answers)) {
+      // A choice against an adversary (the balance): the choice, then each answer to follow.
+      li.append(el("span", { class: "choice" }, `${m.move}: `));
+      for (const r of m.answers) {
+        const b = el("button", { class: "move answer", "data-leaves": r.leaves, "data-move": r.move }, r.move);
+        b.addEventListener("click", () => play(r.leaves));
+        li.append(b, ` → ${r.leaves} `);
+      }
+      moves.append(li);
+      continue;
+    }
     const b = el("button", { class: "move", "data-leaves": m.leaves }, m.move);
     b.addEventListener("click", () => play(m.leaves));
     li.append(b, ` → ${m.leaves}`);
@@ -697,9 +709,11 @@ function scramble(goal, moves, cols) {
 
 // ---- any other table: a position typed in ----------------------------------------------
 
-function textView(t, ask) {
+// `start`: a position to show at once (the weighing puzzle's start: every ball undecided).
+function textView(t, ask, start) {
   const controls = el("div", { class: "controls" });
   const input = el("input", { type: "text", id: "position-input", placeholder: "a position, e.g. 13,0,0" });
+  if (start) input.value = start;
   const go = el("button", { id: "set" }, "ask");
   controls.append(input, go);
   $("game").append(el("p", {}, t.description), controls);
@@ -709,6 +723,7 @@ function textView(t, ask) {
   }
   go.addEventListener("click", refresh);
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") refresh(); });
+  if (start) refresh();
   return { refresh };
 }
 
