@@ -127,7 +127,7 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("mnk-small-boards", 7.56),
     ("zermelo", 1.46),
     ("connect4-small-boards", 19.48),
-    ("connect4-larger-boards", 150.0),
+    ("connect4-larger-boards", 83.26),
 ];
 
 /// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
