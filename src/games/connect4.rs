@@ -20,7 +20,7 @@
 //! no play makes — both sides with four, four of the side that did not move last — are marked
 //! as no position; which of the others the empty board reaches, the table marks too (a board
 //! can be a position of the table and still be out of reach: a column with `o` at the bottom
-//! and nothing else on the board).
+//! and `x` above it, and nothing else on the board).
 
 use std::ops::Range;
 
