@@ -20,7 +20,7 @@
 //! no play makes — both sides with four, four of the side that did not move last — are marked
 //! as no position; which of the others the empty board reaches, the table marks too (a board
 //! can be a position of the table and still be out of reach: a column with `o` at the bottom
-//! and nothing else on the board).
+//! and `x` above it, and nothing else on the board).
 
 use std::ops::Range;
 
@@ -191,8 +191,9 @@ pub struct Connect4 {
     /// Where the boards of each disc count start, in index order (the most discs first), and
     /// where the last ends.
     counts_at: Vec<u64>,
-    /// Where each tier starts, and where the last ends.
-    starts: Vec<u64>,
+    /// The first tier of each disc count, in index order, and the number of tiers: computed,
+    /// not listed, since a board such as 21×2 has billions of tiers.
+    tiers_at: Vec<u64>,
 }
 
 impl Connect4 {
@@ -212,15 +213,11 @@ impl Connect4 {
                 }
             }
         }
-        let (mut counts_at, mut starts) = (vec![0], vec![0]);
+        let (mut counts_at, mut tiers_at) = (vec![0], vec![0]);
         for n in (0..=cells).rev() {
             let size = comp[w][n] * c[n][n / 2];
-            let from = *counts_at.last().expect("one entry");
-            for cut in (TIER..size).step_by(TIER as usize) {
-                starts.push(from + cut);
-            }
-            starts.push(from + size);
-            counts_at.push(from + size);
+            counts_at.push(counts_at[counts_at.len() - 1] + size);
+            tiers_at.push(tiers_at[tiers_at.len() - 1] + size.div_ceil(TIER).max(1));
         }
         Connect4 {
             w,
@@ -229,7 +226,7 @@ impl Connect4 {
             choose,
             below,
             counts_at,
-            starts,
+            tiers_at,
         }
     }
 
@@ -561,13 +558,15 @@ impl Connect4 {
 
 impl Tiered for Connect4 {
     fn positions(&self) -> u64 {
-        *self.starts.last().expect("one tier at least")
+        *self.counts_at.last().expect("one count at least")
     }
     fn tier_count(&self) -> u64 {
-        self.starts.len() as u64 - 1
+        *self.tiers_at.last().expect("one count at least")
     }
     fn tier(&self, t: u64) -> Range<u64> {
-        self.starts[t as usize]..self.starts[t as usize + 1]
+        let slot = self.tiers_at.partition_point(|&s| s <= t) - 1;
+        let start = self.counts_at[slot] + (t - self.tiers_at[slot]) * TIER;
+        start..(start + TIER).min(self.counts_at[slot + 1])
     }
     fn legal(&self, pos: u64) -> bool {
         let (x, o) = self.unrank_bits(pos);
@@ -784,6 +783,33 @@ mod tests {
                 assert_eq!((x, o), (fx, fo), "{w}x{h} index {i}: the next choice");
                 assert_eq!(x & o, 0);
                 assert_eq!(g.rank_bits(x, o), i, "{w}x{h} index {i}");
+            }
+        }
+    }
+
+    /// The tiers cut the index in order, none past [`TIER`] boards nor across two disc counts:
+    /// 5×5 has counts of more than 2^24 boards; 21×2, 8·10^16 boards, still builds its view.
+    #[test]
+    fn tiers_cut_each_disc_count_in_order() {
+        for (w, h) in [(5, 5), (21, 2), (4, 4)] {
+            let g = Connect4Spec::new(w, h).unwrap().view();
+            let mut at = 0;
+            let mut cut = false;
+            for t in (0..g.tier_count()).take(2000) {
+                let r = g.tier(t);
+                assert_eq!(r.start, at, "{w}x{h} tier {t}");
+                assert!(
+                    r.end > r.start && r.end - r.start <= TIER,
+                    "{w}x{h} tier {t}"
+                );
+                let count = |i: u64| g.counts_at.partition_point(|&s| s <= i);
+                assert_eq!(count(r.start), count(r.end - 1), "{w}x{h} tier {t}");
+                cut |= r.end - r.start == TIER;
+                at = r.end;
+            }
+            if (w, h) == (5, 5) {
+                assert!(cut);
+                assert_eq!(at, Tiered::positions(&g));
             }
         }
     }

@@ -128,7 +128,7 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("mnk-small-boards", 7.56),
     ("zermelo", 1.46),
     ("connect4-small-boards", 19.48),
-    ("connect4-larger-boards", 150.0),
+    ("connect4-larger-boards", 83.26),
     ("weighing-iii.1-find", 0.19),
     ("weighing-iii.1-tell", 0.23),
     ("weighing-counting", 0.16),
