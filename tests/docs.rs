@@ -10,6 +10,7 @@
 //! research), each with the command that reproduces it.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 mod common;
 use common::http::{build, Server};
@@ -318,4 +319,69 @@ fn interop_examples_run_as_written() {
         "only {checked} examples found in the interop guide"
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The transcripts of `src/guide/play.md` (its `text` blocks of `printf ... | gamedb play`),
+/// run over the tables the guide builds (its moves on standard input, its output and errors
+/// together), must print what the guide shows.
+#[test]
+fn play_transcripts_run_as_written() {
+    let dir = TempDir::new("play-guide");
+    build(
+        &dir.path().join("tables"),
+        &[
+            "mnk --rows 3 --cols 3 --k 3",
+            "candy --max-candies 13 --max-take 3 --win even",
+            "nim --heaps 3 --max-heap 5",
+            "chomp --rows 4 --cols 7",
+            "slide --rows 3 --cols 3",
+            "weighing --balls 12 --tell",
+        ],
+    );
+    let guide = std::fs::read_to_string(Path::new(ROOT).join("src/guide/play.md")).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_gamedb")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut run = 0;
+    let mut bad = Vec::new();
+    let mut lines = guide.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line != "```text" {
+            continue;
+        }
+        let mut body = Vec::new();
+        for l in lines.by_ref() {
+            if l.starts_with("```") {
+                break;
+            }
+            body.push(l);
+        }
+        let Some(cmd) = body.first().and_then(|l| l.strip_prefix("$ ")) else {
+            continue;
+        };
+        if !cmd.contains("| gamedb play") {
+            continue;
+        }
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("{cmd} 2>&1"))
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        let got = String::from_utf8_lossy(&out.stdout).trim_end().to_string();
+        let want = body[1..].join("\n");
+        run += 1;
+        if got != want {
+            bad.push(format!("$ {cmd}\n--- shown:\n{want}\n--- got:\n{got}"));
+        }
+    }
+    assert!(
+        run >= 5,
+        "only {run} transcripts found in src/guide/play.md"
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n\n"));
 }
