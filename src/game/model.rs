@@ -390,6 +390,18 @@ pub trait Tiered: Sync {
     fn tier_count(&self) -> u64;
     /// The index range of tier `t`, for `t < tier_count()`.
     fn tier(&self, t: u64) -> Range<u64>;
+    /// Positions in the largest tier, which sizes a solve's scratch memory (stated before
+    /// solving). By default every tier is measured; a game of very many tiers (Connect Four
+    /// on a long board has billions) says it without the walk.
+    fn largest_tier(&self) -> u64 {
+        (0..self.tier_count())
+            .map(|t| {
+                let r = self.tier(t);
+                r.end - r.start
+            })
+            .max()
+            .unwrap_or(0)
+    }
     /// Whether an index is a legal position.
     fn legal(&self, pos: u64) -> bool;
     /// The value of a legal position where the game is over, for the player to move.

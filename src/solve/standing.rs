@@ -113,13 +113,7 @@ const CHUNK: usize = 1 << 12;
 /// twelve bytes for each move that stays inside it (none when no move does).
 pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
     let n = game.positions();
-    let largest = (0..game.tier_count())
-        .map(|t| {
-            let r = game.tier(t);
-            r.end - r.start
-        })
-        .max()
-        .unwrap_or(0);
+    let largest = game.largest_tier();
     let edges = if game.in_tier_moves() {
         largest
             .saturating_mul(game.moves_bound())
