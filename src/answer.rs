@@ -9,8 +9,10 @@
 //!   only), `winning_moves`, and when every move was asked for (`--all-moves`), `moves`:
 //!   every legal move, each with the `outcome` (and `grundy`) of the position it leaves;
 //! * distance tables and the solver: `position`, `solvable`, `distance` (null when
-//!   unsolvable), `reason` (when unsolvable), `optimal_moves`, `path` (when asked for), and
-//!   `nodes` (the solver's expanded nodes, solver answers only);
+//!   unsolvable), `reason` (when unsolvable), `optimal_moves` (at most
+//!   [`OPTIMAL_MOVES_LISTED`], in the rules' order), `more_optimal_moves` (how many more there
+//!   are, only when some were left out), `path` (when asked for), and `nodes` (the solver's
+//!   expanded nodes, solver answers only);
 //! * win/lose/tie/draw tables (two-player games): `position`, `value` (`"win"`, `"lose"`,
 //!   `"tie"`, `"draw"`, for the player to move), `remoteness` (plies to the end with best
 //!   play; null for a draw), `reachable` (from the game's start, for games with one), `moves`:
@@ -173,6 +175,12 @@ pub struct ValuedMove {
     pub grundy: Option<u32>,
 }
 
+/// The optimal moves a distance answer lists at most. A puzzle against an adversary can have
+/// hundreds of equally good choices, each with every answer (40 balls at `0,20,20,0`: 420
+/// weighings, 67 kB on one line); an answer is one line a program reads, so it lists the first
+/// ones and says how many more there are. Sliding puzzles never have more than four.
+pub const OPTIMAL_MOVES_LISTED: usize = 8;
+
 /// The answer of a distance table or the solver: how far the position is from the goal.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DistanceValue {
@@ -183,8 +191,12 @@ pub struct DistanceValue {
     /// Why the goal cannot be reached, when it cannot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Every move to a position one move nearer the goal.
+    /// The moves to a position one move nearer the goal, the first
+    /// [`OPTIMAL_MOVES_LISTED`] of them in the rules' order.
     pub optimal_moves: Vec<AnswerMove>,
+    /// How many optimal moves there are beyond those listed; `None` when every one is listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more_optimal_moves: Option<u64>,
     /// A whole optimal solution, when asked for: `distance` moves ending at the goal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<Vec<AnswerMove>>,
@@ -213,18 +225,23 @@ impl DistanceValue {
             distance: None,
             reason: Some(reason),
             optimal_moves: Vec::new(),
+            more_optimal_moves: None,
             path: None,
             nodes: None,
         }
     }
 
-    /// `distance` moves from the goal, with the moves one step nearer it.
-    pub(crate) fn at(distance: u32, optimal_moves: Vec<AnswerMove>) -> DistanceValue {
+    /// `distance` moves from the goal, with the moves one step nearer it (the first
+    /// [`OPTIMAL_MOVES_LISTED`] of them listed).
+    pub(crate) fn at(distance: u32, mut optimal_moves: Vec<AnswerMove>) -> DistanceValue {
+        let more = optimal_moves.len().saturating_sub(OPTIMAL_MOVES_LISTED);
+        optimal_moves.truncate(OPTIMAL_MOVES_LISTED);
         DistanceValue {
             solvable: true,
             distance: Some(distance),
             reason: None,
             optimal_moves,
+            more_optimal_moves: (more > 0).then_some(more as u64),
             path: None,
             nodes: None,
         }
@@ -306,6 +323,9 @@ impl Answer {
                             "{position}: distance {n}  optimal: {}",
                             moves_text(&d.optimal_moves)
                         );
+                        if let Some(more) = d.more_optimal_moves {
+                            s += &format!("; and {more} more");
+                        }
                         if let Some(path) = &d.path {
                             let steps: Vec<&str> = path.iter().map(|m| m.label.as_str()).collect();
                             s += &format!("  path: {}", steps.join(", "));

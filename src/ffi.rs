@@ -623,7 +623,8 @@ pub unsafe extern "C" fn gamedb_close_board(board: *mut Board) {
 /// Writes the answer to a position of the board as one JSON object, exactly the line
 /// `gamedb query --rows R --cols C --tables DIR POSITION --json` prints (with
 /// [`GAMEDB_QUERY_PATH`] in `flags`: `--path` too): `position`, `solvable`, `distance`,
-/// `reason` when unsolvable, `optimal_moves`, `path`, and `nodes` for the solver's answers.
+/// `reason` when unsolvable, `optimal_moves`, `more_optimal_moves` when some were left out,
+/// `path`, and `nodes` for the solver's answers.
 /// `snprintf` contract as [`gamedb_position_at`]; negative: an error code
 /// (`GAMEDB_ERR_POSITION` for text that is not an arrangement of the board, `GAMEDB_ERR_KIND`
 /// when the folder has no tables to answer it).

@@ -137,7 +137,8 @@ void gamedb_close_board(gamedb_board *board);
 
 /* Writes the answer as one JSON object, the line `gamedb query --rows R --cols C --tables DIR
  * POSITION --json` prints (with GAMEDB_QUERY_PATH in flags: `--path` too): {"position",
- * "solvable", "distance", "reason" (unsolvable), "optimal_moves", "path" (asked for), "nodes"
+ * "solvable", "distance", "reason" (unsolvable), "optimal_moves" (the first 8),
+ * "more_optimal_moves" (how many more, when some were left out), "path" (asked for), "nodes"
  * (the solver's answers)} (snprintf contract). GAMEDB_ERR_POSITION for text that is not an
  * arrangement of the board; GAMEDB_ERR_KIND when the folder has no tables to answer it. */
 int64_t gamedb_board_query_json(const gamedb_board *board, const char *position, uint32_t flags,

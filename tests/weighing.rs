@@ -138,6 +138,48 @@ fn dysons_good_ball_matches_the_brute_force() {
 }
 
 #[test]
+fn a_position_with_hundreds_of_best_weighings_lists_the_first_and_counts_the_rest() {
+    // 0,20,20,0 of 40 balls has 721 best weighings; listed whole with their answers they made
+    // one line of 67 kB (found by the stream fuzz target).
+    let t = table(40, false, 0);
+    let rules = t.rules();
+    let pos = rules.parse("0,20,20,0").unwrap();
+    let here = distance(&t, "0,20,20,0").unwrap();
+    let within = |p: &[u32]| distance(&t, &rules.format(p)).is_some_and(|d| d < here);
+    let best: Vec<String> = rules
+        .choices(&pos, &mut |answers| answers.iter().all(|a| within(a)))
+        .unwrap()
+        .into_iter()
+        .map(|c| c.label)
+        .collect();
+    assert!(
+        best.len() > gamedb::answer::OPTIMAL_MOVES_LISTED,
+        "{}",
+        best.len()
+    );
+    let answer = t.query("0,20,20,0").unwrap();
+    let d = answer.distance().unwrap();
+    let listed: Vec<String> = d.optimal_moves.iter().map(|m| m.label.clone()).collect();
+    assert_eq!(listed, best[..gamedb::answer::OPTIMAL_MOVES_LISTED]);
+    assert_eq!(
+        d.more_optimal_moves,
+        Some((best.len() - listed.len()) as u64)
+    );
+    let line = serde_json::to_string(&answer).unwrap();
+    assert!(line.len() < 4096, "{}", line.len());
+    assert!(line.ends_with(&format!(",\"more_optimal_moves\":{}}}", best.len() - 8)));
+    assert!(answer
+        .to_text()
+        .ends_with(&format!("; and {} more", best.len() - 8)));
+    // A position with fewer lists every one and no count.
+    let answer = t.query("40").unwrap();
+    assert_eq!(answer.distance().unwrap().more_optimal_moves, None);
+    assert!(!serde_json::to_string(&answer)
+        .unwrap()
+        .contains("more_optimal"));
+}
+
+#[test]
 fn an_altered_plan_is_caught_by_the_checker() {
     for plan in [
         Plan::construct(12, true, 3).unwrap(),

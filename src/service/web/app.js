@@ -205,6 +205,10 @@ function showAnswer(a, play) {
     li.append(b, ` → ${m.leaves}`);
     moves.append(li);
   }
+  // An answer lists the first optimal moves only (see OPTIMAL_MOVES_LISTED in src/answer.rs).
+  if (a.more_optimal_moves) {
+    moves.append(el("li", { class: "more" }, `and ${a.more_optimal_moves} more optimal move${a.more_optimal_moves > 1 ? "s" : ""}, as good as these`));
+  }
 }
 
 // `win in 7`, `tie in 9`, `lose (the game is over)`, `draw`: as `gamedb query` says it.
