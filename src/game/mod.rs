@@ -29,7 +29,7 @@ pub use simple::{Shape, SimpleGame, SimpleView};
 
 pub use crate::progress::Progress;
 pub use model::{
-    mod3, standing, Game, Outcome, Retro, Solved, Standing, Tiered, ValueKind, UNREACHED,
+    mod3, standing, Game, Outcome, Retro, Solved, Standing, Tiered, ValueKind, Visit, UNREACHED,
 };
 
 /// Most positions a table may have (2^38: a 32 GiB bit table). Room for the 20×20 Chomp box

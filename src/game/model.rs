@@ -368,6 +368,17 @@ pub trait Retro: Game {
     fn parents<F: FnMut(u64)>(&self, pos: u64, f: F);
 }
 
+/// What [`Tiered::visit`] found at an index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visit {
+    /// No position.
+    Illegal,
+    /// A position where the game is over, with its value for the player to move.
+    Over(Standing),
+    /// A position with moves (its children were given).
+    Moves,
+}
+
 /// A two-player game with ties and draws over a dense index cut into tiers, as the retrograde
 /// engine of `crate::solve::standing` sees it.
 ///
@@ -409,6 +420,20 @@ pub trait Tiered: Sync {
     /// Calls `f` with the index of the position each move of a legal position leads to (a
     /// child may come more than once, as often as moves lead to it).
     fn children<F: FnMut(u64)>(&self, pos: u64, f: F);
+    /// What the engine's scan asks of an index, at once: whether it is a position, whether the
+    /// game is over there (and its value), and else its children, given to `f` as
+    /// [`children`](Tiered::children) gives them. By default the three calls; a game whose
+    /// index is costly to read (every call unranks a board) reads it once here.
+    fn visit<F: FnMut(u64)>(&self, pos: u64, f: F) -> Visit {
+        if !self.legal(pos) {
+            return Visit::Illegal;
+        }
+        if let Some(v) = self.terminal(pos) {
+            return Visit::Over(v);
+        }
+        self.children(pos, f);
+        Visit::Moves
+    }
     /// The most moves a position has.
     fn moves_bound(&self) -> u64;
     /// Whether a move may stay inside its tier. By default yes; a game whose every move

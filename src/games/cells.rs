@@ -162,7 +162,12 @@ impl Cells {
     pub fn unrank(&self, x: usize, o: usize, rank: u64, board: &mut Vec<u32>) {
         let (xb, ob) = self.unrank_bits(x, o, rank);
         board.clear();
-        board.extend((0..self.cells).map(|c| match (xb >> c & 1, ob >> c & 1) {
+        self.extend_board(xb, ob, board);
+    }
+
+    /// Appends the cells of the board with x on the cells of mask `x` and o on those of `o`.
+    pub fn extend_board(&self, x: u64, o: u64, board: &mut Vec<u32>) {
+        board.extend((0..self.cells).map(|c| match (x >> c & 1, o >> c & 1) {
             (1, _) => X,
             (_, 1) => O,
             _ => EMPTY,

@@ -27,7 +27,7 @@ use std::ops::Range;
 use super::cells::{EMPTY, O, X};
 use crate::game::{
     params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
-    ValueKind,
+    ValueKind, Visit,
 };
 use crate::solve::{solve_tiered, standings_memory, standings_saved_bytes};
 use crate::{Error, Result};
@@ -252,6 +252,20 @@ impl Connect4 {
 
     /// Whether a board of legal counts is a position: not both sides with four, and four only
     /// of the side that moved last.
+    /// The index of each position the moves of a board where play goes on lead to.
+    fn children_bits(&self, x: u64, o: u64, mut f: impl FnMut(u64)) {
+        let x_moves = (x | o).count_ones() % 2 == 0;
+        for c in 0..self.w {
+            if let Some(bit) = self.drop_bit(x | o, c) {
+                f(if x_moves {
+                    self.rank_bits(x | bit, o)
+                } else {
+                    self.rank_bits(x, o | bit)
+                });
+            }
+        }
+    }
+
     fn legal_bits(&self, x: u64, o: u64) -> bool {
         let x_moved_last = (x | o).count_ones() % 2 == 1;
         match (self.four(x), self.four(o)) {
@@ -585,21 +599,22 @@ impl Tiered for Connect4 {
         let (x, o) = self.unrank_bits(pos);
         self.over_bits(x, o)
     }
-    fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+    fn children<F: FnMut(u64)>(&self, pos: u64, f: F) {
         let (x, o) = self.unrank_bits(pos);
-        if self.over_bits(x, o).is_some() {
-            return;
+        if self.over_bits(x, o).is_none() {
+            self.children_bits(x, o, f);
         }
-        let x_moves = (x | o).count_ones() % 2 == 0;
-        for c in 0..self.w {
-            if let Some(bit) = self.drop_bit(x | o, c) {
-                f(if x_moves {
-                    self.rank_bits(x | bit, o)
-                } else {
-                    self.rank_bits(x, o | bit)
-                });
-            }
+    }
+    fn visit<F: FnMut(u64)>(&self, pos: u64, f: F) -> Visit {
+        let (x, o) = self.unrank_bits(pos);
+        if !self.legal_bits(x, o) {
+            return Visit::Illegal;
         }
+        if let Some(v) = self.over_bits(x, o) {
+            return Visit::Over(v);
+        }
+        self.children_bits(x, o, f);
+        Visit::Moves
     }
     fn moves_bound(&self) -> u64 {
         self.w as u64

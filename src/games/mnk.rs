@@ -18,7 +18,7 @@ use std::ops::Range;
 use super::cells::{Cells, EMPTY, O, X};
 use crate::game::{
     params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
-    ValueKind,
+    ValueKind, Visit,
 };
 use crate::solve::{solve_tiered, standings_memory, standings_saved_bytes};
 use crate::{Error, Result};
@@ -216,6 +216,21 @@ impl Mnk {
 
     /// Whether a board of legal counts (as every index holds) is a position: not both sides
     /// with a line, and a line only of the side that moved last.
+    /// The index of each position the moves of a board where play goes on lead to.
+    fn children_bits(&self, x: u64, o: u64, mut f: impl FnMut(u64)) {
+        let x_moves = x.count_ones() == o.count_ones();
+        let mut empty = self.full & !(x | o);
+        while empty != 0 {
+            let cell = empty & empty.wrapping_neg();
+            empty &= empty - 1;
+            f(if x_moves {
+                self.index_of_bits(x | cell, o)
+            } else {
+                self.index_of_bits(x, o | cell)
+            });
+        }
+    }
+
     fn legal_bits(&self, x: u64, o: u64) -> bool {
         let x_moved_last = x.count_ones() > o.count_ones();
         match (self.has_line(x), self.has_line(o)) {
@@ -290,22 +305,22 @@ impl Tiered for Mnk {
         let (x, o) = self.bits_at(pos);
         self.over_bits(x, o)
     }
-    fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+    fn children<F: FnMut(u64)>(&self, pos: u64, f: F) {
         let (x, o) = self.bits_at(pos);
-        if self.over_bits(x, o).is_some() {
-            return;
+        if self.over_bits(x, o).is_none() {
+            self.children_bits(x, o, f);
         }
-        let x_moves = x.count_ones() == o.count_ones();
-        let mut empty = self.full & !(x | o);
-        while empty != 0 {
-            let cell = empty & empty.wrapping_neg();
-            empty &= empty - 1;
-            f(if x_moves {
-                self.index_of_bits(x | cell, o)
-            } else {
-                self.index_of_bits(x, o | cell)
-            });
+    }
+    fn visit<F: FnMut(u64)>(&self, pos: u64, f: F) -> Visit {
+        let (x, o) = self.bits_at(pos);
+        if !self.legal_bits(x, o) {
+            return Visit::Illegal;
         }
+        if let Some(v) = self.over_bits(x, o) {
+            return Visit::Over(v);
+        }
+        self.children_bits(x, o, f);
+        Visit::Moves
     }
     fn moves_bound(&self) -> u64 {
         self.cells.len() as u64

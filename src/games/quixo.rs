@@ -32,7 +32,7 @@ use std::ops::Range;
 use super::cells::{Cells, EMPTY, O, X};
 use crate::game::{
     params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
-    ValueKind,
+    ValueKind, Visit,
 };
 use crate::solve::{solve_tiered, standings_memory, standings_saved_bytes};
 use crate::{Error, Result};
@@ -118,34 +118,58 @@ impl GameSpec for QuixoSpec {
     }
 }
 
-/// One move's geometry: the cube taken at `path[0]` goes in at the last cell of `path`, the
-/// cubes between shifting one step towards the first.
+/// One move's geometry, as bit masks of cells: the cube taken at `from` goes in at `to`, the
+/// cubes between shifting one step towards `from`.
 struct Push {
-    path: Vec<usize>,
+    from: usize,
+    to: usize,
+    /// Every cell of the path from `from` to `to`.
+    path: u64,
+    /// The cells of the path but `from`: the cubes that shift.
+    shifted: u64,
+    /// From one cell of the path to the next: ±1 along a row, ±N along a column.
+    step: i32,
 }
 
 impl Push {
-    fn from(&self) -> usize {
-        self.path[0]
-    }
-    fn to(&self) -> usize {
-        self.path[self.path.len() - 1]
-    }
-    /// The board after the push by `side`.
-    fn apply(&self, board: &mut [u32], side: u32) {
-        for w in self.path.windows(2) {
-            board[w[0]] = board[w[1]];
+    /// Cubes at `c + step` to `c`.
+    fn back(&self, m: u64) -> u64 {
+        if self.step > 0 {
+            m >> self.step
+        } else {
+            m << -self.step
         }
-        board[self.to()] = side;
     }
-    /// The board before the push, the taken cube having shown `was` (the push must have
-    /// left the mover's cube at its end).
-    fn undo(&self, board: &mut [u32], was: u32) {
-        for w in self.path.windows(2).rev() {
-            board[w[1]] = board[w[0]];
+    /// Cubes at `c` to `c + step`.
+    fn on(&self, m: u64) -> u64 {
+        if self.step > 0 {
+            m << self.step
+        } else {
+            m >> -self.step
         }
-        board[self.from()] = was;
     }
+    /// The masks of the mover's and the other side's cubes after the mover's push.
+    fn apply(&self, mine: u64, theirs: u64) -> (u64, u64) {
+        (
+            (mine & !self.path) | self.back(mine & self.shifted) | 1 << self.to,
+            (theirs & !self.path) | self.back(theirs & self.shifted),
+        )
+    }
+    /// The masks before the push (which must have left the mover's cube at `to`), the taken
+    /// cube having been the mover's (`was_mine`) or blank.
+    fn undo(&self, mine: u64, theirs: u64, was_mine: bool) -> (u64, u64) {
+        let stays = self.path & !(1 << self.to);
+        (
+            (mine & !self.path) | self.on(mine & stays) | u64::from(was_mine) << self.from,
+            (theirs & !self.path) | self.on(theirs & stays),
+        )
+    }
+}
+
+/// Why a board is no position (the words come when they are asked for).
+enum Fault {
+    Counts,
+    Line,
 }
 
 /// Quixo over its dense index.
@@ -211,7 +235,7 @@ impl Quixo {
                 ends.sort_unstable();
                 for e in ends {
                     let (er, ec) = (e / n, e % n);
-                    let path: Vec<usize> = if er == r {
+                    let cells: Vec<usize> = if er == r {
                         if ec > c {
                             (c..=ec).map(|k| at(r, k)).collect()
                         } else {
@@ -222,7 +246,13 @@ impl Quixo {
                     } else {
                         (er..=r).rev().map(|k| at(k, c)).collect()
                     };
-                    pushes.push(Push { path });
+                    pushes.push(Push {
+                        from: cells[0],
+                        to: cells[cells.len() - 1],
+                        path: cells.iter().fold(0, |m, &c| m | 1 << c),
+                        shifted: cells[1..].iter().fold(0, |m, &c| m | 1 << c),
+                        step: cells[1] as i32 - cells[0] as i32,
+                    });
                 }
             }
         }
@@ -249,22 +279,23 @@ impl Quixo {
         self.spec.size as usize
     }
 
-    /// Whether `side` has a line on `board`.
-    fn has_line(&self, board: &[u32], side: u32) -> bool {
-        let m = board
-            .iter()
-            .enumerate()
-            .fold(0u64, |m, (c, &v)| if v == side { m | 1 << c } else { m });
-        self.lines.iter().any(|&l| l & !m == 0)
+    /// Whether the cubes of `m` make a line.
+    fn has_line(&self, m: u64) -> bool {
+        self.lines.iter().any(|&l| l & m == l)
+    }
+
+    /// The masks of the player to move and of the other, from the masks of x and o.
+    fn sides(x: u64, o: u64, side: u32) -> (u64, u64) {
+        if side == X {
+            (x, o)
+        } else {
+            (o, x)
+        }
     }
 
     /// Why counts of `x` x and `o` o with `side` to move cannot come from play, or `None`.
     fn bad_counts(x: usize, o: usize, side: u32) -> Option<String> {
-        let fine = match side {
-            X => (x, o) == (0, 0) || (x >= 1 && o >= 1),
-            _ => (x, o) == (1, 0) || (x >= 1 && o >= 1),
-        };
-        (!fine).then(|| {
+        Quixo::bad_counts_at(x, o, side).then(|| {
             format!(
                 "{x} x and {o} o with {} to move: the first move of each player turns a blank and \
                  counts never go down, so play makes the empty board with x to move, one x \
@@ -274,87 +305,115 @@ impl Quixo {
         })
     }
 
+    /// Whether counts of `x` x and `o` o with `side` to move cannot come from play.
+    fn bad_counts_at(x: usize, o: usize, side: u32) -> bool {
+        let fine = match side {
+            X => (x, o) == (0, 0) || (x >= 1 && o >= 1),
+            _ => (x, o) == (1, 0) || (x >= 1 && o >= 1),
+        };
+        !fine
+    }
+
     /// Why a board of the right size with `side` to move is no position, or `None`.
     fn illegal(&self, board: &[u32], side: u32) -> Option<String> {
-        let (x, o) = Cells::counts(board);
-        if let Some(why) = Quixo::bad_counts(x, o, side) {
-            return Some(why);
+        let (x, o) = Cells::bits(board);
+        let fault = self.fault(x, o, side)?;
+        let (xs, os) = (x.count_ones() as usize, o.count_ones() as usize);
+        Some(match fault {
+            Fault::Counts => Quixo::bad_counts(xs, os, side).unwrap_or_default(),
+            Fault::Line => {
+                let who = match (self.has_line(x), self.has_line(o)) {
+                    (true, true) => "both sides have a line",
+                    (true, false) => "x has a line",
+                    _ => "o has a line",
+                };
+                format!(
+                    "{who}, and no move of {} from a board without a line makes it (play stops \
+                     at the first line)",
+                    side_name(other(side))
+                )
+            }
+        })
+    }
+
+    /// [`illegal`](Quixo::illegal) on the masks of x and o, without the words.
+    fn fault(&self, x: u64, o: u64, side: u32) -> Option<Fault> {
+        let (xs, os) = (x.count_ones() as usize, o.count_ones() as usize);
+        if Quixo::bad_counts_at(xs, os, side) {
+            return Some(Fault::Counts);
         }
-        if !self.has_line(board, X) && !self.has_line(board, O) {
+        if !self.has_line(x) && !self.has_line(o) {
             return None;
         }
         // A line was made by the last move, of the other side, from a board without one.
         let last = other(side);
-        let mut before = board.to_vec();
+        let (theirs, mine) = Quixo::sides(x, o, last);
         for p in &self.pushes {
-            if board[p.to()] != last {
+            if theirs >> p.to & 1 == 0 {
                 continue;
             }
-            for was in [EMPTY, last] {
-                before.copy_from_slice(board);
-                p.undo(&mut before, was);
-                let (bx, bo) = Cells::counts(&before);
-                if Quixo::bad_counts(bx, bo, last).is_none()
-                    && !self.has_line(&before, X)
-                    && !self.has_line(&before, O)
+            for was_theirs in [false, true] {
+                let (t, m) = p.undo(theirs, mine, was_theirs);
+                let (bx, bo) = if last == X { (t, m) } else { (m, t) };
+                if !Quixo::bad_counts_at(bx.count_ones() as usize, bo.count_ones() as usize, last)
+                    && !self.has_line(bx)
+                    && !self.has_line(bo)
                 {
                     return None;
                 }
             }
         }
-        let who = match (self.has_line(board, X), self.has_line(board, O)) {
-            (true, true) => "both sides have a line",
-            (true, false) => "x has a line",
-            _ => "o has a line",
-        };
-        Some(format!(
-            "{who}, and no move of {} from a board without a line makes it (play stops at the \
-             first line)",
-            side_name(last)
-        ))
+        Some(Fault::Line)
     }
 
-    /// The board and the side to move at an index.
-    fn board_at(&self, index: u64, board: &mut Vec<u32>) -> u32 {
+    /// The masks of x and o and the side to move at an index.
+    fn bits_at(&self, index: u64) -> (u64, u64, u32) {
         let t = self.starts.partition_point(|&s| s <= index) - 1;
         let (x, o) = self.classes[t];
         let local = index - self.starts[t];
-        self.cells.unrank(x, o, local / 2, board);
-        if local % 2 == 0 {
-            X
-        } else {
-            O
-        }
+        let (xb, ob) = self.cells.unrank_bits(x, o, local / 2);
+        (xb, ob, if local % 2 == 0 { X } else { O })
     }
 
-    fn index_of(&self, board: &[u32], side: u32) -> u64 {
-        let (x, o) = Cells::counts(board);
-        let t = self.tier_of[x * (self.cells.len() + 1) + o];
-        self.starts[t] + 2 * self.cells.rank(board) + u64::from(side == O)
+    fn board_at(&self, index: u64, board: &mut Vec<u32>) -> u32 {
+        let (x, o, side) = self.bits_at(index);
+        board.clear();
+        self.cells.extend_board(x, o, board);
+        side
+    }
+
+    fn index_of(&self, x: u64, o: u64, side: u32) -> u64 {
+        let (xs, os) = (x.count_ones() as usize, o.count_ones() as usize);
+        let t = self.tier_of[xs * (self.cells.len() + 1) + os];
+        self.starts[t] + 2 * self.cells.rank_bits(x, o) + u64::from(side == O)
     }
 
     /// The value of a position where the game is over, for the player to move.
-    fn over(&self, board: &[u32], side: u32) -> Option<Standing> {
-        if self.has_line(board, side) {
+    fn over(&self, x: u64, o: u64, side: u32) -> Option<Standing> {
+        let (mine, theirs) = Quixo::sides(x, o, side);
+        if self.has_line(mine) {
             Some(Standing::Win)
-        } else if self.has_line(board, other(side)) {
+        } else if self.has_line(theirs) {
             Some(Standing::Lose)
         } else {
             None
         }
     }
 
-    /// Calls `f` with each move of a position where play goes on and the board it leaves.
-    fn each_move(&self, board: &[u32], side: u32, mut f: impl FnMut(&Push, &[u32])) {
-        let mut after = board.to_vec();
+    /// Calls `f` with each move of a position where play goes on and the masks of x and o it
+    /// leaves.
+    fn each_move(&self, x: u64, o: u64, side: u32, mut f: impl FnMut(&Push, u64, u64)) {
+        let (mine, theirs) = Quixo::sides(x, o, side);
         for p in &self.pushes {
-            let taken = board[p.from()];
-            if taken != EMPTY && taken != side {
+            if theirs >> p.from & 1 != 0 {
                 continue;
             }
-            after.copy_from_slice(board);
-            p.apply(&mut after, side);
-            f(p, &after);
+            let (m, t) = p.apply(mine, theirs);
+            if side == X {
+                f(p, m, t)
+            } else {
+                f(p, t, m)
+            }
         }
     }
 
@@ -375,23 +434,32 @@ impl Tiered for Quixo {
         self.starts[t as usize]..self.starts[t as usize + 1]
     }
     fn legal(&self, pos: u64) -> bool {
-        let mut board = Vec::new();
-        let side = self.board_at(pos, &mut board);
-        self.illegal(&board, side).is_none()
+        let (x, o, side) = self.bits_at(pos);
+        self.fault(x, o, side).is_none()
     }
     fn terminal(&self, pos: u64) -> Option<Standing> {
-        let mut board = Vec::new();
-        let side = self.board_at(pos, &mut board);
-        self.over(&board, side)
+        let (x, o, side) = self.bits_at(pos);
+        self.over(x, o, side)
     }
     fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
-        let mut board = Vec::new();
-        let side = self.board_at(pos, &mut board);
-        if self.over(&board, side).is_some() {
+        let (x, o, side) = self.bits_at(pos);
+        if self.over(x, o, side).is_some() {
             return;
         }
         let next = other(side);
-        self.each_move(&board, side, |_, after| f(self.index_of(after, next)));
+        self.each_move(x, o, side, |_, x, o| f(self.index_of(x, o, next)));
+    }
+    fn visit<F: FnMut(u64)>(&self, pos: u64, mut f: F) -> Visit {
+        let (x, o, side) = self.bits_at(pos);
+        if self.fault(x, o, side).is_some() {
+            return Visit::Illegal;
+        }
+        if let Some(v) = self.over(x, o, side) {
+            return Visit::Over(v);
+        }
+        let next = other(side);
+        self.each_move(x, o, side, |_, x, o| f(self.index_of(x, o, next)));
+        Visit::Moves
     }
     fn moves_bound(&self) -> u64 {
         self.pushes.len() as u64
@@ -497,7 +565,8 @@ impl Rules for Quixo {
 
     fn rank(&self, pos: &[u32]) -> u64 {
         let cells = self.cells.len();
-        self.index_of(&pos[..cells], pos[cells])
+        let (x, o) = Cells::bits(&pos[..cells]);
+        self.index_of(x, o, pos[cells])
     }
 
     fn unrank(&self, index: u64) -> Vec<u32> {
@@ -509,16 +578,18 @@ impl Rules for Quixo {
 
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
         let cells = self.cells.len();
-        let (board, side) = (&pos[..cells], pos[cells]);
-        if self.over(board, side).is_some() {
+        let (x, o) = Cells::bits(&pos[..cells]);
+        let side = pos[cells];
+        if self.over(x, o, side).is_some() {
             return Vec::new();
         }
         let mut out = Vec::new();
-        self.each_move(board, side, |p, after| {
-            let mut leaves = after.to_vec();
+        self.each_move(x, o, side, |p, x, o| {
+            let mut leaves = Vec::with_capacity(cells + 1);
+            self.cells.extend_board(x, o, &mut leaves);
             leaves.push(other(side));
             out.push(Move {
-                label: format!("{}>{}", self.cell_name(p.from()), self.cell_name(p.to())),
+                label: format!("{}>{}", self.cell_name(p.from), self.cell_name(p.to)),
                 leaves,
             });
         });
@@ -527,7 +598,8 @@ impl Rules for Quixo {
 
     fn terminal_standing(&self, pos: &[u32]) -> Option<Standing> {
         let cells = self.cells.len();
-        self.over(&pos[..cells], pos[cells])
+        let (x, o) = Cells::bits(&pos[..cells]);
+        self.over(x, o, pos[cells])
     }
 
     fn start(&self) -> Option<Vec<u32>> {

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::saves::{Saves, Wave};
-use crate::game::model::{standing, Solved, Standing, Tiered, ValueKind};
+use crate::game::model::{standing, Solved, Standing, Tiered, ValueKind, Visit};
 use crate::progress::Progress;
 use crate::{Error, Result};
 
@@ -45,8 +45,10 @@ struct Seen {
     win: u16,
     /// The nearest tie among them.
     tie: u16,
-    /// 1 legal, 2 every lower child a win (or none), 4 terminal.
+    /// 1 legal, 2 every lower child a win (or none).
     flags: u8,
+    /// The value where the game is over.
+    over: Option<Standing>,
 }
 
 const LEGAL: u8 = 1;
@@ -59,6 +61,7 @@ impl Seen {
         win: 0,
         tie: NONE,
         flags: 0,
+        over: None,
     };
 }
 
@@ -268,20 +271,13 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
                 for (k, slot) in chunk.iter_mut().enumerate() {
                     let local = (c * CHUNK + k) as u32;
                     let pos = first + local as u64;
-                    if !game.legal(pos) {
-                        continue;
-                    }
                     let mut s = Seen {
                         flags: LEGAL | ALL_WIN,
                         ..Seen::ILLEGAL
                     };
-                    if game.terminal(pos).is_some() {
-                        *slot = s;
-                        continue;
-                    }
                     let mut moves = 0u64;
                     let mut bad = None;
-                    game.children(pos, |child| {
+                    let visit = game.visit(pos, |child| {
                         moves += 1;
                         if child >= first && child < end {
                             if in_tier {
@@ -312,6 +308,15 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
                             }
                         }
                     });
+                    match visit {
+                        Visit::Illegal => continue,
+                        Visit::Over(v) => {
+                            s.over = Some(v);
+                            *slot = s;
+                            continue;
+                        }
+                        Visit::Moves => {}
+                    }
                     if let Some(child) = bad {
                         return Err(Error::internal(format!(
                         "position {pos} has a move to {child}, which is no solved position of a \
@@ -329,20 +334,26 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
                 Ok(edges)
             })
             .collect();
-    let mut edges = Vec::new();
-    for piece in pieces {
-        edges.extend(piece?);
-    }
-    edges.par_sort_unstable();
-    // Parents of local position c: parents[offsets[c]..offsets[c + 1]].
+    // The parents of local position c: parents[offsets[c]..offsets[c + 1]], by a counting sort
+    // of the edges on the child (linear, where sorting the pairs took a tenth of a Quixo
+    // solve); the pieces come in index order, so each child's parents come in index order.
+    let pieces = pieces.into_iter().collect::<Result<Vec<_>>>()?;
     let mut offsets = vec![0u32; len + 1];
-    for &(c, _) in &edges {
+    for &(c, _) in pieces.iter().flatten() {
         offsets[c as usize + 1] += 1;
     }
     for c in 0..len {
         offsets[c + 1] += offsets[c];
     }
-    let parents: Vec<u32> = edges.into_iter().map(|(_, p)| p).collect();
+    let mut parents = vec![0u32; offsets[len] as usize];
+    let mut next = offsets.clone();
+    for piece in pieces {
+        for (c, p) in piece {
+            parents[next[c as usize] as usize] = p;
+            next[c as usize] += 1;
+        }
+    }
+    drop(next);
     let parents_of =
         |c: u32| &parents[offsets[c as usize] as usize..offsets[c as usize + 1] as usize];
 
@@ -352,8 +363,7 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
         if s.flags & LEGAL == 0 {
             continue;
         }
-        let pos = first + i as u64;
-        match game.terminal(pos) {
+        match s.over {
             Some(v @ (Standing::Lose | Standing::Win)) => buckets.push(0, i as u32, v),
             Some(_) => {}
             None if s.lose != NONE => buckets.push(s.lose as usize + 1, i as u32, Standing::Win),
@@ -385,7 +395,7 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
         if s.flags & LEGAL == 0 || values[i] != standing::ILLEGAL {
             continue;
         }
-        match game.terminal(first + i as u64) {
+        match s.over {
             Some(Standing::Tie) => buckets.push(0, i as u32, Standing::Tie),
             Some(other) => {
                 return Err(Error::internal(format!(
