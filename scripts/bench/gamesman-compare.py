@@ -4,6 +4,8 @@
     gamesman-compare.py mttt GAMESMAN_DB GAMEDB_CSV [--show N]
     gamesman-compare.py mnk-sample GAMESMAN_BIN DATA_DIR VARIANT GAMEDB_BIN TABLE
                         --rows M --cols N --k K [--count C] [--seed S] [--show N]
+    gamesman-compare.py quixo-sample GAMESMAN_BIN DATA_DIR VARIANT GAMEDB_BIN TABLE
+                        --size N [--count C] [--seed S] [--show N]
 
 mttt: every tic-tac-toe position, from GamesmanOne's database file. GAMESMAN_DB is GamesmanOne's array database of its `mttt` game
 (DATA/mttt/0/arraydb/mttt_0.adb.xz, from `gamesman --data-path=DATA solve mttt`);
@@ -34,6 +36,13 @@ seeded), each queried with `GAMESMAN_BIN --data-path=DATA_DIR query mnktttier VA
 (BOARD: the cells row by row, '-', 'x', 'o'), which answers the position and every child with
 value and remoteness; all of them are asked of gamedb in one `gamedb query --json TABLE -`
 stream.
+
+quixo-sample: Quixo solved by GamesmanOne's `quixo` (its databases hold one record per class of
+boards under the square's symmetries, hashed by its SIMD two-piece hash, not read here),
+checked the same way through `GAMESMAN_BIN --data-path=DATA_DIR query quixo VARIANT
+T_CELLS` (T: 1 for x to move, 2 for o; CELLS row by row from the top left, '-', 'X', 'O'): the
+empty board and C positions of random play (pushes as the rules of src/games/quixo.rs, a
+random number of plies, stopping at a line), each with every child GamesmanOne lists.
 """
 import argparse
 import collections
@@ -121,11 +130,103 @@ def main():
     b.add_argument("--count", type=int, default=200)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--show", type=int, default=20)
+    q = sub.add_parser("quixo-sample", help="random Quixo positions through GamesmanOne's query")
+    q.add_argument("gamesman_bin")
+    q.add_argument("data_dir")
+    q.add_argument("variant")
+    q.add_argument("gamedb_bin")
+    q.add_argument("table")
+    q.add_argument("--size", type=int, required=True)
+    q.add_argument("--count", type=int, default=200)
+    q.add_argument("--seed", type=int, default=1)
+    q.add_argument("--show", type=int, default=20)
     argv = sys.argv[1:]
-    if argv and argv[0] not in ("mttt", "mnk-sample", "-h", "--help"):
+    if argv and argv[0] not in ("mttt", "mnk-sample", "quixo-sample", "-h", "--help"):
         argv = ["mttt"] + argv  # the mode may be left out for mttt
     args = ap.parse_args(argv)
-    return mttt(args) if args.mode == "mttt" else mnk_sample(args)
+    return {"mttt": mttt, "mnk-sample": mnk_sample, "quixo-sample": quixo_sample}[args.mode](args)
+
+
+def quixo_pushes(n):
+    """Every move's path: the cube taken at path[0] goes in at path[-1], the rest shift."""
+    at = lambda r, c: r * n + c
+    paths = []
+    for r in range(n):
+        for c in range(n):
+            if 0 < r < n - 1 and 0 < c < n - 1:
+                continue
+            for er, ec in {(r, 0), (r, n - 1), (0, c), (n - 1, c)} - {(r, c)}:
+                if er == r:
+                    step = 1 if ec > c else -1
+                    paths.append([at(r, k) for k in range(c, ec + step, step)])
+                else:
+                    step = 1 if er > r else -1
+                    paths.append([at(k, c) for k in range(r, er + step, step)])
+    return paths
+
+
+def quixo_sample(args):
+    n = args.size
+    lines = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
+    lines += [[i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
+    paths = quixo_pushes(n)
+    rng = random.Random(args.seed)
+    starts = [("-" * (n * n), "x")]
+    for _ in range(args.count):
+        board, side = ["-"] * (n * n), "x"
+        for _ in range(rng.randrange(4 * n * n)):
+            if any(board[ln[0]] != "-" and all(board[i] == board[ln[0]] for i in ln) for ln in lines):
+                break
+            mine = side.upper()
+            path = rng.choice([p for p in paths if board[p[0]] in ("-", mine)])
+            for a, b in zip(path, path[1:]):
+                board[a] = board[b]
+            board[path[-1]] = mine
+            side = "o" if side == "x" else "x"
+        starts.append(("".join(board), side))
+
+    pat = re.compile(rb'"position": "(\d)_([-XO]+)", "autoguiPosition": "[^"]*", "positionValue": "(\w+)", "remoteness": (-?\d+)')
+    theirs = {}
+    for board, side in starts:
+        asked = ("1_" if side == "x" else "2_") + board
+        out = subprocess.run([args.gamesman_bin, f"--data-path={args.data_dir}", "query", "quixo",
+                              args.variant, "--", asked], capture_output=True, check=True).stdout
+        found = pat.findall(out)
+        if not found or (found[0][0] + b"_" + found[0][1]).decode() != asked:
+            sys.exit(f"GamesmanOne's query of {asked} answered no record of it: {out[:300]!r}")
+        for turn, cells, value, rem in found:
+            theirs[(cells.decode(), "x" if turn == b"1" else "o")] = (value.decode(), int(rem))
+
+    def text(key):
+        cells, side = key
+        rows = "/".join(cells[r * n:(r + 1) * n] for r in range(n))
+        return rows.replace("-", ".").lower() + "," + side
+
+    order = sorted(theirs)
+    feed = "".join(text(k) + "\n" for k in order)
+    out = subprocess.run([args.gamedb_bin, "query", "--json", args.table, "-"], input=feed,
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    if len(out) != len(order):
+        sys.exit(f"gamedb answered {len(out)} lines to {len(order)} positions")
+    agree, bad = 0, []
+    for key, line in zip(order, out):
+        ans = json.loads(line)
+        ours = (ans.get("value"), ans.get("remoteness"))
+        th = theirs[key]
+        # A draw has no remoteness in gamedb; GamesmanOne writes one (0 or a sentinel).
+        same = ours == th or (ours[0] == "draw" and th[0] == "draw")
+        if same:
+            agree += 1
+        else:
+            bad.append((text(key), ours, th, ans.get("error")))
+    counts = collections.Counter(v for v, _ in theirs.values())
+    print(f"Quixo {n}x{n}, the empty board and {len(starts) - 1} positions of random play (seed {args.seed}) and their "
+          f"children through GamesmanOne's query: {len(theirs)} distinct positions ("
+          + ", ".join(f"{v} {c}" for v, c in sorted(counts.items())) + f"), {agree} agree with gamedb, "
+          f"{len(bad)} disagree")
+    for t, ours, th, err in bad[: args.show]:
+        print(f"  {t}: gamedb {ours[0]} {ours[1]}{' (' + err + ')' if err else ''}, GamesmanOne {th[0]} {th[1]}")
+    return 0 if not bad else 1
 
 
 def mnk_lines(rows, cols, k):

@@ -11,8 +11,10 @@
 #     (its regular solver: one array of 3^9 records, only the positions reachable from the
 #     empty board, one per symmetry class);
 #   * Quixo 3×3 (GamesmanOne's `quixo` variant 2; QUIXO_4X4=1 adds 4×4, variant 1: 51 s at one
-#     thread and 1 to 3 minutes at two on a loaded 2-core machine, 258 MiB): GamesmanOne only,
-#     until gamedb has the game;
+#     thread and 1 to 3 minutes at two on a loaded 2-core machine, 258 MiB) beside gamedb's
+#     `quixo --size N`, then compared through GamesmanOne's query (QUIXO_SAMPLE random
+#     positions of play, default 200, with all their children; its databases hold one record
+#     per symmetry class under a SIMD hash, which this script does not read);
 #   * the 4,4,4-game, when GAMESMAN_MNK_SRC names a checkout of GamesmanOne's branch
 #     RL_mnkttier (`git worktree add ../GamesmanOne-mnk origin/RL_mnkttier` in a clone; its
 #     `mnktttier`, M,N,K each 2..5, variant id 16(M-2)+4(N-2)+(K-2); an older GamesmanOne,
@@ -172,6 +174,10 @@ QUIXO=("3x3:2")
 [ "${QUIXO_4X4:-0}" = 1 ] && QUIXO+=("4x4:1")
 for q in "${QUIXO[@]}"; do
     for t in $THREADS; do
+        n=${q:0:1}
+        rm -rf "$OUT/gamedb-quixo-$n-$t"; mkdir -p "$OUT/gamedb-quixo-$n-$t"
+        timed "$BIN" build quixo --size "$n" --threads "$t" -q --out "$OUT/gamedb-quixo-$n-$t"
+        row "quixo ${q%%:*}" "gamedb quixo $n" "$t" "$(bytes "$OUT/gamedb-quixo-$n-$t/quixo-$n.gtab")"
         GM_ARGS=(solve quixo "${q#*:}")
         gamesman_rows "quixo ${q%%:*}" "GamesmanOne quixo ${q#*:}" "$t" "gm-quixo-${q%%:*}-$t" "$GAMESMAN"
     done
@@ -194,6 +200,13 @@ t1=${THREADS%% *}
 "$BIN" export "$OUT/gamedb-333-$t1/mnk-3-3-3.gtab" --format csv >"$OUT/mnk-3-3-3.csv"
 status=0
 python3 "$ROOT/scripts/bench/gamesman-compare.py" mttt "$OUT/gm-mttt-$t1/mttt/0/arraydb/mttt_0.adb.xz" "$OUT/mnk-3-3-3.csv" || status=1
+for q in "${QUIXO[@]}"; do
+    n=${q:0:1}
+    echo
+    echo "== Quixo ${q%%:*}, sampled (GamesmanOne quixo's query against gamedb quixo $n)"
+    python3 "$ROOT/scripts/bench/gamesman-compare.py" quixo-sample "$GAMESMAN" "gm-quixo-${q%%:*}-$t1" "${q#*:}" \
+        "$BIN" "$OUT/gamedb-quixo-$n-$t1/quixo-$n.gtab" --size "$n" --count "${QUIXO_SAMPLE:-200}" || status=1
+done
 if [ -n "${GAMESMAN_MNK_SRC:-}" ]; then
     echo
     echo "== the 4,4,4-game, sampled (GamesmanOne mnktttier's query against gamedb mnk 4,4,4)"

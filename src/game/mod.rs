@@ -228,6 +228,37 @@ impl<G: Game + Rules + 'static> GameView for G {
     }
 }
 
+/// The [`GameView`] of a [`Tiered`] game that is its own [`Rules`]: win/lose/tie/draw values
+/// from [`crate::solve::solve_tiered`], the memory of [`crate::solve::standings_memory`], the
+/// checks of [`conformance::tiered`] (`tiered_game_view!(MyGame);` in the game's file; a
+/// blanket impl would overlap the one every [`Game`] has).
+macro_rules! tiered_game_view {
+    ($game:ty) => {
+        impl $crate::game::GameView for $game {
+            fn positions(&self) -> u64 {
+                $crate::game::Tiered::positions(self)
+            }
+
+            fn solve(
+                &self,
+                kind: $crate::game::ValueKind,
+                progress: &dyn $crate::game::Progress,
+            ) -> $crate::Result<$crate::game::Solved> {
+                $crate::solve::solve_tiered(self, kind, progress, &())
+            }
+
+            fn solve_memory(&self, _kind: $crate::game::ValueKind) -> u64 {
+                $crate::solve::standings_memory(self)
+            }
+
+            fn conformance(&self) -> std::result::Result<u64, String> {
+                $crate::game::conformance::tiered(self)
+            }
+        }
+    };
+}
+pub(crate) use tiered_game_view;
+
 /// One legal move from a position, as the lookup shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Move {

@@ -26,10 +26,10 @@ use std::ops::Range;
 
 use super::cells::{EMPTY, O, X};
 use crate::game::{
-    params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
-    ValueKind, Visit,
+    params, Arguments, GameSpec, Move, Param, Progress, Rules, Solved, Standing, Tiered, ValueKind,
+    Visit,
 };
-use crate::solve::{solve_tiered, standings_memory, standings_saved_bytes};
+use crate::solve::{solve_tiered, standings_saved_bytes};
 use crate::{Error, Result};
 
 /// Most cells of a board: the standard 7×6 board (its index, 7·10^13 boards, is past any
@@ -767,23 +767,7 @@ impl Rules for Connect4 {
     }
 }
 
-impl GameView for Connect4 {
-    fn positions(&self) -> u64 {
-        Tiered::positions(self)
-    }
-
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        solve_tiered(self, kind, progress, &())
-    }
-
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        standings_memory(self)
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        crate::game::conformance::tiered(self)
-    }
-}
+crate::game::tiered_game_view!(Connect4);
 
 #[cfg(test)]
 mod tests {

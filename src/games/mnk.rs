@@ -17,10 +17,10 @@ use std::ops::Range;
 
 use super::cells::{Cells, EMPTY, O, X};
 use crate::game::{
-    params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
-    ValueKind, Visit,
+    params, Arguments, GameSpec, Move, Param, Progress, Rules, Solved, Standing, Tiered, ValueKind,
+    Visit,
 };
-use crate::solve::{solve_tiered, standings_memory, standings_saved_bytes};
+use crate::solve::{solve_tiered, standings_saved_bytes};
 use crate::{Error, Result};
 
 /// Most cells of a board (the 5×5 board has 3.6·10^11 boards of legal counts, past any table
@@ -476,23 +476,7 @@ impl Rules for Mnk {
     }
 }
 
-impl GameView for Mnk {
-    fn positions(&self) -> u64 {
-        Tiered::positions(self)
-    }
-
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        solve_tiered(self, kind, progress, &())
-    }
-
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        standings_memory(self)
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        crate::game::conformance::tiered(self)
-    }
-}
+crate::game::tiered_game_view!(Mnk);
 
 #[cfg(test)]
 mod tests {

@@ -31,10 +31,10 @@ use std::ops::Range;
 
 use super::cells::{Cells, EMPTY, O, X};
 use crate::game::{
-    params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
-    ValueKind, Visit,
+    params, Arguments, GameSpec, Move, Param, Progress, Rules, Solved, Standing, Tiered, ValueKind,
+    Visit,
 };
-use crate::solve::{solve_tiered, standings_memory, standings_saved_bytes};
+use crate::solve::{solve_tiered, standings_saved_bytes};
 use crate::{Error, Result};
 
 /// The smallest board side (on a 1×1 board no cube has another end to go to).
@@ -640,23 +640,7 @@ impl Rules for Quixo {
     }
 }
 
-impl GameView for Quixo {
-    fn positions(&self) -> u64 {
-        Tiered::positions(self)
-    }
-
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        solve_tiered(self, kind, progress, &())
-    }
-
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        standings_memory(self)
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        crate::game::conformance::tiered(self)
-    }
-}
+crate::game::tiered_game_view!(Quixo);
 
 #[cfg(test)]
 mod tests {
