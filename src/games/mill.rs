@@ -1,0 +1,1066 @@
+//! The mill games: Five, Six and Nine Men's Morris (and, as small variants for tests, Three
+//! and Four men on the board of Five and Six), with the rules as GamesmanOne (the
+//! GamesCrafters' solver, `src/games/mills` of its `rs/mills` branch) states them, its
+//! "standard" removal rule and no Lasker rule:
+//! * two players, `x` first, each with N men in hand; the board is the 16 points of two
+//!   nested squares joined at their midpoints (Five and Six Men's, and the small variants) or
+//!   the 24 points of three (Nine Men's);
+//! * while a player has men in hand, a turn places one on an empty point (players place in
+//!   turn, so `x` to move holds as many men in hand as `o`, and `o` to move one more); once
+//!   both hands are empty, a turn moves a man along a line to an adjacent empty point — or,
+//!   with the flying rule, a player with three men on the board moves one to any empty point;
+//! * a man placed or moved that completes a line of three of the mover's men (a *mill*)
+//!   removes one of the opponent's men from the board: one that is in no mill of the
+//!   opponent's, or any of them when all are in mills (none when the opponent has no man on
+//!   the board);
+//! * a player to move with two men left (on the board and in hand) has lost, and so has a
+//!   player to move without a legal move; play that goes on forever is a draw.
+//!
+//! Positions are the points in rows, top first and left to right, separated by `/` (3/3/4/3/3
+//! on the 16-point board, 3/3/3/6/3/3/3 on the 24-point one), each `x`, `o` or `.`; then a
+//! comma and the side to move; then a comma and the men `x` holds in hand and a comma and those
+//! `o` holds (left out: none): the start of Six Men's Morris is `.../.../..../.../...,x,6,6`.
+//! Points are named by column letter and row number counted from the bottom (`a5` is the top
+//! left of the 16-point board, `a7` of the 24-point one); a move is the point placed on
+//! (`c4`) or the point moved from and to (`a5-c5`), then `x` and the point of a man removed
+//! (`c4xa5`).
+//!
+//! The index: tiers by the men of each side in hand and on the board, `(hx, ho, bx, bo)`,
+//! those the start reaches by placing, moving and removing (a tier is reached when a move of
+//! its parent tier's counts could lead to it: a removal needs three men of the mover's on the
+//! board and one of the opponent's); ordered by the men left in the game, then by the men in
+//! hand, fewest first: a placement lowers the men in hand, a removal the men in the game, and a
+//! move of the moving phase stays in its tier (cycles, which the engine solves). Within a
+//! tier, boards are ranked as [`super::cells`] ranks them, times two when both hands are empty
+//! (index `2 · rank + side`, 0 for `x` to move) and once otherwise (the men in hand say who
+//! moves). An index is a position unless the side that is not to move has two men left (the
+//! game ended when it was brought down to two). No symmetry of the board is used.
+
+use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
+
+use super::cells::{Cells, EMPTY, O, X};
+use crate::game::{
+    params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
+    ValueKind,
+};
+use crate::solve::{solve_tiered, standings_saved_bytes};
+use crate::{Error, Result};
+
+/// The men a side may start with: 3 to 6 on the 16-point board, 9 on the 24-point board.
+pub const MEN: &[u32] = &[3, 4, 5, 6, 9];
+
+/// Parameters of a mill game table, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MillSpec {
+    men: u32,
+    flying: bool,
+}
+
+impl MillSpec {
+    /// Checks the men a side starts with (one of [`MEN`]).
+    pub fn new(men: u32, flying: bool) -> Result<MillSpec> {
+        if !MEN.contains(&men) {
+            return Err(Error::bad(format!(
+                "--men {men}: expected 3, 4, 5 or 6 (men a side on the 16-point board of the \
+                 games of five and six men) or 9 (the 24-point board of nine men)"
+            )));
+        }
+        Ok(MillSpec { men, flying })
+    }
+}
+
+impl GameSpec for MillSpec {
+    const NAME: &'static str = "mill";
+    const ABOUT: &'static str =
+        "The mill games: Five, Six and Nine Men's Morris, place then move men, three in a line removes a man";
+    const PARAMS: &'static [Param] = &[
+        Param::required(
+            "men",
+            "N",
+            "Men a side: 5 or 6 (Five, Six Men's Morris), 9 (Nine Men's), 3 or 4 (small variants)",
+        ),
+        Param::flag(
+            "flying",
+            "A player with three men on the board may move one to any empty point",
+        ),
+    ];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness];
+
+    type View = Mill;
+    fn view(&self) -> Mill {
+        Mill::new(self.clone())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        MillSpec::new(a.number("men")?, a.flag("flying"))
+    }
+
+    fn parameters(&self) -> String {
+        params::write(&[
+            ("men", Some(self.men.to_string())),
+            ("flying", self.flying.then(|| "true".into())),
+        ])
+    }
+
+    fn positions(&self) -> u64 {
+        let (tiers, _) = tiers(self.men, Layout::of(self.men).points);
+        let cells = Cells::new(Layout::of(self.men).points);
+        tiers.iter().map(|t| t.size(&cells)).sum()
+    }
+
+    fn solve_saving(
+        &self,
+        kind: ValueKind,
+        progress: &dyn Progress,
+        saves: &dyn crate::solve::Saves,
+    ) -> Result<Solved> {
+        solve_tiered(&self.view(), kind, progress, saves)
+    }
+
+    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
+        standings_saved_bytes(&self.view())
+    }
+
+    fn describe(&self) -> String {
+        let name = match self.men {
+            5 => "Five Men's Morris".to_string(),
+            6 => "Six Men's Morris".to_string(),
+            9 => "Nine Men's Morris".to_string(),
+            n => format!("{n} men a side on the board of Six Men's Morris"),
+        };
+        let points = Layout::of(self.men).points;
+        format!(
+            "{name}: {points} points, {} men a side placed in turn then moved along the lines, \
+             a mill removes a man, two men left or no move loses{}, x first",
+            self.men,
+            if self.flying {
+                ", three men fly"
+            } else {
+                ", no flying"
+            }
+        )
+    }
+
+    fn samples() -> Vec<Self> {
+        [(3, false), (3, true)]
+            .into_iter()
+            .filter_map(|(n, f)| MillSpec::new(n, f).ok())
+            .collect()
+    }
+}
+
+/// A board as written down: points, points a row, lines of three, joins that are no part of
+/// a line, the picture.
+type Geometry = (
+    usize,
+    &'static [usize],
+    &'static [[usize; 3]],
+    &'static [[usize; 2]],
+    &'static str,
+);
+
+/// A board: its points, lines of three and adjacencies.
+struct Layout {
+    points: usize,
+    /// Points in each row, top first.
+    rows: &'static [usize],
+    /// Each point's name (column letter, row from the bottom).
+    names: Vec<String>,
+    /// The lines of three, as masks.
+    lines: Vec<u32>,
+    /// Each point's neighbours along the lines, as masks.
+    adjacent: Vec<u32>,
+    /// The board drawn, each point a `*` in index order.
+    picture: &'static str,
+}
+
+const PICTURE_16: &str = "\
+5 *-----*-----*
+  |     |     |
+4 |  *--*--*  |
+  |  |     |  |
+3 *--*     *--*
+  |  |     |  |
+2 |  *--*--*  |
+  |     |     |
+1 *-----*-----*
+  a  b  c  d  e";
+
+const PICTURE_24: &str = "\
+7 *--------*--------*
+  |        |        |
+6 |  *-----*-----*  |
+  |  |     |     |  |
+5 |  |  *--*--*  |  |
+  |  |  |     |  |  |
+4 *--*--*     *--*--*
+  |  |  |     |  |  |
+3 |  |  *--*--*  |  |
+  |  |     |     |  |
+2 |  *-----*-----*  |
+  |        |        |
+1 *--------*--------*
+  a  b  c  d  e  f  g";
+
+impl Layout {
+    fn of(men: u32) -> Layout {
+        let (points, rows, lines, extra, picture): Geometry = if men == 9 {
+            (
+                24,
+                &[3, 3, 3, 6, 3, 3, 3],
+                &[
+                    [0, 1, 2],
+                    [3, 4, 5],
+                    [6, 7, 8],
+                    [9, 10, 11],
+                    [12, 13, 14],
+                    [15, 16, 17],
+                    [18, 19, 20],
+                    [21, 22, 23],
+                    [0, 9, 21],
+                    [3, 10, 18],
+                    [6, 11, 15],
+                    [1, 4, 7],
+                    [16, 19, 22],
+                    [8, 12, 17],
+                    [5, 13, 20],
+                    [2, 14, 23],
+                ],
+                &[],
+                PICTURE_24,
+            )
+        } else {
+            (
+                16,
+                &[3, 3, 4, 3, 3],
+                &[
+                    [0, 1, 2],
+                    [3, 4, 5],
+                    [10, 11, 12],
+                    [13, 14, 15],
+                    [0, 6, 13],
+                    [3, 7, 10],
+                    [5, 8, 12],
+                    [2, 9, 15],
+                ],
+                &[[1, 4], [6, 7], [8, 9], [11, 14]],
+                PICTURE_16,
+            )
+        };
+        let mut adjacent = vec![0u32; points];
+        let mut join = |a: usize, b: usize| {
+            adjacent[a] |= 1 << b;
+            adjacent[b] |= 1 << a;
+        };
+        for l in lines {
+            join(l[0], l[1]);
+            join(l[1], l[2]);
+        }
+        for e in extra {
+            join(e[0], e[1]);
+        }
+        // Names from the picture: a point's column is its place on its line of text.
+        let mut names = Vec::new();
+        let text: Vec<&str> = picture.lines().collect();
+        let height = (text.len() - 1) / 2 + 1;
+        for (i, line) in text.iter().enumerate().take(text.len() - 1).step_by(2) {
+            for (c, ch) in line.char_indices() {
+                if ch == '*' {
+                    let col = (b'a' + ((c - 2) / 3) as u8) as char;
+                    names.push(format!("{col}{}", height - i / 2));
+                }
+            }
+        }
+        Layout {
+            points,
+            rows,
+            names,
+            lines: lines
+                .iter()
+                .map(|l| l.iter().fold(0, |m, &p| m | 1 << p))
+                .collect(),
+            adjacent,
+            picture,
+        }
+    }
+
+    /// The men of `side` that stand in a mill.
+    fn in_mills(&self, men: u32) -> u32 {
+        self.lines
+            .iter()
+            .filter(|&&l| l & men == l)
+            .fold(0, |m, &l| m | l)
+    }
+
+    /// Whether `men` (after a man came to `to`) has a mill through `to`.
+    fn closes(&self, men: u32, to: usize) -> bool {
+        self.lines.iter().any(|&l| l >> to & 1 == 1 && l & men == l)
+    }
+}
+
+/// A tier: men in hand and on the board of each side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Tier {
+    hand: [u32; 2],
+    board: [u32; 2],
+}
+
+impl Tier {
+    fn placing(&self) -> bool {
+        self.hand[0] + self.hand[1] > 0
+    }
+    /// The side to move when the hands say it (0 for x, 1 for o), `None` in the moving phase.
+    fn fixed(&self) -> Option<usize> {
+        self.placing()
+            .then_some(usize::from(self.hand[0] != self.hand[1]))
+    }
+    fn sides(&self) -> u64 {
+        if self.placing() {
+            1
+        } else {
+            2
+        }
+    }
+    fn size(&self, cells: &Cells) -> u64 {
+        cells.class_size(self.board[0] as usize, self.board[1] as usize) * self.sides()
+    }
+    fn left(&self, side: usize) -> u32 {
+        self.hand[side] + self.board[side]
+    }
+    /// The order of tiers: men left in the game, then men in hand, then the counts.
+    fn key(&self) -> (u32, u32, [u32; 2], [u32; 2]) {
+        (
+            self.left(0) + self.left(1),
+            self.hand[0] + self.hand[1],
+            self.hand,
+            self.board,
+        )
+    }
+}
+
+/// The tiers the start reaches, in solving order, and the tier of each count.
+fn tiers(men: u32, points: usize) -> (Vec<Tier>, HashMap<Tier, usize>) {
+    let start = Tier {
+        hand: [men, men],
+        board: [0, 0],
+    };
+    let mut seen = BTreeSet::from([start]);
+    let mut todo = vec![start];
+    while let Some(t) = todo.pop() {
+        let sides: Vec<usize> = match t.fixed() {
+            Some(s) => vec![s],
+            None => vec![0, 1],
+        };
+        for s in sides {
+            if t.left(s) <= 2 || t.left(1 - s) <= 2 {
+                continue;
+            }
+            let mut after = t;
+            if t.hand[s] > 0 {
+                after.hand[s] -= 1;
+                after.board[s] += 1;
+            }
+            let mut next = vec![after];
+            if after.board[s] >= 3 && after.board[1 - s] >= 1 {
+                let mut taken = after;
+                taken.board[1 - s] -= 1;
+                next.push(taken);
+            }
+            for n in next {
+                if (n.board[0] + n.board[1]) as usize <= points && seen.insert(n) {
+                    todo.push(n);
+                }
+            }
+        }
+    }
+    let mut list: Vec<Tier> = seen.into_iter().collect();
+    list.sort_by_key(|t| t.key());
+    let of = list.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+    (list, of)
+}
+
+/// One move: from a point (`None` for a placement) to a point, removing the man on a point.
+#[derive(Clone, Copy)]
+struct Step {
+    from: Option<usize>,
+    to: usize,
+    take: Option<usize>,
+}
+
+/// A mill game over its dense index.
+pub struct Mill {
+    spec: MillSpec,
+    layout: Layout,
+    cells: Cells,
+    tiers: Vec<Tier>,
+    /// The tier of each count, at [`Mill::slot`] (`usize::MAX` for counts no play makes).
+    tier_of: Vec<usize>,
+    /// Where each tier starts; the last entry is the number of indices.
+    starts: Vec<u64>,
+}
+
+/// A decoded position: the tier, the men of x and of o as masks, the side to move.
+#[derive(Clone, Copy)]
+struct Pos {
+    tier: Tier,
+    men: [u32; 2],
+    side: usize,
+}
+
+fn side_name(side: usize) -> char {
+    if side == 0 {
+        'x'
+    } else {
+        'o'
+    }
+}
+
+impl Mill {
+    fn new(spec: MillSpec) -> Mill {
+        let layout = Layout::of(spec.men);
+        let cells = Cells::new(layout.points);
+        let (tiers, of) = tiers(spec.men, layout.points);
+        let mut tier_of = vec![usize::MAX; (spec.men as usize + 1).pow(4)];
+        for (t, i) in of {
+            tier_of[Mill::slot(spec.men, &t)] = i;
+        }
+        let mut starts = vec![0];
+        for t in &tiers {
+            starts.push(starts[starts.len() - 1] + t.size(&cells));
+        }
+        Mill {
+            spec,
+            layout,
+            cells,
+            tiers,
+            tier_of,
+            starts,
+        }
+    }
+
+    /// Where the tier of counts `t` is kept in `tier_of`.
+    fn slot(men: u32, t: &Tier) -> usize {
+        let m = men as usize + 1;
+        [t.hand[0], t.hand[1], t.board[0], t.board[1]]
+            .iter()
+            .fold(0, |a, &v| a * m + (v as usize).min(m - 1))
+    }
+
+    /// The tier of counts `t`, if play makes them.
+    fn tier_index(&self, t: &Tier) -> Option<usize> {
+        let all = [t.hand[0], t.hand[1], t.board[0], t.board[1]];
+        if all.iter().any(|&v| v > self.spec.men) {
+            return None;
+        }
+        let i = self.tier_of[Mill::slot(self.spec.men, t)];
+        (i != usize::MAX).then_some(i)
+    }
+
+    fn decode(&self, index: u64) -> Pos {
+        let t = self.starts.partition_point(|&s| s <= index) - 1;
+        let tier = self.tiers[t];
+        let local = index - self.starts[t];
+        let (rank, side) = match tier.fixed() {
+            Some(s) => (local, s),
+            None => (local / 2, (local % 2) as usize),
+        };
+        let (x, o) = self
+            .cells
+            .unrank_bits(tier.board[0] as usize, tier.board[1] as usize, rank);
+        Pos {
+            tier,
+            men: [x as u32, o as u32],
+            side,
+        }
+    }
+
+    /// The index of a position whose tier is in the table.
+    fn encode(&self, p: &Pos) -> u64 {
+        let t = self.tier_index(&p.tier).expect("a tier of the table");
+        let rank = self
+            .cells
+            .rank_bits(u64::from(p.men[0]), u64::from(p.men[1]));
+        self.starts[t]
+            + match p.tier.fixed() {
+                Some(_) => rank,
+                None => 2 * rank + p.side as u64,
+            }
+    }
+
+    /// Why a position whose counts are those of a tier of the table is none, or `None`.
+    fn illegal(&self, p: &Pos) -> Option<String> {
+        let other = 1 - p.side;
+        (p.tier.left(other) <= 2).then(|| {
+            format!(
+                "{} has two men left and {} is to move: the game ended when {} was brought down \
+                 to two",
+                side_name(other),
+                side_name(p.side),
+                side_name(other)
+            )
+        })
+    }
+
+    /// The value of a position where the game is over, for the player to move.
+    fn over(&self, p: &Pos) -> Option<Standing> {
+        let s = p.side;
+        if p.tier.left(s) <= 2 {
+            return Some(Standing::Lose);
+        }
+        if p.tier.hand[s] > 0 || self.flies(p) {
+            return None;
+        }
+        let empty = self.empty(p);
+        let mut reach = 0;
+        let mut men = p.men[s];
+        while men != 0 {
+            reach |= self.layout.adjacent[men.trailing_zeros() as usize];
+            men &= men - 1;
+        }
+        (reach & empty == 0).then_some(Standing::Lose)
+    }
+
+    fn flies(&self, p: &Pos) -> bool {
+        self.spec.flying && p.tier.board[p.side] <= 3
+    }
+
+    fn empty(&self, p: &Pos) -> u32 {
+        ((1u32 << self.layout.points) - 1) & !(p.men[0] | p.men[1])
+    }
+
+    /// Calls `f` with each move of a position where play goes on and the position it leaves.
+    fn each_move(&self, p: &Pos, mut f: impl FnMut(Step, &Pos)) {
+        let s = p.side;
+        let o = 1 - s;
+        let empty = self.empty(p);
+        let theirs = p.men[o];
+        let free = theirs & !self.layout.in_mills(theirs);
+        let removable = if free != 0 { free } else { theirs };
+        let mut emit = |from: Option<usize>, to: usize, mine: u32, tier: Tier| {
+            let mut next = Pos {
+                tier,
+                men: [0; 2],
+                side: o,
+            };
+            next.men[s] = mine;
+            next.men[o] = theirs;
+            if removable != 0 && self.layout.closes(mine, to) {
+                let mut r = removable;
+                while r != 0 {
+                    let c = r.trailing_zeros() as usize;
+                    r &= r - 1;
+                    let mut taken = next;
+                    taken.men[o] &= !(1 << c);
+                    taken.tier.board[o] -= 1;
+                    f(
+                        Step {
+                            from,
+                            to,
+                            take: Some(c),
+                        },
+                        &taken,
+                    );
+                }
+            } else {
+                f(
+                    Step {
+                        from,
+                        to,
+                        take: None,
+                    },
+                    &next,
+                );
+            }
+        };
+        if p.tier.hand[s] > 0 {
+            let mut tier = p.tier;
+            tier.hand[s] -= 1;
+            tier.board[s] += 1;
+            let mut e = empty;
+            while e != 0 {
+                let to = e.trailing_zeros() as usize;
+                e &= e - 1;
+                emit(None, to, p.men[s] | 1 << to, tier);
+            }
+            return;
+        }
+        let flies = self.flies(p);
+        let mut men = p.men[s];
+        while men != 0 {
+            let from = men.trailing_zeros() as usize;
+            men &= men - 1;
+            let mut e = if flies {
+                empty
+            } else {
+                empty & self.layout.adjacent[from]
+            };
+            while e != 0 {
+                let to = e.trailing_zeros() as usize;
+                e &= e - 1;
+                emit(Some(from), to, (p.men[s] & !(1 << from)) | 1 << to, p.tier);
+            }
+        }
+    }
+
+    fn label(&self, step: Step) -> String {
+        let n = &self.layout.names;
+        let mut out = match step.from {
+            Some(f) => format!("{}-{}", n[f], n[step.to]),
+            None => n[step.to].clone(),
+        };
+        if let Some(c) = step.take {
+            out += &format!("x{}", n[c]);
+        }
+        out
+    }
+
+    fn to_vec(&self, p: &Pos) -> Vec<u32> {
+        let mut v: Vec<u32> = (0..self.layout.points)
+            .map(|c| {
+                if p.men[0] >> c & 1 == 1 {
+                    X
+                } else if p.men[1] >> c & 1 == 1 {
+                    O
+                } else {
+                    EMPTY
+                }
+            })
+            .collect();
+        v.extend([
+            if p.side == 0 { X } else { O },
+            p.tier.hand[0],
+            p.tier.hand[1],
+        ]);
+        v
+    }
+
+    /// The position of a vector of the right shape (points of 0, 1, 2, then side and hands),
+    /// whatever its counts.
+    fn pos_of(&self, v: &[u32]) -> Pos {
+        let n = self.layout.points;
+        let mut men = [0u32; 2];
+        for (c, &val) in v[..n].iter().enumerate() {
+            match val {
+                X => men[0] |= 1 << c,
+                O => men[1] |= 1 << c,
+                _ => {}
+            }
+        }
+        Pos {
+            tier: Tier {
+                hand: [v[n + 1], v[n + 2]],
+                board: [men[0].count_ones(), men[1].count_ones()],
+            },
+            men,
+            side: usize::from(v[n] == O),
+        }
+    }
+
+    /// Why counts of a position cannot come from play, or `None`.
+    fn bad_counts(&self, p: &Pos) -> Option<String> {
+        let n = self.spec.men;
+        let t = p.tier;
+        for s in 0..2 {
+            if t.left(s) > n {
+                return Some(format!(
+                    "{} has {} men on the board and {} in hand, more than the {n} men a side of \
+                     the game",
+                    side_name(s),
+                    t.board[s],
+                    t.hand[s]
+                ));
+            }
+        }
+        let turns =
+            (t.hand[0] == t.hand[1] && p.side == 0) || t.hand[1] == t.hand[0] + 1 && p.side == 1;
+        if t.placing() && !turns {
+            return Some(format!(
+                "x holds {} men in hand and o {} with {} to move: players place in turn, x \
+                 first, so x to move holds as many as o and o to move one more",
+                t.hand[0],
+                t.hand[1],
+                side_name(p.side)
+            ));
+        }
+        for s in 0..2 {
+            if t.left(s) < 2 {
+                return Some(format!(
+                    "{} has fewer than two men left: the game ends when a side is down to two",
+                    side_name(s)
+                ));
+            }
+        }
+        if self.tier_index(&t).is_none() {
+            return Some(
+                "no play makes these counts: a man is removed only by a mill, which needs three \
+                 men of the mover on the board, and a side down to two men has lost"
+                    .to_string(),
+            );
+        }
+        None
+    }
+
+    /// The most moves of the moving phase that stay in their tier.
+    fn in_tier_bound(&self) -> u64 {
+        let n = self.spec.men.min(self.layout.points as u32) as u64;
+        let degree = self
+            .layout
+            .adjacent
+            .iter()
+            .map(|a| a.count_ones())
+            .max()
+            .unwrap_or(0) as u64;
+        let flying = if self.spec.flying {
+            3 * self.layout.points as u64
+        } else {
+            0
+        };
+        (n * degree).max(flying)
+    }
+}
+
+impl Tiered for Mill {
+    fn positions(&self) -> u64 {
+        *self.starts.last().expect("one tier at least")
+    }
+    fn tier_count(&self) -> u64 {
+        self.tiers.len() as u64
+    }
+    fn tier(&self, t: u64) -> Range<u64> {
+        self.starts[t as usize]..self.starts[t as usize + 1]
+    }
+    fn legal(&self, pos: u64) -> bool {
+        self.illegal(&self.decode(pos)).is_none()
+    }
+    fn terminal(&self, pos: u64) -> Option<Standing> {
+        self.over(&self.decode(pos))
+    }
+    fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+        let p = self.decode(pos);
+        if self.over(&p).is_some() {
+            return;
+        }
+        self.each_move(&p, |_, next| f(self.encode(next)));
+    }
+    fn moves_bound(&self) -> u64 {
+        // A placement on any point or a man to any point, times a removal of each of the
+        // opponent's men.
+        let points = self.layout.points as u64;
+        let men = self.spec.men as u64;
+        points.max(men * points) * men
+    }
+    fn start_index(&self) -> Option<u64> {
+        let start = Pos {
+            tier: Tier {
+                hand: [self.spec.men; 2],
+                board: [0, 0],
+            },
+            men: [0, 0],
+            side: 0,
+        };
+        Some(self.encode(&start))
+    }
+}
+
+impl Rules for Mill {
+    fn parse(&self, text: &str) -> Result<Vec<u32>> {
+        let form = self.position_form();
+        let text = text.trim();
+        if text == "start" {
+            return Ok(self
+                .start()
+                .expect("the mill games start on the empty board"));
+        }
+        let echo = crate::game::echo(text);
+        let fields: Vec<&str> = text.split(',').map(str::trim).collect();
+        if fields.len() != 2 && fields.len() != 4 {
+            return Err(Error::bad(format!(
+                "position '{echo}': {} fields separated by commas; expected {form}",
+                fields.len()
+            )));
+        }
+        let side = match fields[1] {
+            "x" | "X" => X,
+            "o" | "O" => O,
+            other => {
+                return Err(Error::bad(format!(
+                    "position '{echo}': '{}' is not a side to move; expected {form}",
+                    crate::game::echo(other)
+                )))
+            }
+        };
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        let want = self.layout.rows;
+        if rows.len() != want.len() {
+            return Err(Error::bad(format!(
+                "position '{echo}': {} rows instead of {}; expected {form}",
+                rows.len(),
+                want.len()
+            )));
+        }
+        let mut pos = Vec::with_capacity(self.layout.points + 3);
+        for (r, (row, &len)) in rows.iter().zip(want).enumerate() {
+            let count = row.chars().count();
+            if count != len {
+                return Err(Error::bad(format!(
+                    "position '{echo}': row {} has {count} points instead of {len}; expected \
+                     {form}",
+                    r + 1
+                )));
+            }
+            for ch in row.chars() {
+                pos.push(match ch {
+                    '.' => EMPTY,
+                    'x' | 'X' => X,
+                    'o' | 'O' => O,
+                    other => {
+                        return Err(Error::bad(format!(
+                            "position '{echo}': '{}' is not a point; expected {form}",
+                            other.escape_debug()
+                        )))
+                    }
+                });
+            }
+        }
+        pos.push(side);
+        for h in fields.get(2..).unwrap_or(&[]) {
+            match h.parse::<u32>() {
+                Ok(v) if v <= self.spec.men => pos.push(v),
+                _ => {
+                    return Err(Error::bad(format!(
+                        "position '{echo}': '{}' is not a count of men in hand (0..={}); expected \
+                         {form}",
+                        crate::game::echo(h),
+                        self.spec.men
+                    )))
+                }
+            }
+        }
+        pos.resize(self.layout.points + 3, 0);
+        self.check(&pos)?;
+        Ok(pos)
+    }
+
+    fn position_form(&self) -> String {
+        let rows = self.layout.rows;
+        let shape = rows
+            .iter()
+            .map(|r| r.to_string())
+            .collect::<Vec<_>>()
+            .join("/");
+        let start = rows
+            .iter()
+            .map(|&r| ".".repeat(r))
+            .collect::<Vec<_>>()
+            .join("/");
+        format!(
+            "the {} points in rows of {shape}, top first, separated by '/', each x, o or ., \
+             then ',' and the side to move, x or o, then ',' and the men x and ',' the men o \
+             holds in hand (left out: none; the start is {start},x,{n},{n}), as play can make it",
+            self.layout.points,
+            n = self.spec.men
+        )
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        let n = self.layout.points;
+        if pos.len() != n + 3
+            || pos[..n].iter().any(|&v| v > O)
+            || !matches!(pos[n], X | O)
+            || pos[n + 1] > self.spec.men
+            || pos[n + 2] > self.spec.men
+        {
+            return crate::game::bad_position(
+                self,
+                pos,
+                format!(
+                    "expected {n} points of 0 (empty), 1 (x) or 2 (o), then the side to move, 1 \
+                     (x) or 2 (o), then the men x and o hold in hand, 0..={}",
+                    self.spec.men
+                ),
+            );
+        }
+        let p = self.pos_of(pos);
+        match self.bad_counts(&p).or_else(|| self.illegal(&p)) {
+            Some(why) => Err(Error::bad(format!(
+                "position '{}' is no position of the game: {why}; expected {}",
+                self.format(pos),
+                self.position_form()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        self.encode(&self.pos_of(pos))
+    }
+
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        self.to_vec(&self.decode(index))
+    }
+
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        let p = self.pos_of(pos);
+        if self.over(&p).is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        self.each_move(&p, |step, next| {
+            out.push(Move {
+                label: self.label(step),
+                leaves: self.to_vec(next),
+            })
+        });
+        out
+    }
+
+    fn terminal_standing(&self, pos: &[u32]) -> Option<Standing> {
+        self.over(&self.pos_of(pos))
+    }
+
+    fn start(&self) -> Option<Vec<u32>> {
+        let mut pos = vec![EMPTY; self.layout.points];
+        pos.extend([X, self.spec.men, self.spec.men]);
+        Some(pos)
+    }
+
+    fn board(&self, pos: &[u32]) -> String {
+        let n = self.layout.points;
+        let mut points = pos[..n.min(pos.len())].iter();
+        let mut out: String = self
+            .layout
+            .picture
+            .chars()
+            .map(|ch| match ch {
+                '*' => match points.next() {
+                    Some(&X) => 'x',
+                    Some(&O) => 'o',
+                    _ => '.',
+                },
+                other => other,
+            })
+            .collect();
+        if pos.len() == n + 3 {
+            out += &format!(
+                "\n{} to move; in hand: x {}, o {}",
+                side_name(usize::from(pos[n] == O)),
+                pos[n + 1],
+                pos[n + 2]
+            );
+        }
+        out
+    }
+
+    fn format(&self, pos: &[u32]) -> String {
+        let n = self.layout.points;
+        let mut at = 0;
+        let rows: Vec<String> = self
+            .layout
+            .rows
+            .iter()
+            .map(|&len| {
+                let row = pos
+                    .iter()
+                    .take(n)
+                    .skip(at)
+                    .take(len)
+                    .map(|&v| match v {
+                        X => 'x',
+                        O => 'o',
+                        _ => '.',
+                    })
+                    .collect();
+                at += len;
+                row
+            })
+            .collect();
+        let rows = rows.join("/");
+        match pos.get(n..n + 3) {
+            Some(&[side, hx, ho]) => {
+                format!("{rows},{},{hx},{ho}", side_name(usize::from(side == O)))
+            }
+            _ => rows,
+        }
+    }
+}
+
+impl GameView for Mill {
+    fn positions(&self) -> u64 {
+        Tiered::positions(self)
+    }
+
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+        solve_tiered(self, kind, progress, &())
+    }
+
+    /// The engine's peak (see `crate::solve::standings_memory`), with the moves that stay in a
+    /// tier counted by the moving phase's own bound rather than by [`Tiered::moves_bound`]
+    /// (which counts removals, and a removal leaves the tier): two bytes a position and a
+    /// reachability bit, 24 bytes a position of the largest tier, 16 bytes a move inside it.
+    fn solve_memory(&self, _kind: ValueKind) -> u64 {
+        let n = Tiered::positions(self);
+        let largest = self.largest_tier();
+        let moving = self
+            .tiers
+            .iter()
+            .filter(|t| !t.placing())
+            .map(|t| t.size(&self.cells))
+            .max()
+            .unwrap_or(0);
+        n.saturating_mul(2)
+            .saturating_add(n / 8 + 8)
+            .saturating_add(largest.saturating_mul(24))
+            .saturating_add(
+                moving
+                    .saturating_mul(self.in_tier_bound())
+                    .saturating_mul(16),
+            )
+            .saturating_add(1 << 20)
+    }
+
+    fn conformance(&self) -> std::result::Result<u64, String> {
+        crate::game::conformance::tiered(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boards_have_their_lines_names_and_neighbours() {
+        let six = Layout::of(6);
+        assert_eq!(six.names[0], "a5");
+        assert_eq!(six.names[6], "a3");
+        assert_eq!(six.names[15], "e1");
+        assert_eq!(six.lines.len(), 8);
+        let edges: u32 = six.adjacent.iter().map(|a| a.count_ones()).sum();
+        assert_eq!(edges, 2 * 20);
+        let nine = Layout::of(9);
+        assert_eq!(nine.names[0], "a7");
+        assert_eq!(nine.names[12], "e4");
+        assert_eq!(nine.names[23], "g1");
+        assert_eq!(nine.lines.len(), 16);
+        let edges: u32 = nine.adjacent.iter().map(|a| a.count_ones()).sum();
+        assert_eq!(edges, 2 * 32);
+    }
+
+    #[test]
+    fn placing_moving_and_removing() {
+        let g = MillSpec::new(6, false).unwrap().view();
+        let start = g.start().unwrap();
+        assert_eq!(g.format(&start), ".../.../..../.../...,x,6,6");
+        assert_eq!(g.moves(&start).len(), 16);
+        // x closes a5 c5 e5 by placing e5: o's men at c4 and a3 may go, not o's mill.
+        let p = g.parse("xx./ooo/o..x/.../..x,x,2,2").unwrap();
+        let labels: Vec<String> = g.moves(&p).into_iter().map(|m| m.label).collect();
+        assert!(labels.contains(&"e5xa3".to_string()), "{labels:?}");
+        assert!(!labels.iter().any(|l| l == "e5xc4"), "{labels:?}");
+        // In the moving phase a man slides to a neighbour.
+        let p = g.parse("xx./ooo/o..x/.../...,x").unwrap();
+        let labels: Vec<String> = g.moves(&p).into_iter().map(|m| m.label).collect();
+        assert!(labels.contains(&"e3-e5xa3".to_string()), "{labels:?}");
+        assert!(labels.contains(&"e3-e1".to_string()), "{labels:?}");
+    }
+}
