@@ -1,10 +1,12 @@
-//! The mill games: Five, Six and Nine Men's Morris (and, as small variants for tests, Three
-//! and Four men on the board of Five and Six), with the rules as GamesmanOne (the
+//! The mill games: Five, Six and Nine Men's Morris (and, as small variants for tests, three
+//! and four men on the board of Five and Six, and three men on a 3×3 grid without diagonals,
+//! where a mill ends the game as in Three Men's Morris), with the rules as GamesmanOne (the
 //! GamesCrafters' solver, `src/games/mills` of its `rs/mills` branch) states them, its
 //! "standard" removal rule and no Lasker rule:
 //! * two players, `x` first, each with N men in hand; the board is the 16 points of two
 //!   nested squares joined at their midpoints (Five and Six Men's, and the small variants) or
-//!   the 24 points of three (Nine Men's);
+//!   the 24 points of three (Nine Men's), or the 9 points of a 3×3 grid joined along its rows
+//!   and columns (`--points 9`);
 //! * while a player has men in hand, a turn places one on an empty point (players place in
 //!   turn, so `x` to move holds as many men in hand as `o`, and `o` to move one more); once
 //!   both hands are empty, a turn moves a man along a line to an adjacent empty point — or,
@@ -41,32 +43,51 @@ use std::ops::Range;
 
 use super::cells::{Cells, EMPTY, O, X};
 use crate::game::{
-    params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
-    ValueKind,
+    params, Arguments, GameSpec, GameView, Param, Progress, Solved, Standing, Tiered, ValueKind,
 };
 use crate::solve::{solve_tiered, standings_saved_bytes};
 use crate::{Error, Result};
 
-/// The men a side may start with: 3 to 6 on the 16-point board, 9 on the 24-point board.
-pub const MEN: &[u32] = &[3, 4, 5, 6, 9];
+mod board;
+mod text;
+
+use board::Layout;
+
+/// The boards and the men a side may start with on each: (points, men).
+pub const BOARDS: &[(u32, &[u32])] = &[(9, &[3]), (16, &[3, 4, 5, 6]), (24, &[9])];
 
 /// Parameters of a mill game table, checked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MillSpec {
     men: u32,
+    points: u32,
     flying: bool,
 }
 
 impl MillSpec {
-    /// Checks the men a side starts with (one of [`MEN`]).
-    pub fn new(men: u32, flying: bool) -> Result<MillSpec> {
-        if !MEN.contains(&men) {
+    /// Checks the men a side starts with and the board: 3 on the 9-point board, 3 to 6 on the
+    /// 16-point board (the default up to 6 men), 9 on the 24-point board (the default for 9).
+    pub fn new(men: u32, points: Option<u32>, flying: bool) -> Result<MillSpec> {
+        let points = points.unwrap_or(if men <= 6 { 16 } else { 24 });
+        if !BOARDS.iter().any(|&(p, m)| p == points && m.contains(&men)) {
             return Err(Error::bad(format!(
-                "--men {men}: expected 3, 4, 5 or 6 (men a side on the 16-point board of the \
-                 games of five and six men) or 9 (the 24-point board of nine men)"
+                "--men {men} --points {points}: expected 3, 4, 5 or 6 men on 16 points (the \
+                 games of five and six men), 9 on 24 (nine men) or 3 on 9 (the 3x3 grid)"
             )));
         }
-        Ok(MillSpec { men, flying })
+        Ok(MillSpec {
+            men,
+            points,
+            flying,
+        })
+    }
+
+    fn default_points(&self) -> u32 {
+        if self.men <= 6 {
+            16
+        } else {
+            24
+        }
     }
 }
 
@@ -79,6 +100,11 @@ impl GameSpec for MillSpec {
             "men",
             "N",
             "Men a side: 5 or 6 (Five, Six Men's Morris), 9 (Nine Men's), 3 or 4 (small variants)",
+        ),
+        Param::optional(
+            "points",
+            "P",
+            "Points of the board: 16 (the default up to 6 men), 24 (9 men), 9 (a 3×3 grid, 3 men)",
         ),
         Param::flag(
             "flying",
@@ -93,19 +119,27 @@ impl GameSpec for MillSpec {
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
-        MillSpec::new(a.number("men")?, a.flag("flying"))
+        MillSpec::new(
+            a.number("men")?,
+            a.optional_number("points")?,
+            a.flag("flying"),
+        )
     }
 
     fn parameters(&self) -> String {
         params::write(&[
             ("men", Some(self.men.to_string())),
+            (
+                "points",
+                (self.points != self.default_points()).then(|| self.points.to_string()),
+            ),
             ("flying", self.flying.then(|| "true".into())),
         ])
     }
 
     fn positions(&self) -> u64 {
-        let (tiers, _) = tiers(self.men, Layout::of(self.men).points);
-        let cells = Cells::new(Layout::of(self.men).points);
+        let (tiers, _) = tiers(self.men, Layout::of(self.points as usize).points);
+        let cells = Cells::new(Layout::of(self.points as usize).points);
         tiers.iter().map(|t| t.size(&cells)).sum()
     }
 
@@ -123,13 +157,14 @@ impl GameSpec for MillSpec {
     }
 
     fn describe(&self) -> String {
-        let name = match self.men {
-            5 => "Five Men's Morris".to_string(),
-            6 => "Six Men's Morris".to_string(),
-            9 => "Nine Men's Morris".to_string(),
-            n => format!("{n} men a side on the board of Six Men's Morris"),
+        let name = match (self.men, self.points) {
+            (3, 9) => "Three Men's Morris on a 3×3 grid without diagonals".to_string(),
+            (5, _) => "Five Men's Morris".to_string(),
+            (6, _) => "Six Men's Morris".to_string(),
+            (9, _) => "Nine Men's Morris".to_string(),
+            (n, _) => format!("{n} men a side on the board of Six Men's Morris"),
         };
-        let points = Layout::of(self.men).points;
+        let points = Layout::of(self.points as usize).points;
         format!(
             "{name}: {points} points, {} men a side placed in turn then moved along the lines, \
              a mill removes a man, two men left or no move loses{}, x first",
@@ -143,159 +178,10 @@ impl GameSpec for MillSpec {
     }
 
     fn samples() -> Vec<Self> {
-        [(3, false), (3, true)]
+        [(3, Some(9), false), (3, None, false), (3, None, true)]
             .into_iter()
-            .filter_map(|(n, f)| MillSpec::new(n, f).ok())
+            .filter_map(|(n, p, f)| MillSpec::new(n, p, f).ok())
             .collect()
-    }
-}
-
-/// A board as written down: points, points a row, lines of three, joins that are no part of
-/// a line, the picture.
-type Geometry = (
-    usize,
-    &'static [usize],
-    &'static [[usize; 3]],
-    &'static [[usize; 2]],
-    &'static str,
-);
-
-/// A board: its points, lines of three and adjacencies.
-struct Layout {
-    points: usize,
-    /// Points in each row, top first.
-    rows: &'static [usize],
-    /// Each point's name (column letter, row from the bottom).
-    names: Vec<String>,
-    /// The lines of three, as masks.
-    lines: Vec<u32>,
-    /// Each point's neighbours along the lines, as masks.
-    adjacent: Vec<u32>,
-    /// The board drawn, each point a `*` in index order.
-    picture: &'static str,
-}
-
-const PICTURE_16: &str = "\
-5 *-----*-----*
-  |     |     |
-4 |  *--*--*  |
-  |  |     |  |
-3 *--*     *--*
-  |  |     |  |
-2 |  *--*--*  |
-  |     |     |
-1 *-----*-----*
-  a  b  c  d  e";
-
-const PICTURE_24: &str = "\
-7 *--------*--------*
-  |        |        |
-6 |  *-----*-----*  |
-  |  |     |     |  |
-5 |  |  *--*--*  |  |
-  |  |  |     |  |  |
-4 *--*--*     *--*--*
-  |  |  |     |  |  |
-3 |  |  *--*--*  |  |
-  |  |     |     |  |
-2 |  *-----*-----*  |
-  |        |        |
-1 *--------*--------*
-  a  b  c  d  e  f  g";
-
-impl Layout {
-    fn of(men: u32) -> Layout {
-        let (points, rows, lines, extra, picture): Geometry = if men == 9 {
-            (
-                24,
-                &[3, 3, 3, 6, 3, 3, 3],
-                &[
-                    [0, 1, 2],
-                    [3, 4, 5],
-                    [6, 7, 8],
-                    [9, 10, 11],
-                    [12, 13, 14],
-                    [15, 16, 17],
-                    [18, 19, 20],
-                    [21, 22, 23],
-                    [0, 9, 21],
-                    [3, 10, 18],
-                    [6, 11, 15],
-                    [1, 4, 7],
-                    [16, 19, 22],
-                    [8, 12, 17],
-                    [5, 13, 20],
-                    [2, 14, 23],
-                ],
-                &[],
-                PICTURE_24,
-            )
-        } else {
-            (
-                16,
-                &[3, 3, 4, 3, 3],
-                &[
-                    [0, 1, 2],
-                    [3, 4, 5],
-                    [10, 11, 12],
-                    [13, 14, 15],
-                    [0, 6, 13],
-                    [3, 7, 10],
-                    [5, 8, 12],
-                    [2, 9, 15],
-                ],
-                &[[1, 4], [6, 7], [8, 9], [11, 14]],
-                PICTURE_16,
-            )
-        };
-        let mut adjacent = vec![0u32; points];
-        let mut join = |a: usize, b: usize| {
-            adjacent[a] |= 1 << b;
-            adjacent[b] |= 1 << a;
-        };
-        for l in lines {
-            join(l[0], l[1]);
-            join(l[1], l[2]);
-        }
-        for e in extra {
-            join(e[0], e[1]);
-        }
-        // Names from the picture: a point's column is its place on its line of text.
-        let mut names = Vec::new();
-        let text: Vec<&str> = picture.lines().collect();
-        let height = (text.len() - 1) / 2 + 1;
-        for (i, line) in text.iter().enumerate().take(text.len() - 1).step_by(2) {
-            for (c, ch) in line.char_indices() {
-                if ch == '*' {
-                    let col = (b'a' + ((c - 2) / 3) as u8) as char;
-                    names.push(format!("{col}{}", height - i / 2));
-                }
-            }
-        }
-        Layout {
-            points,
-            rows,
-            names,
-            lines: lines
-                .iter()
-                .map(|l| l.iter().fold(0, |m, &p| m | 1 << p))
-                .collect(),
-            adjacent,
-            picture,
-        }
-    }
-
-    /// The men of `side` that stand in a mill.
-    fn in_mills(&self, men: u32) -> u32 {
-        self.lines
-            .iter()
-            .filter(|&&l| l & men == l)
-            .fold(0, |m, &l| m | l)
-    }
-
-    /// Whether `men` (after a man came to `to`) has a mill through `to`.
-    fn closes(&self, men: u32, to: usize) -> bool {
-        self.lines.iter().any(|&l| l >> to & 1 == 1 && l & men == l)
     }
 }
 
@@ -418,7 +304,7 @@ fn side_name(side: usize) -> char {
 
 impl Mill {
     fn new(spec: MillSpec) -> Mill {
-        let layout = Layout::of(spec.men);
+        let layout = Layout::of(spec.points as usize);
         let cells = Cells::new(layout.points);
         let (tiers, of) = tiers(spec.men, layout.points);
         let mut tier_of = vec![usize::MAX; (spec.men as usize + 1).pow(4)];
@@ -762,229 +648,6 @@ impl Tiered for Mill {
         Some(self.encode(&start))
     }
 }
-
-impl Rules for Mill {
-    fn parse(&self, text: &str) -> Result<Vec<u32>> {
-        let form = self.position_form();
-        let text = text.trim();
-        if text == "start" {
-            return Ok(self
-                .start()
-                .expect("the mill games start on the empty board"));
-        }
-        let echo = crate::game::echo(text);
-        let fields: Vec<&str> = text.split(',').map(str::trim).collect();
-        if fields.len() != 2 && fields.len() != 4 {
-            return Err(Error::bad(format!(
-                "position '{echo}': {} fields separated by commas; expected {form}",
-                fields.len()
-            )));
-        }
-        let side = match fields[1] {
-            "x" | "X" => X,
-            "o" | "O" => O,
-            other => {
-                return Err(Error::bad(format!(
-                    "position '{echo}': '{}' is not a side to move; expected {form}",
-                    crate::game::echo(other)
-                )))
-            }
-        };
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        let want = self.layout.rows;
-        if rows.len() != want.len() {
-            return Err(Error::bad(format!(
-                "position '{echo}': {} rows instead of {}; expected {form}",
-                rows.len(),
-                want.len()
-            )));
-        }
-        let mut pos = Vec::with_capacity(self.layout.points + 3);
-        for (r, (row, &len)) in rows.iter().zip(want).enumerate() {
-            let count = row.chars().count();
-            if count != len {
-                return Err(Error::bad(format!(
-                    "position '{echo}': row {} has {count} points instead of {len}; expected \
-                     {form}",
-                    r + 1
-                )));
-            }
-            for ch in row.chars() {
-                pos.push(match ch {
-                    '.' => EMPTY,
-                    'x' | 'X' => X,
-                    'o' | 'O' => O,
-                    other => {
-                        return Err(Error::bad(format!(
-                            "position '{echo}': '{}' is not a point; expected {form}",
-                            other.escape_debug()
-                        )))
-                    }
-                });
-            }
-        }
-        pos.push(side);
-        for h in fields.get(2..).unwrap_or(&[]) {
-            match h.parse::<u32>() {
-                Ok(v) if v <= self.spec.men => pos.push(v),
-                _ => {
-                    return Err(Error::bad(format!(
-                        "position '{echo}': '{}' is not a count of men in hand (0..={}); expected \
-                         {form}",
-                        crate::game::echo(h),
-                        self.spec.men
-                    )))
-                }
-            }
-        }
-        pos.resize(self.layout.points + 3, 0);
-        self.check(&pos)?;
-        Ok(pos)
-    }
-
-    fn position_form(&self) -> String {
-        let rows = self.layout.rows;
-        let shape = rows
-            .iter()
-            .map(|r| r.to_string())
-            .collect::<Vec<_>>()
-            .join("/");
-        let start = rows
-            .iter()
-            .map(|&r| ".".repeat(r))
-            .collect::<Vec<_>>()
-            .join("/");
-        format!(
-            "the {} points in rows of {shape}, top first, separated by '/', each x, o or ., \
-             then ',' and the side to move, x or o, then ',' and the men x and ',' the men o \
-             holds in hand (left out: none; the start is {start},x,{n},{n}), as play can make it",
-            self.layout.points,
-            n = self.spec.men
-        )
-    }
-
-    fn check(&self, pos: &[u32]) -> Result<()> {
-        let n = self.layout.points;
-        if pos.len() != n + 3
-            || pos[..n].iter().any(|&v| v > O)
-            || !matches!(pos[n], X | O)
-            || pos[n + 1] > self.spec.men
-            || pos[n + 2] > self.spec.men
-        {
-            return crate::game::bad_position(
-                self,
-                pos,
-                format!(
-                    "expected {n} points of 0 (empty), 1 (x) or 2 (o), then the side to move, 1 \
-                     (x) or 2 (o), then the men x and o hold in hand, 0..={}",
-                    self.spec.men
-                ),
-            );
-        }
-        let p = self.pos_of(pos);
-        match self.bad_counts(&p).or_else(|| self.illegal(&p)) {
-            Some(why) => Err(Error::bad(format!(
-                "position '{}' is no position of the game: {why}; expected {}",
-                self.format(pos),
-                self.position_form()
-            ))),
-            None => Ok(()),
-        }
-    }
-
-    fn rank(&self, pos: &[u32]) -> u64 {
-        self.encode(&self.pos_of(pos))
-    }
-
-    fn unrank(&self, index: u64) -> Vec<u32> {
-        self.to_vec(&self.decode(index))
-    }
-
-    fn moves(&self, pos: &[u32]) -> Vec<Move> {
-        let p = self.pos_of(pos);
-        if self.over(&p).is_some() {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        self.each_move(&p, |step, next| {
-            out.push(Move {
-                label: self.label(step),
-                leaves: self.to_vec(next),
-            })
-        });
-        out
-    }
-
-    fn terminal_standing(&self, pos: &[u32]) -> Option<Standing> {
-        self.over(&self.pos_of(pos))
-    }
-
-    fn start(&self) -> Option<Vec<u32>> {
-        let mut pos = vec![EMPTY; self.layout.points];
-        pos.extend([X, self.spec.men, self.spec.men]);
-        Some(pos)
-    }
-
-    fn board(&self, pos: &[u32]) -> String {
-        let n = self.layout.points;
-        let mut points = pos[..n.min(pos.len())].iter();
-        let mut out: String = self
-            .layout
-            .picture
-            .chars()
-            .map(|ch| match ch {
-                '*' => match points.next() {
-                    Some(&X) => 'x',
-                    Some(&O) => 'o',
-                    _ => '.',
-                },
-                other => other,
-            })
-            .collect();
-        if pos.len() == n + 3 {
-            out += &format!(
-                "\n{} to move; in hand: x {}, o {}",
-                side_name(usize::from(pos[n] == O)),
-                pos[n + 1],
-                pos[n + 2]
-            );
-        }
-        out
-    }
-
-    fn format(&self, pos: &[u32]) -> String {
-        let n = self.layout.points;
-        let mut at = 0;
-        let rows: Vec<String> = self
-            .layout
-            .rows
-            .iter()
-            .map(|&len| {
-                let row = pos
-                    .iter()
-                    .take(n)
-                    .skip(at)
-                    .take(len)
-                    .map(|&v| match v {
-                        X => 'x',
-                        O => 'o',
-                        _ => '.',
-                    })
-                    .collect();
-                at += len;
-                row
-            })
-            .collect();
-        let rows = rows.join("/");
-        match pos.get(n..n + 3) {
-            Some(&[side, hx, ho]) => {
-                format!("{rows},{},{hx},{ho}", side_name(usize::from(side == O)))
-            }
-            _ => rows,
-        }
-    }
-}
-
 impl GameView for Mill {
     fn positions(&self) -> u64 {
         Tiered::positions(self)
@@ -1027,17 +690,23 @@ impl GameView for Mill {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rules;
 
     #[test]
     fn boards_have_their_lines_names_and_neighbours() {
-        let six = Layout::of(6);
+        let six = Layout::of(16);
         assert_eq!(six.names[0], "a5");
         assert_eq!(six.names[6], "a3");
         assert_eq!(six.names[15], "e1");
         assert_eq!(six.lines.len(), 8);
         let edges: u32 = six.adjacent.iter().map(|a| a.count_ones()).sum();
         assert_eq!(edges, 2 * 20);
-        let nine = Layout::of(9);
+        let grid = Layout::of(9);
+        assert_eq!(grid.names[0], "a3");
+        assert_eq!(grid.names[8], "c1");
+        let edges: u32 = grid.adjacent.iter().map(|a| a.count_ones()).sum();
+        assert_eq!(edges, 2 * 12);
+        let nine = Layout::of(24);
         assert_eq!(nine.names[0], "a7");
         assert_eq!(nine.names[12], "e4");
         assert_eq!(nine.names[23], "g1");
@@ -1048,7 +717,7 @@ mod tests {
 
     #[test]
     fn placing_moving_and_removing() {
-        let g = MillSpec::new(6, false).unwrap().view();
+        let g = MillSpec::new(6, None, false).unwrap().view();
         let start = g.start().unwrap();
         assert_eq!(g.format(&start), ".../.../..../.../...,x,6,6");
         assert_eq!(g.moves(&start).len(), 16);
