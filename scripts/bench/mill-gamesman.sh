@@ -66,20 +66,22 @@ else
     rm -rf "$G"; mkdir -p "$G/src" "$G/shim/liblzma" "$G/shim/lz4"
     git -C "$GAMESMAN_REPO" archive --format=tar "$MILLS_REF" | tar -C "$G/src" -xf -
     shim() { # cmake package name, library, header, Debian package, targets...
-        local dir=$G/shim/$1 lib=$2 inc=$3 deb=$4 version t; shift 4
+        local name=$1 lib=$2 inc=$3 deb=$4 version t
+        local dir=$G/shim/$name
+        shift 4
         version=$(dpkg-query -W -f='${Version}' "$deb" | sed 's/^[0-9]*://; s/-.*//')
-        echo "# Written by gamedb's scripts/bench/mill-gamesman.sh: Debian's $deb ships no CMake package." >"$dir/$1-config.cmake"
-        echo "find_library(SHIM_${1}_LIB $lib REQUIRED)" >>"$dir/$1-config.cmake"
-        echo "find_path(SHIM_${1}_INC $inc REQUIRED)" >>"$dir/$1-config.cmake"
-        for t in "$@"; do
-            cat >>"$dir/$1-config.cmake" <<SHIM
-if(NOT TARGET $t)
-  add_library($t UNKNOWN IMPORTED)
-  set_target_properties($t PROPERTIES IMPORTED_LOCATION "\${SHIM_${1}_LIB}" INTERFACE_INCLUDE_DIRECTORIES "\${SHIM_${1}_INC}")
-endif()
-SHIM
-        done
-        printf 'set(PACKAGE_VERSION "%s")\nset(PACKAGE_VERSION_COMPATIBLE TRUE)\n' "$version" >"$dir/$1-config-version.cmake"
+        {
+            echo "# Written by gamedb's scripts/bench/mill-gamesman.sh: Debian's $deb ships no CMake package."
+            echo "find_library(SHIM_${name}_LIB $lib REQUIRED)"
+            echo "find_path(SHIM_${name}_INC $inc REQUIRED)"
+            for t in "$@"; do
+                echo "if(NOT TARGET $t)"
+                echo "  add_library($t UNKNOWN IMPORTED)"
+                echo "  set_target_properties($t PROPERTIES IMPORTED_LOCATION \"\${SHIM_${name}_LIB}\" INTERFACE_INCLUDE_DIRECTORIES \"\${SHIM_${name}_INC}\")"
+                echo "endif()"
+            done
+        } >"$dir/$name-config.cmake"
+        printf 'set(PACKAGE_VERSION "%s")\nset(PACKAGE_VERSION_COMPATIBLE TRUE)\n' "$version" >"$dir/$name-config-version.cmake"
     }
     shim liblzma lzma lzma.h liblzma-dev liblzma::liblzma
     shim lz4 lz4 lz4frame.h liblz4-dev lz4::lz4 LZ4::lz4
