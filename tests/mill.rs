@@ -337,3 +337,45 @@ fn the_command_line_answers_and_refuses_bad_input() {
     assert!(lines[1]["error"].as_str().unwrap().contains("expected"));
     assert_eq!(lines[2]["value"], "lose");
 }
+
+#[test]
+fn an_endgame_table_holds_the_values_of_the_whole_game() {
+    // The moving phase with at most three men a side is closed under play (a mill only takes
+    // men away), so its table must give each of its positions the value the whole game gives.
+    let whole = table(
+        &Spec::new(MillSpec::new(4, None, false).unwrap()),
+        ValueKind::Remoteness,
+    );
+    let spec = MillSpec::new(4, None, false)
+        .unwrap()
+        .with_endgame(Some(3))
+        .unwrap();
+    let end = table(&Spec::new(spec), ValueKind::Remoteness);
+    let (rules, all) = (end.rules(), whole.rules());
+    assert!(rules.start().is_none());
+    let mut legal = 0;
+    for i in 0..end.len() {
+        let e = end.raw(i);
+        if standing::unpack(e).is_none() {
+            continue;
+        }
+        legal += 1;
+        let pos = rules.unrank(i);
+        let w = whole.raw(all.rank(&pos));
+        assert_eq!(
+            standing::unpack(e),
+            standing::unpack(w),
+            "{}",
+            rules.format(&pos)
+        );
+    }
+    assert_eq!(legal, 407_680);
+    let e = rules
+        .parse("x../.../..../.../...,o,2,3")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("this endgame table holds the moving phase alone"),
+        "{e}"
+    );
+}

@@ -18,6 +18,10 @@
 //! * a player to move with two men left (on the board and in hand) has lost, and so has a
 //!   player to move without a legal move; play that goes on forever is a draw.
 //!
+//! `--endgame K` cuts the game to its moving phase with at most K men a side on the board and
+//! none in hand: an endgame table without a start, closed under play (a removal only lowers
+//! the counts), so its values are the whole game's.
+//!
 //! Positions are the points in rows, top first and left to right, separated by `/` (3/3/4/3/3
 //! on the 16-point board, 3/3/3/6/3/3/3 on the 24-point one), each `x`, `o` or `.`; then a
 //! comma and the side to move; then a comma and the men `x` holds in hand and a comma and those
@@ -62,6 +66,7 @@ pub struct MillSpec {
     men: u32,
     points: u32,
     flying: bool,
+    endgame: Option<u32>,
 }
 
 impl MillSpec {
@@ -79,7 +84,22 @@ impl MillSpec {
             men,
             points,
             flying,
+            endgame: None,
         })
+    }
+
+    /// The same game cut to its moving phase with at most `k` men a side on the board and none
+    /// in hand (an endgame table: no start), `3 ≤ k ≤ men`; `None` for the whole game.
+    pub fn with_endgame(self, k: Option<u32>) -> Result<MillSpec> {
+        if let Some(k) = k {
+            if !(3..=self.men).contains(&k) {
+                return Err(Error::bad(format!(
+                    "--endgame {k}: expected 3..={} (the most men a side on the board)",
+                    self.men
+                )));
+            }
+        }
+        Ok(MillSpec { endgame: k, ..self })
     }
 
     fn default_points(&self) -> u32 {
@@ -110,6 +130,11 @@ impl GameSpec for MillSpec {
             "flying",
             "A player with three men on the board may move one to any empty point",
         ),
+        Param::optional(
+            "endgame",
+            "K",
+            "Only the moving phase with at most K men a side on the board, none in hand (no start)",
+        ),
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness];
 
@@ -123,7 +148,8 @@ impl GameSpec for MillSpec {
             a.number("men")?,
             a.optional_number("points")?,
             a.flag("flying"),
-        )
+        )?
+        .with_endgame(a.optional_number("endgame")?)
     }
 
     fn parameters(&self) -> String {
@@ -134,11 +160,16 @@ impl GameSpec for MillSpec {
                 (self.points != self.default_points()).then(|| self.points.to_string()),
             ),
             ("flying", self.flying.then(|| "true".into())),
+            ("endgame", self.endgame.map(|k| k.to_string())),
         ])
     }
 
     fn positions(&self) -> u64 {
-        let (tiers, _) = tiers(self.men, Layout::of(self.points as usize).points);
+        let (tiers, _) = tiers(
+            self.men,
+            Layout::of(self.points as usize).points,
+            self.endgame,
+        );
         let cells = Cells::new(Layout::of(self.points as usize).points);
         tiers.iter().map(|t| t.size(&cells)).sum()
     }
@@ -174,14 +205,21 @@ impl GameSpec for MillSpec {
             } else {
                 ", no flying"
             }
-        )
+        ) + &self.endgame.map_or(String::new(), |k| {
+            format!("; the moving phase with at most {k} men a side on the board")
+        })
     }
 
     fn samples() -> Vec<Self> {
-        [(3, Some(9), false), (3, None, false), (3, None, true)]
-            .into_iter()
-            .filter_map(|(n, p, f)| MillSpec::new(n, p, f).ok())
-            .collect()
+        [
+            (3, Some(9), false, None),
+            (3, None, false, None),
+            (3, None, true, None),
+            (3, Some(9), true, Some(3)),
+        ]
+        .into_iter()
+        .filter_map(|(n, p, f, k)| MillSpec::new(n, p, f).and_then(|s| s.with_endgame(k)).ok())
+        .collect()
     }
 }
 
@@ -225,14 +263,25 @@ impl Tier {
     }
 }
 
-/// The tiers the start reaches, in solving order, and the tier of each count.
-fn tiers(men: u32, points: usize) -> (Vec<Tier>, HashMap<Tier, usize>) {
-    let start = Tier {
-        hand: [men, men],
-        board: [0, 0],
+/// The tiers the start reaches (or, for an endgame of at most `k` men a side, those its moving
+/// tiers of three men a side or more reach), in solving order, and the tier of each count.
+fn tiers(men: u32, points: usize, endgame: Option<u32>) -> (Vec<Tier>, HashMap<Tier, usize>) {
+    let seeds: Vec<Tier> = match endgame {
+        None => vec![Tier {
+            hand: [men, men],
+            board: [0, 0],
+        }],
+        Some(k) => (3..=k)
+            .flat_map(|a| (3..=k).map(move |b| (a, b)))
+            .filter(|&(a, b)| (a + b) as usize <= points)
+            .map(|(a, b)| Tier {
+                hand: [0, 0],
+                board: [a, b],
+            })
+            .collect(),
     };
-    let mut seen = BTreeSet::from([start]);
-    let mut todo = vec![start];
+    let mut seen: BTreeSet<Tier> = seeds.iter().copied().collect();
+    let mut todo = seeds;
     while let Some(t) = todo.pop() {
         let sides: Vec<usize> = match t.fixed() {
             Some(s) => vec![s],
@@ -306,7 +355,7 @@ impl Mill {
     fn new(spec: MillSpec) -> Mill {
         let layout = Layout::of(spec.points as usize);
         let cells = Cells::new(layout.points);
-        let (tiers, of) = tiers(spec.men, layout.points);
+        let (tiers, of) = tiers(spec.men, layout.points, spec.endgame);
         let mut tier_of = vec![usize::MAX; (spec.men as usize + 1).pow(4)];
         for (t, i) in of {
             tier_of[Mill::slot(spec.men, &t)] = i;
@@ -578,11 +627,16 @@ impl Mill {
             }
         }
         if self.tier_index(&t).is_none() {
-            return Some(
-                "no play makes these counts: a man is removed only by a mill, which needs three \
-                 men of the mover on the board, and a side down to two men has lost"
+            return Some(match self.spec.endgame {
+                Some(k) => format!(
+                    "this endgame table holds the moving phase alone, no men in hand and at most \
+                     {k} men a side on the board"
+                ),
+                None => "no play makes these counts: a man is removed only by a mill, which \
+                         needs three men of the mover on the board, and a side down to two men \
+                         has lost"
                     .to_string(),
-            );
+            });
         }
         None
     }
@@ -637,6 +691,9 @@ impl Tiered for Mill {
         points.max(men * points) * men
     }
     fn start_index(&self) -> Option<u64> {
+        if self.spec.endgame.is_some() {
+            return None;
+        }
         let start = Pos {
             tier: Tier {
                 hand: [self.spec.men; 2],

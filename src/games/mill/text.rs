@@ -9,10 +9,8 @@ impl Rules for Mill {
     fn parse(&self, text: &str) -> Result<Vec<u32>> {
         let form = self.position_form();
         let text = text.trim();
-        if text == "start" {
-            return Ok(self
-                .start()
-                .expect("the mill games start on the empty board"));
+        if let (Some(start), "start") = (self.start(), text) {
+            return Ok(start);
         }
         let echo = crate::game::echo(text);
         let fields: Vec<&str> = text.split(',').map(str::trim).collect();
@@ -99,10 +97,13 @@ impl Rules for Mill {
         format!(
             "the {} points in rows of {shape}, top first, separated by '/', each x, o or ., \
              then ',' and the side to move, x or o, then ',' and the men x holds in hand and ',' \
-             and the men o holds (both left out: none; the start is {start},x,{n},{n}), as play \
-             can make it",
+             and the men o holds (both left out: none; {}), as play can make it",
             self.layout.points,
-            n = self.spec.men
+            match self.spec.endgame {
+                Some(k) =>
+                    format!("this endgame table has none in hand and at most {k} men a side"),
+                None => format!("the start is {start},x,{n},{n}", n = self.spec.men),
+            }
         )
     }
 
@@ -163,6 +164,9 @@ impl Rules for Mill {
     }
 
     fn start(&self) -> Option<Vec<u32>> {
+        if self.spec.endgame.is_some() {
+            return None;
+        }
         let mut pos = vec![EMPTY; self.layout.points];
         pos.extend([X, self.spec.men, self.spec.men]);
         Some(pos)
