@@ -29,6 +29,7 @@ const GAMES: &[&str] = &[
     "quixo --size 3",
     "connect4 --cols 4 --rows 4",
     "weighing --balls 12 --tell",
+    "mill --men 3",
 ];
 
 /// The 8-puzzle position the games start from: 12 moves from the goal.
@@ -81,7 +82,7 @@ fn play_cli(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
 fn scripted_games_end_as_the_theory_says() {
     let dir = TempDir::new("play-cli");
     build(&dir.path().join("tables"), GAMES);
-    let cases: [(&str, Option<&str>, &str); 7] = [
+    let cases: [(&str, Option<&str>, &str); 8] = [
         (
             "weighing-12-tell.gtab",
             None,
@@ -89,6 +90,12 @@ fn scripted_games_end_as_the_theory_says() {
         ),
         ("mnk-3-3-3.gtab", None, "A tie after 9 moves."),
         ("connect4-4-4.gtab", None, "A tie after 16 moves."),
+        // x places its last man at a1 (a5 a3 a1) and takes one of o's three.
+        (
+            "mill-3.gtab",
+            Some("xo./.o./x.../.../...,x,1,1"),
+            "You won in ",
+        ),
         ("candy-n13-k3-even.gtab", Some("13,0,0"), "You won in "),
         ("nim-3x5.gtab", Some("3,4,5"), "You won in "),
         ("chomp-4x7.gtab", Some("7,7,7,7"), "You won in "),

@@ -32,6 +32,7 @@ pub mod cells;
 pub mod chomp;
 pub mod chomp3;
 pub mod connect4;
+pub mod mill;
 pub mod mnk;
 pub mod nim;
 pub mod octal;
@@ -58,6 +59,7 @@ fn builtin_entries() -> Vec<Entry> {
         Entry::of::<quixo::QuixoSpec>(),
         Entry::of::<connect4::Connect4Spec>(),
         Entry::of::<weighing::WeighingSpec>(),
+        Entry::of::<mill::MillSpec>(),
     ]
 }
 
