@@ -48,6 +48,7 @@ use std::ops::Range;
 use super::cells::{Cells, EMPTY, O, X};
 use crate::game::{
     params, Arguments, GameSpec, GameView, Param, Progress, Solved, Standing, Tiered, ValueKind,
+    Visit,
 };
 use crate::solve::{solve_tiered, standings_saved_bytes};
 use crate::{Error, Result};
@@ -682,6 +683,17 @@ impl Tiered for Mill {
             return;
         }
         self.each_move(&p, |_, next| f(self.encode(next)));
+    }
+    fn visit<F: FnMut(u64)>(&self, pos: u64, mut f: F) -> Visit {
+        let p = self.decode(pos);
+        if self.illegal(&p).is_some() {
+            return Visit::Illegal;
+        }
+        if let Some(v) = self.over(&p) {
+            return Visit::Over(v);
+        }
+        self.each_move(&p, |_, next| f(self.encode(next)));
+        Visit::Moves
     }
     fn moves_bound(&self) -> u64 {
         // A placement on any point or a man to any point, times a removal of each of the

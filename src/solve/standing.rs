@@ -112,8 +112,9 @@ impl Buckets {
 const CHUNK: usize = 1 << 12;
 
 /// Memory [`solve_standings`] needs at its peak: two bytes a position for the values, a bit for
-/// the reachable ones, and for the largest tier what the scan keeps of each position and
-/// twelve bytes for each move that stays inside it (none when no move does).
+/// the reachable ones, and for the largest tier what the scan keeps of each position with
+/// eight bytes of offsets into its parents, and twelve bytes for each move that stays inside
+/// it (the edge, then the parent; none when no move does).
 pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
     let n = game.positions();
     let largest = game.largest_tier();
@@ -126,7 +127,7 @@ pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
     };
     n.saturating_mul(2)
         .saturating_add(n / 8 + 8)
-        .saturating_add(largest.saturating_mul(std::mem::size_of::<Seen>() as u64 + 4))
+        .saturating_add(largest.saturating_mul(std::mem::size_of::<Seen>() as u64 + 8))
         .saturating_add(edges)
 }
 
