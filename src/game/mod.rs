@@ -143,21 +143,21 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
         self.view().solve(kind, progress)
     }
     /// [`solve`](GameSpec::solve), handing the solver's finished waves to `saves` and resuming
-    /// from what it saved (see `solve::saves`). By default the game saves nothing
-    /// and solves as [`solve`](GameSpec::solve) does.
+    /// from what it saved (see `solve::saves`). By default the view's
+    /// ([`GameView::solve_saving`]).
     fn solve_saving(
         &self,
         kind: ValueKind,
         progress: &dyn Progress,
-        _saves: &dyn crate::solve::Saves,
+        saves: &dyn crate::solve::Saves,
     ) -> Result<Solved> {
-        self.solve(kind, progress)
+        self.view().solve_saving(kind, progress, saves)
     }
     /// Bytes of the table [`solve_saving`](GameSpec::solve_saving) hands to its saves for
     /// `kind` values (each save is that large; a build checks the disk for it): 0 when it saves
-    /// nothing, the default.
-    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
-        0
+    /// nothing. By default the view's ([`GameView::saved_bytes`]).
+    fn saved_bytes(&self, kind: ValueKind) -> u64 {
+        self.view().saved_bytes(kind)
     }
     /// Memory [`solve`](GameSpec::solve) needs at its peak for `kind` values, in bytes: the
     /// solver's (from its `*_memory` estimate in [`crate::solve`]) and the game's own tables.
@@ -197,6 +197,20 @@ pub trait GameView: Rules + 'static {
     fn solve_memory(&self, kind: ValueKind) -> u64;
     /// Checks the game's contracts (see [`GameSpec::conformance`]).
     fn conformance(&self) -> std::result::Result<u64, String>;
+    /// [`solve`](GameView::solve), handing the solver's finished waves to `saves` and resuming
+    /// from what it saved. By default nothing is saved.
+    fn solve_saving(
+        &self,
+        kind: ValueKind,
+        progress: &dyn Progress,
+        _saves: &dyn crate::solve::Saves,
+    ) -> Result<Solved> {
+        self.solve(kind, progress)
+    }
+    /// Bytes [`solve_saving`](GameView::solve_saving) hands to its saves: 0 by default.
+    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
+        0
+    }
 }
 
 impl<G: Game + Rules + 'static> GameView for G {
@@ -253,6 +267,19 @@ macro_rules! tiered_game_view {
 
             fn conformance(&self) -> std::result::Result<u64, String> {
                 $crate::game::conformance::tiered(self)
+            }
+
+            fn solve_saving(
+                &self,
+                kind: $crate::game::ValueKind,
+                progress: &dyn $crate::game::Progress,
+                saves: &dyn $crate::solve::Saves,
+            ) -> $crate::Result<$crate::game::Solved> {
+                $crate::solve::solve_tiered(self, kind, progress, saves)
+            }
+
+            fn saved_bytes(&self, _kind: $crate::game::ValueKind) -> u64 {
+                $crate::solve::standings_saved_bytes(self)
             }
         }
     };

@@ -26,10 +26,8 @@ use std::ops::Range;
 
 use super::cells::{EMPTY, O, X};
 use crate::game::{
-    params, Arguments, GameSpec, Move, Param, Progress, Rules, Solved, Standing, Tiered, ValueKind,
-    Visit,
+    params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
 };
-use crate::solve::{solve_tiered, standings_saved_bytes};
 use crate::{Error, Result};
 
 /// Most cells of a board: the standard 7×6 board (its index, 7·10^13 boards, is past any
@@ -101,19 +99,6 @@ impl GameSpec for Connect4Spec {
         let comp = profiles(w, h);
         let choose = pascal(w * h);
         (0..=w * h).map(|n| comp[w][n] * choose[n][n / 2]).sum()
-    }
-
-    fn solve_saving(
-        &self,
-        kind: ValueKind,
-        progress: &dyn Progress,
-        saves: &dyn crate::solve::Saves,
-    ) -> Result<Solved> {
-        solve_tiered(&self.view(), kind, progress, saves)
-    }
-
-    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
-        standings_saved_bytes(&self.view())
     }
 
     fn describe(&self) -> String {

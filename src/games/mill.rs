@@ -175,19 +175,6 @@ impl GameSpec for MillSpec {
         tiers.iter().map(|t| t.size(&cells)).sum()
     }
 
-    fn solve_saving(
-        &self,
-        kind: ValueKind,
-        progress: &dyn Progress,
-        saves: &dyn crate::solve::Saves,
-    ) -> Result<Solved> {
-        solve_tiered(&self.view(), kind, progress, saves)
-    }
-
-    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
-        standings_saved_bytes(&self.view())
-    }
-
     fn describe(&self) -> String {
         let name = match (self.men, self.points) {
             (3, 9) => "Three Men's Morris on a 3×3 grid without diagonals".to_string(),
@@ -724,6 +711,19 @@ impl GameView for Mill {
 
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
         solve_tiered(self, kind, progress, &())
+    }
+
+    fn solve_saving(
+        &self,
+        kind: ValueKind,
+        progress: &dyn Progress,
+        saves: &dyn crate::solve::Saves,
+    ) -> Result<Solved> {
+        solve_tiered(self, kind, progress, saves)
+    }
+
+    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
+        standings_saved_bytes(self)
     }
 
     /// The engine's peak (see `crate::solve::standings_memory`), with the moves that stay in a

@@ -17,10 +17,8 @@ use std::ops::Range;
 
 use super::cells::{Cells, EMPTY, O, X};
 use crate::game::{
-    params, Arguments, GameSpec, Move, Param, Progress, Rules, Solved, Standing, Tiered, ValueKind,
-    Visit,
+    params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
 };
-use crate::solve::{solve_tiered, standings_saved_bytes};
 use crate::{Error, Result};
 
 /// Most cells of a board (the 5×5 board has 3.6·10^11 boards of legal counts, past any table
@@ -87,19 +85,6 @@ impl GameSpec for MnkSpec {
             .last()
             .copied()
             .unwrap_or(0)
-    }
-
-    fn solve_saving(
-        &self,
-        kind: ValueKind,
-        progress: &dyn Progress,
-        saves: &dyn crate::solve::Saves,
-    ) -> Result<Solved> {
-        solve_tiered(&self.view(), kind, progress, saves)
-    }
-
-    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
-        standings_saved_bytes(&self.view())
     }
 
     fn describe(&self) -> String {

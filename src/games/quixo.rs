@@ -31,10 +31,8 @@ use std::ops::Range;
 
 use super::cells::{Cells, EMPTY, O, X};
 use crate::game::{
-    params, Arguments, GameSpec, Move, Param, Progress, Rules, Solved, Standing, Tiered, ValueKind,
-    Visit,
+    params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
 };
-use crate::solve::{solve_tiered, standings_saved_bytes};
 use crate::{Error, Result};
 
 /// The smallest board side (on a 1×1 board no cube has another end to go to).
@@ -87,19 +85,6 @@ impl GameSpec for QuixoSpec {
 
     fn positions(&self) -> u64 {
         2 * 3u64.pow(self.size * self.size)
-    }
-
-    fn solve_saving(
-        &self,
-        kind: ValueKind,
-        progress: &dyn Progress,
-        saves: &dyn crate::solve::Saves,
-    ) -> Result<Solved> {
-        solve_tiered(&self.view(), kind, progress, saves)
-    }
-
-    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
-        standings_saved_bytes(&self.view())
     }
 
     fn describe(&self) -> String {
