@@ -633,6 +633,23 @@ pub fn bad_position<T>(rules: &(impl Rules + ?Sized), pos: &[u32], what: String)
     )))
 }
 
+/// `Ok` for a board play can make (`why` is `None`), else the error naming the position in the
+/// game's own form, why no play makes it, and the form expected.
+pub fn no_play_makes(
+    rules: &(impl Rules + ?Sized),
+    pos: &[u32],
+    why: Option<String>,
+) -> Result<()> {
+    match why {
+        Some(why) => Err(crate::Error::bad(format!(
+            "position '{}' is no position of the game: {why}; expected {}",
+            rules.format(pos),
+            rules.position_form()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// A position as messages quote it: [`format_numbers`] cut like [`echo`], without writing out
 /// the whole of a huge one first.
 pub fn quote(pos: &[u32]) -> String {

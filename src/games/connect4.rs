@@ -656,14 +656,7 @@ impl Rules for Connect4 {
                 format!("expected {n} cells of 0 (empty), 1 (x) or 2 (o), row by row from the top"),
             );
         }
-        match self.illegal(pos) {
-            Some(why) => Err(Error::bad(format!(
-                "position '{}' is no position of the game: {why}; expected {}",
-                self.format(pos),
-                self.position_form()
-            ))),
-            None => Ok(()),
-        }
+        crate::game::no_play_makes(self, pos, self.illegal(pos))
     }
 
     fn rank(&self, pos: &[u32]) -> u64 {

@@ -378,14 +378,7 @@ impl Rules for Mnk {
                 format!("expected {n} cells of 0 (empty), 1 (x) or 2 (o)"),
             );
         }
-        match self.illegal(pos) {
-            Some(why) => Err(Error::bad(format!(
-                "position '{}' is no position of the game: {why}; expected {}",
-                self.format(pos),
-                self.position_form()
-            ))),
-            None => Ok(()),
-        }
+        crate::game::no_play_makes(self, pos, self.illegal(pos))
     }
 
     fn rank(&self, pos: &[u32]) -> u64 {

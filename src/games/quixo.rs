@@ -266,7 +266,7 @@ impl Quixo {
 
     /// Whether the cubes of `m` make a line.
     fn has_line(&self, m: u64) -> bool {
-        self.lines.iter().any(|&l| l & m == l)
+        self.lines.iter().any(|&l| l & !m == 0)
     }
 
     /// The masks of the player to move and of the other, from the masks of x and o.
@@ -538,14 +538,7 @@ impl Rules for Quixo {
                 ),
             );
         }
-        match self.illegal(&pos[..cells], pos[cells]) {
-            Some(why) => Err(Error::bad(format!(
-                "position '{}' is no position of the game: {why}; expected {}",
-                self.format(pos),
-                self.position_form()
-            ))),
-            None => Ok(()),
-        }
+        crate::game::no_play_makes(self, pos, self.illegal(&pos[..cells], pos[cells]))
     }
 
     fn rank(&self, pos: &[u32]) -> u64 {

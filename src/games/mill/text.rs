@@ -126,14 +126,7 @@ impl Rules for Mill {
             );
         }
         let p = self.pos_of(pos);
-        match self.bad_counts(&p).or_else(|| self.illegal(&p)) {
-            Some(why) => Err(Error::bad(format!(
-                "position '{}' is no position of the game: {why}; expected {}",
-                self.format(pos),
-                self.position_form()
-            ))),
-            None => Ok(()),
-        }
+        crate::game::no_play_makes(self, pos, self.bad_counts(&p).or_else(|| self.illegal(&p)))
     }
 
     fn rank(&self, pos: &[u32]) -> u64 {
