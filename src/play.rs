@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::answer::{AnswerMove, Value};
+use crate::answer::AnswerMove;
 use crate::game::{Move, Outcome, Standing, ValueKind};
 use crate::lookup::Table;
 use crate::{Error, Result};
@@ -342,19 +342,16 @@ impl<'a> Referee<'a> {
                     remoteness: r,
                 })
             }
-            ValueKind::Distance => {
-                let answer = self.table.answer(position.to_vec())?;
-                Ok(match answer.value {
-                    Value::Distance(d) if d.solvable => Mark {
-                        value: Worth::Solvable,
-                        remoteness: d.distance,
-                    },
-                    _ => Mark {
-                        value: Worth::Unsolvable,
-                        remoteness: None,
-                    },
-                })
-            }
+            ValueKind::Distance => Ok(match self.table.distance_of(position)? {
+                Some(d) => Mark {
+                    value: Worth::Solvable,
+                    remoteness: Some(d),
+                },
+                None => Mark {
+                    value: Worth::Unsolvable,
+                    remoteness: None,
+                },
+            }),
             _ => {
                 let value = match self.table.outcome_of(position)? {
                     Outcome::N => Worth::Win,

@@ -211,6 +211,29 @@ impl Table {
         Ok(moves)
     }
 
+    /// The exact distance of a position of a distance table, `None` when the goal cannot be
+    /// reached from it: what [`answer`](Table::answer) says of it without the optimal moves
+    /// (a player valuing every move of a position asks this of each).
+    pub fn distance_of(&self, position: &[u32]) -> Result<Option<u32>> {
+        let by = match self.answerer.exact() {
+            Some(by) => by,
+            None if self.rules.distance_bound().is_none() => &Stored,
+            None => {
+                return Err(Error::bad(format!(
+                    "{} holds {}, not exact distances",
+                    self.file.path().display(),
+                    self.describe()
+                )))
+            }
+        };
+        self.rules.check(position)?;
+        if self.rules.outside(position).is_some() {
+            return Ok(None);
+        }
+        by.distance(self, position, self.rules.rank(position))
+            .map(Some)
+    }
+
     /// A whole optimal solution of a position of a distance table: at each step the first
     /// move (in the rules' order) that leads one move nearer the goal.
     pub fn path(&self, position: &[u32]) -> Result<Vec<Move>> {
