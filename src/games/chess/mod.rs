@@ -331,7 +331,7 @@ impl Endgame {
         let chess = fen::position(fen::board(pos), fen::turn(pos))?;
         if self.tier_of(&m).is_none() {
             return Err(format!(
-                "the men {} are not this table's (it holds {})",
+                "the men {} are not in this table (it holds {})",
                 m.name(),
                 self.materials().join(", ")
             ));
