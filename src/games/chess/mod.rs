@@ -26,8 +26,8 @@ use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
 use self::index::{transform, KingPairs, Material};
 use crate::game::{
-    params, Arguments, GameSpec, GameView, Move, Param, Progress, Rules, Solved, Standing, Tiered,
-    ValueKind,
+    params, standing, Arguments, Fact, GameSpec, GameView, Move, Param, Progress, Rules, Solved,
+    Standing, Tiered, ValueKind, Values,
 };
 use crate::solve::{solve_tiered, standings_memory, standings_saved_bytes};
 use crate::{Error, Result};
@@ -422,7 +422,7 @@ impl Rules for Endgame {
         }
         self.legal_cells(pos).map(|_| ()).map_err(|why| {
             Error::bad(format!(
-                "position '{}' is no position of the table: {why}; expected {}",
+                "position '{}' is no position of the game: {why}; expected {}",
                 fen::format(pos),
                 self.position_form()
             ))
@@ -465,6 +465,54 @@ impl Rules for Endgame {
 
     fn board(&self, pos: &[u32]) -> String {
         fen::drawing(pos)
+    }
+
+    /// Per ending of the table and side to move: the positions, how many of each value, and
+    /// the longest win (the longest mate, in plies).
+    fn facts(&self, values: &dyn Values) -> Vec<Fact> {
+        let mut text = Vec::new();
+        let mut json = serde_json::Map::new();
+        for (t, tier) in self.tiers.iter().enumerate() {
+            let mut sides = serde_json::Map::new();
+            let mut words = Vec::new();
+            for side in 0..2u64 {
+                let mut counts = [0u64; 4];
+                let mut longest = 0;
+                let mut i = tier.start + side;
+                while i < self.tier_end(t) && i < values.len() {
+                    if let Some((v, r)) = standing::unpack(values.raw(i)) {
+                        counts[v as usize] += 1;
+                        if v == Standing::Win {
+                            longest = longest.max(r);
+                        }
+                    }
+                    i += 2;
+                }
+                let [lose, tie, draw, win] = counts;
+                let who = if side == 0 { "white" } else { "black" };
+                sides.insert(
+                    format!("{who}_to_move"),
+                    serde_json::json!({
+                        "positions": counts.iter().sum::<u64>(),
+                        "win": win, "lose": lose, "tie": tie, "draw": draw,
+                        "longest_win": longest,
+                    }),
+                );
+                words.push(format!(
+                    "{who} to move {} (win {win}, lose {lose}, tie {tie}, draw {draw}), longest \
+                     win {longest} plies",
+                    counts.iter().sum::<u64>()
+                ));
+            }
+            text.push(format!("{}: {}", tier.material.name(), words.join("; ")));
+            json.insert(tier.material.name(), serde_json::Value::Object(sides));
+        }
+        vec![Fact {
+            key: "endings".to_string(),
+            label: "endings".to_string(),
+            text: text.join("\n"),
+            json: serde_json::Value::Object(json),
+        }]
     }
 
     fn format(&self, pos: &[u32]) -> String {
