@@ -118,7 +118,7 @@ impl GameSpec for ChessSpec {
     }
 
     fn samples() -> Vec<Self> {
-        ["KQk", "KPk"]
+        ["Kk", "KQk", "KPk"]
             .into_iter()
             .filter_map(|m| ChessSpec::new(m).ok())
             .collect()
