@@ -230,7 +230,7 @@ impl Endgame {
             board.set_piece_at(Square::new(sq as u32), p);
             cells[sq as usize] = fen::code(p);
         }
-        let mut at = vec![0usize; tier.men.len()];
+        let mut at = [0usize; MAX_MEN];
         for k in (0..tier.men.len()).rev() {
             at[k] = (squares % 64) as usize;
             squares /= 64;
@@ -287,22 +287,21 @@ impl Endgame {
         let wk = u32::from(board.king_of(Color::White)?) as usize;
         let bk = u32::from(board.king_of(Color::Black)?) as usize;
         let (sym, pair) = self.pairs[tier.pawns as usize].canonical(wk, bk)?;
-        let mut groups: [[Vec<usize>; 5]; 2] = Default::default();
+        // Each man as (its kind in index order) · 64 + its square: sorted, the men come in
+        // index order and men of one kind by increasing square.
+        let mut keys = [0u16; MAX_MEN];
+        let mut n = 0;
         for (sq, p) in board {
             if p.role != Role::King {
-                groups[(p.color == Color::Black) as usize][role_index(p.role)]
-                    .push(transform(sym, u32::from(sq) as usize));
+                let kind = (p.color == Color::Black) as usize * 5 + role_index(p.role);
+                *keys.get_mut(n)? = (kind * 64 + transform(sym, u32::from(sq) as usize)) as u16;
+                n += 1;
             }
         }
-        let mut squares = 0u64;
-        for side in &mut groups {
-            for g in side.iter_mut() {
-                g.sort_unstable();
-                for &s in g.iter() {
-                    squares = squares * 64 + s as u64;
-                }
-            }
-        }
+        keys[..n].sort_unstable();
+        let squares = keys[..n]
+            .iter()
+            .fold(0u64, |acc, &k| acc * 64 + (k % 64) as u64);
         let rest = pair as u64 * tier.span + squares;
         Some(tier.start + rest * 2 + u64::from(turn == Color::Black))
     }
@@ -366,10 +365,12 @@ impl Tiered for Endgame {
         let Some(chess) = self.position_at(pos) else {
             return;
         };
-        if Endgame::over(&chess).is_some() {
+        // Over: no move, or a dead position (what `over` says, the moves listed once).
+        let moves = chess.legal_moves();
+        if moves.is_empty() || chess.is_insufficient_material() {
             return;
         }
-        for m in chess.legal_moves() {
+        for m in moves {
             let mut next = chess.clone();
             next.play_unchecked(&m);
             if let Some(i) = self.index(next.board(), next.turn()) {
