@@ -30,6 +30,7 @@ const GAMES: &[&str] = &[
     "connect4 --cols 4 --rows 4",
     "weighing --balls 12 --tell",
     "mill --men 3",
+    "chess --men KQk",
 ];
 
 /// The 8-puzzle position the games start from: 12 moves from the goal.
@@ -82,7 +83,7 @@ fn play_cli(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
 fn scripted_games_end_as_the_theory_says() {
     let dir = TempDir::new("play-cli");
     build(&dir.path().join("tables"), GAMES);
-    let cases: [(&str, Option<&str>, &str); 8] = [
+    let cases: [(&str, Option<&str>, &str); 9] = [
         (
             "weighing-12-tell.gtab",
             None,
@@ -98,6 +99,11 @@ fn scripted_games_end_as_the_theory_says() {
         ),
         ("candy-n13-k3-even.gtab", Some("13,0,0"), "You won in "),
         ("nim-3x5.gtab", Some("3,4,5"), "You won in "),
+        (
+            "chess-KQk.gtab",
+            Some("8/8/8/8/8/2k5/8/K2Q4 w - - 0 1"),
+            "You won in ",
+        ),
         ("chomp-4x7.gtab", Some("7,7,7,7"), "You won in "),
         (
             "slide-3x3.gtab",

@@ -29,6 +29,7 @@ use crate::{Error, Result};
 pub mod board;
 pub mod candy;
 pub mod cells;
+pub mod chess;
 pub mod chomp;
 pub mod chomp3;
 pub mod connect4;
@@ -60,6 +61,7 @@ fn builtin_entries() -> Vec<Entry> {
         Entry::of::<connect4::Connect4Spec>(),
         Entry::of::<weighing::WeighingSpec>(),
         Entry::of::<mill::MillSpec>(),
+        Entry::of::<chess::ChessSpec>(),
     ]
 }
 

@@ -21,6 +21,7 @@ use crate::tables::TableDir;
 use crate::Result;
 
 mod candy;
+mod chess;
 mod chomp;
 mod chomp3;
 mod connect4;
@@ -139,6 +140,9 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("weighing-thirteen", 0.01),
     ("weighing-fourteen", 0.01),
     ("weighing-dyson-genuine", 0.72),
+    ("chess-longest-mates-3", 2.0),
+    ("chess-longest-mates-4", 60.0),
+    ("chess-kbnk-33", 30.0),
 ];
 
 /// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
@@ -318,6 +322,7 @@ pub(crate) fn statements() -> Vec<Statement> {
     all.extend(connect4::statements());
     all.extend(mill::statements());
     all.extend(weighing::statements());
+    all.extend(chess::statements());
     all
 }
 
@@ -423,6 +428,7 @@ pub(crate) const REFERENCES: &[(&str, &str)] = &[
     ("Grundy 1939", "P. M. Grundy, \"Mathematics and games\", Eureka 2 (1939), 6–8. With Sprague 1935: the Sprague–Grundy values of impartial games."),
     ("Guy & Smith 1956", "R. K. Guy and C. A. B. Smith, \"The G-values of various games\", Proceedings of the Cambridge Philosophical Society 52 (1956), 514–526. The octal games and their codes, the periodicity theorem (if G(n + p) = G(n) for e ≤ n < 2e + p + t, then for every n ≥ e; t the most counters a move takes), Kayles (period 12 from heap 71) and Dawson's chess (period 34 from heap 52)."),
     ("Johnson & Story 1879", "W. W. Johnson and W. E. Story, \"Notes on the '15' puzzle\", American Journal of Mathematics 2 (1879), 397–404. Half of the arrangements are solvable; the parity invariant."),
+    ("Karrer's maximum-DTM statistics", "P. Karrer, the longest distances to mate of every 3- to 5-man ending with either side to move, computed from Nalimov's tables and kept on the ICGA's pages on Western chess endgames: KQK 10 moves, KRK 16, KPK 28, KBBK 19, KBNK 33, KQKR 35 with white (the stronger side) to move."),
     ("Little Match Girl story", "\"第九夜 · 卖火柴的小女孩的游戏\" (The ninth night: the Little Match Girl's game), a story with a Nim program: its check of every 2- and 3-heap position up to 15, and its story positions."),
     ("OEIS", "The On-Line Encyclopedia of Integer Sequences: A089473 (3×3 sliding puzzle, positions at each distance), A090034 (3×2), A089484 (4×4); A029899 (three-rowed Chomp: P-positions with p ≤ n, b-file to n = 400), A029900 (f(n, n)), A029901 and A029902 (the P-positions (k, k, r): k and r); A069001 (Grundy values of the 3×n Chomp rectangles, b-file); octal games: A002186 (Kayles), A002187 (Dawson's chess), A071464 (0.127), A125829 (0.115), A125920 (0.176), A071435 (0.177), A071452 (0.11377), each stating the period and the last exception."),
     ("Schaefer 2002", "S. Schaefer, \"Tic-Tac-Toe (Naughts and Crosses, Cheese and Crackers, etc.)\", MathRec (2002): the positions and games of tic-tac-toe counted, 765 positions essentially different under the board's symmetries; 5,478 positions in all is the count common references give for what play reaches from the empty board (e.g. Wikipedia's \"Game complexity\")."),
@@ -430,6 +436,8 @@ pub(crate) const REFERENCES: &[(&str, &str)] = &[
     ("Sheiner 2026", "Sheiner, arXiv 2605.23837 (2026). Every 3×n rectangle of Chomp has exactly one winning bite, never in row 1, in row 2 exactly when n is in A029900."),
     ("Sprague 1935", "R. Sprague, \"Über mathematische Kampfspiele\", Tôhoku Mathematical Journal 41 (1935), 438–444."),
     ("Chomp problem note", "The problem note on poisoned chocolate (有毒的巧克力 / Chomp) that cites Zeilberger 2001: one row, squares, two rows, its tables of three-rowed positions with third row 0, 1 and 2 (its N-families with third row 1 are stated for positions of at least 6 cells)."),
+    ("Ströhlein 1970", "T. Ströhlein, \"Untersuchungen über kombinatorische Spiele\", diploma thesis, Technische Hochschule München (1970). The first endgame tables by retrograde analysis: KQK and KRK, the longest mates 10 and 16 moves."),
+    ("Thompson 1986", "K. Thompson, \"Retrograde analysis of certain endgames\", ICCA Journal 9(3) (1986), 131–139. The 4- and 5-man pawnless endings by retrograde analysis, with their longest mates (KBNK 33 moves, KQKR 35)."),
     ("Tromp's Connect Four page", "J. Tromp, \"John's Connect Four Playground\", https://tromp.github.io/c4/c4.html: the results of Connect Four by board size, width × height from 4 to 11 (+ the first player wins, - the second, = a draw): of the boards up to 30 cells, 4×4, 5×4, 7×4, 4×5, 5×5, 6×5, 4×6, 5×6 and 4×7 are draws and 6×4 a win for the second player; the standard 7×6 board a win for the first."),
     ("Uiterwijk & van den Herik 2000", "J. W. H. M. Uiterwijk and H. J. van den Herik, \"The advantage of the initiative\", Information Sciences 122 (2000), 43–58. The values of the m,n,k-games known then: k = 3 a first-player win on boards of at least 4×3, 4,4,4 a tie, among others."),
     ("Winning Ways, ch. 4", "E. R. Berlekamp, J. H. Conway and R. K. Guy, Winning Ways for your Mathematical Plays, Academic Press 1982, vol. 1, chapter 4 \"Taking and breaking\": octal games, Dawson's Kayles, and the tables of octal games with their periods and last exceptional values (pp. 102–104; as the OEIS entries cited quote them)."),

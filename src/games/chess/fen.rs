@@ -1,0 +1,175 @@
+//! Positions of a chess table as the lookups write them: 64 cells (a1 = 0 … h8 = 63, 0
+//! empty, 1–6 a white pawn, knight, bishop, rook, queen, king, 7–12 the same of black) and the
+//! side to move (0 white, 1 black); read from and written as FEN, drawn as a board.
+
+use shakmaty::fen::Fen;
+use shakmaty::{Board, CastlingMode, Chess, Color, Piece, PositionErrorKinds, Role, Setup, Square};
+
+/// Cells besides the side to move.
+pub const CELLS: usize = 64;
+/// The cell an index that puts two men on one square shows there (no position).
+pub const CLASH: u32 = 13;
+
+/// The piece of a cell code 1..=12.
+pub fn piece(code: u32) -> Option<Piece> {
+    let (color, r) = match code {
+        1..=6 => (Color::White, code),
+        7..=12 => (Color::Black, code - 6),
+        _ => return None,
+    };
+    let role = match r {
+        1 => Role::Pawn,
+        2 => Role::Knight,
+        3 => Role::Bishop,
+        4 => Role::Rook,
+        5 => Role::Queen,
+        _ => Role::King,
+    };
+    Some(Piece { color, role })
+}
+
+/// The cell code of a piece.
+pub fn code(p: Piece) -> u32 {
+    p.role as u32 + if p.color == Color::White { 0 } else { 6 }
+}
+
+/// The cells and side of a board.
+pub fn cells(board: &Board, turn: Color) -> Vec<u32> {
+    let mut pos = vec![0; CELLS + 1];
+    for (sq, p) in board {
+        pos[u32::from(sq) as usize] = code(p);
+    }
+    pos[CELLS] = u32::from(turn == Color::Black);
+    pos
+}
+
+/// The board of checked cells.
+pub fn board(pos: &[u32]) -> Board {
+    let mut b = Board::empty();
+    for (sq, &c) in pos[..CELLS].iter().enumerate() {
+        if let Some(p) = piece(c) {
+            b.set_piece_at(Square::new(sq as u32), p);
+        }
+    }
+    b
+}
+
+/// The side to move of checked cells.
+pub fn turn(pos: &[u32]) -> Color {
+    if pos[CELLS] == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// The position of a board and side when it is legal as a table holds it (a check that play
+/// could not give is allowed, the side not to move in check is not), else why not.
+pub fn position(board: Board, turn: Color) -> Result<Chess, String> {
+    let setup = Setup {
+        board,
+        turn,
+        ..Setup::empty()
+    };
+    let res: Result<Chess, _> = setup.position(CastlingMode::Standard);
+    let kinds = match res {
+        Ok(chess) => return Ok(chess),
+        Err(e) => match e.ignore_impossible_check() {
+            Ok(chess) => return Ok(chess),
+            Err(e) => e.kinds(),
+        },
+    };
+    Err({
+        let k = kinds;
+        if k.contains(PositionErrorKinds::EMPTY_BOARD)
+            || k.contains(PositionErrorKinds::MISSING_KING)
+        {
+            "a king is missing (each side has one king)".to_string()
+        } else if k.contains(PositionErrorKinds::TOO_MANY_KINGS) {
+            "a side has more than one king".to_string()
+        } else if k.contains(PositionErrorKinds::PAWNS_ON_BACKRANK) {
+            "a pawn stands on the first or last rank".to_string()
+        } else if k.contains(PositionErrorKinds::OPPOSITE_CHECK) {
+            "the side not to move is in check".to_string()
+        } else {
+            "no legal position".to_string()
+        }
+    })
+}
+
+/// Reads a FEN: the cells and side, or why the text is none (castling rights are refused,
+/// the clocks are read and ignored, an en passant square is checked by the rules and
+/// dropped: no ending of these tables has pawns of both sides).
+pub fn parse(text: &str) -> Result<Vec<u32>, String> {
+    let fen = Fen::from_ascii(text.trim().as_bytes()).map_err(|e| format!("not a FEN ({e})"))?;
+    let setup = fen.0;
+    if setup.castling_rights.any() {
+        return Err("castling rights are not in these tables (write - for them)".to_string());
+    }
+    if setup.ep_square.is_some() {
+        let res: Result<Chess, _> = setup.clone().position(CastlingMode::Standard);
+        if let Err(e) = res {
+            if e.kinds().contains(PositionErrorKinds::INVALID_EP_SQUARE) {
+                return Err("the en passant square is not one a pawn just crossed".to_string());
+            }
+        }
+    }
+    Ok(cells(&setup.board, setup.turn))
+}
+
+/// The FEN of cells and side (no castling, no en passant, clocks `0 1`).
+pub fn format(pos: &[u32]) -> String {
+    let mut s = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let c = pos.get(rank * 8 + file).copied().unwrap_or(0);
+            let ch = match piece(c) {
+                Some(p) => p.char(),
+                None if c == 0 => {
+                    empty += 1;
+                    continue;
+                }
+                None => '?',
+            };
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+                empty = 0;
+            }
+            s.push(ch);
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    match pos.get(CELLS) {
+        Some(0) => s.push_str(" w - - 0 1"),
+        Some(_) => s.push_str(" b - - 0 1"),
+        None => {}
+    }
+    s
+}
+
+/// The board for a person: ranks 8 to 1, files a to h, white upper case.
+pub fn drawing(pos: &[u32]) -> String {
+    let mut lines = Vec::new();
+    for rank in (0..8).rev() {
+        let row: Vec<String> = (0..8)
+            .map(|file| {
+                let c = pos.get(rank * 8 + file).copied().unwrap_or(0);
+                piece(c).map_or('.', |p| p.char()).to_string()
+            })
+            .collect();
+        lines.push(format!("{} {}", rank + 1, row.join(" ")));
+    }
+    lines.push("  a b c d e f g h".to_string());
+    match pos.get(CELLS) {
+        Some(0) => lines.push("white to move".to_string()),
+        Some(_) => lines.push("black to move".to_string()),
+        None => {}
+    }
+    lines.join("\n")
+}

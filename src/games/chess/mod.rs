@@ -1,0 +1,519 @@
+//! Chess endings: one table holds an ending (`gamedb build chess --men KRk`: white's men upper
+//! case, then black's lower case, each side's king first) with either side to move, and every
+//! sub-ending its captures and promotions reach, each a lower tier of the same table (so a
+//! table answers alone, with no other file to find). Rules by the `shakmaty` crate; castling
+//! is excluded, as the tablebases exclude it; endings with pawns of both sides (where en
+//! passant arises) are not built yet and are refused.
+//!
+//! Values are the engine's: win or lose with the distance to mate in plies (checkmate: lose
+//! in 0 for the side to move), `tie` for a game that ends drawn by stalemate or a dead
+//! position (shakmaty's insufficient material: neither side can ever mate) with the plies to
+//! it, `draw` where neither side can force an end. A chess player reads both as drawn; the
+//! table keeps them apart because they are different facts. The 50-move rule is not applied
+//! (distance to mate, as Ströhlein and Thompson computed it).
+//!
+//! The index is [`index`]'s: king pairs under the board's symmetries, then each man's square.
+//! Indices that are no legal position (men on one square, pawns on the first or last rank,
+//! the side not to move in check) are marked as none.
+
+pub mod fen;
+pub mod index;
+
+use std::ops::Range;
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
+
+use self::index::{transform, KingPairs, Material};
+use crate::game::{
+    params, standing, Arguments, Fact, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind,
+    Values, Visit,
+};
+use crate::{Error, Result};
+
+/// The most men a table may hold (with kings).
+pub const MAX_MEN: usize = 5;
+
+/// Parameters of a chess table, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChessSpec {
+    men: Material,
+}
+
+impl ChessSpec {
+    /// Checks the men: `KRk`, `KQkr`, `KPk`...
+    pub fn new(men: &str) -> Result<ChessSpec> {
+        let form = "white men upper case then black men lower case, each side starting with \
+                    its king, from K Q R B N P (e.g. KRk, KQkr, KPk)";
+        let Some(m) = Material::parse(men) else {
+            return Err(Error::bad(format!(
+                "--men '{}': expected {form}",
+                crate::game::echo(men)
+            )));
+        };
+        if m.others() + 2 > MAX_MEN {
+            return Err(Error::bad(format!(
+                "--men {men}: {} men; expected at most {MAX_MEN}",
+                m.others() + 2
+            )));
+        }
+        if m.0[0][4] > 0 && m.0[1][4] > 0 {
+            return Err(Error::bad(format!(
+                "--men {men}: pawns of both sides (en passant) are not in these tables yet; \
+                 expected pawns of one side at most"
+            )));
+        }
+        Ok(ChessSpec { men: m })
+    }
+
+    /// The men as `--men` writes them.
+    pub fn men(&self) -> String {
+        self.men.name()
+    }
+}
+
+impl GameSpec for ChessSpec {
+    const NAME: &'static str = "chess";
+    const ABOUT: &'static str =
+        "Chess endings: distance to mate for every position of an ending and its sub-endings";
+    const PARAMS: &'static [Param] = &[Param::required(
+        "men",
+        "MEN",
+        "White men then black men, e.g. KRk or KQkr (K Q R B N P, black lower case)",
+    )];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness];
+
+    type View = Endgame;
+    fn view(&self) -> Endgame {
+        Endgame::new(self.clone())
+    }
+
+    fn from_args(a: &Arguments) -> Result<Self> {
+        ChessSpec::new(a.text("men")?)
+    }
+
+    fn parameters(&self) -> String {
+        params::write(&[("men", Some(self.men.name()))])
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "Chess ending {} with its sub-endings: distance to mate in plies, either side to move",
+            self.men.name()
+        )
+    }
+
+    fn samples() -> Vec<Self> {
+        ["Kk", "KQk", "KPk"]
+            .into_iter()
+            .filter_map(|m| ChessSpec::new(m).ok())
+            .collect()
+    }
+}
+
+/// One material's part of the index.
+struct Tier {
+    material: Material,
+    /// The roles of the men besides the kings, in index order: (colour, role index).
+    men: Vec<(usize, usize)>,
+    /// 64^men.
+    span: u64,
+    /// Whether the material has pawns (which king pairs it uses).
+    pawns: bool,
+    start: u64,
+}
+
+/// A chess ending over its dense index.
+pub struct Endgame {
+    spec: ChessSpec,
+    tiers: Vec<Tier>,
+    /// The king pairs without pawns and with them.
+    pairs: [KingPairs; 2],
+    positions: u64,
+}
+
+const ROLE_OF: [Role; 5] = [
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
+
+fn colour(c: usize) -> Color {
+    if c == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+fn role_index(role: Role) -> usize {
+    match role {
+        Role::Queen => 0,
+        Role::Rook => 1,
+        Role::Bishop => 2,
+        Role::Knight => 3,
+        _ => 4,
+    }
+}
+
+impl Endgame {
+    fn new(spec: ChessSpec) -> Endgame {
+        let pairs = [KingPairs::new(false), KingPairs::new(true)];
+        let mut tiers = Vec::new();
+        let mut start = 0;
+        for material in spec.men.closure() {
+            let men = material.men();
+            let pawns = material.pawns() > 0;
+            let span = 64u64.pow(men.len() as u32);
+            let size = pairs[pawns as usize].pairs.len() as u64 * span * 2;
+            tiers.push(Tier {
+                material,
+                men,
+                span,
+                pawns,
+                start,
+            });
+            start += size;
+        }
+        Endgame {
+            spec,
+            tiers,
+            pairs,
+            positions: start,
+        }
+    }
+
+    fn tier_end(&self, t: usize) -> u64 {
+        self.tiers.get(t + 1).map_or(self.positions, |n| n.start)
+    }
+
+    /// The board and side at an index, `Err` with the cells (a clash marked) when the index
+    /// is no placement (men on one square, men of a kind out of order, a pawn on the first or
+    /// last rank).
+    fn placement(&self, index: u64) -> (std::result::Result<Board, Board>, Color, Vec<u32>) {
+        let t = self.tiers.partition_point(|x| x.start <= index) - 1;
+        let tier = &self.tiers[t];
+        let local = index - tier.start;
+        let side = if local % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rest = local / 2;
+        let (pair, mut squares) = (rest / tier.span, rest % tier.span);
+        let (wk, bk) = self.pairs[tier.pawns as usize].pairs[pair as usize];
+        let mut cells = vec![0u32; fen::CELLS + 1];
+        cells[fen::CELLS] = u32::from(side == Color::Black);
+        let mut board = Board::empty();
+        let mut ok = true;
+        for (sq, c) in [(wk, Color::White), (bk, Color::Black)] {
+            let p = Piece {
+                color: c,
+                role: Role::King,
+            };
+            board.set_piece_at(Square::new(sq as u32), p);
+            cells[sq as usize] = fen::code(p);
+        }
+        let mut at = [0usize; MAX_MEN];
+        for k in (0..tier.men.len()).rev() {
+            at[k] = (squares % 64) as usize;
+            squares /= 64;
+        }
+        for (k, &(c, r)) in tier.men.iter().enumerate() {
+            let sq = at[k];
+            let p = Piece {
+                color: colour(c),
+                role: ROLE_OF[r],
+            };
+            if cells[sq] != 0 {
+                cells[sq] = fen::CLASH;
+                ok = false;
+                continue;
+            }
+            if k > 0 && tier.men[k - 1] == (c, r) && at[k - 1] > sq {
+                ok = false;
+            }
+            if r == 4 && !(8..56).contains(&sq) {
+                ok = false;
+            }
+            cells[sq] = fen::code(p);
+            board.set_piece_at(Square::new(sq as u32), p);
+        }
+        (if ok { Ok(board) } else { Err(board) }, side, cells)
+    }
+
+    /// The legal position at an index, `None` for no position.
+    fn position_at(&self, index: u64) -> Option<Chess> {
+        let (board, side, _) = self.placement(index);
+        fen::position(board.ok()?, side).ok()
+    }
+
+    /// The tier of a material, `None` when it is not this table's.
+    fn tier_of(&self, m: &Material) -> Option<usize> {
+        self.tiers.iter().position(|t| t.material == *m)
+    }
+
+    /// The material of a board.
+    fn material(board: &Board) -> Material {
+        let mut m = Material([[0; 5]; 2]);
+        for (_, p) in board {
+            if p.role != Role::King {
+                m.0[(p.color == Color::Black) as usize][role_index(p.role)] += 1;
+            }
+        }
+        m
+    }
+
+    /// The index of a legal position of one of the table's materials.
+    fn index(&self, board: &Board, turn: Color) -> Option<u64> {
+        let t = self.tier_of(&Endgame::material(board))?;
+        let tier = &self.tiers[t];
+        let wk = u32::from(board.king_of(Color::White)?) as usize;
+        let bk = u32::from(board.king_of(Color::Black)?) as usize;
+        let (sym, pair) = self.pairs[tier.pawns as usize].canonical(wk, bk)?;
+        // Each man as (its kind in index order) · 64 + its square: sorted, the men come in
+        // index order and men of one kind by increasing square.
+        let mut keys = [0u16; MAX_MEN];
+        let mut n = 0;
+        for (sq, p) in board {
+            if p.role != Role::King {
+                let kind = (p.color == Color::Black) as usize * 5 + role_index(p.role);
+                *keys.get_mut(n)? = (kind * 64 + transform(sym, u32::from(sq) as usize)) as u16;
+                n += 1;
+            }
+        }
+        keys[..n].sort_unstable();
+        let squares = keys[..n]
+            .iter()
+            .fold(0u64, |acc, &k| acc * 64 + (k % 64) as u64);
+        let rest = pair as u64 * tier.span + squares;
+        Some(tier.start + rest * 2 + u64::from(turn == Color::Black))
+    }
+
+    fn over(pos: &Chess) -> Option<Standing> {
+        Endgame::over_with(pos, &pos.legal_moves())
+    }
+
+    /// [`over`](Endgame::over), given the legal moves of the position.
+    fn over_with(pos: &Chess, moves: &shakmaty::MoveList) -> Option<Standing> {
+        if moves.is_empty() {
+            Some(if pos.checkers().any() {
+                Standing::Lose
+            } else {
+                Standing::Tie
+            })
+        } else if pos.is_insufficient_material() {
+            Some(Standing::Tie)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the side to move of a legal position has a capture (`None` for no position).
+    pub fn can_capture(&self, pos: &[u32]) -> Option<bool> {
+        let chess = self.legal_cells(pos).ok()?;
+        Some(chess.legal_moves().iter().any(|m| m.is_capture()))
+    }
+
+    /// The materials of the table, lowest tier first.
+    pub fn materials(&self) -> Vec<String> {
+        self.tiers.iter().map(|t| t.material.name()).collect()
+    }
+
+    fn legal_cells(&self, pos: &[u32]) -> std::result::Result<Chess, String> {
+        let m = Endgame::material(&fen::board(pos));
+        let chess = fen::position(fen::board(pos), fen::turn(pos))?;
+        if self.tier_of(&m).is_none() {
+            return Err(format!(
+                "the men {} are not in this table (it holds {})",
+                m.name(),
+                self.materials().join(", ")
+            ));
+        }
+        Ok(chess)
+    }
+}
+
+impl Tiered for Endgame {
+    fn positions(&self) -> u64 {
+        self.positions
+    }
+    fn tier_count(&self) -> u64 {
+        self.tiers.len() as u64
+    }
+    fn tier(&self, t: u64) -> Range<u64> {
+        self.tiers[t as usize].start..self.tier_end(t as usize)
+    }
+    fn legal(&self, pos: u64) -> bool {
+        self.position_at(pos).is_some()
+    }
+    fn terminal(&self, pos: u64) -> Option<Standing> {
+        Endgame::over(&self.position_at(pos)?)
+    }
+    fn children<F: FnMut(u64)>(&self, pos: u64, f: F) {
+        self.visit(pos, f);
+    }
+    fn visit<F: FnMut(u64)>(&self, pos: u64, mut f: F) -> Visit {
+        let Some(chess) = self.position_at(pos) else {
+            return Visit::Illegal;
+        };
+        // The moves listed once, for whether the game is over and for the children.
+        let moves = chess.legal_moves();
+        if let Some(v) = Endgame::over_with(&chess, &moves) {
+            return Visit::Over(v);
+        }
+        for m in moves {
+            let mut next = chess.clone();
+            next.play_unchecked(&m);
+            if let Some(i) = self.index(next.board(), next.turn()) {
+                f(i);
+            }
+        }
+        Visit::Moves
+    }
+    fn moves_bound(&self) -> u64 {
+        // A king 8, a queen 27, a rook 14, a bishop 13, a knight 8, a pawn 12 (pushes and
+        // captures, each promoting four ways).
+        const MOST: [u64; 5] = [27, 14, 13, 8, 12];
+        let side =
+            |m: &Material, c: usize| 8 + (0..5).map(|r| MOST[r] * m.0[c][r] as u64).sum::<u64>();
+        self.tiers
+            .iter()
+            .map(|t| side(&t.material, 0).max(side(&t.material, 1)))
+            .max()
+            .unwrap_or(8)
+    }
+}
+
+impl Rules for Endgame {
+    fn parse(&self, text: &str) -> Result<Vec<u32>> {
+        let pos = fen::parse(text).map_err(|why| {
+            Error::bad(format!(
+                "position '{}': {why}; expected {}",
+                crate::game::echo(text.trim()),
+                self.position_form()
+            ))
+        })?;
+        self.check(&pos)?;
+        Ok(pos)
+    }
+
+    fn position_form(&self) -> String {
+        format!(
+            "a FEN of a legal position of {} or a sub-ending ({}), no castling rights, e.g. \
+             8/8/8/8/8/2k5/8/K2R4 w - - 0 1",
+            self.spec.men.name(),
+            self.materials().join(", ")
+        )
+    }
+
+    fn check(&self, pos: &[u32]) -> Result<()> {
+        if pos.len() != fen::CELLS + 1
+            || pos[..fen::CELLS].iter().any(|&c| c > 12)
+            || pos[fen::CELLS] > 1
+        {
+            return crate::game::bad_position(
+                self,
+                pos,
+                "expected 64 cells of 0 (empty) to 12 (1-6 white pawn, knight, bishop, rook, \
+                 queen, king; 7-12 black), then the side to move, 0 (white) or 1 (black)"
+                    .to_string(),
+            );
+        }
+        crate::game::no_play_makes(self, pos, self.legal_cells(pos).err())
+    }
+
+    fn rank(&self, pos: &[u32]) -> u64 {
+        self.index(&fen::board(pos), fen::turn(pos))
+            .unwrap_or(u64::MAX)
+    }
+
+    fn unrank(&self, index: u64) -> Vec<u32> {
+        self.placement(index).2
+    }
+
+    fn moves(&self, pos: &[u32]) -> Vec<Move> {
+        let Ok(chess) = self.legal_cells(pos) else {
+            return Vec::new();
+        };
+        if Endgame::over(&chess).is_some() {
+            return Vec::new();
+        }
+        chess
+            .legal_moves()
+            .iter()
+            .map(|m| {
+                let mut next = chess.clone();
+                let san = SanPlus::from_move_and_play_unchecked(&mut next, m);
+                Move {
+                    label: san.to_string(),
+                    leaves: fen::cells(next.board(), next.turn()),
+                }
+            })
+            .collect()
+    }
+
+    fn terminal_standing(&self, pos: &[u32]) -> Option<Standing> {
+        Endgame::over(&self.legal_cells(pos).ok()?)
+    }
+
+    fn board(&self, pos: &[u32]) -> String {
+        fen::drawing(pos)
+    }
+
+    /// Per ending of the table and side to move: the positions, how many of each value, and
+    /// the longest win (the longest mate, in plies).
+    fn facts(&self, values: &dyn Values) -> Vec<Fact> {
+        let mut text = Vec::new();
+        let mut json = serde_json::Map::new();
+        for (t, tier) in self.tiers.iter().enumerate() {
+            let mut sides = serde_json::Map::new();
+            let mut words = Vec::new();
+            for side in 0..2u64 {
+                let mut counts = [0u64; 4];
+                let mut longest = 0;
+                let mut i = tier.start + side;
+                while i < self.tier_end(t) && i < values.len() {
+                    if let Some((v, r)) = standing::unpack(values.raw(i)) {
+                        counts[v as usize] += 1;
+                        if v == Standing::Win {
+                            longest = longest.max(r);
+                        }
+                    }
+                    i += 2;
+                }
+                let [lose, tie, draw, win] = counts;
+                let who = if side == 0 { "white" } else { "black" };
+                sides.insert(
+                    format!("{who}_to_move"),
+                    serde_json::json!({
+                        "positions": counts.iter().sum::<u64>(),
+                        "win": win, "lose": lose, "tie": tie, "draw": draw,
+                        "longest_win": longest,
+                    }),
+                );
+                words.push(format!(
+                    "{who} to move {} (win {win}, lose {lose}, tie {tie}, draw {draw}), longest \
+                     win {longest} plies",
+                    counts.iter().sum::<u64>()
+                ));
+            }
+            text.push(format!("{}: {}", tier.material.name(), words.join("; ")));
+            json.insert(tier.material.name(), serde_json::Value::Object(sides));
+        }
+        vec![Fact {
+            key: "endings".to_string(),
+            label: "endings".to_string(),
+            text: text.join("\n"),
+            json: serde_json::Value::Object(json),
+        }]
+    }
+
+    fn format(&self, pos: &[u32]) -> String {
+        fen::format(pos)
+    }
+}
+
+crate::game::tiered_game_view!(Endgame);

@@ -1,0 +1,114 @@
+//! Chess endings: the longest mates of the 3- and 4-man endings as published (distance to
+//! mate with white, the stronger side, to move), and KBNK won within 33 moves wherever black
+//! can neither take a piece nor is stalemated.
+
+use super::{Env, Finding, Statement};
+use crate::game::GameSpec;
+use crate::game::{standing, Standing, ValueKind};
+use crate::games::chess::{ChessSpec, Endgame};
+use crate::games::Spec;
+use crate::lookup::Table;
+use crate::Result;
+
+pub(super) fn statements() -> Vec<Statement> {
+    vec![
+        Statement {
+            name: "chess-longest-mates-3",
+            source: "Ströhlein 1970 (KQK, KRK); Karrer's maximum-DTM statistics (KPK)",
+            claim: "with white to move the longest forced mate is 10 moves in KQK, 16 in KRK \
+                    and 28 in KPK (19, 31 and 55 plies)",
+            run: three_men,
+        },
+        Statement {
+            name: "chess-longest-mates-4",
+            source: "Thompson 1986; Karrer's maximum-DTM statistics",
+            claim: "with white to move the longest forced mate is 19 moves in KBBK, 33 in KBNK \
+                    and 35 in KQKR (37, 65 and 69 plies)",
+            run: four_men,
+        },
+        Statement {
+            name: "chess-kbnk-33",
+            source: "Thompson 1986; Karrer's maximum-DTM statistics",
+            claim: "every KBNK position with black to move, black not stalemated and no \
+                    capture for black, is lost for black within 33 moves (66 plies)",
+            run: kbnk,
+        },
+    ]
+}
+
+fn table(env: &mut Env, men: &str) -> Result<std::sync::Arc<Table>> {
+    env.table(&Spec::new(ChessSpec::new(men)?), ValueKind::Remoteness)
+}
+
+/// Calls `f` with each legal position of the table that has all of its ending's men, the
+/// side to move (0 white) and its value.
+fn each(t: &Table, men: usize, mut f: impl FnMut(&[u32], u32, Standing, u32)) {
+    let rules = t.rules();
+    for i in 0..t.len() {
+        if let Some((v, r)) = standing::unpack(t.raw(i)) {
+            let pos = rules.unrank(i);
+            if pos[..64].iter().filter(|&&c| c != 0).count() == men {
+                f(&pos, pos[64], v, r);
+            }
+        }
+    }
+}
+
+fn longest(env: &mut Env, f: &mut Finding, claims: &[(&str, u32)]) -> Result<Vec<String>> {
+    let mut said = Vec::new();
+    for &(men, moves) in claims {
+        let t = table(env, men)?;
+        let mut most = 0;
+        each(&t, men.len(), |_, side, v, r| {
+            if side == 0 && v == Standing::Win {
+                most = most.max(r);
+            }
+        });
+        f.case(most == 2 * moves - 1, || {
+            format!(
+                "{men}: the longest mate with white to move is {most} plies, not {}",
+                2 * moves - 1
+            )
+        });
+        said.push(format!("{men}: {most} plies ({} moves)", most.div_ceil(2)));
+    }
+    Ok(said)
+}
+
+fn three_men(env: &mut Env) -> Result<Finding> {
+    let mut f = Finding::default();
+    let said = longest(env, &mut f, &[("KQk", 10), ("KRk", 16), ("KPk", 28)])?;
+    f.note = Some(said.join("; "));
+    Ok(f)
+}
+
+fn four_men(env: &mut Env) -> Result<Finding> {
+    let mut f = Finding::default();
+    let said = longest(env, &mut f, &[("KBBk", 19), ("KBNk", 33), ("KQkr", 35)])?;
+    f.note = Some(said.join("; "));
+    Ok(f)
+}
+
+fn kbnk(env: &mut Env) -> Result<Finding> {
+    let mut f = Finding::default();
+    let t = table(env, "KBNk")?;
+    let game: Endgame = ChessSpec::new("KBNk")?.view();
+    let rules = t.rules();
+    let mut counted = 0u64;
+    each(&t, 4, |pos, side, v, r| {
+        if side != 1 || game.can_capture(pos) != Some(false) {
+            return;
+        }
+        if v == Standing::Tie && r == 0 {
+            return; // stalemate
+        }
+        counted += 1;
+        f.case(v == Standing::Lose && r <= 66, || {
+            format!("{}: {}", rules.format(pos), v.text(Some(r)))
+        });
+    });
+    f.note = Some(format!(
+        "{counted} positions with black to move, no capture, not stalemated"
+    ));
+    Ok(f)
+}

@@ -1,0 +1,177 @@
+//! Chess endings: the longest mates of KQK and KRK as published, mates and stalemates where
+//! the rules put them, FEN read back, tables equal at one and two threads, and bad FENs
+//! refused with one line and exit status 2 while a stream goes on. The recurrence of every
+//! value of the sample tables (KQk, KPk) is checked by tests/conformance.rs.
+
+mod common;
+
+use common::*;
+use gamedb::game::{standing, Standing};
+use gamedb::games::chess::ChessSpec;
+use gamedb::{Spec, Table, ValueKind};
+
+fn spec(men: &str) -> Spec {
+    Spec::new(ChessSpec::new(men).unwrap())
+}
+
+/// The longest win for each side to move among the positions with `men` on the board.
+fn longest_wins(t: &Table, men: usize) -> [u32; 2] {
+    let rules = t.rules();
+    let mut most = [0; 2];
+    for i in 0..t.len() {
+        if let Some((Standing::Win, r)) = standing::unpack(t.raw(i)) {
+            let pos = rules.unrank(i);
+            if pos[..64].iter().filter(|&&c| c != 0).count() == men {
+                let side = pos[64] as usize;
+                most[side] = most[side].max(r);
+            }
+        }
+    }
+    most
+}
+
+/// The longest mates: KQK 10 moves and KRK 16 moves with white to move (Ströhlein 1970;
+/// Thompson 1986, ICCA Journal 9(3), "Retrograde analysis of certain endgames"), so 19 and
+/// 31 plies; black never wins with a bare king.
+#[test]
+fn the_longest_mates_are_the_published_ones() {
+    for (men, plies) in [("KQk", 19), ("KRk", 31)] {
+        let t = table(&spec(men), ValueKind::Remoteness);
+        assert_eq!(longest_wins(&t, 3), [plies, 0], "{men}");
+    }
+}
+
+#[test]
+fn mates_and_stalemates_end_the_game() {
+    let t = table(&spec("KQk"), ValueKind::Remoteness);
+    let value = |fen: &str| {
+        t.query(fen)
+            .unwrap()
+            .standing()
+            .map(|s| (s.value, s.remoteness))
+    };
+    // Mate on the back rank: lose in 0 for black.
+    assert_eq!(
+        value("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"),
+        Some((Standing::Lose, Some(0)))
+    );
+    // Stalemate: the game ends drawn (a tie).
+    assert_eq!(
+        value("k7/8/1Q6/8/8/8/8/K7 b - - 0 1"),
+        Some((Standing::Tie, Some(0)))
+    );
+    // Mate in one: Qb7# or Qd8#.
+    assert_eq!(
+        value("k7/3Q4/1K6/8/8/8/8/8 w - - 0 1"),
+        Some((Standing::Win, Some(1)))
+    );
+    // Black takes the undefended queen: a dead position, a tie in one ply.
+    assert_eq!(
+        value("kQ6/8/8/8/8/8/8/7K b - - 0 1"),
+        Some((Standing::Tie, Some(1)))
+    );
+    // The same positions under another of the board's symmetries read the same values.
+    assert_eq!(
+        value("8/8/8/8/8/1K6/3Q4/k7 w - - 0 1"),
+        Some((Standing::Win, Some(1)))
+    );
+}
+
+#[test]
+fn positions_read_back_as_fen() {
+    let t = table(&spec("KPk"), ValueKind::Remoteness);
+    let rules = t.rules();
+    for fen in [
+        "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+        "8/8/8/4k3/8/8/4P3/4K3 b - - 0 1",
+        "4Q3/8/8/4k3/8/8/8/4K3 b - - 0 1",
+        "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+    ] {
+        let pos = rules.parse(fen).unwrap();
+        assert_eq!(rules.format(&pos), fen);
+        let i = rules.rank(&pos);
+        assert_eq!(rules.rank(&rules.unrank(i)), i, "{fen}");
+    }
+    // A pawn that promotes: every promotion is a move of its own.
+    let pos = rules.parse("8/4P3/8/8/8/2k5/8/K7 w - - 0 1").unwrap();
+    let labels: Vec<String> = rules.moves(&pos).into_iter().map(|m| m.label).collect();
+    for m in ["e8=Q", "e8=R", "e8=B", "e8=N"] {
+        assert!(labels.iter().any(|l| l == m), "{labels:?}");
+    }
+}
+
+#[test]
+fn tables_are_the_same_bytes_at_one_and_two_threads() {
+    let s = spec("KPk");
+    let one = with_threads(1, || payload_bytes(&s, ValueKind::Remoteness));
+    let two = with_threads(2, || payload_bytes(&s, ValueKind::Remoteness));
+    assert!(one == two);
+}
+
+#[test]
+fn the_command_line_answers_and_refuses_bad_input() {
+    let dir = TempDir::new("chess-cli");
+    let out = gamedb_ok(&["build", "chess", "--men", "KRk", "--out", dir.arg()]);
+    assert!(out.contains("chess-KRk.gtab"), "{out}");
+    let t = dir.join("chess-KRk.gtab");
+
+    let text = gamedb_ok(&["query", &t, "8/8/8/8/8/2k5/8/K2R4 w - - 0 1"]);
+    assert!(
+        text.starts_with("8/8/8/8/8/2k5/8/K2R4 w - - 0 1: win in 25  moves: Rb1: win in 31;"),
+        "{text}"
+    );
+    assert!(text.contains("Rd3+: tie in 2"), "{text}");
+    let a = json(&gamedb_ok(&[
+        "query",
+        "--json",
+        &t,
+        "8/8/8/8/8/2k5/8/K2R4 b - - 0 1",
+    ]));
+    assert_eq!(a["value"], "lose");
+    assert_eq!(a["remoteness"], 26);
+    assert_eq!(a["moves"][0]["move"], "Kc2");
+
+    for (fen, says) in [
+        ("xx", "not a FEN"),
+        ("8/8/8/8/8/2k5/8/K2R4 w KQ - 0 1", "castling rights"),
+        ("8/8/8/8/8/2k5/8/3R4 w - - 0 1", "a king is missing"),
+        (
+            "8/8/8/8/8/2k5/8/K1R5 w - - 0 1",
+            "the side not to move is in check",
+        ),
+        (
+            "8/8/8/8/8/2k5/8/K2Q4 w - - 0 1",
+            "the men KQk are not in this table",
+        ),
+        ("P7/8/8/8/8/2k5/8/K2R4 w - - 0 1", "first or last rank"),
+        ("8/8/8/8/8/2k5/8/KK1R4 w - - 0 1", "more than one king"),
+    ] {
+        let e = refused(fen, &["query", &t, fen], &[says, "expected"]);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(!e.contains("'s "), "{e}");
+    }
+    // The black king in check with black to move is a position.
+    gamedb_ok(&["query", &t, "8/8/8/8/8/2k5/8/K1R5 b - - 0 1"]);
+    refused(
+        "both pawns",
+        &["build", "chess", "--men", "KPkp", "--out", dir.arg()],
+        &["pawns of both sides", "expected"],
+    );
+    refused(
+        "bad men",
+        &["build", "chess", "--men", "KXk", "--out", dir.arg()],
+        &["--men", "expected"],
+    );
+
+    // A stream answers every line and goes on after a bad one.
+    let o = gamedb_stdin(
+        &["query", &t, "-", "--json"],
+        b"8/8/8/8/8/2k5/8/K2R4 w - - 0 1\nnonsense\n8/8/8/8/8/1k6/8/K1R5 w - - 0 1\n",
+    );
+    let lines = json_lines(&stdout(&o));
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["value"], "win");
+    assert!(lines[1]["error"].as_str().unwrap().contains("not a FEN"));
+    assert_eq!(lines[2]["remoteness"], 21);
+    assert_eq!(o.status.code(), Some(2));
+}
