@@ -6,11 +6,13 @@
 //!
 //! JSON keys, by what the table holds:
 //! * outcome and Grundy tables: `position`, `outcome` (`"P"`/`"N"`), `grundy` (Grundy tables
-//!   only), `winning_moves`, and when every move was asked for (`--all-moves`), `moves`:
-//!   every legal move, each with the `outcome` (and `grundy`) of the position it leaves;
+//!   only), `winning_moves` (at most [`MOVES_LISTED`]), `more_winning_moves` (how many more,
+//!   only when some were left out), and when every move was asked for (`--all-moves`), `moves`:
+//!   every legal move, each with the `outcome` (and `grundy`) of the position it leaves (and
+//!   then every winning move);
 //! * distance tables and the solver: `position`, `solvable`, `distance` (null when
 //!   unsolvable), `reason` (when unsolvable), `optimal_moves` (at most
-//!   [`OPTIMAL_MOVES_LISTED`], in the rules' order), `more_optimal_moves` (how many more there
+//!   [`MOVES_LISTED`], in the rules' order), `more_optimal_moves` (how many more there
 //!   are, only when some were left out), `path` (when asked for), and `nodes` (the solver's
 //!   expanded nodes, solver answers only);
 //! * win/lose/tie/draw tables (two-player games): `position`, `value` (`"win"`, `"lose"`,
@@ -154,8 +156,12 @@ pub struct GameValue {
     /// The Grundy value, when the table stores them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grundy: Option<u32>,
-    /// Every move to a P-position.
+    /// The moves to a P-position, the first [`MOVES_LISTED`] of them (every one when every
+    /// move was asked for).
     pub winning_moves: Vec<AnswerMove>,
+    /// How many winning moves there are beyond those listed; `None` when every one is listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more_winning_moves: Option<u64>,
     /// Every legal move with the value of what it leaves, when asked for
     /// ([`Table::list_every_move`](crate::Table::list_every_move)).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -175,11 +181,21 @@ pub struct ValuedMove {
     pub grundy: Option<u32>,
 }
 
-/// The optimal moves a distance answer lists at most. A puzzle against an adversary can have
-/// hundreds of equally good choices, each with every answer (40 balls at `0,20,20,0`: 420
-/// weighings, 67 kB on one line); an answer is one line a program reads, so it lists the first
-/// ones and says how many more there are. Sliding puzzles never have more than four.
-pub const OPTIMAL_MOVES_LISTED: usize = 8;
+/// The best moves an answer lists at most: optimal moves of a distance answer, winning moves
+/// of an outcome or Grundy answer (unless every move was asked for). A puzzle against an
+/// adversary can have hundreds of equally good choices, each with every answer (40 balls at
+/// `0,20,20,0`: 721 weighings, 67 kB on one line), a sum of octal heaps dozens of winning
+/// splits; an answer is one line a program reads, so it lists the first ones in the rules'
+/// order and says how many more there are (`more_optimal_moves`, `more_winning_moves`).
+pub const MOVES_LISTED: usize = 8;
+
+/// Cuts `moves` to the first [`MOVES_LISTED`], returning how many were left out (`None` for
+/// none).
+pub(crate) fn first_listed(moves: &mut Vec<AnswerMove>) -> Option<u64> {
+    let more = moves.len().saturating_sub(MOVES_LISTED);
+    moves.truncate(MOVES_LISTED);
+    (more > 0).then_some(more as u64)
+}
 
 /// The answer of a distance table or the solver: how far the position is from the goal.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -192,7 +208,7 @@ pub struct DistanceValue {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The moves to a position one move nearer the goal, the first
-    /// [`OPTIMAL_MOVES_LISTED`] of them in the rules' order.
+    /// [`MOVES_LISTED`] of them in the rules' order.
     pub optimal_moves: Vec<AnswerMove>,
     /// How many optimal moves there are beyond those listed; `None` when every one is listed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -232,16 +248,15 @@ impl DistanceValue {
     }
 
     /// `distance` moves from the goal, with the moves one step nearer it (the first
-    /// [`OPTIMAL_MOVES_LISTED`] of them listed).
+    /// [`MOVES_LISTED`] of them listed).
     pub(crate) fn at(distance: u32, mut optimal_moves: Vec<AnswerMove>) -> DistanceValue {
-        let more = optimal_moves.len().saturating_sub(OPTIMAL_MOVES_LISTED);
-        optimal_moves.truncate(OPTIMAL_MOVES_LISTED);
+        let more_optimal_moves = first_listed(&mut optimal_moves);
         DistanceValue {
             solvable: true,
             distance: Some(distance),
             reason: None,
             optimal_moves,
-            more_optimal_moves: (more > 0).then_some(more as u64),
+            more_optimal_moves,
             path: None,
             nodes: None,
         }
@@ -367,6 +382,9 @@ impl Answer {
                 }
                 if !g.winning_moves.is_empty() {
                     s += &format!("  winning: {}", moves_text(&g.winning_moves));
+                }
+                if let Some(more) = g.more_winning_moves {
+                    s += &format!("; and {more} more");
                 }
                 if let Some(moves) = &g.moves {
                     s += &format!("  moves: {}", valued_moves_text(moves));
@@ -497,6 +515,7 @@ mod tests {
                 outcome: Outcome::N,
                 grundy: None,
                 winning_moves: vec![mv("take 1 from heap 3", "1,2,3")],
+                more_winning_moves: None,
                 moves: None,
             }),
         };

@@ -490,7 +490,8 @@ pub unsafe extern "C" fn gamedb_position_at(
 
 /// Writes the answer to a position as one JSON object, exactly the line
 /// `gamedb query TABLE POSITION --json` prints (keys `position`, `outcome`, `grundy` when
-/// stored, `winning_moves`: a list of `{"move", "leaves"}`). `snprintf` contract as
+/// stored, `winning_moves`: a list of `{"move", "leaves"}`, the first 8, and
+/// `more_winning_moves` when some were left out). `snprintf` contract as
 /// [`gamedb_position_at`]; negative: an error code.
 ///
 /// # Safety

@@ -105,7 +105,8 @@ int64_t gamedb_position_at(const gamedb_table *table, uint64_t index, char *buf,
 
 /* Writes the answer as one JSON object, the line `gamedb query TABLE POSITION --json`
  * prints: {"position", "outcome", "grundy" (Grundy tables), "winning_moves": [{"move",
- * "leaves"}, ...]} (snprintf contract). */
+ * "leaves"}, ...] (the first 8), "more_winning_moves" (how many more, when some were left
+ * out)} (snprintf contract). */
 int64_t gamedb_query_json(const gamedb_table *table, const char *position, char *buf,
                           size_t cap);
 

@@ -50,6 +50,13 @@ impl Table {
                 grundy,
             });
         }
+        // Every move was asked for, so every winning move is listed too.
+        game.winning_moves = listed
+            .iter()
+            .filter(|m| m.outcome == Outcome::P)
+            .map(|m| m.played.clone())
+            .collect();
+        game.more_winning_moves = None;
         game.moves = Some(listed);
         Ok(())
     }

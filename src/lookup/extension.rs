@@ -23,10 +23,13 @@ impl Answerer for Extension {
         ) else {
             return Err(table.no_extensions());
         };
+        let mut winning_moves = AnswerMove::all(rules, winning);
+        let more_winning_moves = crate::answer::first_listed(&mut winning_moves);
         let value = Value::Game(GameValue {
             outcome,
             grundy: None,
-            winning_moves: AnswerMove::all(rules, winning),
+            winning_moves,
+            more_winning_moves,
             moves: None,
         });
         Ok((value, Some(i)))

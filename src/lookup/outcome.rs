@@ -34,15 +34,17 @@ impl Answerer for Games {
         let winning: Vec<usize> = (0..outcomes.len())
             .filter(|&k| outcomes[k] == Outcome::P)
             .collect();
-        let winning_moves = if winning.is_empty() {
+        let mut winning_moves = if winning.is_empty() {
             Vec::new()
         } else {
             AnswerMove::all(rules, rules.moves_at(position, &winning))
         };
+        let more_winning_moves = crate::answer::first_listed(&mut winning_moves);
         let value = Value::Game(GameValue {
             outcome: entries.outcome(i),
             grundy: table.grundy(i),
             winning_moves,
+            more_winning_moves,
             moves: None,
         });
         Ok((value, Some(i)))

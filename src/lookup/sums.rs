@@ -70,11 +70,14 @@ impl Table {
             }
         }
         let single = (parts.len() == 1).then(|| self.rules.rank(&parts[0]));
+        let mut winning_moves = AnswerMove::all(self.rules(), winning);
+        let more_winning_moves = crate::answer::first_listed(&mut winning_moves);
         Ok((
             GameValue {
                 outcome: Outcome::from_win(x != 0),
                 grundy: Some(x),
-                winning_moves: AnswerMove::all(self.rules(), winning),
+                winning_moves,
+                more_winning_moves,
                 moves: None,
             },
             single,

@@ -174,7 +174,8 @@ function showAnswer(a, play) {
     if (a.grundy !== undefined) s += ` · Grundy value <b id="grundy">${a.grundy}</b>`;
     setStatus(s);
     list = a.winning_moves;
-    if (list.length) moves.append(el("li", {}, `${list.length} winning move${list.length > 1 ? "s" : ""}:`));
+    const all = list.length + (a.more_winning_moves || 0);
+    if (list.length) moves.append(el("li", {}, `${all} winning move${all > 1 ? "s" : ""}${a.more_winning_moves ? `, the first ${list.length} listed` : ""}:`));
   } else if (a.lower_bound !== undefined) {
     setStatus(`Position <code id="position">${a.position}</code>: lower bound <b>${a.lower_bound}</b> (${escapeHtml(a.counts)})`);
   } else if (a.solvable === false) {
@@ -205,7 +206,7 @@ function showAnswer(a, play) {
     li.append(b, ` → ${m.leaves}`);
     moves.append(li);
   }
-  // An answer lists the first optimal moves only (see OPTIMAL_MOVES_LISTED in src/answer.rs).
+  // An answer lists the first optimal moves only (see MOVES_LISTED in src/answer.rs).
   if (a.more_optimal_moves) {
     moves.append(el("li", { class: "more" }, `and ${a.more_optimal_moves} more optimal move${a.more_optimal_moves > 1 ? "s" : ""}, as good as these`));
   }
