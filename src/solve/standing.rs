@@ -457,7 +457,9 @@ fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]) -> Result
         .collect();
     let mark = |i: u64| -> bool {
         let bit = 1u64 << (i % 64);
-        words[(i / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+        let word = &words[(i / 64) as usize];
+        // Most children were marked already: a plain read spares taking the cache line.
+        word.load(Relaxed) & bit == 0 && word.fetch_or(bit, Relaxed) & bit == 0
     };
     mark(start);
     for t in (0..game.tier_count()).rev() {
