@@ -351,6 +351,23 @@ impl Symmetries {
         maps
     }
 
+    /// The symmetries of a grid of `rows`×`cols` cells numbered row by row, other than the
+    /// identity: the square's 7, or a rectangle's 3 (each reflection and the half turn).
+    pub fn grid(rows: usize, cols: usize) -> Vec<Vec<usize>> {
+        if rows == cols {
+            return Symmetries::square(rows);
+        }
+        let at = |r: usize, c: usize| r * cols + c;
+        let map = |f: &dyn Fn(usize, usize) -> usize| -> Vec<usize> {
+            (0..rows * cols).map(|i| f(i / cols, i % cols)).collect()
+        };
+        vec![
+            map(&|r, c| at(r, cols - 1 - c)),
+            map(&|r, c| at(rows - 1 - r, c)),
+            map(&|r, c| at(rows - 1 - r, cols - 1 - c)),
+        ]
+    }
+
     /// Number of symmetries, the identity included.
     pub fn len(&self) -> usize {
         self.count + 1

@@ -15,7 +15,7 @@
 
 use std::ops::Range;
 
-use super::cells::{Cells, EMPTY, O, X};
+use super::cells::{Cells, Symmetries, EMPTY, O, X};
 use crate::game::{
     params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
 };
@@ -138,6 +138,8 @@ pub struct Mnk {
     lines: Vec<u64>,
     /// Every cell.
     full: u64,
+    /// The board's rotations and reflections: the engine solves one board of each class.
+    symmetries: Symmetries,
 }
 
 impl Mnk {
@@ -161,12 +163,15 @@ impl Mnk {
         lines.dedup();
         let n = (spec.rows * spec.cols) as usize;
         let cells = Cells::new(n);
+        let symmetries =
+            Symmetries::new(n, &Symmetries::grid(spec.rows as usize, spec.cols as usize));
         Mnk {
             starts: tier_starts(&cells),
             cells,
             spec,
             lines,
             full: (1u64 << n) - 1,
+            symmetries,
         }
     }
 
@@ -202,17 +207,20 @@ impl Mnk {
     /// Whether a board of legal counts (as every index holds) is a position: not both sides
     /// with a line, and a line only of the side that moved last.
     /// The index of each position the moves of a board where play goes on lead to.
+    /// Calls `f` with each child, as the board that names its class.
     fn children_bits(&self, x: u64, o: u64, mut f: impl FnMut(u64)) {
         let x_moves = x.count_ones() == o.count_ones();
         let mut empty = self.full & !(x | o);
         while empty != 0 {
             let cell = empty & empty.wrapping_neg();
             empty &= empty - 1;
-            f(if x_moves {
-                self.index_of_bits(x | cell, o)
+            let (x, o) = if x_moves {
+                (x | cell, o)
             } else {
-                self.index_of_bits(x, o | cell)
-            });
+                (x, o | cell)
+            };
+            let (x, o) = self.symmetries.least(x, o);
+            f(self.index_of_bits(x, o));
         }
     }
 
@@ -298,6 +306,9 @@ impl Tiered for Mnk {
     }
     fn visit<F: FnMut(u64)>(&self, pos: u64, f: F) -> Visit {
         let (x, o) = self.bits_at(pos);
+        if self.symmetries.least(x, o) != (x, o) {
+            return Visit::Image;
+        }
         if !self.legal_bits(x, o) {
             return Visit::Illegal;
         }
@@ -315,6 +326,18 @@ impl Tiered for Mnk {
     }
     fn start_index(&self) -> Option<u64> {
         Some(Tiered::positions(self) - 1)
+    }
+    fn symmetries(&self) -> u64 {
+        self.symmetries.len() as u64
+    }
+    fn represents(&self, pos: u64) -> bool {
+        let (x, o) = self.bits_at(pos);
+        self.symmetries.least(x, o) == (x, o)
+    }
+    fn images<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+        let (x, o) = self.bits_at(pos);
+        self.symmetries
+            .images(x, o, |x, o| f(self.index_of_bits(x, o)));
     }
 }
 
