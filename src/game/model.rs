@@ -472,4 +472,17 @@ pub trait Tiered: Sync {
     }
     /// Calls `f` once with each other position of the class of the representative `pos`.
     fn images<F: FnMut(u64)>(&self, _pos: u64, _f: F) {}
+    /// Whether the game lists un-moves ([`parents`](Tiered::parents)): the engine then finds
+    /// what the start reaches by asking each position for a reached parent, stopping at the
+    /// first, instead of listing every move of every reached position.
+    fn lists_parents(&self) -> bool {
+        false
+    }
+    /// Calls `f` with every position that has a move to the legal position `pos` and where
+    /// the game is not over (as representatives, for a game that folds), until `f` breaks;
+    /// says whether it broke. Asked only when [`lists_parents`](Tiered::lists_parents) says
+    /// yes.
+    fn parents<F: FnMut(u64) -> ControlFlow<()>>(&self, _pos: u64, _f: F) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
 }

@@ -27,7 +27,7 @@
 //! The others are marked as no position; which positions the empty board reaches, the table
 //! marks too.
 
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 use super::cells::{Cells, Symmetries, EMPTY, O, X};
 use crate::game::{
@@ -479,6 +479,30 @@ impl Tiered for Quixo {
         let (x, o, side) = self.bits_at(pos);
         self.symmetries
             .images(x, o, |x, o| f(self.index_of(x, o, side)));
+    }
+    fn lists_parents(&self) -> bool {
+        true
+    }
+    fn parents<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, mut f: F) -> ControlFlow<()> {
+        // The last move was the other side's and left its cube at the end of the push; the
+        // cube it took was blank or its own. A board with a line had no moves.
+        let (x, o, side) = self.bits_at(pos);
+        let last = other(side);
+        let (mover, rest) = Quixo::sides(x, o, last);
+        for p in &self.pushes {
+            if mover >> p.to & 1 == 0 {
+                continue;
+            }
+            for was_mine in [false, true] {
+                let (m, r) = p.undo(mover, rest, was_mine);
+                if self.has_line(m) || self.has_line(r) {
+                    continue;
+                }
+                let (bx, bo) = if last == X { (m, r) } else { (r, m) };
+                f(self.least_index_of(bx, bo, last))?;
+            }
+        }
+        ControlFlow::Continue(())
     }
 }
 

@@ -26,6 +26,7 @@
 //! The tiers solved so far are a prefix of the values, so a long solve hands that prefix to
 //! its [`Saves`] after every tier (as bytes, two a position) and resumes from it.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
@@ -268,6 +269,23 @@ fn le_bytes(values: &[u16]) -> std::borrow::Cow<'_, [u8]> {
     }
 }
 
+/// Asks the processor to bring `values[i]` into its cache, if `i` is in range.
+#[inline(always)]
+fn prefetch(values: &[u16], i: u64) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(v) = values.get(i as usize) {
+        // SAFETY: a prefetch reads nothing the program sees and cannot fault; the address is
+        // that of an element of the slice.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (v as *const u16).cast::<i8>(),
+            )
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (values, i);
+}
+
 /// Solves the tier starting at index `first` into `values`, the tiers below being `done`.
 fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16]) -> Result<()> {
     let len = values.len();
@@ -286,6 +304,7 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
             .enumerate()
             .map(|(c, chunk)| {
                 let mut edges = Vec::new();
+                let mut kids = Vec::new();
                 for (k, slot) in chunk.iter_mut().enumerate() {
                     let local = (c * CHUNK + k) as u32;
                     let pos = first + local as u64;
@@ -293,10 +312,17 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
                         flags: LEGAL | ALL_WIN,
                         ..Seen::ILLEGAL
                     };
-                    let mut moves = 0u64;
                     let mut bad = None;
+                    // The children first, then their values: the values of lower tiers lie
+                    // anywhere in the table, and asking for all of them before reading any
+                    // lets the memory fetch them together.
+                    kids.clear();
                     let visit = game.visit(pos, |child| {
-                        moves += 1;
+                        prefetch(done, child);
+                        kids.push(child);
+                    });
+                    let moves = kids.len();
+                    for &child in &kids {
                         if child >= first && child < end {
                             if in_tier {
                                 s.open += 1;
@@ -304,7 +330,7 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
                             } else {
                                 bad = Some(child);
                             }
-                            return;
+                            continue;
                         }
                         let entry = done
                             .get(child as usize)
@@ -325,7 +351,7 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
                                 }
                             }
                         }
-                    });
+                    }
                     match visit {
                         // An image is left unsolved, as an index that is no position, till
                         // the last pass copies its representative's entry.
@@ -445,7 +471,11 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
 }
 
 /// Sets [`standing::REACHABLE`] on every position reachable from `start`: tiers from the top
-/// down, each swept until nothing new is found (moves may stay inside a tier).
+/// down, each swept until nothing new is found (moves may stay inside a tier). Forward, from
+/// the reached positions' moves; or, for a game that lists un-moves, backward: a position is
+/// reached when one of its parents is, and most find one among their first un-moves where
+/// every reached position would list all its moves (nearly every position of Quixo is
+/// reached). Either way the marks are the least set closed under moves that holds the start.
 fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]) -> Result<()> {
     if start >= values.len() as u64 || values[start as usize] == standing::ILLEGAL {
         return Err(Error::internal(format!(
@@ -462,11 +492,44 @@ fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]) -> Result
         word.load(Relaxed) & bit == 0 && word.fetch_or(bit, Relaxed) & bit == 0
     };
     mark(start);
+    let marked = |i: u64| words[(i / 64) as usize].load(Relaxed) >> (i % 64) & 1 == 1;
     for t in (0..game.tier_count()).rev() {
         let tier = game.tier(t);
+        if game.lists_parents() {
+            let solved: &[u16] = values;
+            let mut open: Vec<u64> = (tier.start..tier.end)
+                .into_par_iter()
+                .filter(|&i| solved[i as usize] != standing::ILLEGAL && !marked(i))
+                .collect();
+            loop {
+                let before = open.len();
+                open = open
+                    .into_par_iter()
+                    .filter(|&q| {
+                        let reached = game
+                            .parents(q, |p| {
+                                if marked(p) {
+                                    ControlFlow::Break(())
+                                } else {
+                                    ControlFlow::Continue(())
+                                }
+                            })
+                            .is_break();
+                        if reached {
+                            mark(q);
+                        }
+                        !reached
+                    })
+                    .collect();
+                if open.len() == before {
+                    break;
+                }
+            }
+            continue;
+        }
         let mut frontier: Vec<u64> = (tier.start..tier.end)
             .into_par_iter()
-            .filter(|&i| words[(i / 64) as usize].load(Relaxed) >> (i % 64) & 1 == 1)
+            .filter(|&i| marked(i))
             .collect();
         while !frontier.is_empty() {
             let found: Vec<u64> = frontier
