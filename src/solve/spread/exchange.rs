@@ -1,5 +1,5 @@
-//! How the processes of one enumeration talk: an all-to-all of index lists, sums, and a
-//! barrier. [`Single`] is the one-process case (nothing to send); with the cargo feature
+//! How the processes of one enumeration talk: an all-to-all of index lists, an all-gather
+//! (what the two-player engine's processes share of each tier), sums, and a barrier. [`Single`] is the one-process case (nothing to send); with the cargo feature
 //! `mpi`, `Mpi` runs over an MPI communicator (rsmpi, the `mpi` crate), so the same engine
 //! runs as `mpirun -np N gamedb enumerate ...` or under Slurm's `srun`.
 
@@ -14,6 +14,9 @@ pub trait Exchange {
     /// Sends `sends[p]` to process `p` and returns everything received, in the order of the
     /// senders (for every process, including this one: `sends[rank()]` comes back).
     fn all_to_all(&self, sends: &[Vec<u64>]) -> Result<Vec<u64>>;
+    /// Sends `mine` to every process and returns every process's, by sender (this
+    /// process's own included).
+    fn all_gather(&self, mine: &[u64]) -> Result<Vec<Vec<u64>>>;
     /// Element-wise sums over all processes.
     fn sum(&self, values: &[u64]) -> Result<Vec<u64>>;
     /// Waits until every process has arrived.
@@ -37,6 +40,9 @@ impl Exchange for Single {
     }
     fn all_to_all(&self, sends: &[Vec<u64>]) -> Result<Vec<u64>> {
         Ok(sends[0].clone())
+    }
+    fn all_gather(&self, mine: &[u64]) -> Result<Vec<Vec<u64>>> {
+        Ok(vec![mine.to_vec()])
     }
     fn sum(&self, values: &[u64]) -> Result<Vec<u64>> {
         Ok(values.to_vec())
@@ -128,6 +134,35 @@ mod with_mpi {
                     let mut recv =
                         PartitionMut::new(&mut received[start..], &incoming[..], &rdispls[..]);
                     self.world.all_to_all_varcount_into(&send, &mut recv);
+                }
+            }
+        }
+
+        fn all_gather(&self, mine: &[u64]) -> Result<Vec<Vec<u64>>> {
+            let p = self.size();
+            let mut pieces = vec![Vec::new(); p];
+            let mut sent = 0;
+            // Rounds of at most `chunk` entries from each process, as in `all_to_all`; every
+            // process learns every count, so all leave the loop in the same round.
+            let chunk = (i32::MAX as usize / p).min(MPI_CHUNK);
+            loop {
+                let count = (mine.len() - sent).min(chunk) as Count;
+                let mut counts: Vec<Count> = vec![0; p];
+                self.world.all_gather_into(&count, &mut counts[..]);
+                if counts.iter().all(|&c| c == 0) {
+                    return Ok(pieces);
+                }
+                let displs = prefix(&counts);
+                let mut buf = vec![0u64; counts.iter().map(|&c| c as usize).sum()];
+                {
+                    let mut recv = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);
+                    self.world
+                        .all_gather_varcount_into(&mine[sent..sent + count as usize], &mut recv);
+                }
+                sent += count as usize;
+                for (q, piece) in pieces.iter_mut().enumerate() {
+                    let at = displs[q] as usize;
+                    piece.extend_from_slice(&buf[at..at + counts[q] as usize]);
                 }
             }
         }
