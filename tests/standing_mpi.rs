@@ -16,9 +16,14 @@ use common::{gamedb_ok, json, TempDir};
 /// Runs `gamedb build` as `np` MPI processes over loopback (oversubscribed: the machine may
 /// have fewer cores), one thread each, into `out`.
 fn mpirun(np: usize, out: &Path, game: &str) -> Output {
+    mpirun_with(np, out, game, "")
+}
+
+/// [`mpirun`] with `extra` arguments.
+fn mpirun_with(np: usize, out: &Path, game: &str, extra: &str) -> Output {
     let line = format!(
         "-np {np} --oversubscribe --allow-run-as-root {} build {game} --json --quiet \
-         --threads 1 --out {}",
+         --threads 1 --out {} {extra}",
         env!("CARGO_BIN_EXE_gamedb"),
         out.display()
     );
@@ -56,7 +61,7 @@ fn one_two_and_four_processes_write_the_bytes_of_one() {
         let args: Vec<&str> = line.split_whitespace().collect();
         let plain = json(&gamedb_ok(&args));
         let want = table_bytes(single.path());
-        let mut edges_at_one: Option<Vec<u64>> = None;
+        let mut edges_at_one: Option<Vec<(u64, u64)>> = None;
         for np in [1, 2, 4] {
             let dir = TempDir::new(&format!("standing-mpi-{np}"));
             let o = mpirun(np, dir.path(), game);
@@ -87,19 +92,56 @@ fn one_two_and_four_processes_write_the_bytes_of_one() {
                 bytes += num(&t["bytes"]);
             }
             assert_eq!(num(&got["exchanged_bytes"]), bytes);
-            let edges: Vec<u64> = tiers.iter().map(|t| num(&t["edges"])).collect();
+            let edges: Vec<(u64, u64)> = tiers
+                .iter()
+                .map(|t| (num(&t["edges"]), num(&t["levels"])))
+                .collect();
             match &edges_at_one {
                 None => edges_at_one = Some(edges),
-                Some(one) => assert_eq!(&edges, one, "{game}: moves inside tiers at {np}"),
+                Some(one) => {
+                    assert_eq!(&edges, one, "{game}: moves inside tiers and levels at {np}")
+                }
             }
         }
         let edges = edges_at_one.unwrap();
         // Quixo has moves that stay in their tier; in tic-tac-toe and Connect Four every move
         // adds a mark or a disc.
         assert_eq!(
-            edges.iter().any(|&e| e > 0),
+            edges.iter().any(|e| e.0 > 0),
             game.starts_with("quixo"),
             "{game}"
+        );
+        // Tic-tac-toe's last tier is the empty board alone, a tie in 9.
+        if game.starts_with("mnk") {
+            assert_eq!(edges.last().unwrap().1, 10, "{game}");
+        }
+    }
+}
+
+/// Pieces larger than a round of the all-gather go in several rounds (here of 1,000 words
+/// from each process), to the same bytes.
+#[test]
+fn an_exchange_in_many_rounds_gives_the_same_bytes() {
+    let game = "quixo --size 3";
+    let single = TempDir::new("standing-mpi-rounds-1");
+    let line = format!("build {game} --quiet --out {}", single.arg());
+    gamedb_ok(&line.split_whitespace().collect::<Vec<_>>());
+    for np in [2, 3] {
+        let dir = TempDir::new(&format!("standing-mpi-rounds-{np}"));
+        let o = mpirun_with(np, dir.path(), game, "--round-words 1000");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let got = json(&String::from_utf8_lossy(&o.stdout));
+        let largest = got["tiers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| num(&t["largest_piece"]))
+            .max()
+            .unwrap();
+        assert!(largest > 8 * 3000, "{largest} bytes: several rounds");
+        assert!(
+            table_bytes(dir.path()) == table_bytes(single.path()),
+            "{np}"
         );
     }
 }

@@ -176,6 +176,9 @@ pub(crate) struct BuildArgs {
     /// Write no checkpoints.
     #[arg(long, global = true)]
     pub no_checkpoints: bool,
+    /// Test hook (under mpirun): most words one process sends in one all-gather round.
+    #[arg(long, global = true, hide = true)]
+    pub round_words: Option<usize>,
     #[command(flatten)]
     pub common: Common,
 }

@@ -31,6 +31,10 @@ pub(crate) fn run(a: BuildArgs) -> Result<(), Failure> {
     let Some(x) = Mpi::init() else {
         return Err(Error::internal("MPI was initialized twice").into());
     };
+    let x = match a.round_words {
+        Some(words) => x.with_round_words(words),
+        None => x,
+    };
     let (rank, size) = (x.rank(), x.size());
     // The processes stay installed until this function returns (dropping them ends MPI).
     let _processes = standing::install(Box::new(x));
@@ -130,6 +134,7 @@ fn build(a: &BuildArgs, rank: usize) -> Result<(), Failure> {
                     "bytes": t.bytes,
                     "largest_piece": t.largest_piece,
                     "messages": t.messages,
+                    "levels": t.levels,
                     "scan_seconds": t.scan_seconds,
                     "exchange_seconds": t.exchange_seconds,
                     "settle_seconds": t.settle_seconds,

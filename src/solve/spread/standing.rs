@@ -43,6 +43,10 @@ pub struct TierTraffic {
     pub largest_piece: u64,
     /// Messages: one piece from each process to each other process, `K × (K − 1)`.
     pub messages: u64,
+    /// The largest remoteness in the tier plus one: the rounds of pushes its settle takes
+    /// (twice, win/lose then ties), which a settle over processes that each hold part of the
+    /// tier would make exchanges of.
+    pub levels: u64,
     /// Seconds of this process's scan of its stripe.
     pub scan_seconds: f64,
     /// Seconds of the all-gather (waiting for the slowest scan included).
@@ -169,21 +173,43 @@ pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
         };
         let scan_seconds = clock.elapsed().as_secs_f64();
         let clock = Instant::now();
-        let pieces = x.all_gather(&piece)?;
+        let (all, lens) = x.all_gather(&piece)?;
         let exchange_seconds = clock.elapsed().as_secs_f64();
         drop(piece);
         if let Some(e) = failure {
             return Err(e);
         }
         let clock = Instant::now();
+        if lens.len() != procs || lens.iter().sum::<usize>() != all.len() {
+            return Err(Error::internal(format!(
+                "tier {t}: {} pieces of {} words in all, expected {procs} of {} words",
+                lens.len(),
+                lens.iter().sum::<usize>(),
+                all.len()
+            )));
+        }
+        let mut pieces = Vec::with_capacity(procs);
+        let mut rest_of = &all[..];
+        for &l in &lens {
+            let (piece, more) = rest_of.split_at(l);
+            pieces.push(piece);
+            rest_of = more;
+        }
         let mut edges = Vec::with_capacity(procs);
         for (r, piece) in pieces.iter().enumerate() {
             edges.push(decode(piece, &mut seen, stripe(r)).map_err(|e| {
                 Error::internal(format!("tier {t}: the piece of process {r}: {e}"))
             })?);
         }
-        settle_tier(first, &mut seen, &edges, &mut rest[..len])?;
-        let words: Vec<u64> = pieces.iter().map(|p| p.len() as u64).collect();
+        let values = &mut rest[..len];
+        settle_tier(first, &mut seen, &edges, values)?;
+        let levels = values
+            .iter()
+            .filter_map(|&v| standing::unpack(v as u32))
+            .map(|v| v.1 as u64 + 1)
+            .max()
+            .unwrap_or(0);
+        let words: Vec<u64> = lens.iter().map(|&l| l as u64).collect();
         log.push(TierTraffic {
             tier: t,
             positions: len as u64,
@@ -191,6 +217,7 @@ pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
             bytes: words.iter().sum::<u64>() * 8 * (procs as u64 - 1),
             largest_piece: words.iter().max().copied().unwrap_or(0) * 8,
             messages: (procs * (procs - 1)) as u64,
+            levels,
             scan_seconds,
             exchange_seconds,
             settle_seconds: clock.elapsed().as_secs_f64(),
@@ -367,13 +394,13 @@ mod tests {
         fn all_to_all(&self, _: &[Vec<u64>]) -> Result<Vec<u64>> {
             Err(Error::internal("not used"))
         }
-        fn all_gather(&self, mine: &[u64]) -> Result<Vec<Vec<u64>>> {
+        fn all_gather(&self, mine: &[u64]) -> Result<(Vec<u64>, Vec<usize>)> {
             let (board, barrier) = &*self.board;
             board.lock().unwrap()[self.rank] = mine.to_vec();
             barrier.wait();
             let all = board.lock().unwrap().clone();
             barrier.wait();
-            Ok(all)
+            Ok((all.concat(), all.iter().map(|p| p.len()).collect()))
         }
         fn sum(&self, _: &[u64]) -> Result<Vec<u64>> {
             Err(Error::internal("not used"))
@@ -436,6 +463,12 @@ mod tests {
                     }
                     assert!(edges > 0);
                     assert_eq!(t2.edges, edges);
+                    let deepest = one[tier2.start as usize..tier2.end as usize]
+                        .iter()
+                        .filter_map(|&v| standing::unpack(v as u32))
+                        .map(|v| v.1 as u64)
+                        .max();
+                    assert_eq!(Some(t2.levels), deepest.map(|r| r + 1));
                     let words = (2 * size as u64 + game.n + t2.edges) * 8;
                     assert_eq!(t2.bytes, words * (size as u64 - 1));
                     assert_eq!(t2.messages, (size * (size - 1)) as u64);
