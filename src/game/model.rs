@@ -377,6 +377,9 @@ pub enum Visit {
     Over(Standing),
     /// A position with moves (its children were given).
     Moves,
+    /// A position of a game that folds symmetric positions that does not represent its class:
+    /// solved through its representative (no children given).
+    Image,
 }
 
 /// A two-player game with ties and draws over a dense index cut into tiers, as the retrograde
@@ -394,6 +397,10 @@ pub enum Visit {
 ///   for a full board), and those have no moves; every other legal position has one at least;
 /// * a position has at most [`moves_bound`](Tiered::moves_bound) moves (the engine's memory
 ///   estimate counts on it).
+/// * a game that folds symmetric positions ([`symmetries`](Tiered::symmetries) over 1) gives
+///   every child, in [`visit`](Tiered::visit) and [`children`](Tiered::children), as the
+///   representative of its class ([`represents`](Tiered::represents)); its symmetries keep a
+///   position's tier, whether it is legal, its value and its remoteness, and fix the start.
 pub trait Tiered: Sync {
     /// Number of indices, legal or not.
     fn positions(&self) -> u64;
@@ -420,11 +427,15 @@ pub trait Tiered: Sync {
     /// Calls `f` with the index of the position each move of a legal position leads to (a
     /// child may come more than once, as often as moves lead to it).
     fn children<F: FnMut(u64)>(&self, pos: u64, f: F);
-    /// What the engine's scan asks of an index, at once: whether it is a position, whether the
-    /// game is over there (and its value), and else its children, given to `f` as
-    /// [`children`](Tiered::children) gives them. By default the three calls; a game whose
-    /// index is costly to read (every call unranks a board) reads it once here.
+    /// What the engine's scan asks of an index, at once: whether it is solved through another
+    /// position of its class (a game that folds), whether it is a position, whether the game is
+    /// over there (and its value), and else its children, given to `f` as
+    /// [`children`](Tiered::children) gives them. By default the calls one by one; a game
+    /// whose index is costly to read (every call unranks a board) reads it once here.
     fn visit<F: FnMut(u64)>(&self, pos: u64, f: F) -> Visit {
+        if self.symmetries() > 1 && !self.represents(pos) {
+            return Visit::Image;
+        }
         if !self.legal(pos) {
             return Visit::Illegal;
         }
@@ -447,4 +458,18 @@ pub trait Tiered: Sync {
     fn start_index(&self) -> Option<u64> {
         None
     }
+    /// How many positions a class of symmetric positions holds at most: 1 (the default) when
+    /// the game folds none. A game that folds has the engine solve one position of each class
+    /// (its representative: moves, edges and remoteness buckets shrink by about this much) and
+    /// copy the value to the rest ([`images`](Tiered::images)), so the table is the same bytes.
+    fn symmetries(&self) -> u64 {
+        1
+    }
+    /// Whether `pos` is the representative of its class, the one position the engine solves;
+    /// asked only of games that fold. By default every index.
+    fn represents(&self, _pos: u64) -> bool {
+        true
+    }
+    /// Calls `f` once with each other position of the class of the representative `pos`.
+    fn images<F: FnMut(u64)>(&self, _pos: u64, _f: F) {}
 }

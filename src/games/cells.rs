@@ -53,7 +53,16 @@ pub struct Cells {
     starts: Box<[usize]>,
     /// Whether the processor compresses bits in one instruction (BMI2's `pext`).
     pext: bool,
+    /// For boards of at most [`LISTED`] cells, every set of cells of each size in rank order:
+    /// the set of `k` cells of rank `r` at `sets[set_starts[k] + r]`. Unranking is then a
+    /// lookup where it was a walk down the cells (a sixth of a Quixo 4×4 solve, which unranks
+    /// every index to find the boards it folds).
+    sets: Box<[u16]>,
+    set_starts: Box<[usize]>,
 }
+
+/// The most cells [`Cells`] lists every set of (65,536 sets of two bytes).
+const LISTED: usize = 16;
 
 impl Cells {
     /// Boards of `cells` cells (at most 40, so that every rank fits 64 bits).
@@ -87,13 +96,49 @@ impl Cells {
         let pext = std::is_x86_feature_detected!("bmi2");
         #[cfg(not(target_arch = "x86_64"))]
         let pext = false;
-        Cells {
+        let mut cells = Cells {
             cells,
             choose,
             bytes: bytes.into(),
             starts: starts.into(),
             pext,
+            sets: Box::new([]),
+            set_starts: Box::new([]),
+        };
+        if cells.cells <= LISTED {
+            let n = cells.cells;
+            let mut set_starts = vec![0usize; n + 2];
+            for k in 0..=n {
+                set_starts[k + 1] = set_starts[k] + cells.c(n, k) as usize;
+            }
+            let mut sets = vec![0u16; 1 << n];
+            for set in 0..1u64 << n {
+                let k = set.count_ones() as usize;
+                sets[set_starts[k] + cells.rank_set(set) as usize] = set as u16;
+            }
+            cells.sets = sets.into();
+            cells.set_starts = set_starts.into();
         }
+        cells
+    }
+
+    /// The bits of `bits`, low first, put at the set bits of `mask` (the inverse of
+    /// [`compress`](Cells::compress)).
+    #[inline]
+    fn deposit(&self, bits: u64, mask: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if self.pext {
+            // SAFETY: the processor has BMI2 (pdep comes with pext), checked in `new`.
+            return unsafe { pdep(bits, mask) };
+        }
+        let (mut out, mut i, mut rest) = (0, 0, mask);
+        while rest != 0 {
+            let c = rest.trailing_zeros();
+            out |= (bits >> i & 1) << c;
+            i += 1;
+            rest &= rest - 1;
+        }
+        out
     }
 
     /// The rank of a set of cells among the sets of its size (combinatorial number system):
@@ -200,6 +245,14 @@ impl Cells {
         let k = x + o;
         let per = self.c(k, o);
         let (mut occupied, mut os) = (rank / per, rank % per);
+        if !self.sets.is_empty() {
+            // The o cells' rank among the occupied is the rank of a set of cells below k, and
+            // the sets below k come first among the sets of their size (the order of ranks).
+            let all = u64::from(self.sets[self.set_starts[k] + occupied as usize]);
+            let among = u64::from(self.sets[self.set_starts[o] + os as usize]);
+            let obits = self.deposit(among, all);
+            return (all & !obits, obits);
+        }
         let mut cells = [0u8; 40];
         let mut c = self.cells;
         for i in (1..=k).rev() {
@@ -235,6 +288,149 @@ impl Cells {
             _ => (x, o),
         })
     }
+}
+
+/// Permutations of the cells that map a game to itself (a square's rotations and reflections,
+/// the mill board's), applied to masks of cells a byte at a time: what a game that folds
+/// symmetric positions needs to name a class by one board.
+#[derive(Clone, Debug)]
+pub struct Symmetries {
+    /// Symmetries other than the identity.
+    count: usize,
+    /// Bytes of a mask.
+    bytes: usize,
+    /// The image of byte pattern `p` at byte `j` under symmetry `s`, at
+    /// `(s * bytes + j) * 256 + p`.
+    tables: Box<[u64]>,
+    /// Whether these are the 4×4 square's, which [`least`](Symmetries::least) takes by
+    /// shifts and masks on both masks at once (the table lookups were a third of a Quixo 4×4
+    /// solve).
+    square4: bool,
+}
+
+impl Symmetries {
+    /// The symmetries of `cells` cells given as maps of cells (`map[c]` is where cell `c`
+    /// goes), the identity left out (at most 63 of them).
+    pub fn new(cells: usize, maps: &[Vec<usize>]) -> Symmetries {
+        assert!(maps.len() < 64, "{} symmetries", maps.len());
+        let bytes = cells.div_ceil(8).max(1);
+        let mut tables = vec![0u64; maps.len() * bytes * 256];
+        for (s, map) in maps.iter().enumerate() {
+            for j in 0..bytes {
+                for p in 0..256usize {
+                    tables[(s * bytes + j) * 256 + p] = (0..8)
+                        .filter(|b| p >> b & 1 == 1 && 8 * j + b < cells)
+                        .fold(0, |m, b| m | 1 << map[8 * j + b]);
+                }
+            }
+        }
+        Symmetries {
+            count: maps.len(),
+            bytes,
+            tables: tables.into(),
+            square4: cells == 16 && maps == Symmetries::square(4).as_slice(),
+        }
+    }
+
+    /// The 7 symmetries of an `n`×`n` grid of cells numbered row by row, other than the
+    /// identity: the turns by a quarter, a half and three quarters, and the four reflections.
+    pub fn square(n: usize) -> Vec<Vec<usize>> {
+        let turn = |c: usize| (c % n) * n + (n - 1 - c / n);
+        let mirror = |c: usize| (c / n) * n + (n - 1 - c % n);
+        let mut maps = Vec::new();
+        let mut m: Vec<usize> = (0..n * n).collect();
+        for _ in 0..3 {
+            m = m.iter().map(|&c| turn(c)).collect();
+            maps.push(m.clone());
+        }
+        let mut r: Vec<usize> = (0..n * n).map(mirror).collect();
+        for _ in 0..4 {
+            maps.push(r.clone());
+            r = r.iter().map(|&c| turn(c)).collect();
+        }
+        maps
+    }
+
+    /// Number of symmetries, the identity included.
+    pub fn len(&self) -> usize {
+        self.count + 1
+    }
+
+    /// Never true: the identity is one.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The image of mask `m` under symmetry `s` (`0..len() - 1`, the identity left out).
+    #[inline]
+    pub fn apply(&self, s: usize, mut m: u64) -> u64 {
+        let base = s * self.bytes * 256;
+        let mut out = 0;
+        for j in 0..self.bytes {
+            out |= self.tables[base + j * 256 + (m & 0xff) as usize];
+            m >>= 8;
+        }
+        out
+    }
+
+    /// The least image of the board with masks `(x, o)`, compared as the pair `(o, x)`: the
+    /// board that names its class.
+    #[inline]
+    pub fn least(&self, x: u64, o: u64) -> (u64, u64) {
+        if self.square4 {
+            let k = square4_least(x as u32 | (o as u32) << 16);
+            return (u64::from(k & 0xffff), u64::from(k >> 16));
+        }
+        let (o, x) = (0..self.count).fold((o, x), |best, s| {
+            best.min((self.apply(s, o), self.apply(s, x)))
+        });
+        (x, o)
+    }
+
+    /// Calls `f` once with each image of `(x, o)` other than itself.
+    pub fn images(&self, x: u64, o: u64, mut f: impl FnMut(u64, u64)) {
+        let mut seen = [(x, o); 64];
+        let mut n = 1;
+        for s in 0..self.count {
+            let image = (self.apply(s, x), self.apply(s, o));
+            if !seen[..n].contains(&image) {
+                seen[n] = image;
+                n += 1;
+                f(image.0, image.1);
+            }
+        }
+    }
+}
+
+/// The least of the 8 images of two 4×4 boards side by side (cells row by row, one board a
+/// half of `k`): each image by two swaps of bit groups.
+#[inline]
+fn square4_least(k: u32) -> u32 {
+    let swap = |k: u32, mask: u32, shift: u32| ((k >> shift) & mask) | ((k & mask) << shift);
+    // Each row reversed; the rows in reverse order; rows made columns.
+    let mirror = |k| swap(swap(k, 0x5555_5555, 1), 0x3333_3333, 2);
+    let flip = |k| swap(swap(k, 0x0f0f_0f0f, 4), 0x00ff_00ff, 8);
+    let transpose = |k: u32| {
+        let t = (k ^ (k >> 3)) & 0x0a0a_0a0a;
+        let k = k ^ t ^ (t << 3);
+        let t = (k ^ (k >> 6)) & 0x00cc_00cc;
+        k ^ t ^ (t << 6)
+    };
+    let (h, v) = (mirror(k), flip(k));
+    let hv = flip(h);
+    k.min(h)
+        .min(v)
+        .min(hv)
+        .min(transpose(k))
+        .min(transpose(h))
+        .min(transpose(v))
+        .min(transpose(hv))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn pdep(bits: u64, mask: u64) -> u64 {
+    std::arch::x86_64::_pdep_u64(bits, mask)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -285,6 +481,75 @@ mod tests {
                 cells.pext = false;
                 assert_eq!(cells.rank_bits(x, o), want, "{n} cells: {x:b} {o:b}");
                 cells.pext = had;
+            }
+        }
+    }
+
+    #[test]
+    fn the_square_has_eight_distinct_symmetries_that_keep_its_lines() {
+        for n in 2..=5 {
+            let maps = Symmetries::square(n);
+            let mut all = maps.clone();
+            all.push((0..n * n).collect());
+            all.sort();
+            all.dedup();
+            assert_eq!(all.len(), 8, "{n}x{n}");
+            let row = |r: usize| (0..n).fold(0u64, |m, c| m | 1 << (r * n + c));
+            let col = |c: usize| (0..n).fold(0u64, |m, r| m | 1 << (r * n + c));
+            let mut lines: Vec<u64> = (0..n).flat_map(|k| [row(k), col(k)]).collect();
+            lines.push((0..n).fold(0, |m, i| m | 1 << (i * n + i)));
+            lines.push((0..n).fold(0, |m, i| m | 1 << (i * n + n - 1 - i)));
+            let sym = Symmetries::new(n * n, &maps);
+            for s in 0..7 {
+                for &l in &lines {
+                    assert!(lines.contains(&sym.apply(s, l)), "{n}x{n} symmetry {s}");
+                }
+            }
+            // The least board by shifts (4×4) is the least by the tables.
+            if n == 4 {
+                let mut tables = sym.clone();
+                tables.square4 = false;
+                let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+                for _ in 0..10_000 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let (x, o) = (seed & 0xffff, (seed >> 16) & 0xffff & !seed);
+                    assert_eq!(sym.least(x, o), tables.least(x, o), "{x:#x} {o:#x}");
+                }
+                assert!(sym.square4);
+            }
+            // Every image of a board has the same least board.
+            let (x, o) = (0b11u64, 1u64 << (n * n - 1));
+            let least = sym.least(x, o);
+            sym.images(x, o, |a, b| assert_eq!(sym.least(a, b), least));
+        }
+    }
+
+    #[test]
+    fn unranking_by_the_listed_sets_equals_the_walk_with_and_without_pdep() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for n in [5usize, 9, 16] {
+            let listed = Cells::new(n);
+            assert!(!listed.sets.is_empty());
+            let mut walk = listed.clone();
+            walk.sets = Box::new([]);
+            let mut slow = listed.clone();
+            slow.pext = false;
+            for x in 0..=n {
+                for o in 0..=n - x {
+                    let size = listed.class_size(x, o);
+                    for _ in 0..200 {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        let r = seed % size;
+                        let want = walk.unrank_bits(x, o, r);
+                        assert_eq!(listed.unrank_bits(x, o, r), want, "{n} cells {x} {o} {r}");
+                        assert_eq!(slow.unrank_bits(x, o, r), want, "{n} cells {x} {o} {r}");
+                        assert_eq!(listed.rank_bits(want.0, want.1), r);
+                    }
+                }
             }
         }
     }

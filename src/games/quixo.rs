@@ -29,7 +29,7 @@
 
 use std::ops::Range;
 
-use super::cells::{Cells, EMPTY, O, X};
+use super::cells::{Cells, Symmetries, EMPTY, O, X};
 use crate::game::{
     params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
 };
@@ -171,6 +171,8 @@ pub struct Quixo {
     pushes: Vec<Push>,
     /// Every line of N cells, as bit masks of cells.
     lines: Vec<u64>,
+    /// The square's rotations and reflections: the engine solves one board of each class.
+    symmetries: Symmetries,
 }
 
 fn other(side: u32) -> u32 {
@@ -257,6 +259,7 @@ impl Quixo {
             tier_of,
             pushes,
             lines,
+            symmetries: Symmetries::new(n * n, &Symmetries::square(n)),
         }
     }
 
@@ -367,6 +370,12 @@ impl Quixo {
         side
     }
 
+    /// The index of the board of the class of `(x, o)` that names it, with `side` to move.
+    fn least_index_of(&self, x: u64, o: u64, side: u32) -> u64 {
+        let (x, o) = self.symmetries.least(x, o);
+        self.index_of(x, o, side)
+    }
+
     fn index_of(&self, x: u64, o: u64, side: u32) -> u64 {
         let (xs, os) = (x.count_ones() as usize, o.count_ones() as usize);
         let t = self.tier_of[xs * (self.cells.len() + 1) + os];
@@ -432,10 +441,13 @@ impl Tiered for Quixo {
             return;
         }
         let next = other(side);
-        self.each_move(x, o, side, |_, x, o| f(self.index_of(x, o, next)));
+        self.each_move(x, o, side, |_, x, o| f(self.least_index_of(x, o, next)));
     }
     fn visit<F: FnMut(u64)>(&self, pos: u64, mut f: F) -> Visit {
         let (x, o, side) = self.bits_at(pos);
+        if self.symmetries.least(x, o) != (x, o) {
+            return Visit::Image;
+        }
         if self.fault(x, o, side).is_some() {
             return Visit::Illegal;
         }
@@ -443,7 +455,7 @@ impl Tiered for Quixo {
             return Visit::Over(v);
         }
         let next = other(side);
-        self.each_move(x, o, side, |_, x, o| f(self.index_of(x, o, next)));
+        self.each_move(x, o, side, |_, x, o| f(self.least_index_of(x, o, next)));
         Visit::Moves
     }
     fn moves_bound(&self) -> u64 {
@@ -455,6 +467,18 @@ impl Tiered for Quixo {
     fn start_index(&self) -> Option<u64> {
         // The empty board is the last tier's only board; x to move is its first index.
         Some(Tiered::positions(self) - 2)
+    }
+    fn symmetries(&self) -> u64 {
+        self.symmetries.len() as u64
+    }
+    fn represents(&self, pos: u64) -> bool {
+        let (x, o, _) = self.bits_at(pos);
+        self.symmetries.least(x, o) == (x, o)
+    }
+    fn images<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+        let (x, o, side) = self.bits_at(pos);
+        self.symmetries
+            .images(x, o, |x, o| f(self.index_of(x, o, side)));
     }
 }
 
@@ -699,5 +723,55 @@ mod tests {
         let t = table(2);
         let a = t.query("../..,x").unwrap();
         assert!(a.standing().is_some());
+    }
+
+    /// Quixo solved board by board: no class folded, every child as the move leaves it.
+    struct Whole(Quixo);
+
+    impl Tiered for Whole {
+        fn positions(&self) -> u64 {
+            Tiered::positions(&self.0)
+        }
+        fn tier_count(&self) -> u64 {
+            self.0.tier_count()
+        }
+        fn tier(&self, t: u64) -> Range<u64> {
+            self.0.tier(t)
+        }
+        fn legal(&self, pos: u64) -> bool {
+            self.0.legal(pos)
+        }
+        fn terminal(&self, pos: u64) -> Option<Standing> {
+            Tiered::terminal(&self.0, pos)
+        }
+        fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+            let (x, o, side) = self.0.bits_at(pos);
+            if self.0.over(x, o, side).is_none() {
+                let next = other(side);
+                self.0
+                    .each_move(x, o, side, |_, x, o| f(self.0.index_of(x, o, next)));
+            }
+        }
+        fn moves_bound(&self) -> u64 {
+            self.0.moves_bound()
+        }
+        fn start_index(&self) -> Option<u64> {
+            self.0.start_index()
+        }
+    }
+
+    #[test]
+    fn folding_the_squares_symmetries_changes_no_byte_of_the_table() {
+        use crate::solve::standing::solve_standings;
+        for n in [2, 3] {
+            let folded = QuixoSpec::new(n).unwrap().view();
+            assert_eq!(Tiered::symmetries(&folded), 8);
+            let whole = Whole(QuixoSpec::new(n).unwrap().view());
+            assert_eq!(
+                solve_standings(&folded, &()).unwrap(),
+                solve_standings(&whole, &()).unwrap(),
+                "{n}x{n}"
+            );
+        }
     }
 }

@@ -15,6 +15,10 @@
 //! 3. ties the same way from the tied ends, among the positions still undecided;
 //! 4. what is left can never be forced to an end: a draw.
 //!
+//! A game that folds symmetric positions ([`Tiered::symmetries`]) is solved on one position of
+//! each class, its children given as representatives too: the quotient game has the same values
+//! and remoteness, and a last pass copies each class's entry to its other members.
+//!
 //! The values are a function of the game alone (the pushes of one bucket may come in any
 //! order), so tables are the same bytes at any thread count. A last sweep marks the positions
 //! reachable from the start ([`standing::REACHABLE`]).
@@ -22,7 +26,7 @@
 //! The tiers solved so far are a prefix of the values, so a long solve hands that prefix to
 //! its [`Saves`] after every tier (as bytes, two a position) and resumes from it.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -118,21 +122,31 @@ pub(crate) fn edge(child: u32, parent: u32) -> u64 {
 }
 
 /// Memory [`solve_standings`] needs at its peak: two bytes a position for the values, a bit for
-/// the reachable ones, and for the largest tier what the scan keeps of each position with
-/// eight bytes of offsets into its parents, and twelve bytes for each move that stays inside
-/// it (the edge, then the parent; none when no move does).
+/// the reachable ones (and one for the solved ones of a game that folds), and for the largest
+/// tier what the scan keeps of each position with eight bytes of offsets into its parents, and
+/// twelve bytes for each move that stays inside it (the edge, then the parent; none when no
+/// move does) — of its representatives only when the game folds symmetric positions, counted
+/// as twice the tier over the symmetries (classes that are their own image hold fewer).
 pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
     let n = game.positions();
     let largest = game.largest_tier();
-    let edges = if game.in_tier_moves() {
+    let folds = game.symmetries().max(1);
+    let solved = if folds > 1 {
+        largest.min(largest / folds * 2 + 1024)
+    } else {
         largest
-            .saturating_mul(game.moves_bound())
-            .saturating_mul(12)
+    };
+    let edges = if game.in_tier_moves() {
+        solved.saturating_mul(game.moves_bound()).saturating_mul(12)
     } else {
         0
     };
     n.saturating_mul(2)
-        .saturating_add(n / 8 + 8)
+        .saturating_add(if folds > 1 {
+            2 * (n / 8 + 8)
+        } else {
+            n / 8 + 8
+        })
         .saturating_add(largest.saturating_mul(std::mem::size_of::<Seen>() as u64 + 8))
         .saturating_add(edges)
         .saturating_add(super::spread::standing::extra_memory(game))
@@ -246,6 +260,9 @@ pub fn solve_standings_saving<G: Tiered>(
     if let Some(start) = game.start_index() {
         mark_reachable(game, start, &mut out)?;
     }
+    if game.symmetries() > 1 {
+        fill_images(game, &mut out);
+    }
     Ok(out)
 }
 
@@ -342,7 +359,9 @@ pub(crate) fn scan_range<G: Tiered>(
                         }
                     });
                     match visit {
-                        Visit::Illegal => continue,
+                        // An image is left unsolved, as an index that is no position, till
+                        // the last pass copies its representative's entry.
+                        Visit::Illegal | Visit::Image => continue,
                         Visit::Over(v) => {
                             s.over = Some(v);
                             *slot = s;
@@ -480,7 +499,9 @@ pub(crate) fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]
         .collect();
     let mark = |i: u64| -> bool {
         let bit = 1u64 << (i % 64);
-        words[(i / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+        let word = &words[(i / 64) as usize];
+        // Most children were marked already: a plain read spares taking the cache line.
+        word.load(Relaxed) & bit == 0 && word.fetch_or(bit, Relaxed) & bit == 0
     };
     mark(start);
     for t in (0..game.tier_count()).rev() {
@@ -519,6 +540,33 @@ pub(crate) fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]
             }
         });
     Ok(())
+}
+
+/// Copies the entry of every solved position (the representatives, a game that folds having
+/// left the rest unsolved) to the other positions of its class. Which positions were solved is
+/// read before any copy, so a copy is never taken for a representative.
+fn fill_images<G: Tiered>(game: &G, values: &mut [u16]) {
+    let solved: Vec<u64> = values
+        .par_chunks(64)
+        .map(|chunk| {
+            chunk.iter().enumerate().fold(0u64, |w, (k, &v)| {
+                w | u64::from(v != standing::ILLEGAL) << k
+            })
+        })
+        .collect();
+    // SAFETY: AtomicU16 has the size, alignment and bit validity of u16, and `values` is
+    // borrowed mutably for as long as the view lives, so nothing else reads or writes it.
+    let cells: &[AtomicU16] = unsafe { &*(values as *mut [u16] as *const [AtomicU16]) };
+    solved.par_iter().enumerate().for_each(|(w, &word)| {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w as u64 * 64 + u64::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            let v = cells[i as usize].load(Relaxed);
+            // Each image belongs to this class alone, so it is written by this position alone.
+            game.images(i, |j| cells[j as usize].store(v, Relaxed));
+        }
+    });
 }
 
 #[cfg(test)]
@@ -570,7 +618,7 @@ mod tests {
         }
     }
 
-    fn solve(ring: &Ring, threads: usize) -> Vec<(Standing, u32)> {
+    fn solve<G: Tiered>(ring: &G, threads: usize) -> Vec<(Standing, u32)> {
         let v = crate::solve::in_pool(threads, || solve_standings(ring, &()).unwrap());
         v.iter()
             .map(|&e| standing::unpack(e as u32).unwrap())
@@ -578,7 +626,7 @@ mod tests {
     }
 
     /// Brute force: values by iterating the recurrence from "unknown" until nothing changes.
-    fn brute(ring: &Ring) -> Vec<(Standing, u32)> {
+    fn brute<G: Tiered>(ring: &G) -> Vec<(Standing, u32)> {
         let n = ring.positions() as usize;
         let mut v: Vec<Option<(Standing, u32)>> = vec![None; n];
         for _ in 0..4 * n + 4 {
@@ -677,6 +725,112 @@ mod tests {
         }
         // A ring without ends never ends: every position a draw.
         assert!(solve(&cases[3], 1).iter().all(|v| v.0 == Draw));
+    }
+
+    /// A ring where each position moves one or two steps either way, with ends placed
+    /// symmetrically about 0, so reflection `i -> n - i` maps the game to itself; folded, the
+    /// positions `0..=n/2` represent their classes.
+    struct Mirror {
+        n: u64,
+        ends: Vec<(u64, Standing)>,
+        fold: bool,
+    }
+
+    impl Mirror {
+        fn least(&self, i: u64) -> u64 {
+            if i == self.n || !self.fold {
+                i
+            } else {
+                i.min((self.n - i) % self.n)
+            }
+        }
+    }
+
+    impl Tiered for Mirror {
+        fn positions(&self) -> u64 {
+            self.n + 1
+        }
+        fn tier_count(&self) -> u64 {
+            2
+        }
+        fn tier(&self, t: u64) -> Range<u64> {
+            if t == 0 {
+                0..self.n
+            } else {
+                self.n..self.n + 1
+            }
+        }
+        fn legal(&self, _pos: u64) -> bool {
+            true
+        }
+        fn terminal(&self, pos: u64) -> Option<Standing> {
+            let p = if pos == self.n {
+                pos
+            } else {
+                pos.min((self.n - pos) % self.n)
+            };
+            self.ends.iter().find(|e| e.0 == p).map(|e| e.1)
+        }
+        fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+            if pos == self.n {
+                (0..self.n).for_each(|c| f(self.least(c)));
+            } else {
+                for step in [1, 2, self.n - 1, self.n - 2] {
+                    f(self.least((pos + step) % self.n));
+                }
+            }
+        }
+        fn moves_bound(&self) -> u64 {
+            self.n.max(4)
+        }
+        fn start_index(&self) -> Option<u64> {
+            Some(self.n)
+        }
+        fn symmetries(&self) -> u64 {
+            if self.fold {
+                2
+            } else {
+                1
+            }
+        }
+        fn represents(&self, pos: u64) -> bool {
+            self.least(pos) == pos
+        }
+        fn images<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+            let other = (self.n - pos) % self.n;
+            if pos != self.n && other != pos {
+                f(other);
+            }
+        }
+    }
+
+    #[test]
+    fn a_folded_game_has_the_values_and_bytes_of_the_whole_one() {
+        use Standing::*;
+        for (n, ends) in [
+            (9, vec![(0, Lose)]),
+            (10, vec![(0, Lose), (5, Tie)]),
+            (11, vec![(3, Tie)]),
+            (8, vec![]),
+            (13, vec![(2, Lose), (6, Tie)]),
+        ] {
+            let whole = Mirror {
+                n,
+                ends: ends.clone(),
+                fold: false,
+            };
+            let folded = Mirror {
+                n,
+                ends,
+                fold: true,
+            };
+            assert_eq!(solve(&whole, 1), brute(&whole), "ring of {n}");
+            let bytes = solve_standings(&whole, &()).unwrap();
+            for threads in [1, 2] {
+                let f = crate::solve::in_pool(threads, || solve_standings(&folded, &()).unwrap());
+                assert_eq!(f, bytes, "ring of {n} folded at {threads} threads");
+            }
+        }
     }
 
     #[test]
