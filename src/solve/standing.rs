@@ -545,7 +545,7 @@ pub(crate) fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]
 /// Copies the entry of every solved position (the representatives, a game that folds having
 /// left the rest unsolved) to the other positions of its class. Which positions were solved is
 /// read before any copy, so a copy is never taken for a representative.
-fn fill_images<G: Tiered>(game: &G, values: &mut [u16]) {
+pub(crate) fn fill_images<G: Tiered>(game: &G, values: &mut [u16]) {
     let solved: Vec<u64> = values
         .par_chunks(64)
         .map(|chunk| {

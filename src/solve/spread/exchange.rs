@@ -193,7 +193,10 @@ mod with_mpi {
                 }
                 for q in 0..p {
                     let (d, c) = (displs[q] as usize, counts[q] as usize);
-                    all[starts[q] + at..starts[q] + at + c].copy_from_slice(&buf[d..d + c]);
+                    // A piece already whole (c = 0) may end before `at`.
+                    if c > 0 {
+                        all[starts[q] + at..starts[q] + at + c].copy_from_slice(&buf[d..d + c]);
+                    }
                 }
                 at += chunk;
             }

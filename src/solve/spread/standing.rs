@@ -11,8 +11,9 @@
 //! the settle is the same function of the same scan (the stripes come back in index order).
 //!
 //! This spreads the move generation, not the memory: every process holds every value (two
-//! bytes a position) and the largest tier's whole scan. Only process 0 marks the reachable
-//! positions (and writes the table); the others' values lack those marks.
+//! bytes a position) and the largest tier's whole scan. Only process 0 makes the last passes
+//! (the reachable marks; a folding game's copies from each class's representative to the
+//! rest) and writes the table.
 //!
 //! The processes are installed for the thread that builds ([`install`]): a build under MPI
 //! goes through the same spec, view and [`crate::solve::solve_tiered`] as any build, which
@@ -24,7 +25,9 @@ use std::time::Instant;
 use super::Exchange;
 use crate::game::model::{standing, Standing, Tiered};
 use crate::progress::Progress;
-use crate::solve::standing::{mark_reachable, scan_range, settle_tier, tier_len, Seen};
+use crate::solve::standing::{
+    fill_images, mark_reachable, scan_range, settle_tier, tier_len, Seen,
+};
 use crate::{Error, Result};
 
 /// What the processes moved and how long they took for one tier.
@@ -137,8 +140,10 @@ pub(crate) fn solve_spread<G: Tiered>(
     })
 }
 
-/// Every position's [`standing`] entry, solved by the processes of `x` together (process 0's
-/// with the reachable marks), each tier's traffic pushed on `log`.
+/// Every position's [`standing`] entry, solved by the processes of `x` together, each tier's
+/// traffic pushed on `log`. Process 0's values are whole; the others' lack the reachable marks
+/// and, for a game that folds symmetric positions, the entries of the positions that do not
+/// represent their class (the last passes, which only the writer needs).
 pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
     game: &G,
     x: &X,
@@ -232,6 +237,9 @@ pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
     if rank == 0 {
         if let Some(start) = game.start_index() {
             mark_reachable(game, start, &mut out)?;
+        }
+        if game.symmetries() > 1 {
+            fill_images(game, &mut out);
         }
     }
     Ok(out)
