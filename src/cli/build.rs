@@ -176,12 +176,20 @@ pub(crate) struct BuildArgs {
     /// Write no checkpoints.
     #[arg(long, global = true)]
     pub no_checkpoints: bool,
+    /// Test hook (under mpirun): most words one process sends in one all-gather round.
+    #[arg(long, global = true, hide = true)]
+    pub round_words: Option<usize>,
     #[command(flatten)]
     pub common: Common,
 }
 
 pub(crate) fn run(a: BuildArgs) -> Result<(), Failure> {
     set_threads(a.common.threads)?;
+    // Started by an MPI launcher: the processes build the table together.
+    #[cfg(feature = "mpi")]
+    if super::build_mpi::launched() {
+        return super::build_mpi::run(a);
+    }
     let options = Options {
         memory_budget: a.memory,
         checkpoints: Some(Checkpoints {
@@ -212,37 +220,47 @@ pub(crate) fn run(a: BuildArgs) -> Result<(), Failure> {
         let built = build_locked(&spec, kind, &a.out, &options, &lock, &pb)?;
         pb.finish_and_clear();
         if a.json {
-            let summary = serde_json::json!({
-                "file": built.path.display().to_string(),
-                "game": spec.name(),
-                "description": spec.describe(),
-                "values": kind.name(),
-                "positions": built.positions,
-                "bytes": built.file_bytes,
-                "seconds": built.total_time.as_secs_f64(),
-                "solve_seconds": built.solve_time.as_secs_f64(),
-                "memory_needed": crate::build::needs(&spec, kind).memory,
-                "resumed_at_wave": built.checkpoints.resumed.map(|w| w.next),
-                "checkpoints_written": built.checkpoints.written,
-                "checkpoint_seconds": built.checkpoints.seconds,
-            });
-            println!("{summary}");
-            continue;
+            println!("{}", summary(&spec, kind, &built));
+        } else {
+            println!("{}", wrote(&built));
         }
-        // A resumed build solved only the positions after its checkpoint.
-        let before = built.checkpoints.resumed.map_or(0, |w| w.done);
-        let solved = built.positions.saturating_sub(before);
-        println!(
-            "wrote {} ({} positions, {} bytes) in {:.2} s ({:.0} positions/s solving){}",
-            built.path.display(),
-            built.positions,
-            built.file_bytes,
-            built.total_time.as_secs_f64(),
-            solved as f64 / built.solve_time.as_secs_f64().max(1e-9),
-            checkpoint_summary(&built)
-        );
     }
     Ok(())
+}
+
+/// The `--json` summary of a table built.
+pub(super) fn summary(spec: &Spec, kind: ValueKind, built: &Built) -> serde_json::Value {
+    serde_json::json!({
+        "file": built.path.display().to_string(),
+        "game": spec.name(),
+        "description": spec.describe(),
+        "values": kind.name(),
+        "positions": built.positions,
+        "bytes": built.file_bytes,
+        "seconds": built.total_time.as_secs_f64(),
+        "solve_seconds": built.solve_time.as_secs_f64(),
+        "memory_needed": crate::build::needs(spec, kind).memory,
+        "resumed_at_wave": built.checkpoints.resumed.map(|w| w.next),
+        "checkpoints_written": built.checkpoints.written,
+        "checkpoint_seconds": built.checkpoints.seconds,
+    })
+}
+
+/// `wrote FILE (N positions, B bytes) in S s (R positions/s solving)`, and what the
+/// checkpoints did.
+pub(super) fn wrote(built: &Built) -> String {
+    // A resumed build solved only the positions after its checkpoint.
+    let before = built.checkpoints.resumed.map_or(0, |w| w.done);
+    let solved = built.positions.saturating_sub(before);
+    format!(
+        "wrote {} ({} positions, {} bytes) in {:.2} s ({:.0} positions/s solving){}",
+        built.path.display(),
+        built.positions,
+        built.file_bytes,
+        built.total_time.as_secs_f64(),
+        solved as f64 / built.solve_time.as_secs_f64().max(1e-9),
+        checkpoint_summary(built)
+    )
 }
 
 /// `; resumed at wave W of N (P positions solved before), K checkpoints written (S each,

@@ -19,6 +19,8 @@ use crate::Error;
 
 mod build;
 mod build_all;
+#[cfg(feature = "mpi")]
+mod build_mpi;
 pub mod catalog;
 mod chomp_census;
 mod chomp_rectangles;

@@ -37,30 +37,30 @@ use crate::progress::Progress;
 use crate::{Error, Result};
 
 /// No such child (a remoteness that is not there).
-const NONE: u16 = u16::MAX;
+pub(crate) const NONE: u16 = u16::MAX;
 
 /// What the scan learns of one position of the tier.
 #[derive(Clone, Copy)]
-struct Seen {
+pub(crate) struct Seen {
     /// Moves to positions of the same tier not yet decided (counted down as they become wins).
-    open: u32,
+    pub(crate) open: u32,
     /// The nearest lose among the children of lower tiers.
-    lose: u16,
+    pub(crate) lose: u16,
     /// The farthest win among them (0 when none).
-    win: u16,
+    pub(crate) win: u16,
     /// The nearest tie among them.
-    tie: u16,
+    pub(crate) tie: u16,
     /// 1 legal, 2 every lower child a win (or none).
-    flags: u8,
+    pub(crate) flags: u8,
     /// The value where the game is over.
-    over: Option<Standing>,
+    pub(crate) over: Option<Standing>,
 }
 
 const LEGAL: u8 = 1;
 const ALL_WIN: u8 = 2;
 
 impl Seen {
-    const ILLEGAL: Seen = Seen {
+    pub(crate) const ILLEGAL: Seen = Seen {
         open: 0,
         lose: NONE,
         win: 0,
@@ -116,6 +116,12 @@ impl Buckets {
 /// Positions scanned per task.
 const CHUNK: usize = 1 << 12;
 
+/// A move inside a tier, as the scan keeps it: the child's local index in the high half, the
+/// parent's in the low half (one word, which the processes of a spread solve exchange as is).
+pub(crate) fn edge(child: u32, parent: u32) -> u64 {
+    (child as u64) << 32 | parent as u64
+}
+
 /// Memory [`solve_standings`] needs at its peak: two bytes a position for the values, a bit for
 /// the reachable ones (and one for the solved ones of a game that folds), and for the largest
 /// tier what the scan keeps of each position with eight bytes of offsets into its parents, and
@@ -144,6 +150,7 @@ pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
         })
         .saturating_add(largest.saturating_mul(std::mem::size_of::<Seen>() as u64 + 8))
         .saturating_add(edges)
+        .saturating_add(super::spread::standing::extra_memory(game))
 }
 
 /// Every position's [`standing`] entry, in index order.
@@ -161,9 +168,14 @@ pub fn solve_tiered<G: Tiered>(
     saves: &dyn Saves,
 ) -> Result<Solved> {
     match kind {
-        ValueKind::Remoteness => Ok(Solved::Standings(solve_standings_saving(
-            game, progress, saves,
-        )?)),
+        // Under several processes (`mpirun gamedb build`), every process solves each tier
+        // together with the others, and saves nothing.
+        ValueKind::Remoteness => match super::spread::standing::solve_spread(game, progress) {
+            Some(values) => Ok(Solved::Standings(values?)),
+            None => Ok(Solved::Standings(solve_standings_saving(
+                game, progress, saves,
+            )?)),
+        },
         other => Err(Error::internal(format!(
             "a two-player game has win/lose/tie/draw values, not {} values",
             other.name()
@@ -288,25 +300,45 @@ fn prefetch(values: &[u16], i: u64) {
 
 /// Solves the tier starting at index `first` into `values`, the tiers below being `done`.
 fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16]) -> Result<()> {
-    let len = values.len();
+    let len = tier_len(values.len())?;
+    let mut seen = vec![Seen::ILLEGAL; len];
+    let pieces = scan_range(game, first, len, done, 0, &mut seen)?;
+    let pieces: Vec<&[u64]> = pieces.iter().map(|p| &p[..]).collect();
+    settle_tier(first, &mut seen, &pieces, values)
+}
+
+/// `len`, checked to fit the local indices of a tier (`u32`).
+pub(crate) fn tier_len(len: usize) -> Result<usize> {
     if u32::try_from(len).is_err() {
         return Err(Error::unsupported(format!(
             "a tier of {len} positions (at most {} a tier)",
             u32::MAX
         )));
     }
+    Ok(len)
+}
+
+/// Step 1, the scan, of the positions `from..from + seen.len()` (local indices) of the tier
+/// `first..first + len`, into `seen`: lower children summed up, the moves inside the tier
+/// kept as [`edge`]s, in index order (one list a task, the lists in order).
+pub(crate) fn scan_range<G: Tiered>(
+    game: &G,
+    first: u64,
+    len: usize,
+    done: &[u16],
+    from: usize,
+    seen: &mut [Seen],
+) -> Result<Vec<Vec<u64>>> {
     let end = first + len as u64;
     let in_tier = game.in_tier_moves();
-    let mut seen = vec![Seen::ILLEGAL; len];
-    // 1. The scan: lower children summed up, edges inside the tier kept as (child, parent).
-    let pieces: Vec<Result<Vec<(u32, u32)>>> =
+    let pieces: Vec<Result<Vec<u64>>> =
         seen.par_chunks_mut(CHUNK)
             .enumerate()
             .map(|(c, chunk)| {
                 let mut edges = Vec::new();
                 let mut kids = Vec::new();
                 for (k, slot) in chunk.iter_mut().enumerate() {
-                    let local = (c * CHUNK + k) as u32;
+                    let local = (from + c * CHUNK + k) as u32;
                     let pos = first + local as u64;
                     let mut s = Seen {
                         flags: LEGAL | ALL_WIN,
@@ -326,7 +358,7 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
                         if child >= first && child < end {
                             if in_tier {
                                 s.open += 1;
-                                edges.push(((child - first) as u32, local));
+                                edges.push(edge((child - first) as u32, local));
                             } else {
                                 bad = Some(child);
                             }
@@ -380,24 +412,34 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
                 Ok(edges)
             })
             .collect();
+    pieces.into_iter().collect()
+}
+
+/// Steps 2 to 4 of the tier `first..first + seen.len()` into `values`, from the whole
+/// tier's scan: `seen`, and the [`edge`]s of every piece of it, in index order.
+pub(crate) fn settle_tier(
+    first: u64,
+    seen: &mut [Seen],
+    pieces: &[&[u64]],
+    values: &mut [u16],
+) -> Result<()> {
+    let len = seen.len();
     // The parents of local position c: parents[offsets[c]..offsets[c + 1]], by a counting sort
     // of the edges on the child (linear, where sorting the pairs took a tenth of a Quixo
     // solve); the pieces come in index order, so each child's parents come in index order.
-    let pieces = pieces.into_iter().collect::<Result<Vec<_>>>()?;
     let mut offsets = vec![0u32; len + 1];
-    for &(c, _) in pieces.iter().flatten() {
-        offsets[c as usize + 1] += 1;
+    for &e in pieces.iter().copied().flatten() {
+        offsets[(e >> 32) as usize + 1] += 1;
     }
     for c in 0..len {
         offsets[c + 1] += offsets[c];
     }
     let mut parents = vec![0u32; offsets[len] as usize];
     let mut next = offsets.clone();
-    for piece in pieces {
-        for (c, p) in piece {
-            parents[next[c as usize] as usize] = p;
-            next[c as usize] += 1;
-        }
+    for &e in pieces.iter().copied().flatten() {
+        let c = (e >> 32) as usize;
+        parents[next[c] as usize] = e as u32;
+        next[c] += 1;
     }
     drop(next);
     let parents_of =
@@ -462,7 +504,7 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
         }
     })?;
     // 4. Draws.
-    for (v, s) in values.iter_mut().zip(&seen) {
+    for (v, s) in values.iter_mut().zip(seen.iter()) {
         if s.flags & LEGAL != 0 && *v == standing::ILLEGAL {
             *v = standing::pack(Standing::Draw, 0);
         }
@@ -476,7 +518,7 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
 /// reached when one of its parents is, and most find one among their first un-moves where
 /// every reached position would list all its moves (nearly every position of Quixo is
 /// reached). Either way the marks are the least set closed under moves that holds the start.
-fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]) -> Result<()> {
+pub(crate) fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]) -> Result<()> {
     if start >= values.len() as u64 || values[start as usize] == standing::ILLEGAL {
         return Err(Error::internal(format!(
             "the start {start} is no legal position"
@@ -566,7 +608,7 @@ fn mark_reachable<G: Tiered>(game: &G, start: u64, values: &mut [u16]) -> Result
 /// Copies the entry of every solved position (the representatives, a game that folds having
 /// left the rest unsolved) to the other positions of its class. Which positions were solved is
 /// read before any copy, so a copy is never taken for a representative.
-fn fill_images<G: Tiered>(game: &G, values: &mut [u16]) {
+pub(crate) fn fill_images<G: Tiered>(game: &G, values: &mut [u16]) {
     let solved: Vec<u64> = values
         .par_chunks(64)
         .map(|chunk| {

@@ -1,5 +1,5 @@
-//! How the processes of one enumeration talk: an all-to-all of index lists, sums, and a
-//! barrier. [`Single`] is the one-process case (nothing to send); with the cargo feature
+//! How the processes of one enumeration talk: an all-to-all of index lists, an all-gather
+//! (what the two-player engine's processes share of each tier), sums, and a barrier. [`Single`] is the one-process case (nothing to send); with the cargo feature
 //! `mpi`, `Mpi` runs over an MPI communicator (rsmpi, the `mpi` crate), so the same engine
 //! runs as `mpirun -np N gamedb enumerate ...` or under Slurm's `srun`.
 
@@ -14,6 +14,9 @@ pub trait Exchange {
     /// Sends `sends[p]` to process `p` and returns everything received, in the order of the
     /// senders (for every process, including this one: `sends[rank()]` comes back).
     fn all_to_all(&self, sends: &[Vec<u64>]) -> Result<Vec<u64>>;
+    /// Sends `mine` to every process and returns every process's, one after the other by
+    /// sender (this process's own included), with the length of each.
+    fn all_gather(&self, mine: &[u64]) -> Result<(Vec<u64>, Vec<usize>)>;
     /// Element-wise sums over all processes.
     fn sum(&self, values: &[u64]) -> Result<Vec<u64>>;
     /// Waits until every process has arrived.
@@ -37,6 +40,9 @@ impl Exchange for Single {
     }
     fn all_to_all(&self, sends: &[Vec<u64>]) -> Result<Vec<u64>> {
         Ok(sends[0].clone())
+    }
+    fn all_gather(&self, mine: &[u64]) -> Result<(Vec<u64>, Vec<usize>)> {
+        Ok((mine.to_vec(), vec![mine.len()]))
     }
     fn sum(&self, values: &[u64]) -> Result<Vec<u64>> {
         Ok(values.to_vec())
@@ -68,16 +74,26 @@ mod with_mpi {
     /// The processes of `MPI_COMM_WORLD`.
     pub struct Mpi {
         world: SimpleCommunicator,
+        /// Most words one process contributes to one all-gather round.
+        round: usize,
         _universe: mpi::environment::Universe,
     }
 
     impl Mpi {
+        /// At most `words` (at least 1) from each process in one all-gather round instead of
+        /// 2^26 (a test hook: small pieces then take many rounds).
+        pub fn with_round_words(mut self, words: usize) -> Mpi {
+            self.round = words.clamp(1, MPI_CHUNK);
+            self
+        }
+
         /// Initializes MPI (once per process); `None` when it was initialized already.
         pub fn init() -> Option<Mpi> {
             let universe = mpi::initialize()?;
             let world = universe.world();
             Some(Mpi {
                 world,
+                round: MPI_CHUNK,
                 _universe: universe,
             })
         }
@@ -130,6 +146,61 @@ mod with_mpi {
                     self.world.all_to_all_varcount_into(&send, &mut recv);
                 }
             }
+        }
+
+        fn all_gather(&self, mine: &[u64]) -> Result<(Vec<u64>, Vec<usize>)> {
+            let p = self.size();
+            let mut lens = vec![0u64; p];
+            self.world
+                .all_gather_into(&(mine.len() as u64), &mut lens[..]);
+            let lens: Vec<usize> = lens.iter().map(|&l| l as usize).collect();
+            let mut all = vec![0u64; lens.iter().sum()];
+            // Counts and displacements are `int`s: pieces of more than `chunk` words go in
+            // rounds, round k carrying words k·chunk.. of every piece (every process knows
+            // every length, so all make the same rounds).
+            let chunk = (i32::MAX as usize / p).min(self.round);
+            let round = |at: usize| -> Vec<Count> {
+                lens.iter()
+                    .map(|&l| l.saturating_sub(at).min(chunk) as Count)
+                    .collect()
+            };
+            if lens.iter().all(|&l| l <= chunk) {
+                // One round, straight into place.
+                let counts = round(0);
+                let displs = prefix(&counts);
+                let mut recv = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
+                self.world.all_gather_varcount_into(mine, &mut recv);
+                return Ok((all, lens));
+            }
+            let mut starts = Vec::with_capacity(p);
+            let mut start = 0;
+            for &l in &lens {
+                starts.push(start);
+                start += l;
+            }
+            let mut buf = Vec::new();
+            let mut at = 0;
+            while lens.iter().any(|&l| l > at) {
+                let counts = round(at);
+                let displs = prefix(&counts);
+                buf.clear();
+                buf.resize(counts.iter().map(|&c| c as usize).sum(), 0u64);
+                let from = at.min(mine.len());
+                {
+                    let mut recv = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);
+                    let piece = &mine[from..from + counts[self.rank()] as usize];
+                    self.world.all_gather_varcount_into(piece, &mut recv);
+                }
+                for q in 0..p {
+                    let (d, c) = (displs[q] as usize, counts[q] as usize);
+                    // A piece already whole (c = 0) may end before `at`.
+                    if c > 0 {
+                        all[starts[q] + at..starts[q] + at + c].copy_from_slice(&buf[d..d + c]);
+                    }
+                }
+                at += chunk;
+            }
+            Ok((all, lens))
         }
 
         fn sum(&self, values: &[u64]) -> Result<Vec<u64>> {

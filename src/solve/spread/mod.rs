@@ -34,6 +34,7 @@ mod driver;
 pub mod exchange;
 pub mod layout;
 pub mod sparse;
+pub mod standing;
 
 use std::path::PathBuf;
 use std::time::Instant;
