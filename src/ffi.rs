@@ -189,10 +189,26 @@ fn parse_in_table(table: &Table, text: &str) -> Result<Vec<u32>, i64> {
 
 /// Parses a position and returns its index, or `GAMEDB_ERR_POSITION`.
 fn rank_text(table: &Table, text: &str) -> Result<u64, i64> {
+    if let Some(i) = text_entry(table, text) {
+        return i;
+    }
     let pos = parse_in_table(table, text)?;
+    index_in_table(table, &pos)
+}
+
+/// The index of a position [`parse_in_table`] accepted.
+fn index_in_table(table: &Table, pos: &[u32]) -> Result<u64, i64> {
     table
-        .index_of(&pos)
+        .index_of(pos)
         .map_err(|e| fail(code_of(&e), &e.to_string()))
+}
+
+/// The index of one entry of the table that a text writes, read in one pass by the game's
+/// fast path (`Table::text_entry_index`); `None` when the text takes the general path.
+#[inline]
+fn text_entry(table: &Table, text: &str) -> Option<Result<u64, i64>> {
+    let i = table.text_entry_index(text)?;
+    Some(i.map_err(|e| fail(code_of(&e), &e.to_string())))
 }
 
 /// Copies `text` into the caller's buffer with `snprintf`'s contract.
@@ -392,6 +408,12 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
                 "this table holds distances, not outcomes; use gamedb_value",
             ));
         }
+        if let Some(i) = text_entry(t, text) {
+            return Ok(match t.outcome(i?) {
+                Outcome::P => 0,
+                Outcome::N => 1,
+            });
+        }
         let pos = parse_in_table(t, text)?;
         if t.value_kind() == ValueKind::Extension || t.rules().summands(&pos).is_some() {
             // One entry per prefix: the game reads the outcome from the entries; a sum of
@@ -404,7 +426,7 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
                 Outcome::N => 1,
             });
         }
-        Ok(match t.outcome(rank_text(t, text)?) {
+        Ok(match t.outcome(index_in_table(t, &pos)?) {
             Outcome::P => 0,
             Outcome::N => 1,
         })
@@ -425,11 +447,14 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_value(table: *const Table, position: *const c_char) -> i64 {
     let value = |t: &Table, text: &str| {
+        if let Some(i) = text_entry(t, text) {
+            return value_of(t, i?);
+        }
         let pos = parse_in_table(t, text)?;
         // A sum of entries (a game played as a sum): the xor of theirs.
         match t.sum_grundy(&pos) {
             Ok(Some(g)) => Ok(i64::from(g)),
-            Ok(None) => value_of(t, rank_text(t, text)?),
+            Ok(None) => value_of(t, index_in_table(t, &pos)?),
             Err(e) => Err(fail(code_of(&e), &e.to_string())),
         }
     };

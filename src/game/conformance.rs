@@ -282,6 +282,8 @@ pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Chec
             grown.reverse();
             entry_index(r, &grown)?;
         }
+        text_entry_index(r, &text)?;
+        text_entry_index(r, &changed_text(&text, i as usize))?;
         match r.parse(&text) {
             Ok(back) if r.rank(&back) == i => {}
             Ok(back) => {
@@ -330,6 +332,42 @@ pub fn entry_index(r: &dyn Rules, pos: &[u32]) -> Result<(), String> {
         return Ok(());
     };
     Err(format!("entry_index({pos:?}) gives {got}, but {why}"))
+}
+
+/// [`Rules::text_entry_index`] on any text: `None`, or the index
+/// [`entry_index`](Rules::entry_index) gives for what [`parse`](Rules::parse) reads from
+/// it. Returns what is wrong otherwise.
+pub fn text_entry_index(r: &dyn Rules, text: &str) -> Result<(), String> {
+    let Some(got) = r.text_entry_index(text) else {
+        return Ok(());
+    };
+    match r.parse(text) {
+        Ok(pos) if r.entry_index(&pos) == Some(got) => Ok(()),
+        Ok(pos) => Err(format!(
+            "text_entry_index('{text}') gives {got}, but it parses to {pos:?}, whose \
+             entry_index is {:?}",
+            r.entry_index(&pos)
+        )),
+        Err(e) => Err(format!(
+            "text_entry_index('{text}') gives {got}, but parse() refuses it: {e}"
+        )),
+    }
+}
+
+/// A text with one character changed (which one and to what by `k`): the texts a lookup's
+/// fast path from text must refuse or read as the parser does.
+pub fn changed_text(text: &str, k: usize) -> String {
+    const INTO: &[char] = &[
+        '.', 'x', 'o', '/', ',', ' ', '0', '1', '7', '8', '9', 'K', 'k', 'Q', 'P', 'p', 'w', 'b',
+        '-', '~', '_',
+    ];
+    let n = text.chars().count().max(1);
+    let at = k.wrapping_mul(7) % n;
+    let into = INTO[k % INTO.len()];
+    text.chars()
+        .enumerate()
+        .map(|(j, c)| if j == at { into } else { c })
+        .collect()
 }
 
 /// The moves of a position of a game played as a sum ([`Rules::summands`]): each leaves a

@@ -357,6 +357,17 @@ pub trait Rules: Send + Sync {
         None
     }
 
+    /// [`entry_index`](Rules::entry_index) of the position a text writes, read in the same
+    /// pass: `Some(i)` only when [`parse`](Rules::parse) accepts the text and `entry_index`
+    /// gives `Some(i)` for what it reads; `None` is always allowed (the lookup then parses
+    /// the text, for the error or the sum). The default (`None`) suits a game whose text is
+    /// cheap to read into numbers; chess overrides it, since a FEN's board is read straight
+    /// into the board the rules check.
+    #[inline]
+    fn text_entry_index(&self, _text: &str) -> Option<u64> {
+        None
+    }
+
     /// The position at an index (a canonical representative).
     fn unrank(&self, index: u64) -> Vec<u32>;
 
