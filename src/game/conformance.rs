@@ -13,6 +13,7 @@
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
+pub use super::fast_paths::{changed_text, entry_index, text_entry_index};
 use super::{standing, Game, Outcome, Retro, Rules, Standing, ValueKind, UNREACHED};
 use crate::solve::{Mirror, Puzzle, Waves};
 
@@ -311,63 +312,6 @@ pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Chec
         }
     }
     Ok(positions)
-}
-
-/// [`Rules::entry_index`] on any list of numbers: `None`, or the index of a position that
-/// [`Rules::check`] accepts, not [`outside`](Rules::outside) and not a sum — its
-/// [`rank`](Rules::rank). Returns what is wrong otherwise.
-pub fn entry_index(r: &dyn Rules, pos: &[u32]) -> Result<(), String> {
-    let Some(got) = r.entry_index(pos) else {
-        return Ok(());
-    };
-    let why = if let Err(e) = r.check(pos) {
-        format!("check() refuses it: {e}")
-    } else if let Some(why) = r.outside(pos) {
-        format!("it is outside the table: {why}")
-    } else if r.summands(pos).is_some() {
-        "it is a sum (summands() splits it)".to_string()
-    } else if r.rank(pos) != got {
-        format!("rank() gives {}", r.rank(pos))
-    } else {
-        return Ok(());
-    };
-    Err(format!("entry_index({pos:?}) gives {got}, but {why}"))
-}
-
-/// [`Rules::text_entry_index`] on any text: `None`, or the index
-/// [`entry_index`](Rules::entry_index) gives for what [`parse`](Rules::parse) reads from
-/// it. Returns what is wrong otherwise.
-pub fn text_entry_index(r: &dyn Rules, text: &str) -> Result<(), String> {
-    let Some(got) = r.text_entry_index(text) else {
-        return Ok(());
-    };
-    match r.parse(text) {
-        Ok(pos) if r.entry_index(&pos) == Some(got) => Ok(()),
-        Ok(pos) => Err(format!(
-            "text_entry_index('{text}') gives {got}, but it parses to {pos:?}, whose \
-             entry_index is {:?}",
-            r.entry_index(&pos)
-        )),
-        Err(e) => Err(format!(
-            "text_entry_index('{text}') gives {got}, but parse() refuses it: {e}"
-        )),
-    }
-}
-
-/// A text with one character changed (which one and to what by `k`): the texts a lookup's
-/// fast path from text must refuse or read as the parser does.
-pub fn changed_text(text: &str, k: usize) -> String {
-    const INTO: &[char] = &[
-        '.', 'x', 'o', '/', ',', ' ', '0', '1', '7', '8', '9', 'K', 'k', 'Q', 'P', 'p', 'w', 'b',
-        '-', '~', '_',
-    ];
-    let n = text.chars().count().max(1);
-    let at = k.wrapping_mul(7) % n;
-    let into = INTO[k % INTO.len()];
-    text.chars()
-        .enumerate()
-        .map(|(j, c)| if j == at { into } else { c })
-        .collect()
 }
 
 /// The moves of a position of a game played as a sum ([`Rules::summands`]): each leaves a

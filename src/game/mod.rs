@@ -20,6 +20,7 @@ use std::fmt;
 use crate::Result;
 
 pub mod conformance;
+mod fast_paths;
 pub mod model;
 pub mod params;
 pub mod simple;
