@@ -275,11 +275,19 @@ impl Connect4 {
         }
     }
 
-    /// The index of bit boards whose discs stand on each other, when play makes them.
+    /// The index of bit boards when play makes them: no disc over an empty cell (each
+    /// column's discs are its lowest cells), as many x as o or one more, no four in a row of
+    /// the side that did not move last.
     #[inline]
     fn entry_bits(&self, x: u64, o: u64) -> Option<u64> {
+        let all = x | o;
+        let grounded = (0..self.w).all(|c| {
+            let col = (all >> (c * (self.h + 1))) & self.column();
+            col & (col + 1) == 0
+        });
         let (xs, os) = (x.count_ones(), o.count_ones());
-        ((xs == os || xs == os + 1) && self.legal_bits(x, o)).then(|| self.rank_bits(x, o))
+        (grounded && (xs == os || xs == os + 1) && self.legal_bits(x, o))
+            .then(|| self.rank_bits(x, o))
     }
 
     /// The index of a board given as bit boards.
@@ -674,13 +682,6 @@ impl Rules for Connect4 {
             rows += 1;
         }
         (rows == self.h).then_some(())?;
-        // No disc over an empty cell: each column's discs are the lowest cells.
-        let all = x | o;
-        let grounded = (0..self.w).all(|c| {
-            let col = (all >> (c * (self.h + 1))) & self.column();
-            col & (col + 1) == 0
-        });
-        grounded.then_some(())?;
         self.entry_bits(x, o)
     }
 
@@ -718,7 +719,7 @@ impl Rules for Connect4 {
 
     #[inline]
     fn entry_index(&self, pos: &[u32]) -> Option<u64> {
-        if pos.len() != self.cells || pos.iter().any(|&v| v > O) || self.floating(pos).is_some() {
+        if pos.len() != self.cells || pos.iter().any(|&v| v > O) {
             return None;
         }
         let (x, o) = self.bits(pos);
