@@ -371,7 +371,8 @@ pub unsafe extern "C" fn gamedb_parameters(
     unsafe { with_table(table, |t| write_out(t.parameters(), buf, cap)) }
 }
 
-/// What the table's values are: 1 outcomes (P/N), 2 Grundy values, 3 distances; or a
+/// What the table's values are: 1 outcomes (P/N), 2 Grundy values, 3 distances, 4 extension
+/// entries, 5 win, lose, tie or draw with remoteness (see [`gamedb_value`]); or a
 /// negative error code.
 ///
 /// # Safety
@@ -395,7 +396,7 @@ pub unsafe extern "C" fn gamedb_rank(table: *const Table, position: *const c_cha
 
 /// The outcome of a position for the player to move: 0 = P (loses with best play),
 /// 1 = N (wins); or a negative error code. Works on outcome and Grundy tables
-/// (`GAMEDB_ERR_KIND` on distance tables).
+/// (`GAMEDB_ERR_KIND` on distance and win/lose/tie/draw tables).
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
@@ -406,6 +407,14 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
             return Err(fail(
                 GAMEDB_ERR_KIND,
                 "this table holds distances, not outcomes; use gamedb_value",
+            ));
+        }
+        // Every legal entry of such a table is non-zero: read as P/N it would say N always.
+        if t.value_kind() == ValueKind::Remoteness {
+            return Err(fail(
+                GAMEDB_ERR_KIND,
+                "this table holds win, lose, tie or draw with remoteness, not P or N; expected \
+                 gamedb_value for it",
             ));
         }
         if let Some(i) = text_entry(t, text) {
@@ -440,7 +449,9 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
 /// `tables/README.md` for any marker value; a mod3 table answers the exact distance, found by
 /// descent); on extension tables (three-rowed Chomp) the entry of the position's prefix; for
 /// a game played as a sum of entries (octal games' heaps) the xor of the parts' Grundy values.
-/// Negative: an error code.
+/// On win/lose/tie/draw tables the entry as stored: bits 0–2 the value for the player to move
+/// (1 lose, 2 win, 3 tie, 4 draw), bit 3 reachable from the start, bits 4 and up the
+/// remoteness. Negative: an error code.
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
