@@ -189,10 +189,26 @@ fn parse_in_table(table: &Table, text: &str) -> Result<Vec<u32>, i64> {
 
 /// Parses a position and returns its index, or `GAMEDB_ERR_POSITION`.
 fn rank_text(table: &Table, text: &str) -> Result<u64, i64> {
+    if let Some(i) = text_entry(table, text) {
+        return i;
+    }
     let pos = parse_in_table(table, text)?;
+    index_in_table(table, &pos)
+}
+
+/// The index of a position [`parse_in_table`] accepted.
+fn index_in_table(table: &Table, pos: &[u32]) -> Result<u64, i64> {
     table
-        .index_of(&pos)
+        .index_of(pos)
         .map_err(|e| fail(code_of(&e), &e.to_string()))
+}
+
+/// The index of one entry of the table that a text writes, read in one pass by the game's
+/// fast path (`Table::text_entry_index`); `None` when the text takes the general path.
+#[inline]
+fn text_entry(table: &Table, text: &str) -> Option<Result<u64, i64>> {
+    let i = table.text_entry_index(text)?;
+    Some(i.map_err(|e| fail(code_of(&e), &e.to_string())))
 }
 
 /// Copies `text` into the caller's buffer with `snprintf`'s contract.
@@ -355,7 +371,8 @@ pub unsafe extern "C" fn gamedb_parameters(
     unsafe { with_table(table, |t| write_out(t.parameters(), buf, cap)) }
 }
 
-/// What the table's values are: 1 outcomes (P/N), 2 Grundy values, 3 distances; or a
+/// What the table's values are: 1 outcomes (P/N), 2 Grundy values, 3 distances, 4 extension
+/// entries, 5 win, lose, tie or draw with remoteness (see [`gamedb_value`]); or a
 /// negative error code.
 ///
 /// # Safety
@@ -379,7 +396,7 @@ pub unsafe extern "C" fn gamedb_rank(table: *const Table, position: *const c_cha
 
 /// The outcome of a position for the player to move: 0 = P (loses with best play),
 /// 1 = N (wins); or a negative error code. Works on outcome and Grundy tables
-/// (`GAMEDB_ERR_KIND` on distance tables).
+/// (`GAMEDB_ERR_KIND` on distance and win/lose/tie/draw tables).
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
@@ -391,6 +408,20 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
                 GAMEDB_ERR_KIND,
                 "this table holds distances, not outcomes; use gamedb_value",
             ));
+        }
+        // Every legal entry of such a table is non-zero: read as P/N it would say N always.
+        if t.value_kind() == ValueKind::Remoteness {
+            return Err(fail(
+                GAMEDB_ERR_KIND,
+                "this table holds win, lose, tie or draw with remoteness, not P or N; expected \
+                 gamedb_value for it",
+            ));
+        }
+        if let Some(i) = text_entry(t, text) {
+            return Ok(match t.outcome(i?) {
+                Outcome::P => 0,
+                Outcome::N => 1,
+            });
         }
         let pos = parse_in_table(t, text)?;
         if t.value_kind() == ValueKind::Extension || t.rules().summands(&pos).is_some() {
@@ -404,7 +435,7 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
                 Outcome::N => 1,
             });
         }
-        Ok(match t.outcome(rank_text(t, text)?) {
+        Ok(match t.outcome(index_in_table(t, &pos)?) {
             Outcome::P => 0,
             Outcome::N => 1,
         })
@@ -418,18 +449,23 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
 /// `tables/README.md` for any marker value; a mod3 table answers the exact distance, found by
 /// descent); on extension tables (three-rowed Chomp) the entry of the position's prefix; for
 /// a game played as a sum of entries (octal games' heaps) the xor of the parts' Grundy values.
-/// Negative: an error code.
+/// On win/lose/tie/draw tables the entry as stored: bits 0–2 the value for the player to move
+/// (1 lose, 2 win, 3 tie, 4 draw), bit 3 reachable from the start, bits 4 and up the
+/// remoteness. Negative: an error code.
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_value(table: *const Table, position: *const c_char) -> i64 {
     let value = |t: &Table, text: &str| {
+        if let Some(i) = text_entry(t, text) {
+            return value_of(t, i?);
+        }
         let pos = parse_in_table(t, text)?;
         // A sum of entries (a game played as a sum): the xor of theirs.
         match t.sum_grundy(&pos) {
             Ok(Some(g)) => Ok(i64::from(g)),
-            Ok(None) => value_of(t, rank_text(t, text)?),
+            Ok(None) => value_of(t, index_in_table(t, &pos)?),
             Err(e) => Err(fail(code_of(&e), &e.to_string())),
         }
     };

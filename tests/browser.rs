@@ -2,7 +2,9 @@
 //! `chromedriver` (W3C WebDriver, spoken here over plain HTTP). Opens a Chomp table, bites,
 //! and checks the outcome and the winning bites shown against the API; plays one optimal
 //! move and one step of the path on the 3x3 board; lands on an octal table (Kayles), checks
-//! its heaps, answer and period certificate against the API and plays counters; saves a
+//! its heaps, answer and period certificate against the API and plays counters; draws a
+//! chess ending (KRk) as a board with its value, distance to mate and every move in SAN,
+//! makes a move by two clicks, and plays one against the table in play mode; saves a
 //! screenshot of each in the test's temporary folder (kept, and its path printed, when
 //! GAMEDB_KEEP_SCREENSHOTS is set).
 //!
@@ -558,4 +560,96 @@ fn connect_four_in_a_real_browser() {
     );
     browser.screenshot(&dir.path().join("connect4.png"));
     common::browser::keep_screenshots(dir.path(), &["connect4.png"]);
+}
+
+#[test]
+fn a_chess_ending_in_a_real_browser() {
+    let dir = TempDir::new("browser-chess");
+    build(dir.path(), &["chess --men KRk"]);
+    let server = Server::start(dir.path(), &[]);
+    let browser = Browser::start();
+    let file = "chess-KRk.gtab";
+    let site = format!("http://{}", server.addr);
+    browser.go(&format!("{site}/?table={file}"));
+    // The page starts from the white king on a1, the rook on e2 and the black king on h8: its
+    // value and distance to mate as the API says, the board of 64 squares with the three men.
+    let start = "7k/8/8/8/8/8/4R3/K7 w - - 0 1";
+    assert_eq!(
+        shown_standing(&browser, start),
+        api_standing(&server, file, &start.replace(' ', "%20"))
+    );
+    let status = browser.run("return document.getElementById('status').textContent;");
+    assert!(status.as_str().unwrap().contains(" · mate in "), "{status}");
+    let board = "return [document.querySelectorAll('#board rect.square').length, \
+                 Array.from(document.querySelectorAll('#board text.man')).map(m => m.dataset.man + m.textContent).sort().join(' ')];";
+    assert_eq!(browser.run(board), json!([64, "K♔ R♖ k♚"]));
+    // Every move in SAN with its value, as the API lists them.
+    let api = server
+        .get(&format!(
+            "/api/tables/{file}/query?position={}",
+            start.replace(' ', "%20")
+        ))
+        .json();
+    let listed = browser.run(
+        "return Array.from(document.querySelectorAll('#moves li')).map(li => li.textContent);",
+    );
+    let expected: Vec<String> = api["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            format!(
+                "{}: {} in {}",
+                m["move"].as_str().unwrap(),
+                m["value"].as_str().unwrap(),
+                m["remoteness"]
+            )
+        })
+        .collect();
+    assert_eq!(listed, json!(expected));
+    assert!(
+        expected.iter().any(|m| m.starts_with("Re7: ")),
+        "{expected:?}"
+    );
+    // The rook, then e7: the position after Re7, black to move.
+    browser.click("#board rect[data-square='e2']");
+    browser.click("#board rect[data-square='e7']");
+    let after = "7k/4R3/8/8/8/8/8/K7 b - - 0 1";
+    assert_eq!(
+        shown_standing(&browser, after),
+        api_standing(&server, file, &after.replace(' ', "%20"))
+    );
+    browser.screenshot(&dir.path().join("chess.png"));
+
+    // Play mode from the start: a best move of the rook, two clicks on the board, and the table
+    // answers with one of its best moves.
+    browser.go(&format!(
+        "{site}/?table={file}&play={}&me=first",
+        start.replace(' ', "%20")
+    ));
+    browser.wait(
+        "the play board",
+        "return document.querySelectorAll('#play-board rect.square').length === 64;",
+    );
+    browser.click("#play-board rect.source.best");
+    browser.click("#play-board rect.playable.best:not(.taken)");
+    let game = browser.wait(
+        "the table's reply",
+        "const g = JSON.parse(document.getElementById('raw').textContent || 'null'); \
+         return g && g.plies.length === 2 && g;",
+    );
+    let plies = game["plies"].as_array().unwrap();
+    assert_eq!(plies[0]["player"], "first", "{game}");
+    assert_eq!(plies[1]["player"], "second", "{game}");
+    for p in plies {
+        assert_eq!(p["mistake"], json!(false), "{game}");
+    }
+    let now = game["turn"]["position"].as_str().unwrap();
+    assert!(now.ends_with(" w - - 0 1"), "{now}");
+    assert_eq!(
+        browser.run("return document.querySelectorAll('#play-board text.man').length;"),
+        json!(3)
+    );
+    browser.screenshot(&dir.path().join("chess-play.png"));
+    common::browser::keep_screenshots(dir.path(), &["chess.png", "chess-play.png"]);
 }

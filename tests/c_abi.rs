@@ -12,6 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 use gamedb::games::candy::{CandySpec, WinRule};
+use gamedb::games::chess::ChessSpec;
 use gamedb::games::nim::NimSpec;
 use gamedb::games::pdb::PdbSpec;
 use gamedb::games::slide::SlideSpec;
@@ -98,6 +99,10 @@ fn header_declares_exactly_the_exported_functions() {
             "GAMEDB_VALUES_DISTANCE",
             (ValueKind::Distance as u32).to_string(),
         ),
+        (
+            "GAMEDB_VALUES_REMOTENESS",
+            (ValueKind::Remoteness as u32).to_string(),
+        ),
     ] {
         let define = format!("#define {name} {value}");
         // The value ends the line, or a comment follows it.
@@ -166,6 +171,12 @@ fn c_program_against_real_tables() {
         );
     }
 
+    let chess = build(
+        Spec::new(ChessSpec::new("KRk").unwrap()),
+        ValueKind::Remoteness,
+        &dir,
+    );
+
     let lib = shared_library();
     let lib_dir = lib.parent().unwrap();
     let exe = dir.join("test_gamedb");
@@ -187,7 +198,7 @@ fn c_program_against_real_tables() {
 
     let run = Command::new(&exe)
         .args([
-            &nim, &grundy, &candy, &damaged, &truncated, &full, &patterns, &empty,
+            &nim, &grundy, &candy, &damaged, &truncated, &full, &patterns, &empty, &chess,
         ])
         .env("LD_LIBRARY_PATH", lib_dir)
         .output()
@@ -208,6 +219,16 @@ fn c_program_against_real_tables() {
 
     assert_eq!(line("version "), env!("CARGO_PKG_VERSION"));
     assert_eq!(line("failures "), "0");
+    // KRk: white to move wins in 25 plies (code 2), black mated (lose in 0, code 1), as
+    // `gamedb query` says; no P/N from such a table; an illegal FEN refused with why.
+    assert_eq!(
+        line("chess value "),
+        format!(
+            "402 code 2 remoteness 25 mated 1 outcome {}",
+            gamedb::ffi::GAMEDB_ERR_KIND
+        )
+    );
+    assert!(line("chess bad ").contains("the side not to move is in check"));
     assert_eq!(line("game "), "nim heaps=3,max-heap=7 kind 1 positions 120");
     // Nim by the XOR rule: P exactly when the heaps XOR to 0.
     for pos in [

@@ -1,7 +1,8 @@
 //! Chess endings: the longest mates of KQK and KRK as published, mates and stalemates where
-//! the rules put them, FEN read back, tables equal at one and two threads, and bad FENs
-//! refused with one line and exit status 2 while a stream goes on. The recurrence of every
-//! value of the sample tables (KQk, KPk) is checked by tests/conformance.rs.
+//! the rules put them, FEN read back (the lookups' one-pass reader as shakmaty reads), tables
+//! equal at one and two threads, and bad FENs refused with one line and exit status 2 while a
+//! stream goes on. The recurrence of every value of the sample tables (KQk, KPk) is checked
+//! by tests/conformance.rs.
 
 mod common;
 
@@ -174,4 +175,134 @@ fn the_command_line_answers_and_refuses_bad_input() {
     assert!(lines[1]["error"].as_str().unwrap().contains("not a FEN"));
     assert_eq!(lines[2]["remoteness"], 21);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// A FEN of random men (kings most of the time) with the fields written in one of the ways
+/// people and programs write them, or changed by a character or two.
+fn random_fen(rng: &mut Rng) -> String {
+    const MEN: &[u8] = b"QRBNPqrbnpKk";
+    let mut board = [b'.'; 64];
+    let mut men: Vec<u8> = Vec::new();
+    for king in [b'K', b'k'] {
+        if rng.below(10) != 0 {
+            men.push(king);
+        }
+    }
+    for _ in 0..rng.below(4) {
+        men.push(MEN[rng.below(MEN.len() as u64) as usize]);
+    }
+    for m in men {
+        board[rng.below(64) as usize] = m;
+    }
+    let mut text = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let c = board[rank * 8 + file];
+            // Runs of empty squares sometimes split ("44" for "8"), as some writers do.
+            if c == b'.' && !(empty > 0 && rng.below(8) == 0) {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+                empty = usize::from(c == b'.');
+            }
+            if c != b'.' {
+                text.push(c as char);
+            }
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            text.push('/');
+        }
+    }
+    const TAILS: &[&str] = &[
+        " w - - 0 1",
+        " b - - 0 1",
+        " w - - 13 57",
+        " b - - 0 0",
+        " w - -",
+        " b -",
+        " w",
+        "",
+        " w - - 7",
+        " b  - - 0 1",
+        "_w_-_-_0_1",
+        " w KQ - 0 1",
+        " b - e3 0 1",
+        " w - e6 0 1",
+        " w - - 1234567890123 1",
+        " w - - +1 2",
+        " w - - 0 1 x",
+        " W - - 0 1",
+        " w - - 0 1 ",
+        " w - - a 1",
+        " b - - 0 1 3+3",
+        "[Qq] w - - 0 1",
+    ];
+    text.push_str(TAILS[rng.below(TAILS.len() as u64) as usize]);
+    for _ in 0..rng.below(4).saturating_sub(1) {
+        const INTO: &[u8] = b"/12345678980KkQqPpw- _~[]+x";
+        let mut bytes = text.into_bytes();
+        let at = rng.below(bytes.len() as u64 + 1) as usize;
+        let ch = INTO[rng.below(INTO.len() as u64) as usize];
+        match rng.below(3) {
+            0 if at < bytes.len() => bytes[at] = ch,
+            1 if at < bytes.len() => {
+                bytes.remove(at);
+            }
+            _ => bytes.insert(at, ch),
+        }
+        text = String::from_utf8(bytes).unwrap();
+    }
+    text
+}
+
+/// The FEN reader of lookups (`fen::quick`, one pass over the common form) reads what
+/// shakmaty's parser reads, and leaves every other text to it: on 200,000 random FENs
+/// (written in many ways, some with characters changed), whatever it reads shakmaty reads
+/// to the same board and side with no castling rights, en passant square, pockets or checks;
+/// it reads every FEN of the common form; and the chess rules' lookup from text gives an index
+/// exactly where parsing the text and checking the position does (the same refusals).
+#[test]
+fn the_quick_fen_reader_reads_as_shakmaty_does() {
+    use gamedb::games::chess::fen;
+    use shakmaty::fen::Fen;
+    let rules = spec("KRPk").rules().unwrap();
+    let mut rng = Rng(0x5eed_f3e2);
+    let (mut quick, mut indexed) = (0, 0);
+    for _ in 0..200_000 {
+        let text = random_fen(&mut rng);
+        if let Some((board, turn)) = fen::quick(&text) {
+            quick += 1;
+            let setup = match Fen::from_ascii(text.as_bytes()) {
+                Ok(f) => f.into_setup(),
+                Err(e) => panic!("'{text}': read by the quick reader, refused by shakmaty: {e}"),
+            };
+            assert_eq!(setup.board, board, "{text}");
+            assert_eq!(setup.turn, turn, "{text}");
+            assert!(!setup.castling_rights.any(), "{text}");
+            assert!(setup.ep_square.is_none(), "{text}");
+            assert!(setup.pockets.is_none(), "{text}");
+            assert!(setup.remaining_checks.is_none(), "{text}");
+            assert!(!setup.promoted.any(), "{text}");
+        }
+        if let Some(board) = text.strip_suffix(" w - - 0 1") {
+            let common = !board.contains([' ', '_', '[', '~']) && board.matches('/').count() == 7;
+            if common && Fen::from_ascii(text.as_bytes()).is_ok() {
+                assert!(fen::quick(&text).is_some(), "'{text}' left to shakmaty");
+            }
+        }
+        indexed += usize::from(rules.text_entry_index(&text).is_some());
+        let agrees = gamedb::game::conformance::text_entry_index(rules.as_ref(), &text);
+        assert!(agrees.is_ok(), "{}", agrees.unwrap_err());
+    }
+    // Both paths were taken often.
+    assert!(
+        quick > 40_000 && indexed > 10_000,
+        "{quick} read, {indexed} indexed"
+    );
 }

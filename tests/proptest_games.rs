@@ -172,6 +172,24 @@ proptest! {
         }
     }
 
+    /// The lookups' fast path from text (`Rules::text_entry_index`) on a position's text
+    /// with characters changed: nothing, or what `entry_index` gives for what `parse` reads.
+    #[test]
+    fn text_entry_index_answers_only_what_parse_reads(
+        (spec, seed) in spec_and_seed(),
+        changes in proptest::collection::vec(any::<usize>(), 0..4),
+    ) {
+        let rules = spec.rules().unwrap();
+        let mut text = rules.format(&rules.unrank(seed % spec.positions()));
+        let agrees = gamedb::game::conformance::text_entry_index(rules.as_ref(), &text);
+        prop_assert!(agrees.is_ok(), "{spec:?}: {}", agrees.unwrap_err());
+        for k in changes {
+            text = gamedb::game::conformance::changed_text(&text, k);
+            let agrees = gamedb::game::conformance::text_entry_index(rules.as_ref(), &text);
+            prop_assert!(agrees.is_ok(), "{spec:?}: {}", agrees.unwrap_err());
+        }
+    }
+
     #[test]
     fn random_text_is_parsed_or_refused_with_a_message(
         (spec, _) in spec_and_seed(),

@@ -13,6 +13,7 @@
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
+pub use super::fast_paths::{changed_text, entry_index, text_entry_index};
 use super::{standing, Game, Outcome, Retro, Rules, Standing, ValueKind, UNREACHED};
 use crate::solve::{Mirror, Puzzle, Waves};
 
@@ -282,6 +283,8 @@ pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Chec
             grown.reverse();
             entry_index(r, &grown)?;
         }
+        text_entry_index(r, &text)?;
+        text_entry_index(r, &changed_text(&text, i as usize))?;
         match r.parse(&text) {
             Ok(back) if r.rank(&back) == i => {}
             Ok(back) => {
@@ -309,27 +312,6 @@ pub fn rules(r: &dyn Rules, positions: u64, children: Option<&Children>) -> Chec
         }
     }
     Ok(positions)
-}
-
-/// [`Rules::entry_index`] on any list of numbers: `None`, or the index of a position that
-/// [`Rules::check`] accepts, not [`outside`](Rules::outside) and not a sum — its
-/// [`rank`](Rules::rank). Returns what is wrong otherwise.
-pub fn entry_index(r: &dyn Rules, pos: &[u32]) -> Result<(), String> {
-    let Some(got) = r.entry_index(pos) else {
-        return Ok(());
-    };
-    let why = if let Err(e) = r.check(pos) {
-        format!("check() refuses it: {e}")
-    } else if let Some(why) = r.outside(pos) {
-        format!("it is outside the table: {why}")
-    } else if r.summands(pos).is_some() {
-        "it is a sum (summands() splits it)".to_string()
-    } else if r.rank(pos) != got {
-        format!("rank() gives {}", r.rank(pos))
-    } else {
-        return Ok(());
-    };
-    Err(format!("entry_index({pos:?}) gives {got}, but {why}"))
 }
 
 /// The moves of a position of a game played as a sum ([`Rules::summands`]): each leaves a

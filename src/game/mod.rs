@@ -20,6 +20,7 @@ use std::fmt;
 use crate::Result;
 
 pub mod conformance;
+mod fast_paths;
 pub mod model;
 pub mod params;
 pub mod simple;
@@ -354,6 +355,17 @@ pub trait Rules: Send + Sync {
     /// the checks into its ranking. The conformance checks hold every game to this contract.
     #[inline]
     fn entry_index(&self, _pos: &[u32]) -> Option<u64> {
+        None
+    }
+
+    /// [`entry_index`](Rules::entry_index) of the position a text writes, read in the same
+    /// pass: `Some(i)` only when [`parse`](Rules::parse) accepts the text and `entry_index`
+    /// gives `Some(i)` for what it reads; `None` is always allowed (the lookup then parses
+    /// the text, for the error or the sum). The default (`None`) suits a game whose text is
+    /// cheap to read into numbers; chess overrides it, since a FEN's board is read straight
+    /// into the board the rules check.
+    #[inline]
+    fn text_entry_index(&self, _text: &str) -> Option<u64> {
         None
     }
 

@@ -275,6 +275,21 @@ impl Connect4 {
         }
     }
 
+    /// The index of bit boards when play makes them: no disc over an empty cell (each
+    /// column's discs are its lowest cells), as many x as o or one more, no four in a row of
+    /// the side that did not move last.
+    #[inline]
+    fn entry_bits(&self, x: u64, o: u64) -> Option<u64> {
+        let all = x | o;
+        let grounded = (0..self.w).all(|c| {
+            let col = (all >> (c * (self.h + 1))) & self.column();
+            col & (col + 1) == 0
+        });
+        let (xs, os) = (x.count_ones(), o.count_ones());
+        (grounded && (xs == os || xs == os + 1) && self.legal_bits(x, o))
+            .then(|| self.rank_bits(x, o))
+    }
+
     /// The index of a board given as bit boards.
     #[inline]
     fn rank_bits(&self, x: u64, o: u64) -> u64 {
@@ -514,14 +529,22 @@ impl Connect4 {
     }
 
     fn parse_board(&self, text: &str) -> Result<Vec<u32>> {
-        let form = self.position_form();
+        let board = self.read_board(text)?;
+        self.check(&board)?;
+        Ok(board)
+    }
+
+    /// The cells of a board's text, unchecked (the message of text that is none names the
+    /// form, built only then: lookups read millions of texts).
+    fn read_board(&self, text: &str) -> Result<Vec<u32>> {
         let lines: Vec<&str> = text.split('/').collect();
         if lines.len() != self.h {
             return Err(Error::bad(format!(
-                "position '{}': {} rows instead of {}; expected {form}",
+                "position '{}': {} rows instead of {}; expected {}",
                 crate::game::echo(text),
                 lines.len(),
-                self.h
+                self.h,
+                self.position_form()
             )));
         }
         let mut board = Vec::with_capacity(self.cells);
@@ -529,10 +552,11 @@ impl Connect4 {
             let n = line.chars().count();
             if n != self.w {
                 return Err(Error::bad(format!(
-                    "position '{}': row {} has {n} cells instead of {}; expected {form}",
+                    "position '{}': row {} has {n} cells instead of {}; expected {}",
                     crate::game::echo(text),
                     r + 1,
-                    self.w
+                    self.w,
+                    self.position_form()
                 )));
             }
             for ch in line.chars() {
@@ -542,15 +566,15 @@ impl Connect4 {
                     'o' | 'O' => O,
                     other => {
                         return Err(Error::bad(format!(
-                            "position '{}': '{}' is not a cell; expected {form}",
+                            "position '{}': '{}' is not a cell; expected {}",
                             crate::game::echo(text),
-                            other.escape_debug()
+                            other.escape_debug(),
+                            self.position_form()
                         )))
                     }
                 });
             }
         }
-        self.check(&board)?;
         Ok(board)
     }
 }
@@ -632,6 +656,35 @@ impl Rules for Connect4 {
         }
     }
 
+    /// [`check`](Rules::check) and [`rank`](Rules::rank) of the board a text writes (a
+    /// board, not the columns played), read without building an error.
+    fn text_entry_index(&self, text: &str) -> Option<u64> {
+        let text = text.trim();
+        if !text.contains('/') {
+            return None;
+        }
+        // Straight into the bit boards: row by row from the top, as `read_board` reads.
+        let (mut x, mut o, mut rows) = (0u64, 0u64, 0);
+        for line in text.as_bytes().split(|&b| b == b'/') {
+            if rows == self.h || line.len() != self.w {
+                return None;
+            }
+            let r = self.h - 1 - rows;
+            for (c, &ch) in line.iter().enumerate() {
+                let bit = 1u64 << (c * (self.h + 1) + r);
+                match ch {
+                    b'.' => {}
+                    b'x' | b'X' => x |= bit,
+                    b'o' | b'O' => o |= bit,
+                    _ => return None,
+                }
+            }
+            rows += 1;
+        }
+        (rows == self.h).then_some(())?;
+        self.entry_bits(x, o)
+    }
+
     fn position_form(&self) -> String {
         let (w, h) = (self.w, self.h);
         let empty = vec![".".repeat(w); h].join("/");
@@ -666,12 +719,11 @@ impl Rules for Connect4 {
 
     #[inline]
     fn entry_index(&self, pos: &[u32]) -> Option<u64> {
-        if pos.len() != self.cells || pos.iter().any(|&v| v > O) || self.floating(pos).is_some() {
+        if pos.len() != self.cells || pos.iter().any(|&v| v > O) {
             return None;
         }
         let (x, o) = self.bits(pos);
-        let (xs, os) = (x.count_ones(), o.count_ones());
-        ((xs == os || xs == os + 1) && self.legal_bits(x, o)).then(|| self.rank_bits(x, o))
+        self.entry_bits(x, o)
     }
 
     fn unrank(&self, index: u64) -> Vec<u32> {

@@ -143,6 +143,50 @@ pub struct Mnk {
 }
 
 impl Mnk {
+    /// The cells a text writes, unchecked (the message of text that is none names the form,
+    /// built only then: lookups read millions of texts).
+    fn read(&self, text: &str) -> Result<Vec<u32>> {
+        let (rows, cols) = (self.spec.rows as usize, self.spec.cols as usize);
+        let text = text.trim();
+        let lines: Vec<&str> = text.split('/').collect();
+        if lines.len() != rows {
+            return Err(Error::bad(format!(
+                "position '{}': {} rows instead of {rows}; expected {}",
+                crate::game::echo(text),
+                lines.len(),
+                self.position_form()
+            )));
+        }
+        let mut board = Vec::with_capacity(rows * cols);
+        for (r, line) in lines.iter().enumerate() {
+            let n = line.chars().count();
+            if n != cols {
+                return Err(Error::bad(format!(
+                    "position '{}': row {} has {n} cells instead of {cols}; expected {}",
+                    crate::game::echo(text),
+                    r + 1,
+                    self.position_form()
+                )));
+            }
+            for ch in line.chars() {
+                board.push(match ch {
+                    '.' => EMPTY,
+                    'x' | 'X' => X,
+                    'o' | 'O' => O,
+                    other => {
+                        return Err(Error::bad(format!(
+                            "position '{}': '{}' is not a cell; expected {}",
+                            crate::game::echo(text),
+                            other.escape_debug(),
+                            self.position_form()
+                        )))
+                    }
+                });
+            }
+        }
+        Ok(board)
+    }
+
     fn new(spec: MnkSpec) -> Mnk {
         let (rows, cols, k) = (spec.rows as i32, spec.cols as i32, spec.k as i32);
         let mut lines = Vec::new();
@@ -343,44 +387,15 @@ impl Tiered for Mnk {
 
 impl Rules for Mnk {
     fn parse(&self, text: &str) -> Result<Vec<u32>> {
-        let (rows, cols) = (self.spec.rows as usize, self.spec.cols as usize);
-        let form = self.position_form();
-        let text = text.trim();
-        let lines: Vec<&str> = text.split('/').collect();
-        if lines.len() != rows {
-            return Err(Error::bad(format!(
-                "position '{}': {} rows instead of {rows}; expected {form}",
-                crate::game::echo(text),
-                lines.len()
-            )));
-        }
-        let mut board = Vec::with_capacity(rows * cols);
-        for (r, line) in lines.iter().enumerate() {
-            let n = line.chars().count();
-            if n != cols {
-                return Err(Error::bad(format!(
-                    "position '{}': row {} has {n} cells instead of {cols}; expected {form}",
-                    crate::game::echo(text),
-                    r + 1
-                )));
-            }
-            for ch in line.chars() {
-                board.push(match ch {
-                    '.' => EMPTY,
-                    'x' | 'X' => X,
-                    'o' | 'O' => O,
-                    other => {
-                        return Err(Error::bad(format!(
-                            "position '{}': '{}' is not a cell; expected {form}",
-                            crate::game::echo(text),
-                            other.escape_debug()
-                        )))
-                    }
-                });
-            }
-        }
+        let board = self.read(text)?;
         self.check(&board)?;
         Ok(board)
+    }
+
+    /// [`check`](Rules::check) and [`rank`](Rules::rank) of the board a text writes, read
+    /// without building an error.
+    fn text_entry_index(&self, text: &str) -> Option<u64> {
+        self.entry_index(&self.read(text).ok()?)
     }
 
     fn position_form(&self) -> String {

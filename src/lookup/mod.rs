@@ -469,6 +469,27 @@ impl Table {
         })
     }
 
+    /// [`entry_index`](Table::entry_index) of the position a text writes, by the rules' fast
+    /// path from text ([`Rules::text_entry_index`]); `None` when the text takes the general
+    /// path (parsed, then looked up).
+    #[inline]
+    pub fn text_entry_index(&self, text: &str) -> Option<Result<u64>> {
+        if !self.by_entry {
+            return None;
+        }
+        let i = self.rules.text_entry_index(text)?;
+        Some(if i < self.len() {
+            Ok(i)
+        } else {
+            Err(Error::Internal(format!(
+                "{}: position '{}' ranks to {i}, past the table's {} entries",
+                self.file.path().display(),
+                crate::answer::echo(text),
+                self.len()
+            )))
+        })
+    }
+
     /// The error of a rank past the table's end: a bug in the game's ranking, never an
     /// answer read from the padding or a panic.
     #[cold]

@@ -10,7 +10,7 @@ use pyo3::buffer::{Element, PyBuffer, PyUntypedBuffer};
 use pyo3::exceptions::PyBufferError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::PyByteArray;
+use pyo3::types::{PyByteArray, PyString};
 
 use super::{bad, outcome_value, short_repr, Position};
 use crate::game::ValueKind;
@@ -93,11 +93,17 @@ impl Payload {
 }
 
 /// Many positions, their numbers one after another: position `k` is
-/// `numbers[starts[k]..starts[k + 1]]`.
+/// `numbers[starts[k]..starts[k + 1]]`, unless the game's fast path from text found its
+/// entry while reading it: then `entries[k]` is that entry (else [`NO_ENTRY`]; `entries` is
+/// empty when no row has one).
 pub(super) struct Batch {
     numbers: Vec<u32>,
     starts: Vec<usize>,
+    entries: Vec<u64>,
 }
+
+/// A row of a [`Batch`] read as numbers.
+const NO_ENTRY: u64 = u64::MAX;
 
 /// An integer element type of a numpy array `query_many` reads.
 fn array_numbers<T>(
@@ -146,6 +152,7 @@ impl Batch {
         let mut batch = Batch {
             numbers: Vec::new(),
             starts: vec![0],
+            entries: Vec::new(),
         };
         let items = positions.try_iter().map_err(|_| {
             bad(format!(
@@ -156,12 +163,24 @@ impl Batch {
         })?;
         for (row, item) in items.enumerate() {
             let item = item?;
+            // A text the game reads straight to its entry (a chess FEN): no numbers kept.
+            if let Ok(text) = item.cast::<PyString>() {
+                if let Some(Ok(i)) = table.text_entry_index(text.to_str()?) {
+                    batch.entries.resize(row, NO_ENTRY);
+                    batch.entries.push(i);
+                    batch.starts.push(batch.numbers.len());
+                    continue;
+                }
+            }
             let read = match Position::read(&item)? {
                 Position::Text(text) => table.rules().parse(&text).map_err(PyErr::from),
                 Position::Numbers(pos) => Ok(pos),
             };
             batch.numbers.extend(read.map_err(|e| at_row(py, e, row))?);
             batch.starts.push(batch.numbers.len());
+        }
+        if !batch.entries.is_empty() {
+            batch.entries.resize(batch.len(), NO_ENTRY);
         }
         Ok(batch)
     }
@@ -193,6 +212,7 @@ impl Batch {
         Ok(Batch {
             numbers,
             starts: (0..=rows).map(|r| r * width).collect(),
+            entries: Vec::new(),
         })
     }
 
@@ -202,14 +222,13 @@ impl Batch {
             return Err((0, e));
         }
         let rules = table.rules();
-        let checked = |k: usize| -> crate::Result<&[u32]> {
-            let pos = self.position(k);
-            rules.check(pos)?;
-            if let Some(why) = rules.outside(pos) {
-                return Err(crate::Error::bad(why));
-            }
-            Ok(pos)
-        };
+        let checked = |k: usize| self.checked(table, k);
+        if !self.entries.is_empty() {
+            // Some rows were read to their entries: each row in turn.
+            return (0..self.len())
+                .map(|k| self.row_value(table, k).map_err(|e| (k, e)))
+                .collect();
+        }
         let mut out = Vec::with_capacity(self.len());
         match table.value_kind() {
             ValueKind::Outcome | ValueKind::Extension => {
@@ -251,12 +270,47 @@ impl Batch {
             // (as `Table.query_many` documents it; a checked position always has one).
             ValueKind::Remoteness => {
                 for k in 0..self.len() {
-                    let value = checked(k).map(|pos| table.raw(rules.rank(pos)));
+                    let value = table.index_of(self.position(k)).map(|i| table.raw(i));
                     out.push(value.map_err(|e| (k, e))?);
                 }
             }
         }
         Ok(out)
+    }
+
+    /// Position `k`, when the rules accept it and it is not outside the table.
+    fn checked(&self, table: &Table, k: usize) -> crate::Result<&[u32]> {
+        let pos = self.position(k);
+        table.rules().check(pos)?;
+        if let Some(why) = table.rules().outside(pos) {
+            return Err(crate::Error::bad(why));
+        }
+        Ok(pos)
+    }
+
+    /// The value of row `k` alone, as [`values`](Batch::values) gives it.
+    fn row_value(&self, table: &Table, k: usize) -> crate::Result<u32> {
+        let entry = self.entries[k];
+        let pos = || self.checked(table, k);
+        Ok(match table.value_kind() {
+            ValueKind::Outcome | ValueKind::Extension if entry != NO_ENTRY => {
+                outcome_value(table.outcome(entry))
+            }
+            ValueKind::Outcome | ValueKind::Extension => {
+                outcome_value(table.outcome_of(self.position(k))?)
+            }
+            ValueKind::Grundy | ValueKind::Remoteness if entry != NO_ENTRY => table.raw(entry),
+            ValueKind::Grundy => {
+                let pos = pos()?;
+                match table.sum_grundy(pos)? {
+                    Some(g) => g,
+                    None => table.raw(table.rules().rank(pos)),
+                }
+            }
+            ValueKind::Remoteness => table.raw(table.index_of(pos()?)?),
+            ValueKind::Distance if entry != NO_ENTRY => table.value(entry)?,
+            ValueKind::Distance => table.value(table.index_of(pos()?)?)?,
+        })
     }
 }
 

@@ -2,7 +2,7 @@
  * C test of libgamedb, compiled and run by tests/c_abi.rs against tables it builds.
  *
  * usage: test_gamedb NIM_TABLE NIM_GRUNDY_TABLE CANDY_TABLE DAMAGED_TABLE TRUNCATED_TABLE
- *                    FULL_DIR PATTERN_DIR EMPTY_DIR
+ *                    FULL_DIR PATTERN_DIR EMPTY_DIR CHESS_TABLE
  *   NIM_TABLE        3 heaps of 0..=7, outcomes
  *   NIM_GRUNDY_TABLE 3 heaps of 0..=7, Grundy values
  *   CANDY_TABLE      any candy table
@@ -11,6 +11,7 @@
  *   FULL_DIR         a folder with the complete table of the 3x3 sliding puzzle
  *   PATTERN_DIR      a folder with pattern tables of the 3x3 board only (the solver answers)
  *   EMPTY_DIR        a folder without tables
+ *   CHESS_TABLE      the chess ending KRk (win, lose, tie or draw with remoteness)
  *
  * Prints one line per fact it observed (the Rust side checks them against the library and
  * the XOR rule) and checks what it can itself; exits with the number of failed checks.
@@ -216,11 +217,30 @@ static void candy(const char *path) {
     gamedb_close(t);
 }
 
+/* A chess ending: the entry of a FEN (value code, remoteness), no P/N, bad FENs refused. */
+static void chess(const char *path) {
+    gamedb_table *t = gamedb_open(path, 0);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECK(gamedb_value_kind(t) == GAMEDB_VALUES_REMOTENESS);
+    int64_t v = gamedb_value(t, "8/8/8/8/8/2k5/8/K2R4 w - - 0 1");
+    int64_t lost = gamedb_value(t, "R6k/8/6K1/8/8/8/8/8 b - - 0 1");
+    int64_t o = gamedb_outcome(t, "8/8/8/8/8/2k5/8/K2R4 w - - 0 1");
+    printf("chess value %" PRId64 " code %" PRId64 " remoteness %" PRId64 " mated %" PRId64
+           " outcome %" PRId64 "\n",
+           v, v & 7, v >> 4, lost, o);
+    CHECK(gamedb_value(t, "8/8/8/8/8/2k5/8/K1R5 w - - 0 1") == GAMEDB_ERR_POSITION);
+    printf("chess bad %s\n", gamedb_last_error());
+    CHECK(gamedb_rank(t, "8/8/8/8/8/2k5/8/K2R4 w KQ - 0 1") == GAMEDB_ERR_POSITION);
+    gamedb_close(t);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 9) {
+    if (argc != 10) {
         fprintf(stderr,
                 "usage: %s NIM NIM_GRUNDY CANDY DAMAGED TRUNCATED FULL_DIR PATTERN_DIR "
-                "EMPTY_DIR\n",
+                "EMPTY_DIR CHESS\n",
                 argv[0]);
         return 100;
     }
@@ -229,6 +249,7 @@ int main(int argc, char **argv) {
     nim_outcomes(argv[1]);
     nim_grundy(argv[2]);
     candy(argv[3]);
+    chess(argv[9]);
 
     /* A flipped payload byte: refused, naming the checksum; accepted without verification. */
     gamedb_table *t = gamedb_open(argv[4], 0);

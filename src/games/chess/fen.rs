@@ -101,6 +101,67 @@ pub fn position(board: Board, turn: Color) -> Result<Chess, String> {
 /// the clocks are read and ignored, an en passant square is checked by the rules and
 /// dropped: no ending of these tables has pawns of both sides).
 pub fn parse(text: &str) -> Result<Vec<u32>, String> {
+    if let Some((board, turn)) = quick(text.trim()) {
+        return Ok(cells(&board, turn));
+    }
+    general(text)
+}
+
+/// The common FEN of a lookup read in one pass: a board field of eight ranks, then
+/// optionally the side (`w` or `b`), `-` for castling, `-` for en passant and the two clocks
+/// (digits), fields one space apart. Lookups read millions of these, and shakmaty's parser
+/// (what [`parse`] falls back to) also reads the variants' fields, pockets and checks, and
+/// castling rights. `None` for any other text, including every text [`parse`] refuses: what
+/// this reads, shakmaty's parser reads alike (a test holds them to it), so the refusals and
+/// their messages stay shakmaty's.
+pub fn quick(text: &str) -> Option<(Board, Color)> {
+    let mut fields = text.as_bytes().split(|&b| b == b' ');
+    let mut board = Board::empty();
+    let (mut rank, mut file) = (7u32, 0u32);
+    for &ch in fields.next()? {
+        match ch {
+            b'/' if file == 8 && rank > 0 => {
+                rank -= 1;
+                file = 0;
+            }
+            b'1'..=b'8' => {
+                file += u32::from(ch - b'0');
+                if file > 8 {
+                    return None;
+                }
+            }
+            _ => {
+                if file > 7 {
+                    return None;
+                }
+                let piece = Piece::from_char(char::from(ch))?;
+                board.set_piece_at(Square::new(rank * 8 + file), piece);
+                file += 1;
+            }
+        }
+    }
+    if rank != 0 || file != 8 {
+        return None;
+    }
+    let turn = match fields.next() {
+        None | Some(b"w") => Color::White,
+        Some(b"b") => Color::Black,
+        Some(_) => return None,
+    };
+    let digits = |f: &[u8]| (1..=9).contains(&f.len()) && f.iter().all(u8::is_ascii_digit);
+    let rest: [Option<&[u8]>; 5] = std::array::from_fn(|_| fields.next());
+    let ok = match rest {
+        [None, None, None, None, None] | [Some(b"-"), None, None, None, None] => true,
+        [Some(b"-"), Some(b"-"), clock, moves, None] => {
+            clock.is_none_or(digits) && moves.is_none_or(digits)
+        }
+        _ => false,
+    };
+    ok.then_some((board, turn))
+}
+
+/// [`parse`] by shakmaty's parser: every FEN, and the refusals.
+fn general(text: &str) -> Result<Vec<u32>, String> {
     let fen = Fen::from_ascii(text.trim().as_bytes()).map_err(|e| format!("not a FEN ({e})"))?;
     let setup = fen.0;
     if setup.castling_rights.any() {

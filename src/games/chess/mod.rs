@@ -292,6 +292,13 @@ impl Endgame {
         Some(tier.start + rest * 2 + u64::from(turn == Color::Black))
     }
 
+    /// The index of a board and side when the position is legal and one of the table's
+    /// (what [`check`](Rules::check) accepts), else `None`.
+    fn legal_index(&self, board: Board, turn: Color) -> Option<u64> {
+        let index = self.index(&board, turn)?;
+        fen::position(board, turn).is_ok().then_some(index)
+    }
+
     fn over(pos: &Chess) -> Option<Standing> {
         Endgame::over_with(pos, &pos.legal_moves())
     }
@@ -428,6 +435,23 @@ impl Rules for Endgame {
     fn rank(&self, pos: &[u32]) -> u64 {
         self.index(&fen::board(pos), fen::turn(pos))
             .unwrap_or(u64::MAX)
+    }
+
+    /// [`check`](Rules::check) and [`rank`](Rules::rank) in one pass: the board built once,
+    /// its legality asked of the rules once.
+    fn entry_index(&self, pos: &[u32]) -> Option<u64> {
+        let ok = pos.len() == fen::CELLS + 1
+            && pos[..fen::CELLS].iter().all(|&c| c <= 12)
+            && pos[fen::CELLS] <= 1;
+        if !ok {
+            return None;
+        }
+        self.legal_index(fen::board(pos), fen::turn(pos))
+    }
+
+    fn text_entry_index(&self, text: &str) -> Option<u64> {
+        let (board, turn) = fen::quick(text.trim())?;
+        self.legal_index(board, turn)
     }
 
     fn unrank(&self, index: u64) -> Vec<u32> {

@@ -221,8 +221,9 @@ function said(value, remoteness) {
 // ---- two-player games: the board, each move coloured by what it gives the mover ---------
 
 // The board of a position: m,n,k-games and Connect Four both write rows of x, o and .
-// separated by '/' (Connect Four reads a sequence of columns too, but answers with the board).
-// Other games keep the text box, with every move a button.
+// separated by '/' (Connect Four reads a sequence of columns too, but answers with the board);
+// chess is drawn by play.js's board, the one play mode shows. Other games keep the text box,
+// with every move a button.
 function cellsOf(t, pos) {
   if (t.game === "mnk" || t.game === "connect4") return pos.split("/").map((r) => r.split(""));
   return null;
@@ -230,7 +231,7 @@ function cellsOf(t, pos) {
 
 function boardView(t, ask) {
   const start = t.game === "mnk" ? Array(param(t, "rows")).fill(".".repeat(param(t, "cols"))).join("/")
-    : t.game === "connect4" ? "start" : "";
+    : t.game === "connect4" ? "start" : t.game === "chess" ? chessStart(t) : "";
   const controls = el("div", { class: "controls" });
   const input = el("input", { type: "text", id: "position-input", value: start, placeholder: "a position" });
   const go = el("button", { id: "set" }, "ask");
@@ -241,6 +242,14 @@ function boardView(t, ask) {
   let last = null;
   function draw(a) {
     board.innerHTML = "";
+    if (t.game === "chess") {
+      // The value and the distance to mate, and the board of play mode, each move said as the
+      // list says it.
+      $("status").insertAdjacentText("beforeend", mateWords(a.value, a.remoteness));
+      const moves = a.moves.map((m) => ({ ...m, text: said(m.value, m.remoteness) }));
+      board.append(chessBoard({ position: a.position, moves }, play));
+      return;
+    }
     const grid = cellsOf(t, a.position);
     if (!grid) return;
     const rows = grid.length, cols = grid[0].length, size = Math.max(28, Math.min(64, Math.floor(360 / Math.max(rows, cols))));

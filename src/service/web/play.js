@@ -21,6 +21,7 @@ function firstPosition(t) {
       const n = param(t, "rows") * param(t, "cols");
       return scramble(Array.from({ length: n }, (_, i) => (i + 1) % n), 40, param(t, "cols")).join(",");
     }
+    case "chess": return chessStart(t);
     default: return "";
   }
 }
@@ -171,7 +172,8 @@ function playMode(t, line, me) {
       message.append(el("b", { id: "play-summary" }, g.summary || "The game is over."));
     } else {
       const mover = g.players === 1 ? "your move" : `${who(turn.player)} to move (the ${turn.player} player)`;
-      setStatus(`Move ${n} · ${mover} · <span id="value" class="standing ${turn.value}">${escapeHtml(turn.text)}</span> · position <code id="position">${escapeHtml(turn.position)}</code>`);
+      const mate = t.game === "chess" ? escapeHtml(mateWords(turn.value, turn.remoteness)) : "";
+      setStatus(`Move ${n} · ${mover} · <span id="value" class="standing ${turn.value}">${escapeHtml(turn.text)}</span>${mate} · position <code id="position">${escapeHtml(turn.position)}</code>`);
       if (message.querySelector("#play-summary")) message.textContent = "";
     }
     const moves = $("moves");
@@ -254,6 +256,7 @@ function drawBoard(t, turn, play) {
   const byLeaves = new Map(turn.moves.map((c) => [c.leaves, c]));
   const pos = turn.position;
   if (t.game === "quixo") return quixoBoard(turn, play);
+  if (t.game === "chess") return chessBoard(turn, play);
   if (t.game === "mnk" || t.game === "connect4") {
     const grid = cellsOf(t, pos);
     const rows = grid.length, cols = grid[0].length, size = Math.max(28, Math.min(64, Math.floor(360 / Math.max(rows, cols))));
@@ -409,6 +412,108 @@ function quixoBoard(turn, play) {
     box.append(svg, el("p", { class: "hint-line", id: "quixo-step" }, taken === null
       ? "Click a cube to take (a blank one or one of yours, on the edge); the list gives every push."
       : `${taken} taken: click where it goes in, or ${taken} again to put it back.`));
+  }
+  render();
+  return box;
+}
+
+// ---- chess ------------------------------------------------------------------------------
+
+// A legal position of a table's ending to start from: the white king on a1, the black king
+// on h8, white's other men on e2, f2, g2 and black's on b7, c7, d7 (none of them gives check
+// there), white to move.
+function chessStart(t) {
+  const pair = (t.parameters || "").split(",").find((p) => p.startsWith("men="));
+  const men = pair ? pair.slice(4) : "Kk";
+  const cells = Array(64).fill("."); // a8 first, h1 last
+  const at = (square, man) => { cells[(8 - Number(square[1])) * 8 + square.charCodeAt(0) - 97] = man; };
+  at("a1", "K"); at("h8", "k");
+  const black = men.indexOf("k");
+  [...men.slice(1, black)].forEach((m, i) => at(["e2", "f2", "g2"][i], m));
+  [...men.slice(black + 1)].forEach((m, i) => at(["b7", "c7", "d7"][i], m));
+  const ranks = [];
+  for (let r = 0; r < 8; r++) {
+    ranks.push(cells.slice(8 * r, 8 * r + 8).join("").replace(/\.+/g, (run) => String(run.length)));
+  }
+  return `${ranks.join("/")} w - - 0 1`;
+}
+
+// The 64 squares of a FEN's board, a8 first and h1 last, "." for an empty one.
+function fenSquares(fen) {
+  const cells = [];
+  for (const ch of fen.trim().split(/\s+/)[0]) {
+    if (ch >= "1" && ch <= "8") for (let k = 0; k < Number(ch); k++) cells.push(".");
+    else if (ch !== "/") cells.push(ch);
+  }
+  return cells;
+}
+
+const CHESS_MEN = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+
+// Win in r plies: mate in (r + 1) / 2 moves; lose in r: mated in r / 2.
+function mateWords(value, remoteness) {
+  if (remoteness === null || remoteness === undefined) return "";
+  if (value === "win") return ` · mate in ${(remoteness + 1) / 2}`;
+  if (value === "lose") return remoteness === 0 ? " · checkmated" : ` · mated in ${remoteness / 2}`;
+  return "";
+}
+
+// The board, white at the bottom, in two clicks: a man of the side to move (each coloured by
+// the best move it starts), then the square it goes to (coloured by what that move gives the
+// mover). A pawn reaching the last rank becomes a queen from the board; every promotion is in
+// the list. Each move's squares are read from the position it leaves.
+function chessBoard(turn, play) {
+  const box = el("div", { id: "chess" });
+  const here = fenSquares(turn.position);
+  const name = (i) => `${"abcdefgh"[i % 8]}${8 - Math.floor(i / 8)}`;
+  const steps = turn.moves.map((c) => {
+    const after = fenSquares(c.leaves);
+    let from = -1, to = -1;
+    for (let i = 0; i < 64; i++) if (here[i] !== after[i]) { if (after[i] === ".") from = i; else to = i; }
+    return { c, from: name(from), to: name(to) };
+  });
+  const order = ["lose", "draw", "tie", "win"];
+  let taken = null;
+  function render() {
+    box.innerHTML = "";
+    const size = 44, edge = 16;
+    const svg = el("svg:svg", { id: "board-svg", width: 8 * size + edge + 2, height: 8 * size + edge + 2 });
+    for (let i = 0; i < 64; i++) {
+      const r = Math.floor(i / 8), f = i % 8, sqName = name(i);
+      const x = edge + f * size, y = 1 + r * size;
+      const sq = el("svg:rect", { class: `square ${(r + f) % 2 ? "dark" : "light"}`, x, y, width: size, height: size, "data-square": sqName });
+      if (taken === null) {
+        const mine = steps.filter((p) => p.from === sqName);
+        if (mine.length) {
+          const top = mine.reduce((a, b) => (order.indexOf(b.c.value) > order.indexOf(a.c.value) ? b : a));
+          sq.classList.add("playable", "source", top.c.value);
+          if (mine.some((p) => p.c.best)) sq.classList.add("best");
+          sq.append(el("svg:title", {}, `${sqName}: ${mine.map((p) => `${p.c.move} ${p.c.text}`).join(", ")}`));
+          sq.addEventListener("click", () => { taken = sqName; render(); });
+        }
+      } else if (sqName === taken) {
+        sq.classList.add("playable", "taken");
+        sq.append(el("svg:title", {}, `${sqName} chosen: click it again to choose another man`));
+        sq.addEventListener("click", () => { taken = null; render(); });
+      } else {
+        const there = steps.filter((q) => q.from === taken && q.to === sqName);
+        const p = there.find((q) => q.c.move.includes("=Q")) || there[0];
+        if (p) mark(sq, p.c, play);
+      }
+      svg.append(sq);
+      if (here[i] !== ".") {
+        const white = here[i] === here[i].toUpperCase();
+        svg.append(el("svg:text", { class: `man ${white ? "white" : "black"}`, x: x + size / 2, y: y + size * 0.8, "text-anchor": "middle", "font-size": size * 0.82, "data-man": here[i] }, CHESS_MEN[here[i]]));
+      }
+    }
+    for (let k = 0; k < 8; k++) {
+      svg.append(el("svg:text", { class: "coordinate", x: edge / 2, y: 1 + k * size + size * 0.6, "text-anchor": "middle", "font-size": 11 }, String(8 - k)));
+      svg.append(el("svg:text", { class: "coordinate", x: edge + k * size + size / 2, y: 8 * size + edge - 2, "text-anchor": "middle", "font-size": 11 }, "abcdefgh"[k]));
+    }
+    box.append(svg, el("p", { class: "hint-line", id: "chess-step" }, turn.moves.length === 0
+      ? "No move: the game is over."
+      : taken === null ? "Click a man to move; the list gives every move."
+        : `${taken} chosen: click where it goes, or ${taken} again to choose another.`));
   }
   render();
   return box;
