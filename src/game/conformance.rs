@@ -808,6 +808,18 @@ pub fn tiered<G: super::Tiered + Rules>(g: &G) -> Checked {
         let mut kids = Vec::new();
         g.children(i, |c| kids.push(c));
         let mut by_rules: Vec<u64> = g.moves(&pos).iter().map(|m| g.rank(&m.leaves)).collect();
+        if g.symmetries() > 1 {
+            // A game that folds gives each move's result as the child that represents its class.
+            for r in by_rules.iter_mut() {
+                let holds = |k: u64| {
+                    let mut hit = k == *r;
+                    g.images(k, |j| hit |= j == *r);
+                    hit
+                };
+                let kid = kids.iter().find(|&&k| holds(k)).copied();
+                *r = kid.ok_or(format!("{text}: the move to {r} is in no child's class"))?;
+            }
+        }
         if kids != by_rules {
             kids.sort_unstable();
             by_rules.sort_unstable();

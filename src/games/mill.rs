@@ -54,9 +54,11 @@ use crate::solve::{solve_tiered, standings_saved_bytes};
 use crate::{Error, Result};
 
 mod board;
+mod symmetry;
 mod text;
 
 use board::Layout;
+use symmetry::Folding;
 
 /// The boards and the men a side may start with on each: (points, men).
 pub const BOARDS: &[(u32, &[u32])] = &[(9, &[3]), (16, &[3, 4, 5, 6]), (24, &[9])];
@@ -321,6 +323,8 @@ pub struct Mill {
     tier_of: Vec<usize>,
     /// Where each tier starts; the last entry is the number of indices.
     starts: Vec<u64>,
+    /// The board's symmetries: the engine solves one board of each class.
+    folding: Folding,
 }
 
 /// A decoded position: the tier, the men of x and of o as masks, the side to move.
@@ -354,6 +358,7 @@ impl Mill {
         }
         Mill {
             spec,
+            folding: Folding::of(&layout),
             layout,
             cells,
             tiers,
@@ -669,17 +674,20 @@ impl Tiered for Mill {
         if self.over(&p).is_some() {
             return;
         }
-        self.each_move(&p, |_, next| f(self.encode(next)));
+        self.each_move(&p, |_, next| f(self.least_index(next)));
     }
     fn visit<F: FnMut(u64)>(&self, pos: u64, mut f: F) -> Visit {
         let p = self.decode(pos);
+        if !self.is_least(&p) {
+            return Visit::Image;
+        }
         if self.illegal(&p).is_some() {
             return Visit::Illegal;
         }
         if let Some(v) = self.over(&p) {
             return Visit::Over(v);
         }
-        self.each_move(&p, |_, next| f(self.encode(next)));
+        self.each_move(&p, |_, next| f(self.least_index(next)));
         Visit::Moves
     }
     fn moves_bound(&self) -> u64 {
@@ -702,6 +710,15 @@ impl Tiered for Mill {
             side: 0,
         };
         Some(self.encode(&start))
+    }
+    fn symmetries(&self) -> u64 {
+        self.folding.table.len() as u64
+    }
+    fn represents(&self, pos: u64) -> bool {
+        self.is_least(&self.decode(pos))
+    }
+    fn images<F: FnMut(u64)>(&self, pos: u64, f: F) {
+        self.each_image(&self.decode(pos), f);
     }
 }
 impl GameView for Mill {
@@ -728,23 +745,17 @@ impl GameView for Mill {
 
     /// The engine's peak (see `crate::solve::standings_memory`), with the moves that stay in a
     /// tier counted by the moving phase's own bound rather than by [`Tiered::moves_bound`]
-    /// (which counts removals, and a removal leaves the tier): two bytes a position and a
-    /// reachability bit, 24 bytes a position of the largest tier, 16 bytes a move inside it.
+    /// (which counts removals, and a removal leaves the tier): two bytes a position, a
+    /// reachability bit and a bit for the solved ones (copied to their images at the end), 24
+    /// bytes a position of the largest tier, and 16 bytes a move inside a tier of each board the
+    /// engine solves there — one of each class of symmetric boards, counted exactly.
     fn solve_memory(&self, _kind: ValueKind) -> u64 {
         let n = Tiered::positions(self);
-        let largest = self.largest_tier();
-        let moving = self
-            .tiers
-            .iter()
-            .filter(|t| !t.placing())
-            .map(|t| t.size(&self.cells))
-            .max()
-            .unwrap_or(0);
         n.saturating_mul(2)
-            .saturating_add(n / 8 + 8)
-            .saturating_add(largest.saturating_mul(24))
+            .saturating_add(2 * (n / 8 + 8))
+            .saturating_add(self.largest_tier().saturating_mul(24))
             .saturating_add(
-                moving
+                self.moving_classes()
                     .saturating_mul(self.in_tier_bound())
                     .saturating_mul(16),
             )

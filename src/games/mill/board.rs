@@ -18,6 +18,9 @@ pub(super) struct Layout {
     pub(super) rows: &'static [usize],
     /// Each point's name (column letter, row from the bottom).
     pub(super) names: Vec<String>,
+    /// Each point's place in the picture's grid, (row, column) from its centre: what the
+    /// board's symmetries are derived from.
+    pub(super) at: Vec<(i32, i32)>,
     /// The lines of three, as masks.
     pub(super) lines: Vec<u32>,
     /// Each point's neighbours along the lines, as masks.
@@ -134,13 +137,16 @@ impl Layout {
         }
         // Names from the picture: a point's column is its place on its line of text.
         let mut names = Vec::new();
+        let mut at = Vec::new();
         let text: Vec<&str> = picture.lines().collect();
         let height = (text.len() - 1) / 2 + 1;
+        let centre = (height / 2) as i32;
         for (i, line) in text.iter().enumerate().take(text.len() - 1).step_by(2) {
             for (c, ch) in line.char_indices() {
                 if ch == '*' {
                     let col = (b'a' + ((c - 2) / 3) as u8) as char;
                     names.push(format!("{col}{}", height - i / 2));
+                    at.push(((i / 2) as i32 - centre, ((c - 2) / 3) as i32 - centre));
                 }
             }
         }
@@ -148,6 +154,7 @@ impl Layout {
             points,
             rows,
             names,
+            at,
             lines: lines
                 .iter()
                 .map(|l| l.iter().fold(0, |m, &p| m | 1 << p))

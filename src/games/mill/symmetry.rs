@@ -1,0 +1,299 @@
+//! The symmetries of the mill boards, which the engine folds: the square's turns and
+//! reflections, and on the boards of nested squares the swap of the inner square and the outer
+//! one (the middle square kept on 24 points) — 16 on the 16- and 24-point boards, 8 on the
+//! 3×3 grid. They are derived from where the points stand in the picture and kept only when
+//! they map neighbours to neighbours and lines to lines, so that every rule (a placement, a
+//! slide, a flight, the mills a move closes, the men a removal may take) commutes with them:
+//! a board and its images have one value and remoteness, for the same side to move and men in
+//! hand, which a symmetry leaves alone.
+
+use super::board::Layout;
+use super::{Mill, Pos};
+use crate::games::cells::Symmetries;
+
+/// A board's symmetries: the maps of its points, and each one's cycles, to count classes.
+pub(super) struct Folding {
+    /// The symmetries other than the identity, applied to masks of points.
+    pub(super) table: Symmetries,
+    /// The lengths of the cycles of each symmetry on the points, the identity's included.
+    cycles: Vec<Vec<usize>>,
+}
+
+/// The image of a mask of points under `map`.
+fn image(map: &[usize], mask: u32) -> u32 {
+    (0..map.len())
+        .filter(|&p| mask >> p & 1 == 1)
+        .fold(0, |m, p| m | 1 << map[p])
+}
+
+/// Whether `map` (where each point goes) is a permutation of the points that maps each point's
+/// neighbours onto the neighbours of its image and the lines onto the lines.
+pub(super) fn keeps(layout: &Layout, map: &[usize]) -> bool {
+    let mut hit = vec![false; layout.points];
+    map.iter().for_each(|&q| hit[q] = true);
+    map.len() == layout.points
+        && hit.iter().all(|&h| h)
+        && (0..layout.points).all(|p| image(map, layout.adjacent[p]) == layout.adjacent[map[p]])
+        && layout
+            .lines
+            .iter()
+            .all(|&l| layout.lines.contains(&image(map, l)))
+}
+
+/// The symmetries of a board other than the identity, as maps of its points: of the candidate
+/// turns, reflections and swaps of squares, those that [`keep`](keeps) the board.
+pub(super) fn maps(layout: &Layout) -> Vec<Vec<usize>> {
+    let rings = layout.at.iter().map(|&(r, c)| r.abs().max(c.abs())).max();
+    let rings = rings.unwrap_or(0);
+    let identity: Vec<usize> = (0..layout.points).collect();
+    let mut maps: Vec<Vec<usize>> = Vec::new();
+    for turns in 0..4 {
+        for mirror in [false, true] {
+            for swap in [false, true] {
+                let map: Option<Vec<usize>> = (layout.at.iter())
+                    .map(|&(mut r, mut c)| {
+                        if mirror {
+                            c = -c;
+                        }
+                        for _ in 0..turns {
+                            (r, c) = (c, -r);
+                        }
+                        if swap {
+                            // Ring k of the squares (the centre is ring 0) goes to ring
+                            // rings + 1 - k, in the same direction from the centre.
+                            let k = rings + 1 - r.abs().max(c.abs());
+                            (r, c) = (r.signum() * k, c.signum() * k);
+                        }
+                        layout.at.iter().position(|&a| a == (r, c))
+                    })
+                    .collect();
+                if let Some(map) = map {
+                    if map != identity && !maps.contains(&map) && keeps(layout, &map) {
+                        maps.push(map);
+                    }
+                }
+            }
+        }
+    }
+    maps
+}
+
+impl Folding {
+    pub(super) fn of(layout: &Layout) -> Folding {
+        let maps = maps(layout);
+        let mut cycles = Vec::new();
+        for map in std::iter::once((0..layout.points).collect()).chain(maps.iter().cloned()) {
+            let map: Vec<usize> = map;
+            let mut seen = vec![false; map.len()];
+            let mut lengths = Vec::new();
+            for p in 0..map.len() {
+                let mut len = 0;
+                let mut q = p;
+                while !seen[q] {
+                    seen[q] = true;
+                    q = map[q];
+                    len += 1;
+                }
+                if len > 0 {
+                    lengths.push(len);
+                }
+            }
+            cycles.push(lengths);
+        }
+        Folding {
+            table: Symmetries::new(layout.points, &maps),
+            cycles,
+        }
+    }
+
+    /// The classes of boards with `x` and `o` men (Burnside: the boards each symmetry fixes,
+    /// those whose every cycle of points is of one colour, averaged over the symmetries).
+    pub(super) fn classes(&self, x: usize, o: usize) -> u64 {
+        let fixed: u64 = self
+            .cycles
+            .iter()
+            .map(|lengths| {
+                let mut ways = vec![vec![0u64; o + 1]; x + 1];
+                ways[0][0] = 1;
+                for &len in lengths {
+                    for i in (0..=x).rev() {
+                        for j in (0..=o).rev() {
+                            let mut w = ways[i][j];
+                            if i >= len {
+                                w += ways[i - len][j];
+                            }
+                            if j >= len {
+                                w += ways[i][j - len];
+                            }
+                            ways[i][j] = w;
+                        }
+                    }
+                }
+                ways[x][o]
+            })
+            .sum();
+        fixed / self.cycles.len() as u64
+    }
+}
+
+impl Mill {
+    /// Whether the board of `p` is the one that names its class (the engine solves it).
+    pub(super) fn is_least(&self, p: &Pos) -> bool {
+        let (x, o) = (u64::from(p.men[0]), u64::from(p.men[1]));
+        self.folding.table.least(x, o) == (x, o)
+    }
+
+    /// The index of the board that names the class of `p`'s, with `p`'s side and hands.
+    pub(super) fn least_index(&self, p: &Pos) -> u64 {
+        let (x, o) = (u64::from(p.men[0]), u64::from(p.men[1]));
+        let (x, o) = self.folding.table.least(x, o);
+        self.encode(&Pos {
+            men: [x as u32, o as u32],
+            ..*p
+        })
+    }
+
+    /// Calls `f` with the index of each other board of the class of `p`'s.
+    pub(super) fn each_image(&self, p: &Pos, mut f: impl FnMut(u64)) {
+        let (x, o) = (u64::from(p.men[0]), u64::from(p.men[1]));
+        self.folding.table.images(x, o, |x, o| {
+            f(self.encode(&Pos {
+                men: [x as u32, o as u32],
+                ..*p
+            }))
+        });
+    }
+
+    /// The most positions the engine solves in a tier of the moving phase: the classes of its
+    /// boards, for each side to move.
+    pub(super) fn moving_classes(&self) -> u64 {
+        (self.tiers.iter())
+            .filter(|t| !t.placing())
+            .map(|t| {
+                let (x, o) = (t.board[0] as usize, t.board[1] as usize);
+                self.folding.classes(x, o) * t.sides()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::Range;
+
+    use super::*;
+    use crate::game::{GameSpec, Standing, Tiered};
+    use crate::games::cells::Cells;
+    use crate::games::mill::MillSpec;
+
+    #[test]
+    fn every_symmetry_keeps_neighbours_and_mills_and_there_are_16_or_8() {
+        for (points, count) in [(9, 8), (16, 16), (24, 16)] {
+            let layout = Layout::of(points);
+            let maps = maps(&layout);
+            assert_eq!(maps.len() + 1, count, "{points} points");
+            for map in &maps {
+                assert!(keeps(&layout, map), "{points} points: {map:?}");
+            }
+            // A map that breaks the board is refused: a swap of two points of one line.
+            let mut bad: Vec<usize> = (0..points).collect();
+            let l = layout.lines[0];
+            let (a, b) = (l.trailing_zeros() as usize, 31 - l.leading_zeros() as usize);
+            bad.swap(a, b);
+            bad.swap(b, (b + 1) % points);
+            assert!(!keeps(&layout, &bad), "{points} points");
+        }
+        // The 24-point board: the swap of squares alone takes the outer top left corner and
+        // top middle to the inner ones, and keeps the middle square.
+        let nine = Layout::of(24);
+        let at = |name: &str| nine.names.iter().position(|n| n == name).unwrap();
+        let maps = maps(&nine);
+        let swaps: Vec<&Vec<usize>> = (maps.iter())
+            .filter(|m| m[at("a7")] == at("c5") && m[at("d7")] == at("d5"))
+            .collect();
+        assert_eq!(swaps.len(), 1);
+        assert_eq!(swaps[0][at("b6")], at("b6"));
+        assert_eq!(swaps[0][at("f2")], at("f2"));
+        assert_eq!(swaps[0][at("g1")], at("e3"));
+    }
+
+    #[test]
+    fn classes_counted_by_burnside_are_the_least_boards() {
+        for points in [9, 16] {
+            let layout = Layout::of(points);
+            let folding = Folding::of(&layout);
+            let cells = Cells::new(points);
+            for x in 0..=4 {
+                for o in 0..=3 {
+                    let least = (0..cells.class_size(x, o))
+                        .filter(|&r| {
+                            let (a, b) = cells.unrank_bits(x, o, r);
+                            folding.table.least(a, b) == (a, b)
+                        })
+                        .count() as u64;
+                    assert_eq!(folding.classes(x, o), least, "{points} points {x} {o}");
+                }
+            }
+        }
+    }
+
+    /// A mill game solved position by position: no class folded, every child as the move
+    /// leaves it.
+    struct Whole(Mill);
+
+    impl Tiered for Whole {
+        fn positions(&self) -> u64 {
+            Tiered::positions(&self.0)
+        }
+        fn tier_count(&self) -> u64 {
+            self.0.tier_count()
+        }
+        fn tier(&self, t: u64) -> Range<u64> {
+            self.0.tier(t)
+        }
+        fn legal(&self, pos: u64) -> bool {
+            self.0.legal(pos)
+        }
+        fn terminal(&self, pos: u64) -> Option<Standing> {
+            Tiered::terminal(&self.0, pos)
+        }
+        fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+            let p = self.0.decode(pos);
+            if self.0.over(&p).is_none() {
+                self.0.each_move(&p, |_, next| f(self.0.encode(next)));
+            }
+        }
+        fn moves_bound(&self) -> u64 {
+            self.0.moves_bound()
+        }
+        fn start_index(&self) -> Option<u64> {
+            self.0.start_index()
+        }
+    }
+
+    #[test]
+    fn folding_the_boards_symmetries_changes_no_byte_of_the_table() {
+        use crate::solve::standing::solve_standings;
+        for (men, points, flying, endgame) in [
+            (3, Some(9), false, None),
+            (3, Some(9), true, None),
+            (3, None, false, None),
+            (3, None, true, None),
+            (4, None, false, None),
+            (9, None, false, Some(3)),
+        ] {
+            let spec = MillSpec::new(men, points, flying)
+                .and_then(|s| s.with_endgame(endgame))
+                .unwrap();
+            let folded = spec.view();
+            let whole = Whole(spec.view());
+            let bytes = solve_standings(&whole, &()).unwrap();
+            assert!(Tiered::symmetries(&folded) > 1);
+            for threads in [1, 2] {
+                let f = crate::solve::in_pool(threads, || solve_standings(&folded, &()).unwrap());
+                assert!(f == bytes, "{} at {threads} threads", spec.describe());
+            }
+        }
+    }
+}
