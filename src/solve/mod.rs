@@ -14,6 +14,7 @@ pub(crate) mod acyclic;
 pub(crate) mod bfs;
 pub(crate) mod ida;
 pub(crate) mod minimax;
+pub(crate) mod reachable;
 pub(crate) mod runs;
 pub(crate) mod saves;
 pub mod spread;
