@@ -18,7 +18,8 @@
 # What it runs, at each of THREADS (default "1 2"; GamesmanOne through OMP_NUM_THREADS with
 # OMP_WAIT_POLICY=passive, gamedb through --threads), for MEN (default "5 6"):
 #   * gamedb: `gamedb build mill --men N` (the whole game: every index of every tier the start
-#     reaches, no symmetry used);
+#     reaches; one board of each class under the board's 16 symmetries solved, its value
+#     copied to the rest, so the table still holds every index);
 #   * GamesmanOne: `gamesman solve mills V`, V = 0 (Five Men's Morris) or 72 (Six), its
 #     standard options: no flying, no Lasker rule, standard removal, not misère (the rules
 #     gamedb's `mill` has without --flying); it stores one record per position of each tier
