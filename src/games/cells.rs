@@ -398,10 +398,19 @@ impl Symmetries {
             let k = square4_least(x as u32 | (o as u32) << 16);
             return (u64::from(k & 0xffff), u64::from(k >> 16));
         }
-        let (o, x) = (0..self.count).fold((o, x), |best, s| {
-            best.min((self.apply(s, o), self.apply(s, x)))
-        });
-        (x, o)
+        // The o images first: x is mapped only where o's image ties or beats the least so far
+        // (about half the lookups of mapping both).
+        let (mut best_o, mut best_x) = (o, x);
+        for s in 0..self.count {
+            let io = self.apply(s, o);
+            if io < best_o {
+                best_o = io;
+                best_x = self.apply(s, x);
+            } else if io == best_o {
+                best_x = best_x.min(self.apply(s, x));
+            }
+        }
+        (best_x, best_o)
     }
 
     /// Calls `f` once with each image of `(x, o)` other than itself.

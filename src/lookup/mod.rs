@@ -469,7 +469,7 @@ impl Table {
         })
     }
 
-    /// [`entry_index`](Table::entry_index) of the position a text writes, by the rules' fast
+    /// The entry index of the position a text writes, by the rules' fast
     /// path from text ([`Rules::text_entry_index`]); `None` when the text takes the general
     /// path (parsed, then looked up).
     #[inline]

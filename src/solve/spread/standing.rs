@@ -1,12 +1,12 @@
-//! The two-player engine ([`crate::solve::standing`]) on several processes (`mpirun -np K
+//! The two-player engine (`crate::solve::standing`) on several processes (`mpirun -np K
 //! gamedb build GAME ...`, with the cargo feature `mpi`).
 //!
 //! Each tier's index range is cut into one stripe a process. A process scans its stripe (the
 //! move generation, the expensive part, with its threads), then the processes all-gather
 //! their scans, so every process holds the whole tier's scan and runs the same settle of the
 //! tier: all end with the same values, which the next tier's scan reads as its lower tiers.
-//! The scan of a position travels as one word ([`word`]: its lower children summed up) and
-//! each move inside the tier as one more ([`standing::edge`]); a process recounts its
+//! The scan of a position travels as one word (`word`: its lower children summed up) and
+//! each move inside the tier as one more (`standing::edge`); a process recounts its
 //! undecided children from the edges. The values are those of one process, byte for byte:
 //! the settle is the same function of the same scan (the stripes come back in index order).
 //!
@@ -17,7 +17,7 @@
 //!
 //! The processes are installed for the thread that builds ([`install`]): a build under MPI
 //! goes through the same spec, view and [`crate::solve::solve_tiered`] as any build, which
-//! asks [`solve_spread`] first. A spread solve keeps no checkpoints.
+//! asks `solve_spread` first. A spread solve keeps no checkpoints.
 
 use std::cell::RefCell;
 use std::time::Instant;
