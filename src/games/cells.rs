@@ -306,6 +306,148 @@ pub struct Symmetries {
     /// shifts and masks on both masks at once (the table lookups were a third of a Quixo 4×4
     /// solve).
     square4: bool,
+    /// For boards of nested squares (the mill boards), the cells a ring at a time, where
+    /// [`least`](Symmetries::least) takes shifts and masks too (the lookups were two fifths of
+    /// a Five Men's Morris solve).
+    rings: Option<Rings>,
+}
+
+/// Cells on nested rings of 8 (a square's corners and midpoints, rings aligned), each ring a
+/// byte in order round the square from a corner: the square's quarter turns are then rotations
+/// of each byte by two, a reflection a reversal of each byte, and swapping the inner and the
+/// outer square a swap of bytes.
+#[derive(Clone, Debug)]
+struct Rings {
+    /// How many rings: 2 or 3.
+    count: usize,
+    /// The ring bits of the cells of byte pattern `p` at byte `j` of a mask, at `j * 256 + p`.
+    to: Box<[u64]>,
+    /// The cells of ring byte pattern `p` of ring `r`, at `r * 256 + p`.
+    from: Box<[u64]>,
+}
+
+impl Rings {
+    /// The rings of `cells` cells given in order round each ring (inner first), when every cell
+    /// is on one.
+    fn new(cells: usize, orders: &[[usize; 8]]) -> Option<Rings> {
+        let mut ring_of = vec![None; cells];
+        for (r, order) in orders.iter().enumerate() {
+            for (i, &c) in order.iter().enumerate() {
+                if c >= cells || ring_of[c].is_some() {
+                    return None;
+                }
+                ring_of[c] = Some(8 * r + i);
+            }
+        }
+        if !(2..=3).contains(&orders.len()) || ring_of.iter().any(Option::is_none) {
+            return None;
+        }
+        let bytes = cells.div_ceil(8);
+        let mut to = vec![0u64; bytes * 256];
+        for j in 0..bytes {
+            for p in 0..256usize {
+                to[j * 256 + p] = (0..8)
+                    .filter(|b| p >> b & 1 == 1 && 8 * j + b < cells)
+                    .fold(0, |m, b| m | 1 << ring_of[8 * j + b].expect("every cell"));
+            }
+        }
+        let mut from = vec![0u64; orders.len() * 256];
+        for (r, order) in orders.iter().enumerate() {
+            for p in 0..256usize {
+                from[r * 256 + p] = (0..8)
+                    .filter(|i| p >> i & 1 == 1)
+                    .fold(0, |m, i| m | 1 << order[i]);
+            }
+        }
+        Some(Rings {
+            count: orders.len(),
+            to: to.into(),
+            from: from.into(),
+        })
+    }
+
+    #[inline]
+    fn to_rings(&self, mut m: u64) -> u64 {
+        let mut out = 0;
+        for j in 0..self.to.len() / 256 {
+            out |= self.to[j * 256 + (m & 0xff) as usize];
+            m >>= 8;
+        }
+        out
+    }
+
+    #[inline]
+    fn from_rings(&self, mut m: u64) -> u64 {
+        let mut out = 0;
+        for r in 0..self.count {
+            out |= self.from[r * 256 + (m & 0xff) as usize];
+            m >>= 8;
+        }
+        out
+    }
+
+    /// A quarter turn of every ring of `k` (x's rings in its low half, o's in its high half).
+    #[inline]
+    fn turn(k: u64) -> u64 {
+        ((k << 2) & 0xfcfc_fcfc_fcfc_fcfc) | ((k >> 6) & 0x0303_0303_0303_0303)
+    }
+
+    /// The reflection through the first corner's diagonal: place `i` of a ring to `8 - i`.
+    #[inline]
+    fn reflect(k: u64) -> u64 {
+        let swap = |k: u64, mask: u64, shift: u32| ((k >> shift) & mask) | ((k & mask) << shift);
+        let k = swap(k, 0x5555_5555_5555_5555, 1);
+        let k = swap(k, 0x3333_3333_3333_3333, 2);
+        let k = swap(k, 0x0f0f_0f0f_0f0f_0f0f, 4);
+        ((k << 1) & 0xfefe_fefe_fefe_fefe) | ((k >> 7) & 0x0101_0101_0101_0101)
+    }
+
+    /// The inner ring and the outer one swapped (the middle one of three kept).
+    #[inline]
+    fn swap(&self, k: u64) -> u64 {
+        let first = 0x0000_00ff_0000_00ffu64;
+        let shift = 8 * (self.count as u32 - 1);
+        let kept = if self.count == 3 { k & first << 8 } else { 0 };
+        ((k & first) << shift) | ((k >> shift) & first) | kept
+    }
+
+    /// The 16 images of `k`, by swap, reflection and turns, to `f`.
+    #[inline]
+    fn each(&self, k: u64, mut f: impl FnMut(u64)) {
+        for s in [k, self.swap(k)] {
+            let (mut a, mut b) = (s, Rings::reflect(s));
+            for _ in 0..4 {
+                f(a);
+                f(b);
+                a = Rings::turn(a);
+                b = Rings::turn(b);
+            }
+        }
+    }
+
+    #[inline]
+    fn least(&self, x: u64, o: u64) -> (u64, u64) {
+        let k = self.to_rings(x) | self.to_rings(o) << 32;
+        let mut best = u64::MAX;
+        self.each(k, |i| best = best.min(i));
+        (
+            self.from_rings(best & 0xffff_ffff),
+            self.from_rings(best >> 32),
+        )
+    }
+
+    /// The maps of cells the 16 images make (the first being the identity).
+    fn maps(&self, cells: usize) -> Vec<Vec<usize>> {
+        let mut maps = vec![vec![0; cells]; 16];
+        for c in 0..cells {
+            let mut n = 0;
+            self.each(self.to_rings(1 << c), |i| {
+                maps[n][c] = self.from_rings(i).trailing_zeros() as usize;
+                n += 1;
+            });
+        }
+        maps
+    }
 }
 
 impl Symmetries {
@@ -329,7 +471,34 @@ impl Symmetries {
             bytes,
             tables: tables.into(),
             square4: cells == 16 && maps == Symmetries::square(4).as_slice(),
+            rings: None,
         }
+    }
+
+    /// [`new`](Symmetries::new), for cells on nested rings of 8 given in order round each ring
+    /// from the same corner (inner ring first): when the rings' turns, reflections and swap make
+    /// exactly `maps` (checked here, cell by cell), [`least`](Symmetries::least) takes them by
+    /// shifts and masks.
+    pub fn with_rings(cells: usize, maps: &[Vec<usize>], orders: &[[usize; 8]]) -> Symmetries {
+        let mut s = Symmetries::new(cells, maps);
+        if let Some(rings) = Rings::new(cells, orders) {
+            let mut want: Vec<Vec<usize>> = maps.to_vec();
+            want.push((0..cells).collect());
+            want.sort();
+            want.dedup();
+            let mut made = rings.maps(cells);
+            made.sort();
+            made.dedup();
+            if made == want {
+                s.rings = Some(rings);
+            }
+        }
+        s
+    }
+
+    /// Whether [`least`](Symmetries::least) goes by rings.
+    pub fn by_rings(&self) -> bool {
+        self.rings.is_some()
     }
 
     /// The 7 symmetries of an `n`×`n` grid of cells numbered row by row, other than the
@@ -397,6 +566,9 @@ impl Symmetries {
         if self.square4 {
             let k = square4_least(x as u32 | (o as u32) << 16);
             return (u64::from(k & 0xffff), u64::from(k >> 16));
+        }
+        if let Some(rings) = &self.rings {
+            return rings.least(x, o);
         }
         // The o images first: x is mapped only where o's image ties or beats the least so far
         // (about half the lookups of mapping both).
