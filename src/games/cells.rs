@@ -367,7 +367,7 @@ impl Rings {
     }
 
     #[inline]
-    fn to_rings(&self, mut m: u64) -> u64 {
+    fn rings_of(&self, mut m: u64) -> u64 {
         let mut out = 0;
         for j in 0..self.to.len() / 256 {
             out |= self.to[j * 256 + (m & 0xff) as usize];
@@ -377,7 +377,7 @@ impl Rings {
     }
 
     #[inline]
-    fn from_rings(&self, mut m: u64) -> u64 {
+    fn cells_of(&self, mut m: u64) -> u64 {
         let mut out = 0;
         for r in 0..self.count {
             out |= self.from[r * 256 + (m & 0xff) as usize];
@@ -427,26 +427,26 @@ impl Rings {
 
     #[inline]
     fn least(&self, x: u64, o: u64) -> (u64, u64) {
-        let k = self.to_rings(x) | self.to_rings(o) << 32;
+        let k = self.rings_of(x) | self.rings_of(o) << 32;
         let mut best = u64::MAX;
         self.each(k, |i| best = best.min(i));
-        (
-            self.from_rings(best & 0xffff_ffff),
-            self.from_rings(best >> 32),
-        )
+        (self.cells_of(best & 0xffff_ffff), self.cells_of(best >> 32))
     }
 
     /// The maps of cells the 16 images make (the first being the identity).
     fn maps(&self, cells: usize) -> Vec<Vec<usize>> {
-        let mut maps = vec![vec![0; cells]; 16];
-        for c in 0..cells {
-            let mut n = 0;
-            self.each(self.to_rings(1 << c), |i| {
-                maps[n][c] = self.from_rings(i).trailing_zeros() as usize;
-                n += 1;
-            });
-        }
-        maps
+        let images: Vec<Vec<usize>> = (0..cells)
+            .map(|c| {
+                let mut to = Vec::with_capacity(16);
+                self.each(self.rings_of(1 << c), |i| {
+                    to.push(self.cells_of(i).trailing_zeros() as usize)
+                });
+                to
+            })
+            .collect();
+        (0..16)
+            .map(|n| images.iter().map(|to| to[n]).collect())
+            .collect()
     }
 }
 
