@@ -1,7 +1,8 @@
 //! Chess endings: the longest mates of KQK and KRK as published, mates and stalemates where
 //! the rules put them, FEN read back (the lookups' one-pass reader as shakmaty reads), tables
 //! equal at one and two threads, and bad FENs refused with one line and exit status 2 while a
-//! stream goes on. The recurrence of every value of the sample tables (KQk, KPk) is checked
+//! stream goes on; en passant positions (pawns of both sides) ranked, read and written back,
+//! reached by double pushes and left by the capture. The recurrence of every value of the sample tables (KQk, KPk) is checked
 //! by tests/conformance.rs.
 
 mod common;
@@ -154,11 +155,6 @@ fn the_command_line_answers_and_refuses_bad_input() {
     // The black king in check with black to move is a position.
     gamedb_ok(&["query", &t, "8/8/8/8/8/2k5/8/K1R5 b - - 0 1"]);
     refused(
-        "both pawns",
-        &["build", "chess", "--men", "KPkp", "--out", dir.arg()],
-        &["pawns of both sides", "expected"],
-    );
-    refused(
         "bad men",
         &["build", "chess", "--men", "KXk", "--out", dir.arg()],
         &["--men", "expected"],
@@ -305,4 +301,89 @@ fn the_quick_fen_reader_reads_as_shakmaty_does() {
         quick > 40_000 && indexed > 10_000,
         "{quick} read, {indexed} indexed"
     );
+}
+
+/// The en passant block of KPkp (the last of its tier, the last tier): every legal index
+/// unranks to a position with an en passant square that check() accepts, ranks back, reads
+/// back from its FEN, is not the same men without the right, and lists the capture.
+#[test]
+fn en_passant_positions_rank_read_back_and_list_the_capture() {
+    use gamedb::game::{GameSpec, Rules, Tiered};
+    let g = ChessSpec::new("KPkp").unwrap().view();
+    let n = g.positions();
+    // 1806 king pairs, 64 squares of the other pawn, 8 files, 2 sides.
+    let block = 1806 * 64 * 8 * 2;
+    let mut seen = [0u64; 2];
+    for i in n - block..n {
+        if !g.legal(i) {
+            continue;
+        }
+        let pos = g.unrank(i);
+        assert_eq!(pos.len(), 66, "{i}");
+        g.check(&pos).unwrap();
+        assert_eq!(g.rank(&pos), i);
+        let fen = g.format(&pos);
+        assert_eq!(g.parse(&fen).unwrap(), pos, "{fen}");
+        assert_ne!(g.rank(&pos[..65]), i, "{fen}");
+        let target = shakmaty::Square::new(pos[65]).to_string();
+        let moves = g.moves(&pos);
+        assert!(
+            moves
+                .iter()
+                .any(|m| m.label.contains(&format!("x{target}"))),
+            "{fen}"
+        );
+        seen[pos[64] as usize] += 1;
+    }
+    // Both sides to move, in their thousands (each of 8 files, kings placed freely).
+    assert!(seen[0] > 10_000 && seen[1] > 10_000, "{seen:?}");
+}
+
+/// A double push next to an enemy pawn leads to the en passant position (its own index); a
+/// double push with no pawn to take it, or a single push, does not; FEN queries with an en
+/// passant field are read, a square no capture can use is dropped, a square no pawn crossed
+/// is refused.
+#[test]
+fn double_pushes_and_en_passant_fields() {
+    use gamedb::game::{GameSpec, Rules};
+    let g = ChessSpec::new("KPkp").unwrap().view();
+    let pos = g.parse("8/8/8/8/5p2/8/4P3/K6k w - - 0 1").unwrap();
+    let moves = g.moves(&pos);
+    let leaves = |label: &str| {
+        moves
+            .iter()
+            .find(|m| m.label == label)
+            .map(|m| m.leaves.clone())
+            .unwrap()
+    };
+    let e4 = leaves("e4");
+    assert_eq!(g.format(&e4), "8/8/8/8/4Pp2/8/8/K6k b - e3 0 1");
+    assert_eq!(leaves("e3").len(), 65);
+    let with = g.parse("8/8/8/8/4Pp2/8/8/K6k b - e3 0 1").unwrap();
+    let without = g.parse("8/8/8/8/4Pp2/8/8/K6k b - - 0 1").unwrap();
+    assert_eq!(with, e4);
+    assert_ne!(g.rank(&with), g.rank(&without));
+    let labels = |p: &[u32]| -> Vec<String> { g.moves(p).into_iter().map(|m| m.label).collect() };
+    assert!(labels(&with).contains(&"fxe3".to_string()));
+    assert!(!labels(&without).contains(&"fxe3".to_string()));
+    // The same men mirrored: the same index.
+    let mirrored = g.parse("8/8/8/8/2pP4/8/8/k6K b - d3 0 1").unwrap();
+    assert_eq!(g.rank(&mirrored), g.rank(&with));
+    // No black pawn beside it: the square is dropped (the same position as without it).
+    let k = ChessSpec::new("KPk").unwrap().view();
+    let lone = k.parse("8/8/8/8/4P3/8/8/K6k b - e3 0 1").unwrap();
+    assert_eq!(lone, k.parse("8/8/8/8/4P3/8/8/K6k b - - 0 1").unwrap());
+    // Cells that claim an en passant square no capture can use are refused.
+    let mut claim = lone.clone();
+    claim.push(20);
+    assert!(k.check(&claim).is_err());
+    for fen in [
+        "8/8/8/8/4Pp2/8/8/K6k b - e6 0 1",
+        "8/8/8/8/4Pp2/8/8/K6k b - d3 0 1",
+        "8/8/8/8/4Pp2/8/4P3/K6k b - e3 0 1",
+    ] {
+        let e = g.parse(fen).unwrap_err().to_string();
+        assert!(e.contains("en passant") && e.contains("expected"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
 }

@@ -1,9 +1,14 @@
 //! Positions of a chess table as the lookups write them: 64 cells (a1 = 0 … h8 = 63, 0
 //! empty, 1–6 a white pawn, knight, bishop, rook, queen, king, 7–12 the same of black) and the
-//! side to move (0 white, 1 black); read from and written as FEN, drawn as a board.
+//! side to move (0 white, 1 black), then, only in a position where an en passant capture is
+//! legal, one more cell: the en passant square (16–23 on the third rank, 40–47 on the sixth);
+//! read from and written as FEN, drawn as a board.
 
 use shakmaty::fen::Fen;
-use shakmaty::{Board, CastlingMode, Chess, Color, Piece, PositionErrorKinds, Role, Setup, Square};
+use shakmaty::{
+    Board, CastlingMode, Chess, Color, EnPassantMode, Piece, Position, PositionErrorKinds, Role,
+    Setup, Square,
+};
 
 /// Cells besides the side to move.
 pub const CELLS: usize = 64;
@@ -54,6 +59,28 @@ pub fn board(pos: &[u32]) -> Board {
     b
 }
 
+/// The cells of a position: its board, side, and en passant square where an en passant
+/// capture is legal (a square no capture can use makes no other position: it is left out).
+pub fn cells_of(chess: &Chess) -> Vec<u32> {
+    let mut pos = cells(chess.board(), chess.turn());
+    if let Some(sq) = chess.ep_square(EnPassantMode::Legal) {
+        pos.push(u32::from(sq));
+    }
+    pos
+}
+
+/// The en passant square of cells, `None` without the cell (or with one off the board).
+pub fn ep(pos: &[u32]) -> Option<Square> {
+    pos.get(CELLS + 1)
+        .filter(|&&s| s < 64)
+        .map(|&s| Square::new(s))
+}
+
+/// Whether an en passant cell names a square of the third or sixth rank.
+pub fn ep_cell_ok(cell: u32) -> bool {
+    (16..24).contains(&cell) || (40..48).contains(&cell)
+}
+
 /// The side to move of checked cells.
 pub fn turn(pos: &[u32]) -> Color {
     if pos[CELLS] == 0 {
@@ -64,11 +91,21 @@ pub fn turn(pos: &[u32]) -> Color {
 }
 
 /// The position of a board and side when it is legal as a table holds it (a check that play
-/// could not give is allowed, the side not to move in check is not), else why not.
-pub fn position(board: Board, turn: Color) -> Result<Chess, String> {
+/// could not give is allowed, the side not to move in check is not), else why not. An en
+/// passant square must be one a pawn just crossed and one an en passant capture can use.
+pub fn position(board: Board, turn: Color, ep: Option<Square>) -> Result<Chess, String> {
+    let chess = setup_position(board, turn, ep)?;
+    if ep.is_some() && chess.ep_square(EnPassantMode::Legal).is_none() {
+        return Err("no en passant capture is legal on the en passant square".to_string());
+    }
+    Ok(chess)
+}
+
+fn setup_position(board: Board, turn: Color, ep: Option<Square>) -> Result<Chess, String> {
     let setup = Setup {
         board,
         turn,
+        ep_square: ep,
         ..Setup::empty()
     };
     let res: Result<Chess, _> = setup.position(CastlingMode::Standard);
@@ -89,6 +126,8 @@ pub fn position(board: Board, turn: Color) -> Result<Chess, String> {
             "a side has more than one king".to_string()
         } else if k.contains(PositionErrorKinds::PAWNS_ON_BACKRANK) {
             "a pawn stands on the first or last rank".to_string()
+        } else if k.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
+            EP_NOT_CROSSED.to_string()
         } else if k.contains(PositionErrorKinds::OPPOSITE_CHECK) {
             "the side not to move is in check".to_string()
         } else {
@@ -97,9 +136,14 @@ pub fn position(board: Board, turn: Color) -> Result<Chess, String> {
     })
 }
 
+const EP_NOT_CROSSED: &str = "the en passant square is not one a pawn just crossed (the empty \
+                              square behind a pawn of the side not to move on its fourth rank, \
+                              its start square empty)";
+
 /// Reads a FEN: the cells and side, or why the text is none (castling rights are refused,
-/// the clocks are read and ignored, an en passant square is checked by the rules and
-/// dropped: no ending of these tables has pawns of both sides).
+/// the clocks are read and ignored; an en passant square must be one a pawn just crossed,
+/// and is kept where an en passant capture is legal, dropped where none is: the FEN standard
+/// writes it after every double push, and without a capture it makes no other position).
 pub fn parse(text: &str) -> Result<Vec<u32>, String> {
     if let Some((board, turn)) = quick(text.trim()) {
         return Ok(cells(&board, turn));
@@ -167,18 +211,28 @@ fn general(text: &str) -> Result<Vec<u32>, String> {
     if setup.castling_rights.any() {
         return Err("castling rights are not in these tables (write - for them)".to_string());
     }
-    if setup.ep_square.is_some() {
+    let mut pos = cells(&setup.board, setup.turn);
+    if let Some(sq) = setup.ep_square {
         let res: Result<Chess, _> = setup.clone().position(CastlingMode::Standard);
-        if let Err(e) = res {
-            if e.kinds().contains(PositionErrorKinds::INVALID_EP_SQUARE) {
-                return Err("the en passant square is not one a pawn just crossed".to_string());
+        let res = match res {
+            Ok(chess) => Ok(chess),
+            Err(e) if e.kinds().contains(PositionErrorKinds::INVALID_EP_SQUARE) => {
+                return Err(EP_NOT_CROSSED.to_string());
             }
+            Err(e) => e.ignore_impossible_check().map_err(|_| ()),
+        };
+        // Other faults are the board's, named by the check that follows.
+        if res.map_or(true, |chess| {
+            chess.ep_square(EnPassantMode::Legal).is_some()
+        }) {
+            pos.push(u32::from(sq));
         }
     }
-    Ok(cells(&setup.board, setup.turn))
+    Ok(pos)
 }
 
-/// The FEN of cells and side (no castling, no en passant, clocks `0 1`).
+/// The FEN of cells and side (no castling, the en passant square where the cells have one,
+/// clocks `0 1`).
 pub fn format(pos: &[u32]) -> String {
     let mut s = String::new();
     for rank in (0..8).rev() {
@@ -206,9 +260,14 @@ pub fn format(pos: &[u32]) -> String {
             s.push('/');
         }
     }
+    let ep = match pos.get(CELLS + 1) {
+        Some(&c) if c < 64 => Square::new(c).to_string(),
+        Some(_) => "?".to_string(),
+        None => "-".to_string(),
+    };
     match pos.get(CELLS) {
-        Some(0) => s.push_str(" w - - 0 1"),
-        Some(_) => s.push_str(" b - - 0 1"),
+        Some(0) => s.push_str(&format!(" w - {ep} 0 1")),
+        Some(_) => s.push_str(&format!(" b - {ep} 0 1")),
         None => {}
     }
     s
@@ -231,6 +290,9 @@ pub fn drawing(pos: &[u32]) -> String {
         Some(0) => lines.push("white to move".to_string()),
         Some(_) => lines.push("black to move".to_string()),
         None => {}
+    }
+    if let Some(sq) = ep(pos) {
+        lines.push(format!("en passant {sq}"));
     }
     lines.join("\n")
 }

@@ -2,8 +2,9 @@
 //! case, then black's lower case, each side's king first) with either side to move, and every
 //! sub-ending its captures and promotions reach, each a lower tier of the same table (so a
 //! table answers alone, with no other file to find). Rules by the `shakmaty` crate; castling
-//! is excluded, as the tablebases exclude it; endings with pawns of both sides (where en
-//! passant arises) are not built yet and are refused.
+//! is excluded, as the tablebases exclude it. En passant is in: a position is its men, the
+//! side to move and, right after a double push that an en passant capture can answer, the
+//! en passant square (a position of its own, with that capture among its moves).
 //!
 //! Values are the engine's: win or lose with the distance to mate in plies (checkmate: lose
 //! in 0 for the side to move), `tie` for a game that ends drawn by stalemate or a dead
@@ -13,8 +14,10 @@
 //! (distance to mate, as Ströhlein and Thompson computed it).
 //!
 //! The index is [`index`]'s: king pairs under the board's symmetries, then each man's square.
-//! Indices that are no legal position (men on one square, pawns on the first or last rank,
-//! the side not to move in check) are marked as none.
+//! A material with pawns of both sides has after its positions a block of en passant
+//! positions. Indices that are no legal position (men on one square, pawns on the first or
+//! last rank, the side not to move in check, an en passant square no capture can use) are
+//! marked as none.
 
 pub mod fen;
 pub mod index;
@@ -22,7 +25,7 @@ pub mod index;
 use std::ops::Range;
 
 use shakmaty::san::SanPlus;
-use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, EnPassantMode, Piece, Position, Role, Square};
 
 use self::index::{transform, KingPairs, Material};
 use crate::game::{
@@ -55,12 +58,6 @@ impl ChessSpec {
             return Err(Error::bad(format!(
                 "--men {men}: {} men; expected at most {MAX_MEN}",
                 m.others() + 2
-            )));
-        }
-        if m.0[0][4] > 0 && m.0[1][4] > 0 {
-            return Err(Error::bad(format!(
-                "--men {men}: pawns of both sides (en passant) are not in these tables yet; \
-                 expected pawns of one side at most"
             )));
         }
         Ok(ChessSpec { men: m })
@@ -121,7 +118,24 @@ struct Tier {
     /// Whether the material has pawns (which king pairs it uses).
     pawns: bool,
     start: u64,
+    /// With pawns of both sides, the en passant positions after the others.
+    ep: Option<EpBlock>,
 }
+
+/// The en passant positions of a material: `((pair · span + squares) · 8 + file) · 2 + side`
+/// from `start`, where `file` is the en passant square's (after the symmetry of the kings)
+/// and `squares` places the men besides the kings and the pawn that just crossed it, which
+/// stands on its fourth rank on that file.
+struct EpBlock {
+    start: u64,
+    /// The men besides the pushed pawn, white to move (a black pawn pushed) and black to move.
+    men: [Vec<(usize, usize)>; 2],
+    /// 64^(men - 1).
+    span: u64,
+}
+
+/// A board at an index, `Err` when the index places no position.
+type Placed = std::result::Result<Board, Board>;
 
 /// A chess ending over its dense index.
 pub struct Endgame {
@@ -167,13 +181,29 @@ impl Endgame {
             let men = material.men();
             let pawns = material.pawns() > 0;
             let span = 64u64.pow(men.len() as u32);
-            let size = pairs[pawns as usize].pairs.len() as u64 * span * 2;
+            let count = pairs[pawns as usize].pairs.len() as u64;
+            let mut ep = None;
+            if material.0[0][4] > 0 && material.0[1][4] > 0 {
+                let without = |c: usize| {
+                    let mut m = men.clone();
+                    let k = m.iter().position(|&x| x == (c, 4)).unwrap_or(0);
+                    m.remove(k);
+                    m
+                };
+                ep = Some(EpBlock {
+                    start: start + count * span * 2,
+                    men: [without(1), without(0)],
+                    span: span / 64,
+                });
+            }
+            let size = count * span * 2 + ep.as_ref().map_or(0, |e| count * e.span * 16);
             tiers.push(Tier {
                 material,
                 men,
                 span,
                 pawns,
                 start,
+                ep,
             });
             start += size;
         }
@@ -189,20 +219,28 @@ impl Endgame {
         self.tiers.get(t + 1).map_or(self.positions, |n| n.start)
     }
 
-    /// The board and side at an index, `Err` with the cells (a clash marked) when the index
-    /// is no placement (men on one square, men of a kind out of order, a pawn on the first or
-    /// last rank).
-    fn placement(&self, index: u64) -> (std::result::Result<Board, Board>, Color, Vec<u32>) {
+    /// The board, side and en passant square at an index, `Err` with the cells (a clash
+    /// marked) when the index is no placement (men on one square, men of a kind out of order,
+    /// a pawn on the first or last rank).
+    fn placement(&self, index: u64) -> (Placed, Color, Option<Square>, Vec<u32>) {
         let t = self.tiers.partition_point(|x| x.start <= index) - 1;
         let tier = &self.tiers[t];
-        let local = index - tier.start;
+        let (mut local, mut men, mut span) = (index - tier.start, &tier.men, tier.span);
+        let mut file = None;
+        if let Some(e) = tier.ep.as_ref().filter(|e| index >= e.start) {
+            local = index - e.start;
+            file = Some((local / 2 % 8) as usize);
+            local = local / 16 * 2 + local % 2;
+            men = &e.men[(local % 2) as usize];
+            span = e.span;
+        }
         let side = if local % 2 == 0 {
             Color::White
         } else {
             Color::Black
         };
         let rest = local / 2;
-        let (pair, mut squares) = (rest / tier.span, rest % tier.span);
+        let (pair, mut squares) = (rest / span, rest % span);
         let (wk, bk) = self.pairs[tier.pawns as usize].pairs[pair as usize];
         let mut cells = vec![0u32; fen::CELLS + 1];
         cells[fen::CELLS] = u32::from(side == Color::Black);
@@ -217,11 +255,27 @@ impl Endgame {
             cells[sq as usize] = fen::code(p);
         }
         let mut at = [0usize; MAX_MEN];
-        for k in (0..tier.men.len()).rev() {
+        for k in (0..men.len()).rev() {
             at[k] = (squares % 64) as usize;
             squares /= 64;
         }
-        for (k, &(c, r)) in tier.men.iter().enumerate() {
+        let mut ep = None;
+        if let Some(f) = file {
+            // The pawn that crossed the en passant square, the side to move's enemy.
+            let (sq, target) = match side {
+                Color::White => (32 + f, 40 + f),
+                Color::Black => (24 + f, 16 + f),
+            };
+            let pawn = Piece {
+                color: !side,
+                role: Role::Pawn,
+            };
+            board.set_piece_at(Square::new(sq as u32), pawn);
+            cells[sq] = fen::code(pawn);
+            cells.push(target as u32);
+            ep = Some(Square::new(target as u32));
+        }
+        for (k, &(c, r)) in men.iter().enumerate() {
             let sq = at[k];
             let p = Piece {
                 color: colour(c),
@@ -232,7 +286,7 @@ impl Endgame {
                 ok = false;
                 continue;
             }
-            if k > 0 && tier.men[k - 1] == (c, r) && at[k - 1] > sq {
+            if k > 0 && men[k - 1] == (c, r) && at[k - 1] > sq {
                 ok = false;
             }
             if r == 4 && !(8..56).contains(&sq) {
@@ -241,13 +295,13 @@ impl Endgame {
             cells[sq] = fen::code(p);
             board.set_piece_at(Square::new(sq as u32), p);
         }
-        (if ok { Ok(board) } else { Err(board) }, side, cells)
+        (if ok { Ok(board) } else { Err(board) }, side, ep, cells)
     }
 
     /// The legal position at an index, `None` for no position.
     fn position_at(&self, index: u64) -> Option<Chess> {
-        let (board, side, _) = self.placement(index);
-        fen::position(board.ok()?, side).ok()
+        let (board, side, ep, _) = self.placement(index);
+        fen::position(board.ok()?, side, ep).ok()
     }
 
     /// The tier of a material, `None` when it is not this table's.
@@ -266,37 +320,58 @@ impl Endgame {
         m
     }
 
-    /// The index of a legal position of one of the table's materials.
-    fn index(&self, board: &Board, turn: Color) -> Option<u64> {
+    /// The index of a legal position of one of the table's materials (with its en passant
+    /// square where a capture can use it).
+    fn index(&self, board: &Board, turn: Color, ep: Option<Square>) -> Option<u64> {
         let t = self.tier_of(&Endgame::material(board))?;
         let tier = &self.tiers[t];
         let wk = u32::from(board.king_of(Color::White)?) as usize;
         let bk = u32::from(board.king_of(Color::Black)?) as usize;
         let (sym, pair) = self.pairs[tier.pawns as usize].canonical(wk, bk)?;
+        // The pawn that crossed the en passant square is not among the men: the file says
+        // where it stands.
+        let pushed = ep.map(|e| match turn {
+            Color::White => u32::from(e).wrapping_sub(8),
+            Color::Black => u32::from(e) + 8,
+        });
+        let men = match (&tier.ep, ep) {
+            (_, None) => &tier.men,
+            (Some(e), Some(_)) => &e.men[(turn == Color::Black) as usize],
+            (None, Some(_)) => return None,
+        };
         // Each man as (its kind in index order) · 64 + its square: sorted, the men come in
         // index order and men of one kind by increasing square.
         let mut keys = [0u16; MAX_MEN];
         let mut n = 0;
         for (sq, p) in board {
-            if p.role != Role::King {
+            if p.role != Role::King && Some(u32::from(sq)) != pushed {
                 let kind = (p.color == Color::Black) as usize * 5 + role_index(p.role);
                 *keys.get_mut(n)? = (kind * 64 + transform(sym, u32::from(sq) as usize)) as u16;
                 n += 1;
             }
         }
+        if n != men.len() {
+            return None;
+        }
         keys[..n].sort_unstable();
         let squares = keys[..n]
             .iter()
             .fold(0u64, |acc, &k| acc * 64 + (k % 64) as u64);
+        let side = u64::from(turn == Color::Black);
+        if let (Some(e), Some(sq)) = (&tier.ep, ep) {
+            let file = (transform(sym, u32::from(sq) as usize) & 7) as u64;
+            let rest = (pair as u64 * e.span + squares) * 8 + file;
+            return Some(e.start + rest * 2 + side);
+        }
         let rest = pair as u64 * tier.span + squares;
-        Some(tier.start + rest * 2 + u64::from(turn == Color::Black))
+        Some(tier.start + rest * 2 + side)
     }
 
     /// The index of a board and side when the position is legal and one of the table's
     /// (what [`check`](Rules::check) accepts), else `None`.
-    fn legal_index(&self, board: Board, turn: Color) -> Option<u64> {
-        let index = self.index(&board, turn)?;
-        fen::position(board, turn).is_ok().then_some(index)
+    fn legal_index(&self, board: Board, turn: Color, ep: Option<Square>) -> Option<u64> {
+        let index = self.index(&board, turn, ep)?;
+        fen::position(board, turn, ep).is_ok().then_some(index)
     }
 
     fn over(pos: &Chess) -> Option<Standing> {
@@ -318,6 +393,15 @@ impl Endgame {
         }
     }
 
+    /// Whether cells have the form of a position: 64 cells, the side, and optionally an
+    /// en passant square of the third or sixth rank.
+    fn cells_ok(pos: &[u32]) -> bool {
+        (pos.len() == fen::CELLS + 1
+            || pos.len() == fen::CELLS + 2 && fen::ep_cell_ok(pos[fen::CELLS + 1]))
+            && pos[..fen::CELLS].iter().all(|&c| c <= 12)
+            && pos[fen::CELLS] <= 1
+    }
+
     /// Whether the side to move of a legal position has a capture (`None` for no position).
     pub fn can_capture(&self, pos: &[u32]) -> Option<bool> {
         let chess = self.legal_cells(pos).ok()?;
@@ -331,7 +415,7 @@ impl Endgame {
 
     fn legal_cells(&self, pos: &[u32]) -> std::result::Result<Chess, String> {
         let m = Endgame::material(&fen::board(pos));
-        let chess = fen::position(fen::board(pos), fen::turn(pos))?;
+        let chess = fen::position(fen::board(pos), fen::turn(pos), fen::ep(pos))?;
         if self.tier_of(&m).is_none() {
             return Err(format!(
                 "the men {} are not in this table (it holds {})",
@@ -374,7 +458,11 @@ impl Tiered for Endgame {
         for m in moves {
             let mut next = chess.clone();
             next.play_unchecked(&m);
-            if let Some(i) = self.index(next.board(), next.turn()) {
+            if let Some(i) = self.index(
+                next.board(),
+                next.turn(),
+                next.ep_square(EnPassantMode::Legal),
+            ) {
                 f(i);
             }
         }
@@ -410,22 +498,21 @@ impl Rules for Endgame {
     fn position_form(&self) -> String {
         format!(
             "a FEN of a legal position of {} or a sub-ending ({}), no castling rights, e.g. \
-             8/8/8/8/8/2k5/8/K2R4 w - - 0 1",
+             8/8/8/8/8/2k5/8/K2R4 w - - 0 1; an en passant square only where a pawn just \
+             crossed it",
             self.spec.men.name(),
             self.materials().join(", ")
         )
     }
 
     fn check(&self, pos: &[u32]) -> Result<()> {
-        if pos.len() != fen::CELLS + 1
-            || pos[..fen::CELLS].iter().any(|&c| c > 12)
-            || pos[fen::CELLS] > 1
-        {
+        if !Endgame::cells_ok(pos) {
             return crate::game::bad_position(
                 self,
                 pos,
                 "expected 64 cells of 0 (empty) to 12 (1-6 white pawn, knight, bishop, rook, \
-                 queen, king; 7-12 black), then the side to move, 0 (white) or 1 (black)"
+                 queen, king; 7-12 black), then the side to move, 0 (white) or 1 (black), \
+                 then optionally the en passant square (16-23 or 40-47)"
                     .to_string(),
             );
         }
@@ -433,29 +520,29 @@ impl Rules for Endgame {
     }
 
     fn rank(&self, pos: &[u32]) -> u64 {
-        self.index(&fen::board(pos), fen::turn(pos))
+        if !Endgame::cells_ok(pos) {
+            return u64::MAX;
+        }
+        self.index(&fen::board(pos), fen::turn(pos), fen::ep(pos))
             .unwrap_or(u64::MAX)
     }
 
     /// [`check`](Rules::check) and [`rank`](Rules::rank) in one pass: the board built once,
     /// its legality asked of the rules once.
     fn entry_index(&self, pos: &[u32]) -> Option<u64> {
-        let ok = pos.len() == fen::CELLS + 1
-            && pos[..fen::CELLS].iter().all(|&c| c <= 12)
-            && pos[fen::CELLS] <= 1;
-        if !ok {
+        if !Endgame::cells_ok(pos) {
             return None;
         }
-        self.legal_index(fen::board(pos), fen::turn(pos))
+        self.legal_index(fen::board(pos), fen::turn(pos), fen::ep(pos))
     }
 
     fn text_entry_index(&self, text: &str) -> Option<u64> {
         let (board, turn) = fen::quick(text.trim())?;
-        self.legal_index(board, turn)
+        self.legal_index(board, turn, None)
     }
 
     fn unrank(&self, index: u64) -> Vec<u32> {
-        self.placement(index).2
+        self.placement(index).3
     }
 
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
@@ -473,7 +560,7 @@ impl Rules for Endgame {
                 let san = SanPlus::from_move_and_play_unchecked(&mut next, m);
                 Move {
                     label: san.to_string(),
-                    leaves: fen::cells(next.board(), next.turn()),
+                    leaves: fen::cells_of(&next),
                 }
             })
             .collect()
