@@ -2,7 +2,7 @@
 //! and four men on the board of Five and Six, and three men on a 3×3 grid without diagonals,
 //! where a mill ends the game as in Three Men's Morris), with the rules as GamesmanOne (the
 //! GamesCrafters' solver, `src/games/mills` of its `rs/mills` branch) states them, its
-//! "standard" removal rule and no Lasker rule:
+//! "standard" removal rule, and Lasker's rule as a variant (`--lasker`, below):
 //! * two players, `x` first, each with N men in hand; the board is the 16 points of two
 //!   nested squares joined at their midpoints (Five and Six Men's, and the small variants) or
 //!   the 24 points of three (Nine Men's), or the 9 points of a 3×3 grid joined along its rows
@@ -17,6 +17,11 @@
 //!   the board);
 //! * a player to move with two men left (on the board and in hand) has lost, and so has a
 //!   player to move without a legal move; play that goes on forever is a draw.
+//!
+//! Lasker's rule (`--lasker`; GamesmanOne's "merge placement and moving phases" with flying
+//! counted on the men left): a side with men in hand may place one or move a man on the
+//! board; the sides alternate, `x` first, whatever they hold; with flying a side flies with
+//! three men left, in hand and on the board.
 //!
 //! `--endgame K` cuts the game to its moving phase with at most K men a side on the board and
 //! none in hand: an endgame table without a start, closed under play (a removal only lowers
@@ -39,10 +44,11 @@
 //! move of the moving phase stays in its tier (cycles, which the engine solves). Within a
 //! tier, boards are ranked as [`super::cells`] ranks them, times two when both hands are empty
 //! (index `2 · rank + side`, 0 for `x` to move) and once otherwise (the men in hand say who
-//! moves). An index is a position unless the side that is not to move has two men left (the
-//! game ended when it was brought down to two). No symmetry of the board is used.
+//! moves); with Lasker's rule times two unless a side has no man on the board (that side
+//! moves), and a move keeps its tier in the placing phase too. An index is a position unless
+//! the side that is not to move has two men left (the game ended when it was brought down to
+//! two). The board's symmetries are folded (`mill/symmetry.rs`).
 
-use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
 use super::cells::{Cells, EMPTY, O, X};
@@ -56,12 +62,14 @@ use crate::{Error, Result};
 mod board;
 mod symmetry;
 mod text;
+mod tier;
 
 use board::Layout;
 use symmetry::Folding;
+use tier::{tiers, Tier};
 
 /// The boards and the men a side may start with on each: (points, men).
-pub const BOARDS: &[(u32, &[u32])] = &[(9, &[3]), (16, &[3, 4, 5, 6]), (24, &[9])];
+pub const BOARDS: &[(u32, &[u32])] = &[(9, &[3]), (16, &[3, 4, 5, 6]), (24, &[9, 10])];
 
 /// Parameters of a mill game table, checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +78,7 @@ pub struct MillSpec {
     points: u32,
     flying: bool,
     endgame: Option<u32>,
+    lasker: bool,
 }
 
 impl MillSpec {
@@ -80,7 +89,8 @@ impl MillSpec {
         if !BOARDS.iter().any(|&(p, m)| p == points && m.contains(&men)) {
             return Err(Error::bad(format!(
                 "--men {men} --points {points}: expected 3, 4, 5 or 6 men on 16 points (the \
-                 games of five and six men), 9 on 24 (nine men) or 3 on 9 (the 3x3 grid)"
+                 games of five and six men), 9 or 10 on 24 (nine men, Lasker) or 3 on 9 (the 3x3 \
+                 grid)"
             )));
         }
         Ok(MillSpec {
@@ -88,7 +98,21 @@ impl MillSpec {
             points,
             flying,
             endgame: None,
+            lasker: false,
         })
+    }
+
+    /// The same game with Lasker's rule (a turn may move a man while the mover has men in
+    /// hand) or without; the rule changes the placing phase alone, which an endgame has not.
+    pub fn with_lasker(self, lasker: bool) -> Result<MillSpec> {
+        if lasker && self.endgame.is_some() {
+            return Err(Error::bad(
+                "--lasker with --endgame: expected one of them (the Lasker rule changes the placing \
+                 phase alone, and an endgame table has none)"
+                    .to_string(),
+            ));
+        }
+        Ok(MillSpec { lasker, ..self })
     }
 
     /// The same game cut to its moving phase with at most `k` men a side on the board and none
@@ -133,6 +157,10 @@ impl GameSpec for MillSpec {
             "flying",
             "A player with three men on the board may move one to any empty point",
         ),
+        Param::flag(
+            "lasker",
+            "Lasker's rule: a player with men in hand may place one or move a man on the board",
+        ),
         Param::optional(
             "endgame",
             "K",
@@ -152,7 +180,8 @@ impl GameSpec for MillSpec {
             a.optional_number("points")?,
             a.flag("flying"),
         )?
-        .with_endgame(a.optional_number("endgame")?)
+        .with_endgame(a.optional_number("endgame")?)?
+        .with_lasker(a.flag("lasker"))
     }
 
     fn parameters(&self) -> String {
@@ -164,6 +193,7 @@ impl GameSpec for MillSpec {
             ),
             ("flying", self.flying.then(|| "true".into())),
             ("endgame", self.endgame.map(|k| k.to_string())),
+            ("lasker", self.lasker.then(|| "true".into())),
         ])
     }
 
@@ -172,6 +202,7 @@ impl GameSpec for MillSpec {
             self.men,
             Layout::of(self.points as usize).points,
             self.endgame,
+            self.lasker,
         );
         let cells = Cells::new(Layout::of(self.points as usize).points);
         tiers.iter().map(|t| t.size(&cells)).sum()
@@ -183,13 +214,20 @@ impl GameSpec for MillSpec {
             (5, _) => "Five Men's Morris".to_string(),
             (6, _) => "Six Men's Morris".to_string(),
             (9, _) => "Nine Men's Morris".to_string(),
+            (10, _) if self.lasker => "Lasker Morris".to_string(),
+            (10, _) => "Ten Men's Morris".to_string(),
             (n, _) => format!("{n} men a side on the board of Six Men's Morris"),
         };
         let points = Layout::of(self.points as usize).points;
         format!(
-            "{name}: {points} points, {} men a side placed in turn then moved along the lines, \
-             a mill removes a man, two men left or no move loses{}, x first",
+            "{name}: {points} points, {} men a side {}, a mill removes a man, two men left or no \
+             move loses{}, x first",
             self.men,
+            if self.lasker {
+                "placed or moved along the lines in turn (Lasker's rule)"
+            } else {
+                "placed in turn then moved along the lines"
+            },
             if self.flying {
                 ", three men fly"
             } else {
@@ -202,107 +240,19 @@ impl GameSpec for MillSpec {
 
     fn samples() -> Vec<Self> {
         [
-            (3, Some(9), false, None),
-            (3, None, false, None),
-            (3, None, true, None),
-            (3, Some(9), true, Some(3)),
+            (3, Some(9), false, None, false),
+            (3, None, false, None, false),
+            (3, None, true, None, false),
+            (3, Some(9), true, Some(3), false),
+            (3, Some(9), false, None, true),
+            (3, None, true, None, true),
         ]
         .into_iter()
-        .filter_map(|(n, p, f, k)| MillSpec::new(n, p, f).and_then(|s| s.with_endgame(k)).ok())
+        .filter_map(|(n, p, f, k, l)| {
+            (MillSpec::new(n, p, f).and_then(|s| s.with_endgame(k)?.with_lasker(l))).ok()
+        })
         .collect()
     }
-}
-
-/// A tier: men in hand and on the board of each side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-struct Tier {
-    hand: [u32; 2],
-    board: [u32; 2],
-}
-
-impl Tier {
-    fn placing(&self) -> bool {
-        self.hand[0] + self.hand[1] > 0
-    }
-    /// The side to move when the hands say it (0 for x, 1 for o), `None` in the moving phase.
-    fn fixed(&self) -> Option<usize> {
-        self.placing()
-            .then_some(usize::from(self.hand[0] != self.hand[1]))
-    }
-    fn sides(&self) -> u64 {
-        if self.placing() {
-            1
-        } else {
-            2
-        }
-    }
-    fn size(&self, cells: &Cells) -> u64 {
-        cells.class_size(self.board[0] as usize, self.board[1] as usize) * self.sides()
-    }
-    fn left(&self, side: usize) -> u32 {
-        self.hand[side] + self.board[side]
-    }
-    /// The order of tiers: men left in the game, then men in hand, then the counts.
-    fn key(&self) -> (u32, u32, [u32; 2], [u32; 2]) {
-        (
-            self.left(0) + self.left(1),
-            self.hand[0] + self.hand[1],
-            self.hand,
-            self.board,
-        )
-    }
-}
-
-/// The tiers the start reaches (or, for an endgame of at most `k` men a side, those its moving
-/// tiers of three men a side or more reach), in solving order, and the tier of each count.
-fn tiers(men: u32, points: usize, endgame: Option<u32>) -> (Vec<Tier>, HashMap<Tier, usize>) {
-    let seeds: Vec<Tier> = match endgame {
-        None => vec![Tier {
-            hand: [men, men],
-            board: [0, 0],
-        }],
-        Some(k) => (3..=k)
-            .flat_map(|a| (3..=k).map(move |b| (a, b)))
-            .filter(|&(a, b)| (a + b) as usize <= points)
-            .map(|(a, b)| Tier {
-                hand: [0, 0],
-                board: [a, b],
-            })
-            .collect(),
-    };
-    let mut seen: BTreeSet<Tier> = seeds.iter().copied().collect();
-    let mut todo = seeds;
-    while let Some(t) = todo.pop() {
-        let sides: Vec<usize> = match t.fixed() {
-            Some(s) => vec![s],
-            None => vec![0, 1],
-        };
-        for s in sides {
-            if t.left(s) <= 2 || t.left(1 - s) <= 2 {
-                continue;
-            }
-            let mut after = t;
-            if t.hand[s] > 0 {
-                after.hand[s] -= 1;
-                after.board[s] += 1;
-            }
-            let mut next = vec![after];
-            if after.board[s] >= 3 && after.board[1 - s] >= 1 {
-                let mut taken = after;
-                taken.board[1 - s] -= 1;
-                next.push(taken);
-            }
-            for n in next {
-                if (n.board[0] + n.board[1]) as usize <= points && seen.insert(n) {
-                    todo.push(n);
-                }
-            }
-        }
-    }
-    let mut list: Vec<Tier> = seen.into_iter().collect();
-    list.sort_by_key(|t| t.key());
-    let of = list.iter().enumerate().map(|(i, &t)| (t, i)).collect();
-    (list, of)
 }
 
 /// One move: from a point (`None` for a placement) to a point, removing the man on a point.
@@ -347,7 +297,7 @@ impl Mill {
     fn new(spec: MillSpec) -> Mill {
         let layout = Layout::of(spec.points as usize);
         let cells = Cells::new(layout.points);
-        let (tiers, of) = tiers(spec.men, layout.points, spec.endgame);
+        let (tiers, of) = tiers(spec.men, layout.points, spec.endgame, spec.lasker);
         let mut tier_of = vec![usize::MAX; (spec.men as usize + 1).pow(4)];
         for (t, i) in of {
             tier_of[Mill::slot(spec.men, &t)] = i;
@@ -449,8 +399,11 @@ impl Mill {
         (reach & empty == 0).then_some(Standing::Lose)
     }
 
+    /// Whether the side to move flies: three men left, counting those in hand (the same as
+    /// on the board once both hands are empty; with Lasker's rule GamesmanOne's "flying rule
+    /// applies to total pieces remaining").
     fn flies(&self, p: &Pos) -> bool {
-        self.spec.flying && p.tier.board[p.side] <= 3
+        self.spec.flying && p.tier.left(p.side) <= 3
     }
 
     fn empty(&self, p: &Pos) -> u32 {
@@ -511,7 +464,9 @@ impl Mill {
                 e &= e - 1;
                 emit(None, to, p.men[s] | 1 << to, tier);
             }
-            return;
+            if !self.spec.lasker {
+                return;
+            }
         }
         let flies = self.flies(p);
         let mut men = p.men[s];
@@ -576,12 +531,21 @@ impl Mill {
             }
         }
         Pos {
-            tier: Tier {
-                hand: [v[n + 1], v[n + 2]],
-                board: [men[0].count_ones(), men[1].count_ones()],
-            },
+            tier: self.counts(
+                [v[n + 1], v[n + 2]],
+                [men[0].count_ones(), men[1].count_ones()],
+            ),
             men,
             side: usize::from(v[n] == O),
+        }
+    }
+
+    /// The tier of counts, with the game's rule.
+    fn counts(&self, hand: [u32; 2], board: [u32; 2]) -> Tier {
+        Tier {
+            hand,
+            board,
+            lasker: self.spec.lasker,
         }
     }
 
@@ -602,7 +566,18 @@ impl Mill {
         }
         let turns =
             (t.hand[0] == t.hand[1] && p.side == 0) || t.hand[1] == t.hand[0] + 1 && p.side == 1;
-        if t.placing() && !turns {
+        if let (true, Some(s)) = (self.spec.lasker, t.fixed()) {
+            if p.side != s {
+                return Some(format!(
+                    "{} has no man on the board and {} is to move: with the Lasker rule a turn \
+                     leaves the mover a man on the board, so a side with none is to move (x at \
+                     the start)",
+                    side_name(s),
+                    side_name(p.side)
+                ));
+            }
+        }
+        if t.placing() && !turns && !self.spec.lasker {
             return Some(format!(
                 "x holds {} men in hand and o {} with {} to move: players place in turn, x \
                  first, so x to move holds as many as o and o to move one more",
@@ -695,6 +670,10 @@ impl Tiered for Mill {
         // opponent's men.
         let points = self.layout.points as u64;
         let men = self.spec.men as u64;
+        if self.spec.lasker {
+            // Placements and moves of the same turn.
+            return (points + men * points) * men;
+        }
         points.max(men * points) * men
     }
     fn start_index(&self) -> Option<u64> {
@@ -702,10 +681,7 @@ impl Tiered for Mill {
             return None;
         }
         let start = Pos {
-            tier: Tier {
-                hand: [self.spec.men; 2],
-                board: [0, 0],
-            },
+            tier: self.counts([self.spec.men; 2], [0, 0]),
             men: [0, 0],
             side: 0,
         };

@@ -200,7 +200,7 @@ impl Mill {
     /// boards, for each side to move.
     pub(super) fn moving_classes(&self) -> u64 {
         (self.tiers.iter())
-            .filter(|t| !t.placing())
+            .filter(|t| t.keeps_moves())
             .map(|t| {
                 let (x, o) = (t.board[0] as usize, t.board[1] as usize);
                 self.folding.classes(x, o) * t.sides()
@@ -333,16 +333,19 @@ mod tests {
     #[test]
     fn folding_the_boards_symmetries_changes_no_byte_of_the_table() {
         use crate::solve::standing::solve_standings;
-        for (men, points, flying, endgame) in [
-            (3, Some(9), false, None),
-            (3, Some(9), true, None),
-            (3, None, false, None),
-            (3, None, true, None),
-            (4, None, false, None),
-            (9, None, false, Some(3)),
+        for (men, points, flying, endgame, lasker) in [
+            (3, Some(9), false, None, false),
+            (3, Some(9), true, None, false),
+            (3, None, false, None, false),
+            (3, None, true, None, false),
+            (4, None, false, None, false),
+            (9, None, false, Some(3), false),
+            (3, Some(9), true, None, true),
+            (3, None, false, None, true),
+            (4, None, true, None, true),
         ] {
             let spec = MillSpec::new(men, points, flying)
-                .and_then(|s| s.with_endgame(endgame))
+                .and_then(|s| s.with_endgame(endgame)?.with_lasker(lasker))
                 .unwrap();
             let folded = spec.view();
             let whole = Whole(spec.view());
