@@ -26,6 +26,8 @@
 //! The tiers solved so far are a prefix of the values, so a long solve hands that prefix to
 //! its [`Saves`] after every tier (as bytes, two a position) and resumes from it.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 pub(crate) use super::reachable::{fill_images, mark_reachable};
@@ -226,13 +228,7 @@ pub fn solve_standings_saving<G: Tiered>(
         game.tier(first_tier - 1).end
     };
     for t in first_tier..tiers {
-        let tier = game.tier(t);
-        if tier.start != at || tier.end < tier.start || tier.end > n as u64 {
-            return Err(Error::internal(format!(
-                "tier {t} is {}..{}: tiers must cut 0..{n} in order",
-                tier.start, tier.end
-            )));
-        }
+        let tier = checked_tier(game, t, at, n)?;
         at = tier.end;
         let (done, rest) = out.split_at_mut(tier.start as usize);
         solve_tier(
@@ -303,6 +299,18 @@ fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16])
     let pieces = scan_range(game, first, len, done, 0, &mut seen)?;
     let pieces: Vec<&[u64]> = pieces.iter().map(|p| &p[..]).collect();
     settle_tier(first, &mut seen, &pieces, values)
+}
+
+/// Tier `t`, checked to start at `at` (where the last one ended) and to end within `0..n`.
+pub(crate) fn checked_tier<G: Tiered>(game: &G, t: u64, at: u64, n: usize) -> Result<Range<u64>> {
+    let tier = game.tier(t);
+    if tier.start != at || tier.end < tier.start || tier.end > n as u64 {
+        return Err(Error::internal(format!(
+            "tier {t} is {}..{}: tiers must cut 0..{n} in order",
+            tier.start, tier.end
+        )));
+    }
+    Ok(tier)
 }
 
 /// `len`, checked to fit the local indices of a tier (`u32`).

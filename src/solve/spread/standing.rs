@@ -26,7 +26,7 @@ use super::Exchange;
 use crate::game::model::{standing, Standing, Tiered};
 use crate::progress::Progress;
 use crate::solve::standing::{
-    fill_images, mark_reachable, scan_range, settle_tier, tier_len, Seen,
+    checked_tier, fill_images, mark_reachable, scan_range, settle_tier, tier_len, Seen,
 };
 use crate::{Error, Result};
 
@@ -156,13 +156,7 @@ pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
     let mut out = vec![standing::ILLEGAL; n];
     let mut at = 0;
     for t in 0..game.tier_count() {
-        let tier = game.tier(t);
-        if tier.start != at || tier.end < tier.start || tier.end > n as u64 {
-            return Err(Error::internal(format!(
-                "tier {t} is {}..{}: tiers must cut 0..{n} in order",
-                tier.start, tier.end
-            )));
-        }
+        let tier = checked_tier(game, t, at, n)?;
         at = tier.end;
         let first = tier.start;
         let len = tier_len((tier.end - tier.start) as usize)?;
