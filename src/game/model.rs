@@ -485,4 +485,18 @@ pub trait Tiered: Sync {
     fn parents<F: FnMut(u64) -> ControlFlow<()>>(&self, _pos: u64, _f: F) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
+    /// Whether the game lists the un-moves that stay inside tier `t`
+    /// ([`tier_parents`](Tiered::tier_parents)): the engine then keeps no edge of the tier (12
+    /// bytes a move, what keeps a large tier with many quiet moves, a chess ending of five
+    /// men, from fitting in memory) and asks for the parents of each position as it is valued.
+    fn lists_tier_parents(&self, _t: u64) -> bool {
+        false
+    }
+    /// Calls `f` with the positions of `pos`'s tier that have a move to the legal position
+    /// `pos` (as representatives, for a game that folds): exactly those whose children, taken
+    /// once each, include `pos`. A position may come more than once, and positions that are no
+    /// position, or where the game is over, may come too: the engine takes each once and skips
+    /// those. Asked only for tiers where [`lists_tier_parents`](Tiered::lists_tier_parents)
+    /// says yes.
+    fn tier_parents<F: FnMut(u64)>(&self, _pos: u64, _f: F) {}
 }

@@ -85,26 +85,56 @@ impl Buckets {
 
     /// Takes the buckets in order of remoteness, nearest first, until none is left: a
     /// position not yet valued when it comes out of one gets that value and remoteness (so
-    /// the nearest bucket it was pushed to), and `then` pushes what follows for its parents.
+    /// the nearest bucket it was pushed to), and `then` pushes what follows for its parents,
+    /// given to it as `parents` lists them. The parents of the positions a bucket values are
+    /// listed in parallel, a slice at a time (a game that lists un-moves works out each
+    /// position's): the values depend on the game alone, so the order `then` sees is free.
     fn settle(
         &mut self,
         values: &mut [u16],
-        mut then: impl FnMut(&mut Buckets, &[u16], u32, Standing, usize),
+        parents: &(dyn Fn(u32, &mut Vec<u32>) + Sync),
+        mut then: impl FnMut(&mut Buckets, &[u16], u32, Standing, usize, &[u32]),
     ) -> Result<()> {
+        /// Positions whose parents are listed at once (their lists held together).
+        const SLICE: usize = 1 << 18;
         let bound = standing::MAX_REMOTENESS as usize;
         let mut r = 0;
+        let mut valued = Vec::new();
         while r < self.0.len() {
             if r > bound {
                 return Err(Error::unsupported(format!(
                     "a remoteness over {bound}, more than a table holds"
                 )));
             }
+            valued.clear();
             for (i, v) in std::mem::take(&mut self.0[r]) {
                 if values[i as usize] != standing::ILLEGAL {
                     continue;
                 }
                 values[i as usize] = standing::pack(v, r as u32);
-                then(self, values, i, v, r);
+                valued.push((i, v));
+            }
+            for slice in valued.chunks(SLICE) {
+                let lists: Vec<(Vec<u32>, Vec<usize>)> = slice
+                    .par_chunks(CHUNK)
+                    .map(|chunk| {
+                        let (mut all, mut ends, mut one) = (Vec::new(), Vec::new(), Vec::new());
+                        for &(i, _) in chunk {
+                            parents(i, &mut one);
+                            all.extend_from_slice(&one);
+                            ends.push(all.len());
+                        }
+                        (all, ends)
+                    })
+                    .collect();
+                let mut valued = slice.iter();
+                for (all, ends) in &lists {
+                    let mut from = 0;
+                    for (&end, &(i, v)) in ends.iter().zip(&mut valued) {
+                        then(self, values, i, v, r, &all[from..end]);
+                        from = end;
+                    }
+                }
             }
             r += 1;
         }
@@ -123,24 +153,47 @@ pub(crate) fn edge(child: u32, parent: u32) -> u64 {
 }
 
 /// Memory [`solve_standings`] needs at its peak: two bytes a position for the values, a bit for
-/// the reachable ones (and one for the solved ones of a game that folds), and for the largest
-/// tier what the scan keeps of each position with eight bytes of offsets into its parents, and
-/// twelve bytes for each move that stays inside it (the edge, then the parent; none when no
-/// move does) — of its representatives only when the game folds symmetric positions, counted
-/// as twice the tier over the symmetries (classes that are their own image hold fewer).
+/// the reachable ones (and one for the solved ones of a game that folds), and for the tier that
+/// needs most what the scan keeps of each position, with, where the tier's moves are kept as
+/// edges, eight bytes of offsets into its parents and twelve bytes for each move that stays
+/// inside it (the edge, then the parent; none when no move does) — of its representatives only
+/// when the game folds symmetric positions, counted as twice the tier over the symmetries
+/// (classes that are their own image hold fewer); where the game lists the tier's un-moves
+/// instead, eight bytes a position for the positions waiting in a bucket of remoteness.
 pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
     let n = game.positions();
-    let largest = game.largest_tier();
     let folds = game.symmetries().max(1);
-    let solved = if folds > 1 {
-        largest.min(largest / folds * 2 + 1024)
-    } else {
-        largest
+    let tier_need = |len: u64, listed: bool| {
+        let scan = len.saturating_mul(std::mem::size_of::<Seen>() as u64);
+        if listed {
+            return scan.saturating_add(len.saturating_mul(8));
+        }
+        let solved = if folds > 1 {
+            len.min(len / folds * 2 + 1024)
+        } else {
+            len
+        };
+        let edges = if game.in_tier_moves() {
+            solved.saturating_mul(game.moves_bound()).saturating_mul(12)
+        } else {
+            0
+        };
+        scan.saturating_add(len.saturating_mul(8))
+            .saturating_add(edges)
     };
-    let edges = if game.in_tier_moves() {
-        solved.saturating_mul(game.moves_bound()).saturating_mul(12)
+    // A game of very many tiers (Connect Four on a long board) keeps every move's edge and
+    // says its largest tier without a walk; a game of a few tiers is asked tier by tier.
+    let tiers = game.tier_count();
+    let tier = if tiers <= 1 << 12 {
+        (0..tiers)
+            .map(|t| {
+                let r = game.tier(t);
+                tier_need(r.end - r.start, game.lists_tier_parents(t))
+            })
+            .max()
+            .unwrap_or(0)
     } else {
-        0
+        tier_need(game.largest_tier(), false)
     };
     n.saturating_mul(2)
         .saturating_add(if folds > 1 {
@@ -148,8 +201,7 @@ pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
         } else {
             n / 8 + 8
         })
-        .saturating_add(largest.saturating_mul(std::mem::size_of::<Seen>() as u64 + 8))
-        .saturating_add(edges)
+        .saturating_add(tier)
         .saturating_add(super::spread::standing::extra_memory(game))
 }
 
@@ -233,6 +285,7 @@ pub fn solve_standings_saving<G: Tiered>(
         let (done, rest) = out.split_at_mut(tier.start as usize);
         solve_tier(
             game,
+            t,
             tier.start,
             done,
             &mut rest[..(tier.end - tier.start) as usize],
@@ -292,13 +345,40 @@ fn prefetch(values: &[u16], i: u64) {
     let _ = (values, i);
 }
 
-/// Solves the tier starting at index `first` into `values`, the tiers below being `done`.
-fn solve_tier<G: Tiered>(game: &G, first: u64, done: &[u16], values: &mut [u16]) -> Result<()> {
+/// Solves tier `t`, starting at index `first`, into `values`, the tiers below being `done`:
+/// from the moves kept as edges, or, where the game lists the tier's un-moves, from those.
+fn solve_tier<G: Tiered>(
+    game: &G,
+    t: u64,
+    first: u64,
+    done: &[u16],
+    values: &mut [u16],
+) -> Result<()> {
     let len = tier_len(values.len())?;
     let mut seen = vec![Seen::ILLEGAL; len];
-    let pieces = scan_range(game, first, len, done, 0, &mut seen)?;
+    let listed = game.lists_tier_parents(t);
+    let pieces = scan_range(game, first, len, done, 0, &mut seen, !listed)?;
+    if listed {
+        let end = first + len as u64;
+        return settle_tier(
+            first,
+            &mut seen,
+            |c, out| {
+                out.clear();
+                game.tier_parents(first + c as u64, |p| {
+                    if p >= first && p < end {
+                        out.push((p - first) as u32);
+                    }
+                });
+                out.sort_unstable();
+                out.dedup();
+            },
+            values,
+        );
+    }
     let pieces: Vec<&[u64]> = pieces.iter().map(|p| &p[..]).collect();
-    settle_tier(first, &mut seen, &pieces, values)
+    let edges = EdgeParents::new(len, &pieces);
+    settle_tier(first, &mut seen, |c, out| edges.of(c, out), values)
 }
 
 /// Tier `t`, checked to start at `at` (where the last one ended) and to end within `0..n`.
@@ -326,7 +406,9 @@ pub(crate) fn tier_len(len: usize) -> Result<usize> {
 
 /// Step 1, the scan, of the positions `from..from + seen.len()` (local indices) of the tier
 /// `first..first + len`, into `seen`: lower children summed up, the moves inside the tier
-/// kept as [`edge`]s, in index order (one list a task, the lists in order).
+/// counted and, when `keep_edges`, kept as [`edge`]s, in index order (one list a task, the
+/// lists in order). Without edges the settle asks the game for parents, each once, so a
+/// position counts its children inside the tier once each.
 pub(crate) fn scan_range<G: Tiered>(
     game: &G,
     first: u64,
@@ -334,6 +416,7 @@ pub(crate) fn scan_range<G: Tiered>(
     done: &[u16],
     from: usize,
     seen: &mut [Seen],
+    keep_edges: bool,
 ) -> Result<Vec<Vec<u64>>> {
     let end = first + len as u64;
     let in_tier = game.in_tier_moves();
@@ -343,6 +426,7 @@ pub(crate) fn scan_range<G: Tiered>(
             .map(|(c, chunk)| {
                 let mut edges = Vec::new();
                 let mut kids = Vec::new();
+                let mut inside = Vec::new();
                 for (k, slot) in chunk.iter_mut().enumerate() {
                     let local = (from + c * CHUNK + k) as u32;
                     let pos = first + local as u64;
@@ -360,13 +444,16 @@ pub(crate) fn scan_range<G: Tiered>(
                         kids.push(child);
                     });
                     let moves = kids.len();
+                    inside.clear();
                     for &child in &kids {
                         if child >= first && child < end {
-                            if in_tier {
+                            if !in_tier {
+                                bad = Some(child);
+                            } else if keep_edges {
                                 s.open += 1;
                                 edges.push(edge((child - first) as u32, local));
                             } else {
-                                bad = Some(child);
+                                inside.push(child);
                             }
                             continue;
                         }
@@ -401,6 +488,11 @@ pub(crate) fn scan_range<G: Tiered>(
                         }
                         Visit::Moves => {}
                     }
+                    if !inside.is_empty() {
+                        inside.sort_unstable();
+                        inside.dedup();
+                        s.open = inside.len() as u32;
+                    }
                     if let Some(child) = bad {
                         return Err(Error::internal(format!(
                         "position {pos} has a move to {child}, which is no solved position of a \
@@ -421,36 +513,54 @@ pub(crate) fn scan_range<G: Tiered>(
     pieces.into_iter().collect()
 }
 
-/// Steps 2 to 4 of the tier `first..first + seen.len()` into `values`, from the whole
-/// tier's scan: `seen`, and the [`edge`]s of every piece of it, in index order.
+/// The parents inside a tier, from the [`edge`]s its scan kept: the parents of local position
+/// `c` are `parents[offsets[c]..offsets[c + 1]]`, by a counting sort of the edges on the child
+/// (linear, where sorting the pairs took a tenth of a Quixo solve); the pieces come in index
+/// order, so each child's parents come in index order.
+pub(crate) struct EdgeParents {
+    offsets: Vec<u32>,
+    parents: Vec<u32>,
+}
+
+impl EdgeParents {
+    /// The parents of a tier of `len` positions from the edges of every piece of its scan.
+    pub(crate) fn new(len: usize, pieces: &[&[u64]]) -> EdgeParents {
+        let mut offsets = vec![0u32; len + 1];
+        for &e in pieces.iter().copied().flatten() {
+            offsets[(e >> 32) as usize + 1] += 1;
+        }
+        for c in 0..len {
+            offsets[c + 1] += offsets[c];
+        }
+        let mut parents = vec![0u32; offsets[len] as usize];
+        let mut next = offsets.clone();
+        for &e in pieces.iter().copied().flatten() {
+            let c = (e >> 32) as usize;
+            parents[next[c] as usize] = e as u32;
+            next[c] += 1;
+        }
+        EdgeParents { offsets, parents }
+    }
+
+    /// Puts the parents of `c` in `out`, as often as moves lead from them to `c`.
+    pub(crate) fn of(&self, c: u32, out: &mut Vec<u32>) {
+        let c = c as usize;
+        out.clear();
+        out.extend_from_slice(
+            &self.parents[self.offsets[c] as usize..self.offsets[c + 1] as usize],
+        );
+    }
+}
+
+/// Steps 2 to 4 of a tier into `values`, from the whole tier's scan `seen` and `parents`,
+/// which puts in its vector the parents of a local position inside the tier (as often as
+/// the scan counted the moves from them: once each where it counted children once each).
 pub(crate) fn settle_tier(
     first: u64,
     seen: &mut [Seen],
-    pieces: &[&[u64]],
+    parents: impl Fn(u32, &mut Vec<u32>) + Sync,
     values: &mut [u16],
 ) -> Result<()> {
-    let len = seen.len();
-    // The parents of local position c: parents[offsets[c]..offsets[c + 1]], by a counting sort
-    // of the edges on the child (linear, where sorting the pairs took a tenth of a Quixo
-    // solve); the pieces come in index order, so each child's parents come in index order.
-    let mut offsets = vec![0u32; len + 1];
-    for &e in pieces.iter().copied().flatten() {
-        offsets[(e >> 32) as usize + 1] += 1;
-    }
-    for c in 0..len {
-        offsets[c + 1] += offsets[c];
-    }
-    let mut parents = vec![0u32; offsets[len] as usize];
-    let mut next = offsets.clone();
-    for &e in pieces.iter().copied().flatten() {
-        let c = (e >> 32) as usize;
-        parents[next[c] as usize] = e as u32;
-        next[c] += 1;
-    }
-    drop(next);
-    let parents_of =
-        |c: u32| &parents[offsets[c as usize] as usize..offsets[c as usize + 1] as usize];
-
     let mut buckets = Buckets::default();
     // 2. Win and lose.
     for (i, s) in seen.iter().enumerate() {
@@ -467,12 +577,13 @@ pub(crate) fn settle_tier(
             None => {}
         }
     }
-    buckets.settle(values, |buckets, values, i, v, r| {
-        for &p in parents_of(i) {
-            if values[p as usize] != standing::ILLEGAL {
+    buckets.settle(values, &parents, |buckets, values, _, v, r, found| {
+        for &p in found {
+            let s = &mut seen[p as usize];
+            // Listed un-moves may name what is no position or where the game is over.
+            if values[p as usize] != standing::ILLEGAL || s.flags & LEGAL == 0 || s.over.is_some() {
                 continue;
             }
-            let s = &mut seen[p as usize];
             match v {
                 Standing::Lose => buckets.push(r + 1, p, Standing::Win),
                 _ => {
@@ -502,9 +613,10 @@ pub(crate) fn settle_tier(
             None => {}
         }
     }
-    buckets.settle(values, |buckets, values, i, _, r| {
-        for &p in parents_of(i) {
-            if values[p as usize] == standing::ILLEGAL {
+    buckets.settle(values, &parents, |buckets, values, _, _, r, found| {
+        for &p in found {
+            let s = &seen[p as usize];
+            if values[p as usize] == standing::ILLEGAL && s.flags & LEGAL != 0 && s.over.is_none() {
                 buckets.push(r + 1, p, Standing::Tie);
             }
         }

@@ -1,6 +1,7 @@
 //! Chess endings: the longest mates of the 3- and 4-man endings as published (distance to
-//! mate with white, the stronger side, to move), and KBNK won within 33 moves wherever black
-//! can neither take a piece nor is stalemated.
+//! mate with white, the stronger side, to move), the longest of KPK, KRKP and the five-man
+//! KBNKN with either side to move, and KBNK won within 33 moves wherever black can neither
+//! take a piece nor is stalemated.
 
 use super::{Env, Finding, Statement};
 use crate::game::GameSpec;
@@ -25,6 +26,14 @@ pub(super) fn statements() -> Vec<Statement> {
             claim: "with white to move the longest forced mate is 19 moves in KBBK, 33 in KBNK \
                     and 35 in KQKR (37, 65 and 69 plies)",
             run: four_men,
+        },
+        Statement {
+            name: "chess-longest-mates-conrady",
+            source: "Conrady 2000",
+            claim: "the longest mate, either side to move and either side mating, is 56 plies \
+                    in KPK, 85 in KRKP and 213 in KBNKN (mate in 107 moves, the longest of the \
+                    pawnless endings of five men)",
+            run: conrady,
         },
         Statement {
             name: "chess-kbnk-33",
@@ -85,6 +94,28 @@ fn three_men(env: &mut Env) -> Result<Finding> {
 fn four_men(env: &mut Env) -> Result<Finding> {
     let mut f = Finding::default();
     let said = longest(env, &mut f, &[("KBBk", 19), ("KBNk", 33), ("KQkr", 35)])?;
+    f.note = Some(said.join("; "));
+    Ok(f)
+}
+
+fn conrady(env: &mut Env) -> Result<Finding> {
+    let mut f = Finding::default();
+    let mut said = Vec::new();
+    for (men, plies) in [("KPk", 56), ("KRkp", 85), ("KBNkn", 213)] {
+        let t = table(env, men)?;
+        let mut most = (0, 0);
+        each(&t, men.len(), |_, side, v, r| {
+            if matches!(v, Standing::Win | Standing::Lose) && r > most.0 {
+                // The side that mates: the side to move when it wins.
+                most = (r, side ^ u32::from(v == Standing::Lose));
+            }
+        });
+        let mater = if most.1 == 0 { "white" } else { "black" };
+        f.case(most.0 == plies, || {
+            format!("{men}: the longest mate is {} plies, not {plies}", most.0)
+        });
+        said.push(format!("{men}: {} plies, {mater} mating", most.0));
+    }
     f.note = Some(said.join("; "));
     Ok(f)
 }

@@ -143,6 +143,7 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("chess-longest-mates-3", 2.0),
     ("chess-longest-mates-4", 60.0),
     ("chess-kbnk-33", 30.0),
+    ("chess-longest-mates-conrady", 700.0),
 ];
 
 /// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
@@ -420,6 +421,7 @@ pub(crate) const REFERENCES: &[(&str, &str)] = &[
     ("Bouton 1901", "C. L. Bouton, \"Nim, a game with a complete mathematical theory\", Annals of Mathematics (2) 3 (1901–1902), 35–39. Normal and misère Nim."),
     ("Brouwer's Chomp page", "A. E. Brouwer, \"The game of Chomp\", https://www.win.tue.nl/~aeb/games/chomp.html. Three-rowed P-positions by third row, the transposition symmetry, the unique last row, and Gabriel Nivasch's census of the third rows r ≤ 10000 whose p − q is periodic with a period other than 1 (period 2: 141 values of r, 3: 7, 4: 54, 9: 2)."),
     ("Chen Jingrun", "陳景潤 (Chen Jingrun), \"關于十五子的游戲\" (On the game of fifteen). The inversion count and the blank's row decide whether a 15-puzzle arrangement can be solved; the others reach the goal with two tiles swapped."),
+    ("Conrady 2000", "H. Conrady, the longest sequences to mate of every 3- to 5-man Nalimov table (distance to mate, either side to move), Computer Chess Club, 1 June 2000, www.stmintz.com/ccc/index.php?id=113253: the longest 3-man ending is KP–K with 56 plies, the longest 4-man KR–KP with 85 plies, and the longest pawnless ending KBN–KN with 213 plies."),
     ("De Clercq's Morris page", "D. De Clercq, \"5-6-7 Men's Morris\", http://puzzles.net23.net/6mm.htm: Six Men's Morris, with the rules of Nine Men's Morris (the World Merrills Association's) on the board of two squares, solved by a program of his: a draw with perfect play, and Five Men's Morris on the same board a draw too; the deepest reachable position of Six Men's a \"mate in 149\"; Seven Men's Morris (17 points) a first-player win in 25 moves."),
     ("Dyson 1946", "F. J. Dyson, \"The problem of the pennies\", The Mathematical Gazette 30 (1946), 231–234. With one coin heavier or lighter and a balance, n ≥ 3 coins can be done in w weighings when n ≤ (3^w − 3)/2 if heavier or lighter must be told, (3^w − 1)/2 if not, and (3^w − 1)/2 with telling when one more coin is known to be good; his solutions are plans fixed in advance."),
     ("Gale 1974", "D. Gale, \"A curious Nim-type game\", American Mathematical Monthly 81 (1974), 876–879. The rules of Chomp; every rectangle but 1×1 is won by the first player (strategy stealing)."),

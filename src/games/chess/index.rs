@@ -154,6 +154,15 @@ pub fn transform(t: usize, sq: usize) -> usize {
     r * 8 + f
 }
 
+/// The squares part of an index from the keys of the men besides the kings, each `kind · 64 +
+/// square` (kind `colour · 5 + role` in index order): sorted, the men come in index order and
+/// men of one kind by increasing square; then one base-64 number, first man most significant.
+#[inline]
+pub fn fold_squares(keys: &mut [u16]) -> u64 {
+    keys.sort_unstable();
+    keys.iter().fold(0u64, |acc, &k| acc * 64 + (k % 64) as u64)
+}
+
 fn adjacent_or_same(a: usize, b: usize) -> bool {
     let (fa, ra, fb, rb) = (a & 7, a >> 3, b & 7, b >> 3);
     fa.abs_diff(fb) <= 1 && ra.abs_diff(rb) <= 1

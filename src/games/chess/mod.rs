@@ -21,6 +21,7 @@
 
 pub mod fen;
 pub mod index;
+mod retro;
 
 use std::ops::Range;
 
@@ -323,7 +324,26 @@ impl Endgame {
     /// The index of a legal position of one of the table's materials (with its en passant
     /// square where a capture can use it).
     fn index(&self, board: &Board, turn: Color, ep: Option<Square>) -> Option<u64> {
-        let t = self.tier_of(&Endgame::material(board))?;
+        self.index_as(board, turn, ep, false)
+    }
+
+    /// [`index`](Endgame::index), or with `rep` the index of the representative of the
+    /// position's class (see `retro`): what the engine's children are named by.
+    fn index_as(&self, board: &Board, turn: Color, ep: Option<Square>, rep: bool) -> Option<u64> {
+        // The men besides the kings as (kind in index order, square), and the material, in
+        // one pass over the board.
+        let mut found = [(0usize, 0usize); MAX_MEN];
+        let mut material = Material([[0; 5]; 2]);
+        let mut n = 0;
+        for (sq, p) in board {
+            if p.role != Role::King {
+                let (c, r) = ((p.color == Color::Black) as usize, role_index(p.role));
+                material.0[c][r] += 1;
+                *found.get_mut(n)? = (c * 5 + r, u32::from(sq) as usize);
+                n += 1;
+            }
+        }
+        let t = self.tier_of(&material)?;
         let tier = &self.tiers[t];
         let wk = u32::from(board.king_of(Color::White)?) as usize;
         let bk = u32::from(board.king_of(Color::Black)?) as usize;
@@ -331,37 +351,41 @@ impl Endgame {
         // The pawn that crossed the en passant square is not among the men: the file says
         // where it stands.
         let pushed = ep.map(|e| match turn {
-            Color::White => u32::from(e).wrapping_sub(8),
-            Color::Black => u32::from(e) + 8,
+            Color::White => u32::from(e).wrapping_sub(8) as usize,
+            Color::Black => u32::from(e) as usize + 8,
         });
         let men = match (&tier.ep, ep) {
             (_, None) => &tier.men,
             (Some(e), Some(_)) => &e.men[(turn == Color::Black) as usize],
             (None, Some(_)) => return None,
         };
-        // Each man as (its kind in index order) · 64 + its square: sorted, the men come in
-        // index order and men of one kind by increasing square.
+        // Each man as (its kind in index order) · 64 + its square.
         let mut keys = [0u16; MAX_MEN];
-        let mut n = 0;
-        for (sq, p) in board {
-            if p.role != Role::King && Some(u32::from(sq)) != pushed {
-                let kind = (p.color == Color::Black) as usize * 5 + role_index(p.role);
-                *keys.get_mut(n)? = (kind * 64 + transform(sym, u32::from(sq) as usize)) as u16;
-                n += 1;
+        let mut k = 0;
+        for &(kind, sq) in &found[..n] {
+            if Some(sq) != pushed {
+                *keys.get_mut(k)? = (kind * 64 + transform(sym, sq)) as u16;
+                k += 1;
             }
         }
-        if n != men.len() {
+        if k != men.len() {
             return None;
         }
-        keys[..n].sort_unstable();
-        let squares = keys[..n]
-            .iter()
-            .fold(0u64, |acc, &k| acc * 64 + (k % 64) as u64);
+        let mut squares = index::fold_squares(&mut keys[..k]);
         let side = u64::from(turn == Color::Black);
         if let (Some(e), Some(sq)) = (&tier.ep, ep) {
             let file = (transform(sym, u32::from(sq) as usize) & 7) as u64;
             let rest = (pair as u64 * e.span + squares) * 8 + file;
             return Some(e.start + rest * 2 + side);
+        }
+        if rep && !tier.pawns {
+            let (wk, bk) = self.pairs[0].pairs[pair as usize];
+            if wk >> 3 == wk & 7 && bk >> 3 == bk & 7 {
+                for (key, &(kind, sq)) in keys.iter_mut().zip(&found[..k]) {
+                    *key = (kind * 64 + transform(4, transform(sym, sq))) as u16;
+                }
+                squares = squares.min(index::fold_squares(&mut keys[..k]));
+            }
         }
         let rest = pair as u64 * tier.span + squares;
         Some(tier.start + rest * 2 + side)
@@ -450,6 +474,9 @@ impl Tiered for Endgame {
         let Some(chess) = self.position_at(pos) else {
             return Visit::Illegal;
         };
+        if self.twin(pos).is_some_and(|j| j < pos) {
+            return Visit::Image;
+        }
         // The moves listed once, for whether the game is over and for the children.
         let moves = chess.legal_moves();
         if let Some(v) = Endgame::over_with(&chess, &moves) {
@@ -458,15 +485,39 @@ impl Tiered for Endgame {
         for m in moves {
             let mut next = chess.clone();
             next.play_unchecked(&m);
-            if let Some(i) = self.index(
+            if let Some(i) = self.index_as(
                 next.board(),
                 next.turn(),
                 next.ep_square(EnPassantMode::Legal),
+                true,
             ) {
                 f(i);
             }
         }
         Visit::Moves
+    }
+    fn symmetries(&self) -> u64 {
+        // Both kings on the long diagonal of a material without pawns: the reflection in it
+        // (see `retro`).
+        if self.tiers.iter().any(|t| !t.pawns) {
+            2
+        } else {
+            1
+        }
+    }
+    fn represents(&self, pos: u64) -> bool {
+        self.twin(pos).is_none_or(|j| j > pos)
+    }
+    fn images<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+        if let Some(j) = self.twin(pos) {
+            f(j);
+        }
+    }
+    fn lists_tier_parents(&self, t: u64) -> bool {
+        Endgame::lists_tier_parents(self, t)
+    }
+    fn tier_parents<F: FnMut(u64)>(&self, pos: u64, f: F) {
+        Endgame::tier_parents(self, pos, f);
     }
     fn moves_bound(&self) -> u64 {
         // A king 8, a queen 27, a rook 14, a bishop 13, a knight 8, a pawn 12 (pushes and

@@ -26,7 +26,7 @@ use super::Exchange;
 use crate::game::model::{standing, Standing, Tiered};
 use crate::progress::Progress;
 use crate::solve::standing::{
-    checked_tier, fill_images, mark_reachable, scan_range, settle_tier, tier_len, Seen,
+    checked_tier, fill_images, mark_reachable, scan_range, settle_tier, tier_len, EdgeParents, Seen,
 };
 use crate::{Error, Result};
 
@@ -165,7 +165,15 @@ pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
         let (done, rest) = out.split_at_mut(first as usize);
         let mut seen = vec![Seen::ILLEGAL; len];
         let clock = Instant::now();
-        let scanned = scan_range(game, first, len, done, mine.start, &mut seen[mine.clone()]);
+        let scanned = scan_range(
+            game,
+            first,
+            len,
+            done,
+            mine.start,
+            &mut seen[mine.clone()],
+            true,
+        );
         let (piece, failure) = match scanned {
             Ok(edges) => (encode(&seen[mine], &edges), None),
             Err(e) => (vec![1], Some(e)),
@@ -201,7 +209,9 @@ pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
             })?);
         }
         let values = &mut rest[..len];
-        settle_tier(first, &mut seen, &edges, values)?;
+        let pieces: Vec<&[u64]> = edges.iter().map(|e| &e[..]).collect();
+        let parents = EdgeParents::new(len, &pieces);
+        settle_tier(first, &mut seen, |c, out| parents.of(c, out), values)?;
         let levels = values
             .iter()
             .filter_map(|&v| standing::unpack(v as u32))
