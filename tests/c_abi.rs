@@ -78,6 +78,7 @@ fn header_declares_exactly_the_exported_functions() {
         GAMEDB_ERR_GAME, GAMEDB_ERR_INDEX, GAMEDB_ERR_INTERNAL, GAMEDB_ERR_KIND, GAMEDB_ERR_NULL,
         GAMEDB_ERR_POSITION, GAMEDB_OPEN_NO_VERIFY, GAMEDB_QUERY_PATH,
     };
+    use gamedb::game::{wlt, Wlt};
     for (name, value) in [
         ("GAMEDB_ERR_NULL", format!("({GAMEDB_ERR_NULL})")),
         ("GAMEDB_ERR_POSITION", format!("({GAMEDB_ERR_POSITION})")),
@@ -102,6 +103,13 @@ fn header_declares_exactly_the_exported_functions() {
         (
             "GAMEDB_VALUES_REMOTENESS",
             (ValueKind::Remoteness as u32).to_string(),
+        ),
+        ("GAMEDB_VALUES_WLT", (ValueKind::Wlt as u32).to_string()),
+        ("GAMEDB_WLT_LOSE", wlt::code(Wlt::Lose).to_string()),
+        ("GAMEDB_WLT_WIN", wlt::code(Wlt::Win).to_string()),
+        (
+            "GAMEDB_WLT_TIE_OR_DRAW",
+            wlt::code(Wlt::TieOrDraw).to_string(),
         ),
     ] {
         let define = format!("#define {name} {value}");

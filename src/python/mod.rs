@@ -322,7 +322,7 @@ impl PyTable {
         let dtype = match encoding {
             Encoding::Bits | Encoding::U8 => "u1",
             Encoding::U16 => "<u2",
-            Encoding::Mod3 | Encoding::U24 => {
+            Encoding::Mod3 | Encoding::U24 | Encoding::U2 => {
                 return Err(UnsupportedError::new_err(format!(
                     "{}: values stored as {} have no numpy view (accepted: bits, u8, u16); read \
                      them by index with value_at(i)",
