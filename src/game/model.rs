@@ -283,7 +283,7 @@ impl From<Standing> for Wlt {
 /// or draw. Codes 1 and 2 are those of [`standing`]: a standing entry's code `c` becomes
 /// `min(c, 3)`.
 pub mod wlt {
-    use super::{standing, Wlt};
+    use crate::game::model::{standing, Wlt};
 
     /// The code of an index that is no legal position.
     pub const ILLEGAL: u8 = 0;

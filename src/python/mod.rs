@@ -229,7 +229,7 @@ impl PyTable {
         self.table.value_kind().name()
     }
 
-    /// How the values are stored: `bits`, `u8`, `u16`, `mod3` or `u24`.
+    /// How the values are stored: `bits`, `u8`, `u16`, `mod3`, `u24` or `u2`.
     #[getter]
     fn encoding(&self) -> &'static str {
         self.table.file().header().encoding.name()
