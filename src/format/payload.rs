@@ -592,6 +592,48 @@ mod tests {
     }
 
     #[test]
+    fn wlt_codes_pack_four_a_byte() {
+        use crate::game::{Standing, Wlt};
+        // Standing entries: no position, lose in 0, win in 3 (reachable), tie in 9, draw, and
+        // a lose in 4: codes 0, 1, 2, 3, 3, 1.
+        let entries = [
+            standing::ILLEGAL,
+            standing::pack(Standing::Lose, 0),
+            standing::pack(Standing::Win, 3) | standing::REACHABLE,
+            standing::pack(Standing::Tie, 9),
+            standing::pack(Standing::Draw, 0),
+            standing::pack(Standing::Lose, 4),
+        ];
+        let bytes = wlt::pack(&entries);
+        assert_eq!(bytes, [0b11_11_01_00, 0b00_00_00_01]);
+        let e = encode(Solved::Wlt { bytes, len: 6 });
+        assert_eq!(
+            (e.kind, e.encoding, e.encoding.name()),
+            (ValueKind::Wlt, Encoding::U2, "u2")
+        );
+        assert_eq!(Encoding::from_code(6), Some(Encoding::U2));
+        assert_eq!(max_payload_len(ValueKind::Wlt, 6), 2);
+        let entries = Entries::new(&e.bytes, e.kind, e.encoding, e.entries).unwrap();
+        let values: Vec<_> = (0..6).map(|i| wlt::value(entries.raw(i))).collect();
+        assert_eq!(
+            values,
+            [
+                None,
+                Some(Wlt::Lose),
+                Some(Wlt::Win),
+                Some(Wlt::TieOrDraw),
+                Some(Wlt::TieOrDraw),
+                Some(Wlt::Lose)
+            ]
+        );
+        // No position, lose, win, tie or draw; the unused codes of the last byte not counted.
+        assert_eq!(entries.histogram(), [1, 2, 1, 2]);
+        assert!(Entries::new(&e.bytes, ValueKind::Remoteness, Encoding::U2, 6).is_none());
+        assert!(Entries::new(&e.bytes, ValueKind::Wlt, Encoding::U8, 2).is_none());
+        assert!(Entries::new(&e.bytes, ValueKind::Wlt, Encoding::U2, 9).is_none());
+    }
+
+    #[test]
     fn outcome_bits_skip_n_bytes() {
         let bits = vec![0xFF, 0b1111_0111, 0x00];
         let entries = Entries::new(&bits, ValueKind::Outcome, Encoding::Bits, 20).unwrap();
