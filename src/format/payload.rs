@@ -605,7 +605,8 @@ mod tests {
             standing::pack(Standing::Lose, 4),
         ];
         let bytes = wlt::pack(&entries);
-        assert_eq!(bytes, [0b11_11_01_00, 0b00_00_00_01]);
+        // Entry 0 in the lowest two bits.
+        assert_eq!(bytes, [0b11_10_01_00, 0b00_00_01_11]);
         let e = encode(Solved::Wlt { bytes, len: 6 });
         assert_eq!(
             (e.kind, e.encoding, e.encoding.name()),
