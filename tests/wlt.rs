@@ -371,3 +371,46 @@ fn bad_inputs_are_refused_with_one_line() {
     );
     assert_eq!(e.lines().count(), 1, "{e}");
 }
+
+#[test]
+fn the_service_answers_counts_and_refuses_play() {
+    let dir = TempDir::new("wlt-http");
+    gamedb_ok(&[
+        "build",
+        "mnk",
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--k",
+        "3",
+        "--values",
+        "wlt",
+        "-q",
+        "--out",
+        dir.arg(),
+    ]);
+    let server = common::http::Server::start(dir.path(), &[]);
+    let file = "mnk-3-3-3-wlt.gtab";
+    let t = dir.join(file);
+    let r = server.get(&format!("/api/tables/{file}/query?position=x../.../..."));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.json(),
+        json(&gamedb_ok(&["query", "--json", &t, "x../.../..."]))
+    );
+    let r = server.get(&format!("/api/tables/{file}/values"));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.json(),
+        serde_json::json!({"values": "wlt", "labels": ["lose", "tie-or-draw", "win"],
+            "counts": [1574, 1068, 2836]})
+    );
+    let r = server.get(&format!("/api/tables/{file}/play"));
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(
+        r.text().contains("expected a remoteness table"),
+        "{}",
+        r.text()
+    );
+}
