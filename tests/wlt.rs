@@ -414,3 +414,28 @@ fn the_service_answers_counts_and_refuses_play() {
         r.text()
     );
 }
+
+#[test]
+fn verify_passes_over_a_wlt_table_and_solves_the_remoteness_table() {
+    // The statements read remoteness tables: a wlt table of the same game in the folder is
+    // not taken for one (tables are found by their headers, kind included).
+    let dir = TempDir::new("wlt-verify");
+    gamedb_ok(&[
+        "build",
+        "mnk",
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--k",
+        "3",
+        "--values",
+        "wlt",
+        "-q",
+        "--out",
+        dir.arg(),
+    ]);
+    let out = gamedb_ok(&["verify", "mnk-tic-tac-toe", "--tables", dir.arg()]);
+    assert!(out.contains("mnk-3-3-3.gtab (solved)"), "{out}");
+    assert!(out.contains("1 passed, 0 failed"), "{out}");
+}
