@@ -185,6 +185,12 @@ fn c_program_against_real_tables() {
         &dir,
     );
 
+    let chess_wlt = build(
+        Spec::new(ChessSpec::new("KRk").unwrap()),
+        ValueKind::Wlt,
+        &dir,
+    );
+
     let lib = shared_library();
     let lib_dir = lib.parent().unwrap();
     let exe = dir.join("test_gamedb");
@@ -207,6 +213,7 @@ fn c_program_against_real_tables() {
     let run = Command::new(&exe)
         .args([
             &nim, &grundy, &candy, &damaged, &truncated, &full, &patterns, &empty, &chess,
+            &chess_wlt,
         ])
         .env("LD_LIBRARY_PATH", lib_dir)
         .output()
@@ -237,6 +244,11 @@ fn c_program_against_real_tables() {
         )
     );
     assert!(line("chess bad ").contains("the side not to move is in check"));
+    // The wlt table of the same ending: the codes alone, no P/N either.
+    assert_eq!(
+        line("chess wlt "),
+        format!("2 mated 1 outcome {}", gamedb::ffi::GAMEDB_ERR_KIND)
+    );
     assert_eq!(line("game "), "nim heaps=3,max-heap=7 kind 1 positions 120");
     // Nim by the XOR rule: P exactly when the heaps XOR to 0.
     for pos in [
