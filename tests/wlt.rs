@@ -439,3 +439,34 @@ fn verify_passes_over_a_wlt_table_and_solves_the_remoteness_table() {
     assert!(out.contains("mnk-3-3-3.gtab (solved)"), "{out}");
     assert!(out.contains("1 passed, 0 failed"), "{out}");
 }
+
+#[test]
+fn a_build_states_the_two_bit_file_before_solving() {
+    let dir = TempDir::new("wlt-needs");
+    let out = gamedb(&[
+        "build",
+        "connect4",
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "--values",
+        "wlt",
+        "--no-checkpoints",
+        "--out",
+        dir.arg(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // 201,755 positions: 50,439 payload bytes after the 4096-byte header.
+    let file = 4096 + 201_755u64.div_ceil(4);
+    let said = stderr(&out);
+    assert!(
+        said.contains(&format!("connect4-4-4-wlt.gtab: needs "))
+            && said.contains(&format!(" of memory and {} of disk", bytes(file))),
+        "{said}"
+    );
+    let written = std::fs::metadata(dir.join("connect4-4-4-wlt.gtab"))
+        .unwrap()
+        .len();
+    assert_eq!(written, file);
+}
