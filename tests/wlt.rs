@@ -461,7 +461,7 @@ fn a_build_states_the_two_bit_file_before_solving() {
     let file = 4096 + 201_755u64.div_ceil(4);
     let said = stderr(&out);
     assert!(
-        said.contains(&format!("connect4-4-4-wlt.gtab: needs "))
+        said.contains("connect4-4-4-wlt.gtab: needs ")
             && said.contains(&format!(" of memory and {} of disk", bytes(file))),
         "{said}"
     );
