@@ -238,6 +238,13 @@ fn answers_agree_across_interfaces_and_with_the_remoteness_table() {
             e.contains("expected a table built with --values wlt"),
             "{e}"
         );
+        // Nor is either read as P/N (every legal entry is non-zero: it would say N always).
+        let e = wt.outcome_of(&pos).unwrap_err().to_string();
+        assert!(e.contains("not P or N"), "{e}");
+        assert!(rt.outcome_of(&pos).is_err());
+        let mut out = Vec::new();
+        assert!(wt.outcomes_of([pos.as_slice()], &mut out).is_err() && out.is_empty());
+        assert!(rt.outcomes_of([pos.as_slice()], &mut out).is_err() && out.is_empty());
     }
 }
 

@@ -321,7 +321,11 @@ impl Table {
     where
         I: IntoIterator<Item = &'a [u32]>,
     {
-        if self.value_kind() == ValueKind::Extension {
+        // Extension entries are read by the game; two-player tables refuse P/N (outcome_of).
+        if matches!(
+            self.value_kind(),
+            ValueKind::Extension | ValueKind::Remoteness | ValueKind::Wlt
+        ) {
             for pos in positions {
                 out.push(self.outcome_of(pos)?);
             }
@@ -505,9 +509,14 @@ impl Table {
         ))
     }
 
-    /// P/N of a position written as numbers, checked against the table's bounds.
+    /// P/N of a position written as numbers, checked against the table's bounds. Refused for
+    /// the tables of two-player games, whose entries are not P/N (read as P/N every position
+    /// would be N).
     #[inline]
     pub fn outcome_of(&self, position: &[u32]) -> Result<Outcome> {
+        if matches!(self.value_kind(), ValueKind::Remoteness | ValueKind::Wlt) {
+            return self.outcome_of_checked(position);
+        }
         match self.entry_index(position) {
             Some(i) => Ok(self.outcome(i?)),
             None => self.outcome_of_checked(position),

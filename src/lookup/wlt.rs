@@ -43,7 +43,7 @@ impl Answerer for Wlts {
 
     fn outcome_of(&self, table: &Table, _position: &[u32]) -> Result<Outcome> {
         Err(Error::bad(format!(
-            "{} holds win, lose or tie-or-draw, not P or N: query the position",
+            "{} holds win, lose or tie-or-draw, not P or N; expected a query of the position",
             table.file().path().display()
         )))
     }
