@@ -245,9 +245,10 @@ impl<G: Game + Rules + 'static> GameView for G {
 }
 
 /// The [`GameView`] of a [`Tiered`] game that is its own [`Rules`]: win/lose/tie/draw values
-/// (with remoteness, or in two bits) from [`crate::solve::solve_tiered`], the memory of [`crate::solve::standings_memory`], the
-/// checks of [`conformance::tiered`] (`tiered_game_view!(MyGame);` in the game's file; a
-/// blanket impl would overlap the one every [`Game`] has).
+/// (with remoteness, or in two bits) from [`crate::solve::solve_tiered`], the memory of
+/// [`crate::solve::standings_memory`] (and [`crate::solve::tiered_kind_memory`]), the checks
+/// of [`conformance::tiered`] (`tiered_game_view!(MyGame);` in the game's file; a blanket impl
+/// would overlap the one every [`Game`] has).
 macro_rules! tiered_game_view {
     ($game:ty) => {
         impl $crate::game::GameView for $game {

@@ -724,7 +724,8 @@ impl GameView for Mill {
     /// (which counts removals, and a removal leaves the tier): two bytes a position, a
     /// reachability bit and a bit for the solved ones (copied to their images at the end), 24
     /// bytes a position of the largest tier, and 16 bytes a move inside a tier of each board the
-    /// engine solves there — one of each class of symmetric boards, counted exactly.
+    /// engine solves there — one of each class of symmetric boards, counted exactly; for a wlt
+    /// table also its packed codes, made while the two bytes a position are held.
     fn solve_memory(&self, kind: ValueKind) -> u64 {
         let n = Tiered::positions(self);
         let packed = crate::solve::tiered_kind_memory(self, kind);
