@@ -19,6 +19,10 @@
 //!   `"tie"`, `"draw"`, for the player to move), `remoteness` (plies to the end with best
 //!   play; null for a draw), `reachable` (from the game's start, for games with one), `moves`:
 //!   every legal move, each with the `value` and `remoteness` it gives the player who plays it;
+//! * wlt tables (two-player games, two bits a position): `position`, `value` (`"win"`,
+//!   `"lose"` or `"tie-or-draw"`: a tie and a draw are one value there), `moves`: every legal
+//!   move, each with the `value` it gives the player who plays it; no remoteness and no
+//!   reachability, which such a table does not keep;
 //! * tables of lower bounds (pattern databases): `position`, `lower_bound` (null when the
 //!   entry is 255, unreachable), `counts` (what the bound counts), `reason` (when unreachable).
 //!
@@ -33,7 +37,7 @@
 
 use serde::Serialize;
 
-use crate::game::{Move, Outcome, Rules, Standing};
+use crate::game::{Move, Outcome, Rules, Standing, Wlt};
 
 /// A move as answers show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -103,6 +107,29 @@ pub enum Value {
     Entry(EntryValue),
     /// A win/lose/tie/draw table.
     Standing(StandingValue),
+    /// A win/lose/tie-or-draw table (two bits a position, no remoteness).
+    Wlt(WltValue),
+}
+
+/// The answer of a wlt table: the value for the player to move and every move with the value
+/// it gives the player who plays it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WltValue {
+    /// Win, lose, or tie-or-draw, for the player to move.
+    pub value: Wlt,
+    /// Every legal move, with what it gives the mover.
+    pub moves: Vec<WltMove>,
+}
+
+/// A move of a two-player game with the value it gives the player who plays it: a move to a
+/// position lost for the opponent wins.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WltMove {
+    /// The move and what it leaves.
+    #[serde(flatten)]
+    pub played: AnswerMove,
+    /// Win, lose, or tie-or-draw, for the player who plays the move.
+    pub value: Wlt,
 }
 
 /// The answer of a win/lose/tie/draw table: the value for the player to move and every move
@@ -297,6 +324,14 @@ impl Answer {
         }
     }
 
+    /// The value and valued moves, for answers of wlt tables.
+    pub fn wlt(&self) -> Option<&WltValue> {
+        match &self.value {
+            Value::Wlt(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// The distance part, for answers of distance tables and the solver.
     pub fn distance(&self) -> Option<&DistanceValue> {
         match &self.value {
@@ -370,6 +405,18 @@ impl Answer {
                         .moves
                         .iter()
                         .map(|m| format!("{}: {}", m.played.label, m.value.text(m.remoteness)))
+                        .collect();
+                    s += &format!("  moves: {}", moves.join("; "));
+                }
+                s
+            }
+            Value::Wlt(v) => {
+                let mut s = format!("{position}: {}", v.value.text());
+                if !v.moves.is_empty() {
+                    let moves: Vec<String> = v
+                        .moves
+                        .iter()
+                        .map(|m| format!("{}: {}", m.played.label, m.value.text()))
                         .collect();
                     s += &format!("  moves: {}", moves.join("; "));
                 }
@@ -552,6 +599,36 @@ mod tests {
         assert_eq!(
             bound.to_json(),
             r#"{"position":"x","lower_bound":3,"counts":"moves"}"#
+        );
+    }
+
+    #[test]
+    fn wlt_answers_name_tie_or_draw_and_no_remoteness() {
+        let a = Answer {
+            position: "x../.../...".into(),
+            numbers: Vec::new(),
+            index: Some(1),
+            value: Value::Wlt(WltValue {
+                value: Wlt::TieOrDraw,
+                moves: vec![
+                    WltMove {
+                        played: mv("b1", "xo./.../..."),
+                        value: Wlt::Lose,
+                    },
+                    WltMove {
+                        played: mv("b2", "x../.o./..."),
+                        value: Wlt::TieOrDraw,
+                    },
+                ],
+            }),
+        };
+        assert_eq!(
+            a.to_json(),
+            r#"{"position":"x../.../...","value":"tie-or-draw","moves":[{"move":"b1","leaves":"xo./.../...","value":"lose"},{"move":"b2","leaves":"x../.o./...","value":"tie-or-draw"}]}"#
+        );
+        assert_eq!(
+            a.to_text(),
+            "x../.../...: tie or draw  moves: b1: lose; b2: tie or draw"
         );
     }
 

@@ -372,8 +372,8 @@ pub unsafe extern "C" fn gamedb_parameters(
 }
 
 /// What the table's values are: 1 outcomes (P/N), 2 Grundy values, 3 distances, 4 extension
-/// entries, 5 win, lose, tie or draw with remoteness (see [`gamedb_value`]); or a
-/// negative error code.
+/// entries, 5 win, lose, tie or draw with remoteness, 6 win, lose or tie-or-draw in two bits
+/// (see [`gamedb_value`]); or a negative error code.
 ///
 /// # Safety
 /// `table` is NULL or an open handle.
@@ -396,7 +396,7 @@ pub unsafe extern "C" fn gamedb_rank(table: *const Table, position: *const c_cha
 
 /// The outcome of a position for the player to move: 0 = P (loses with best play),
 /// 1 = N (wins); or a negative error code. Works on outcome and Grundy tables
-/// (`GAMEDB_ERR_KIND` on distance and win/lose/tie/draw tables).
+/// (`GAMEDB_ERR_KIND` on distance, win/lose/tie/draw and wlt tables).
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
@@ -415,6 +415,13 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
                 GAMEDB_ERR_KIND,
                 "this table holds win, lose, tie or draw with remoteness, not P or N; expected \
                  gamedb_value for it",
+            ));
+        }
+        if t.value_kind() == ValueKind::Wlt {
+            return Err(fail(
+                GAMEDB_ERR_KIND,
+                "this table holds win, lose or tie-or-draw, not P or N; expected gamedb_value \
+                 for it",
             ));
         }
         if let Some(i) = text_entry(t, text) {
@@ -451,7 +458,8 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
 /// a game played as a sum of entries (octal games' heaps) the xor of the parts' Grundy values.
 /// On win/lose/tie/draw tables the entry as stored: bits 0–2 the value for the player to move
 /// (1 lose, 2 win, 3 tie, 4 draw), bit 3 reachable from the start, bits 4 and up the
-/// remoteness. Negative: an error code.
+/// remoteness. On wlt tables the two-bit code: 1 lose, 2 win, 3 tie or draw for the player to
+/// move. Negative: an error code.
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.

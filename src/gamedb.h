@@ -55,6 +55,13 @@ extern "C" {
 #define GAMEDB_VALUES_REMOTENESS 5 /* two-player games (m,n,k, Connect Four, chess endings...):
                                       win, lose, tie or draw with the remoteness, packed as
                                       gamedb_value describes */
+#define GAMEDB_VALUES_WLT 6 /* two-player games, two bits a position: win, lose or tie-or-draw
+                               (a tie and a draw are one value), no remoteness */
+
+/* The codes gamedb_value returns on wlt tables, for the player to move. */
+#define GAMEDB_WLT_LOSE 1
+#define GAMEDB_WLT_WIN 2
+#define GAMEDB_WLT_TIE_OR_DRAW 3
 
 /* An open table. */
 typedef struct gamedb_table gamedb_table;
@@ -93,14 +100,15 @@ int64_t gamedb_value_kind(const gamedb_table *table);
 int64_t gamedb_rank(const gamedb_table *table, const char *position);
 
 /* GAMEDB_P (0) or GAMEDB_N (1) for the player to move. Outcome and Grundy tables;
- * GAMEDB_ERR_KIND on distance and remoteness tables (gamedb_value answers those). */
+ * GAMEDB_ERR_KIND on distance, remoteness and wlt tables (gamedb_value answers those). */
 int64_t gamedb_outcome(const gamedb_table *table, const char *position);
 
 /* The stored value: 0 = P / 1 = N (outcome tables), the Grundy value (Grundy tables), the
  * distance (distance tables); on remoteness tables the entry as stored: bits 0-2 the value for
  * the player to move (1 lose, 2 win, 3 tie, 4 draw), bit 3 set when the position is reachable
  * from the game's start, bits 4 and up the remoteness in plies (a chess table's distance to
- * mate; 0 for a draw). A chess position is a FEN ("8/8/8/8/8/2k5/8/K2R4 w - - 0 1"); its
+ * mate; 0 for a draw); on wlt tables GAMEDB_WLT_LOSE, GAMEDB_WLT_WIN or GAMEDB_WLT_TIE_OR_DRAW.
+ * A chess position is a FEN ("8/8/8/8/8/2k5/8/K2R4 w - - 0 1"); its
  * common form is read in one pass, so lookups from text run at millions a second. */
 int64_t gamedb_value(const gamedb_table *table, const char *position);
 

@@ -302,6 +302,17 @@ impl<'a> Referee<'a> {
                 )))
             }
             ValueKind::Distance => 1,
+            // Without remoteness a player cannot tell a move that wins from one that keeps a
+            // won position going round a cycle forever (Quixo, the mill games): refused for
+            // every game, so that play never depends on which games have cycles.
+            ValueKind::Wlt => {
+                return Err(Error::bad(format!(
+                    "{} holds wlt values (win, lose or tie-or-draw, no remoteness), which cannot \
+                     be played: a winning move may go round a cycle forever; expected a \
+                     remoteness table (build the game without --values wlt)",
+                    table.file().path().display()
+                )))
+            }
             ValueKind::Remoteness | ValueKind::Outcome | ValueKind::Grundy => 2,
             ValueKind::Extension => 2,
         };

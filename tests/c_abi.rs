@@ -78,6 +78,7 @@ fn header_declares_exactly_the_exported_functions() {
         GAMEDB_ERR_GAME, GAMEDB_ERR_INDEX, GAMEDB_ERR_INTERNAL, GAMEDB_ERR_KIND, GAMEDB_ERR_NULL,
         GAMEDB_ERR_POSITION, GAMEDB_OPEN_NO_VERIFY, GAMEDB_QUERY_PATH,
     };
+    use gamedb::game::{wlt, Wlt};
     for (name, value) in [
         ("GAMEDB_ERR_NULL", format!("({GAMEDB_ERR_NULL})")),
         ("GAMEDB_ERR_POSITION", format!("({GAMEDB_ERR_POSITION})")),
@@ -102,6 +103,13 @@ fn header_declares_exactly_the_exported_functions() {
         (
             "GAMEDB_VALUES_REMOTENESS",
             (ValueKind::Remoteness as u32).to_string(),
+        ),
+        ("GAMEDB_VALUES_WLT", (ValueKind::Wlt as u32).to_string()),
+        ("GAMEDB_WLT_LOSE", wlt::code(Wlt::Lose).to_string()),
+        ("GAMEDB_WLT_WIN", wlt::code(Wlt::Win).to_string()),
+        (
+            "GAMEDB_WLT_TIE_OR_DRAW",
+            wlt::code(Wlt::TieOrDraw).to_string(),
         ),
     ] {
         let define = format!("#define {name} {value}");
@@ -177,6 +185,12 @@ fn c_program_against_real_tables() {
         &dir,
     );
 
+    let chess_wlt = build(
+        Spec::new(ChessSpec::new("KRk").unwrap()),
+        ValueKind::Wlt,
+        &dir,
+    );
+
     let lib = shared_library();
     let lib_dir = lib.parent().unwrap();
     let exe = dir.join("test_gamedb");
@@ -199,6 +213,7 @@ fn c_program_against_real_tables() {
     let run = Command::new(&exe)
         .args([
             &nim, &grundy, &candy, &damaged, &truncated, &full, &patterns, &empty, &chess,
+            &chess_wlt,
         ])
         .env("LD_LIBRARY_PATH", lib_dir)
         .output()
@@ -229,6 +244,11 @@ fn c_program_against_real_tables() {
         )
     );
     assert!(line("chess bad ").contains("the side not to move is in check"));
+    // The wlt table of the same ending: the codes alone, no P/N either.
+    assert_eq!(
+        line("chess wlt "),
+        format!("2 mated 1 outcome {}", gamedb::ffi::GAMEDB_ERR_KIND)
+    );
     assert_eq!(line("game "), "nim heaps=3,max-heap=7 kind 1 positions 120");
     // Nim by the XOR rule: P exactly when the heaps XOR to 0.
     for pos in [

@@ -466,6 +466,64 @@ fn a_value_or_a_remoteness_changed_in_a_solved_table_is_caught() {
 }
 
 #[test]
+fn a_wlt_value_changed_in_a_solved_table_is_caught() {
+    use gamedb::game::{wlt, Wlt};
+    let (spec, mut solved) = solved_sample("mnk", ValueKind::Wlt, |s| {
+        s.parameters() == "rows=3,cols=3,k=3"
+    });
+    // The empty board is the last index: a tie, which the table keeps as tie or draw.
+    let start = solved.len() - 1;
+    assert_eq!(wlt::value(solved.value(start)), Some(Wlt::TieOrDraw));
+    let code = |v| u32::from(wlt::code(v));
+    altered_fails(
+        &spec,
+        &mut solved,
+        start,
+        code(Wlt::Win),
+        &[
+            "wlt values: ",
+            "win, expected tie or draw",
+            "not every move loses",
+        ],
+    );
+    // A won position made lost: one of its moves leaves the opponent a lose.
+    let won = (0..solved.len())
+        .find(|&i| solved.value(i) == code(Wlt::Win))
+        .unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        won,
+        code(Wlt::Lose),
+        &[&format!("(index {won}): lose, expected win")],
+    );
+    // A lost position where the game goes on made a tie or draw: every move wins for the
+    // opponent.
+    let rules = spec.rules().unwrap();
+    let lost = (0..solved.len())
+        .find(|&i| solved.value(i) == code(Wlt::Lose) && !rules.moves(&rules.unrank(i)).is_empty())
+        .unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        lost,
+        code(Wlt::TieOrDraw),
+        &["tie or draw, expected lose", "leaves the opponent a win"],
+    );
+    // An index that is no position must hold no value.
+    let illegal = (0..solved.len())
+        .find(|&i| rules.check(&rules.unrank(i)).is_err())
+        .unwrap();
+    altered_fails(
+        &spec,
+        &mut solved,
+        illegal,
+        code(Wlt::Lose),
+        &["but the rules accept no position there (expected 0)"],
+    );
+}
+
+#[test]
 fn a_distance_changed_in_a_solved_table_is_caught() {
     let (spec, mut solved) = solved_sample("slide", ValueKind::Distance, |_| true);
     let goal = first_goal(&spec);

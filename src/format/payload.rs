@@ -13,6 +13,7 @@
 //! | extension  | u24      | bytes `3i..3i+3`, little-endian: the same, when an offset needs more than two bytes |
 //! | remoteness | u8       | byte `i`: the entry of [`standing`] (every remoteness ≤ 15)  |
 //! | remoteness | u16      | bytes `2i, 2i+1`, little-endian: the same entry (a remoteness > 15) |
+//! | wlt        | u2       | bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`: the code of [`wlt`] (0 no position, 1 lose, 2 win, 3 tie or draw) |
 //!
 //! The mod3 encoding keeps a distance modulo 3 (0 not reached, `1 + d mod 3` otherwise), a
 //! quarter of a byte table, for puzzles whose moves change the distance by exactly one: lookups
@@ -22,10 +23,10 @@
 
 use crate::game::{Outcome, Solved, ValueKind};
 
-pub use crate::game::{mod3, standing, UNREACHED};
+pub use crate::game::{mod3, standing, wlt, UNREACHED};
 
 /// How each entry is stored in the payload. Non-exhaustive: larger values or denser packings
-/// bring new encodings (as `Mod3` and `U24` came after the first three).
+/// bring new encodings (as `Mod3`, `U24` and `U2` came after the first three).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Encoding {
@@ -39,16 +40,20 @@ pub enum Encoding {
     Mod3 = 4,
     /// Three bytes per entry, little-endian (extension values too large for two bytes).
     U24 = 5,
+    /// Two bits per entry, four a byte, packed as `Mod3` is: win, lose or tie-or-draw plus
+    /// "no position" ([`wlt`]).
+    U2 = 6,
 }
 
 impl Encoding {
     /// Every encoding, in the order of their codes.
-    pub const ALL: [Encoding; 5] = [
+    pub const ALL: [Encoding; 6] = [
         Encoding::Bits,
         Encoding::U8,
         Encoding::U16,
         Encoding::Mod3,
         Encoding::U24,
+        Encoding::U2,
     ];
 
     /// The encoding stored as `code` in table headers.
@@ -67,7 +72,7 @@ impl Encoding {
             Encoding::Bits => Some(entries.div_ceil(8)),
             Encoding::U8 => Some(entries),
             Encoding::U16 => entries.checked_mul(2),
-            Encoding::Mod3 => Some(entries.div_ceil(MOD3_PER_BYTE)),
+            Encoding::Mod3 | Encoding::U2 => Some(entries.div_ceil(MOD3_PER_BYTE)),
             Encoding::U24 => entries.checked_mul(3),
         }
     }
@@ -80,6 +85,7 @@ impl Encoding {
             Encoding::U16 => "u16",
             Encoding::Mod3 => "mod3",
             Encoding::U24 => "u24",
+            Encoding::U2 => "u2",
         }
     }
 
@@ -92,11 +98,12 @@ impl Encoding {
                 | (ValueKind::Distance, Encoding::U8 | Encoding::Mod3)
                 | (ValueKind::Extension, Encoding::U16 | Encoding::U24)
                 | (ValueKind::Remoteness, Encoding::U8 | Encoding::U16)
+                | (ValueKind::Wlt, Encoding::U2)
         )
     }
 }
 
-/// Entries per byte of a mod3 payload.
+/// Entries per byte of a mod3 or u2 payload.
 pub const MOD3_PER_BYTE: u64 = 4;
 
 /// Appends to `out` the mod3 payload bytes of codes packed 32 to a word (entry `i` of the
@@ -123,6 +130,7 @@ pub(crate) fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
         ValueKind::Grundy | ValueKind::Remoteness => entries.saturating_mul(2),
         ValueKind::Extension => entries.saturating_mul(3),
         ValueKind::Distance => entries,
+        ValueKind::Wlt => entries.div_ceil(MOD3_PER_BYTE),
     }
 }
 
@@ -156,6 +164,7 @@ pub fn encode(solved: Solved) -> Encoded {
     let entries = solved.len();
     let (encoding, bytes) = match solved {
         Solved::Outcomes { bits, .. } => (Encoding::Bits, bits),
+        Solved::Wlt { bytes, .. } => (Encoding::U2, bytes),
         Solved::Distances(bytes) | Solved::GrundyBytes(bytes) => (Encoding::U8, bytes),
         Solved::Extensions { bytes, wide, .. } => {
             (if wide { Encoding::U24 } else { Encoding::U16 }, bytes)
@@ -242,7 +251,7 @@ impl<'a> Entries<'a> {
             Encoding::Bits => (p[i / 8] >> (i % 8) & 1) as u32,
             Encoding::U8 => p[i] as u32,
             Encoding::U16 => u16::from_le_bytes([p[2 * i], p[2 * i + 1]]) as u32,
-            Encoding::Mod3 => (p[i / 4] >> (2 * (i % 4)) & 3) as u32,
+            Encoding::Mod3 | Encoding::U2 => (p[i / 4] >> (2 * (i % 4)) & 3) as u32,
             Encoding::U24 => u32::from_le_bytes([p[3 * i], p[3 * i + 1], p[3 * i + 2], 0]),
         }
     }
@@ -277,7 +286,7 @@ impl<'a> Entries<'a> {
                     .iter()
                     .map(|&i| Outcome::from_win(p[i as usize] != 0)),
             ),
-            Encoding::U16 | Encoding::Mod3 | Encoding::U24 => {
+            Encoding::U16 | Encoding::Mod3 | Encoding::U24 | Encoding::U2 => {
                 out.extend(indices.iter().map(|&i| self.outcome(i)))
             }
         }
@@ -319,7 +328,8 @@ impl<'a> Entries<'a> {
     }
 
     /// How many entries hold each value (`counts[v]`, up to the largest value present; for
-    /// bit tables `[P, N]`; for mod3 tables the codes, `[unreached, ≡ 0, ≡ 1, ≡ 2]`).
+    /// bit tables `[P, N]`; for mod3 tables the codes, `[unreached, ≡ 0, ≡ 1, ≡ 2]`; for u2
+    /// tables the [`wlt`] codes, `[no position, lose, win, tie or draw]`).
     /// Parallel; the counts do not depend on the thread count.
     pub fn histogram(&self) -> Vec<u64> {
         use rayon::prelude::*;
@@ -327,7 +337,7 @@ impl<'a> Entries<'a> {
             let p = self.count_p();
             return vec![p, self.len - p];
         }
-        if self.encoding == Encoding::Mod3 {
+        if matches!(self.encoding, Encoding::Mod3 | Encoding::U2) {
             let bytes = Entries {
                 encoding: Encoding::U8,
                 ..*self
@@ -579,6 +589,49 @@ mod tests {
         assert_eq!(tail, bytes[8..]);
         assert!(Entries::new(&bytes, ValueKind::Grundy, Encoding::Mod3, 37).is_none());
         assert!(Entries::new(&bytes, ValueKind::Distance, Encoding::Mod3, 41).is_none());
+    }
+
+    #[test]
+    fn wlt_codes_pack_four_a_byte() {
+        use crate::game::{Standing, Wlt};
+        // Standing entries: no position, lose in 0, win in 3 (reachable), tie in 9, draw, and
+        // a lose in 4: codes 0, 1, 2, 3, 3, 1.
+        let entries = [
+            standing::ILLEGAL,
+            standing::pack(Standing::Lose, 0),
+            standing::pack(Standing::Win, 3) | standing::REACHABLE,
+            standing::pack(Standing::Tie, 9),
+            standing::pack(Standing::Draw, 0),
+            standing::pack(Standing::Lose, 4),
+        ];
+        let bytes = wlt::pack(&entries);
+        // Entry 0 in the lowest two bits.
+        assert_eq!(bytes, [0b11_10_01_00, 0b00_00_01_11]);
+        let e = encode(Solved::Wlt { bytes, len: 6 });
+        assert_eq!(
+            (e.kind, e.encoding, e.encoding.name()),
+            (ValueKind::Wlt, Encoding::U2, "u2")
+        );
+        assert_eq!(Encoding::from_code(6), Some(Encoding::U2));
+        assert_eq!(max_payload_len(ValueKind::Wlt, 6), 2);
+        let entries = Entries::new(&e.bytes, e.kind, e.encoding, e.entries).unwrap();
+        let values: Vec<_> = (0..6).map(|i| wlt::value(entries.raw(i))).collect();
+        assert_eq!(
+            values,
+            [
+                None,
+                Some(Wlt::Lose),
+                Some(Wlt::Win),
+                Some(Wlt::TieOrDraw),
+                Some(Wlt::TieOrDraw),
+                Some(Wlt::Lose)
+            ]
+        );
+        // No position, lose, win, tie or draw; the unused codes of the last byte not counted.
+        assert_eq!(entries.histogram(), [1, 2, 1, 2]);
+        assert!(Entries::new(&e.bytes, ValueKind::Remoteness, Encoding::U2, 6).is_none());
+        assert!(Entries::new(&e.bytes, ValueKind::Wlt, Encoding::U8, 2).is_none());
+        assert!(Entries::new(&e.bytes, ValueKind::Wlt, Encoding::U2, 9).is_none());
     }
 
     #[test]

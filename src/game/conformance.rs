@@ -14,6 +14,10 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
 pub use super::fast_paths::{changed_text, entry_index, text_entry_index};
+use two_player::check_wlt;
+pub use two_player::standing_of_children;
+
+mod two_player;
 use super::{standing, Game, Outcome, Retro, Rules, Standing, ValueKind, UNREACHED};
 use crate::solve::{Mirror, Puzzle, Waves};
 
@@ -435,6 +439,12 @@ fn one_entry_moves(
 ///   position but, per prefix, which value of an unbounded number makes a position P; three-
 ///   rowed Chomp's own conformance (`games::chomp3`) checks every position of its samples, and
 ///   every winning move, against a brute-force solution of the game computed from its moves.
+/// * [`ValueKind::Remoteness`]: a position where the game is over has the value the rules
+///   give it ([`Rules::terminal_standing`]) and remoteness 0; any other its children's value
+///   and remoteness (`standing_of_children`); an index that is no position holds 0;
+/// * [`ValueKind::Wlt`]: the same without remoteness (win exactly when a move leaves a lose,
+///   lose exactly when every move leaves a win, tie or draw otherwise), a weaker check: with
+///   cycles, a table can be wrong and still pass it.
 ///
 /// Distances kept modulo 3 ([`super::mod3`]) are written by `gamedb enumerate`'s breadth-first
 /// engine, never returned by `Spec::solve`, so they do not pass through here:
@@ -670,6 +680,9 @@ pub fn values(
                     ));
                 }
             }
+            ValueKind::Wlt => {
+                check_wlt(r, pos, v, kids, value).map_err(|what| format!("{}: {what}", at()))?
+            }
             ValueKind::Extension => unreachable!("returned above"),
         }
         Ok(())
@@ -679,7 +692,9 @@ pub fn values(
     let mut broken = Vec::new();
     for i in 0..positions {
         let Some(pos) = in_table(i) else {
-            if kind == ValueKind::Remoteness && value(i) != u32::from(standing::ILLEGAL) {
+            if matches!(kind, ValueKind::Remoteness | ValueKind::Wlt)
+                && value(i) != u32::from(standing::ILLEGAL)
+            {
                 broken.push((
                     i,
                     format!(
@@ -717,40 +732,6 @@ pub fn values(
                 .join("\n")
         )),
     }
-}
-
-/// The value and remoteness of a position whose game goes on, from those of its moves'
-/// children (each for the player to move there), and why: a win in one more than the nearest
-/// lost child; else a lose in one more than the farthest child when every child is won; else
-/// a tie in one more than the nearest tied child; else a draw.
-pub fn standing_of_children(children: &[(Standing, u32)]) -> ((Standing, u32), String) {
-    let nearest = |v: Standing| children.iter().filter(|c| c.0 == v).map(|c| c.1).min();
-    if let Some(r) = nearest(Standing::Lose) {
-        return (
-            (Standing::Win, r + 1),
-            format!("a move leaves the opponent a lose in {r}"),
-        );
-    }
-    if children.iter().all(|c| c.0 == Standing::Win) {
-        let r = children.iter().map(|c| c.1).max().unwrap_or(0);
-        return (
-            (Standing::Lose, r + 1),
-            format!(
-                "each of its {} moves leaves the opponent a win, the farthest in {r}",
-                children.len()
-            ),
-        );
-    }
-    if let Some(r) = nearest(Standing::Tie) {
-        return (
-            (Standing::Tie, r + 1),
-            format!("no move wins, and one leaves a tie in {r}"),
-        );
-    }
-    (
-        (Standing::Draw, 0),
-        "no move wins or ties, and not every move loses".to_string(),
-    )
 }
 
 /// [`Tiered`](super::Tiered) with its [`Rules`]: the tiers cut the index in order; an index is

@@ -30,7 +30,8 @@ pub use simple::{Shape, SimpleGame, SimpleView};
 
 pub use crate::progress::Progress;
 pub use model::{
-    mod3, standing, Game, Outcome, Retro, Solved, Standing, Tiered, ValueKind, Visit, UNREACHED,
+    mod3, standing, wlt, Game, Outcome, Retro, Solved, Standing, Tiered, ValueKind, Visit, Wlt,
+    UNREACHED,
 };
 
 /// Most positions a table may have (2^38: a 32 GiB bit table). Room for the 20×20 Chomp box
@@ -244,9 +245,10 @@ impl<G: Game + Rules + 'static> GameView for G {
 }
 
 /// The [`GameView`] of a [`Tiered`] game that is its own [`Rules`]: win/lose/tie/draw values
-/// from [`crate::solve::solve_tiered`], the memory of [`crate::solve::standings_memory`], the
-/// checks of [`conformance::tiered`] (`tiered_game_view!(MyGame);` in the game's file; a
-/// blanket impl would overlap the one every [`Game`] has).
+/// (with remoteness, or in two bits) from [`crate::solve::solve_tiered`], the memory of
+/// [`crate::solve::standings_memory`] (and [`crate::solve::tiered_kind_memory`]), the checks
+/// of [`conformance::tiered`] (`tiered_game_view!(MyGame);` in the game's file; a blanket impl
+/// would overlap the one every [`Game`] has).
 macro_rules! tiered_game_view {
     ($game:ty) => {
         impl $crate::game::GameView for $game {
@@ -262,8 +264,9 @@ macro_rules! tiered_game_view {
                 $crate::solve::solve_tiered(self, kind, progress, &())
             }
 
-            fn solve_memory(&self, _kind: $crate::game::ValueKind) -> u64 {
+            fn solve_memory(&self, kind: $crate::game::ValueKind) -> u64 {
                 $crate::solve::standings_memory(self)
+                    .saturating_add($crate::solve::tiered_kind_memory(self, kind))
             }
 
             fn conformance(&self) -> std::result::Result<u64, String> {

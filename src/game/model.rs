@@ -55,16 +55,21 @@ pub enum ValueKind {
     /// move, with the remoteness (plies to the end with best play), packed as [`standing`]
     /// says; an index that is no legal position is marked as such.
     Remoteness = 5,
+    /// For two-player games too large for a byte a position: win, lose, or tie-or-draw for
+    /// the player to move, two bits a position (the code of [`wlt`]). A tie and a draw cannot
+    /// be told apart, and the table keeps no remoteness and no reachability.
+    Wlt = 6,
 }
 
 impl ValueKind {
     /// Every kind, in the order of their codes.
-    pub const ALL: [ValueKind; 5] = [
+    pub const ALL: [ValueKind; 6] = [
         ValueKind::Outcome,
         ValueKind::Grundy,
         ValueKind::Distance,
         ValueKind::Extension,
         ValueKind::Remoteness,
+        ValueKind::Wlt,
     ];
 
     /// The kind stored as `code` in table headers.
@@ -80,6 +85,7 @@ impl ValueKind {
             ValueKind::Distance => "distance",
             ValueKind::Extension => "extension",
             ValueKind::Remoteness => "remoteness",
+            ValueKind::Wlt => "wlt",
         }
     }
 }
@@ -215,6 +221,116 @@ pub mod standing {
     }
 }
 
+/// The value of a position of a two-player game as a [`ValueKind::Wlt`] table keeps it, for
+/// the player to move: a [`Standing`] without its remoteness, tie and draw made one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Wlt {
+    /// The player to move loses against best play.
+    #[serde(rename = "lose")]
+    Lose,
+    /// Neither side can force a win: the game ends in a tie (a full board) or goes on forever
+    /// (a draw); two bits cannot tell which.
+    #[serde(rename = "tie-or-draw")]
+    TieOrDraw,
+    /// The player to move wins against best play.
+    #[serde(rename = "win")]
+    Win,
+}
+
+impl Wlt {
+    /// Every value.
+    pub const ALL: [Wlt; 3] = [Wlt::Win, Wlt::Lose, Wlt::TieOrDraw];
+
+    /// `win`, `lose` or `tie-or-draw` (the JSON names).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Wlt::Win => "win",
+            Wlt::Lose => "lose",
+            Wlt::TieOrDraw => "tie-or-draw",
+        }
+    }
+
+    /// In words: `win`, `lose`, `tie or draw`.
+    pub fn text(self) -> &'static str {
+        match self {
+            Wlt::TieOrDraw => "tie or draw",
+            other => other.as_str(),
+        }
+    }
+
+    /// The value for the other player.
+    pub fn flip(self) -> Wlt {
+        match self {
+            Wlt::Win => Wlt::Lose,
+            Wlt::Lose => Wlt::Win,
+            Wlt::TieOrDraw => Wlt::TieOrDraw,
+        }
+    }
+}
+
+impl From<Standing> for Wlt {
+    fn from(s: Standing) -> Wlt {
+        match s {
+            Standing::Win => Wlt::Win,
+            Standing::Lose => Wlt::Lose,
+            Standing::Tie | Standing::Draw => Wlt::TieOrDraw,
+        }
+    }
+}
+
+/// How a [`ValueKind::Wlt`] entry codes a position's value in two bits (`format::payload`
+/// packs them four a byte): 0 for an index that is no legal position, 1 lose, 2 win, 3 tie
+/// or draw. Codes 1 and 2 are those of [`standing`]: a standing entry's code `c` becomes
+/// `min(c, 3)`.
+pub mod wlt {
+    use crate::game::model::{standing, Wlt};
+
+    /// The code of an index that is no legal position.
+    pub const ILLEGAL: u8 = 0;
+
+    /// The code of a value.
+    #[inline]
+    pub fn code(value: Wlt) -> u8 {
+        match value {
+            Wlt::Lose => 1,
+            Wlt::Win => 2,
+            Wlt::TieOrDraw => 3,
+        }
+    }
+
+    /// The value of a code; `None` for no legal position.
+    #[inline]
+    pub fn value(code: u32) -> Option<Wlt> {
+        match code {
+            1 => Some(Wlt::Lose),
+            2 => Some(Wlt::Win),
+            3 => Some(Wlt::TieOrDraw),
+            _ => None,
+        }
+    }
+
+    /// The code of a [`standing`] entry (no legal position stays 0).
+    #[inline]
+    pub fn of_standing(entry: u16) -> u8 {
+        standing::unpack(entry as u32).map_or(ILLEGAL, |(v, _)| code(v.into()))
+    }
+
+    /// The codes of `entries` ([`standing`] entries, in index order), four a byte: entry `i`
+    /// in bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`; the unused codes of the last byte
+    /// are 0. Parallel, the same bytes at any thread count.
+    pub fn pack(entries: &[u16]) -> Vec<u8> {
+        use rayon::prelude::*;
+        entries
+            .par_chunks(4)
+            .map(|four| {
+                four.iter()
+                    .enumerate()
+                    .fold(0u8, |b, (k, &e)| b | of_standing(e) << (2 * k))
+            })
+            .collect()
+    }
+}
+
 /// The values a solver produced for every position of a game, in index order: what
 /// [`GameSpec::solve`](super::GameSpec::solve) returns and the format module encodes into a
 /// table's payload. Non-exhaustive: it grows with [`ValueKind`].
@@ -248,6 +364,14 @@ pub enum Solved {
     },
     /// Values and remoteness of a two-player game, one [`standing`] entry per position.
     Standings(Vec<u16>),
+    /// Win, lose or tie-or-draw of a two-player game, the [`wlt`] codes four a byte (entry `i`
+    /// in bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`; see [`wlt::pack`]).
+    Wlt {
+        /// `len.div_ceil(4)` bytes.
+        bytes: Vec<u8>,
+        /// Number of positions.
+        len: u64,
+    },
 }
 
 impl Solved {
@@ -259,13 +383,14 @@ impl Solved {
             Solved::Distances(_) => ValueKind::Distance,
             Solved::Extensions { .. } => ValueKind::Extension,
             Solved::Standings(_) => ValueKind::Remoteness,
+            Solved::Wlt { .. } => ValueKind::Wlt,
         }
     }
 
     /// Number of positions.
     pub fn len(&self) -> u64 {
         match self {
-            Solved::Outcomes { len, .. } => *len,
+            Solved::Outcomes { len, .. } | Solved::Wlt { len, .. } => *len,
             Solved::Grundy(v) => v.len() as u64,
             Solved::GrundyBytes(v) => v.len() as u64,
             Solved::Distances(v) => v.len() as u64,
@@ -286,6 +411,7 @@ impl Solved {
         let i = i as usize;
         match self {
             Solved::Outcomes { bits, .. } => ((bits[i / 8] >> (i % 8)) & 1) as u32,
+            Solved::Wlt { bytes, .. } => ((bytes[i / 4] >> (2 * (i % 4))) & 3) as u32,
             Solved::Grundy(v) | Solved::Standings(v) => v[i] as u32,
             Solved::GrundyBytes(v) => v[i] as u32,
             Solved::Distances(v) => v[i] as u32,
@@ -307,6 +433,10 @@ impl Solved {
         match self {
             Solved::Outcomes { bits, .. } => {
                 bits[i / 8] = (bits[i / 8] & !(1 << (i % 8))) | (((value & 1) as u8) << (i % 8))
+            }
+            Solved::Wlt { bytes, .. } => {
+                let shift = 2 * (i % 4);
+                bytes[i / 4] = (bytes[i / 4] & !(3 << shift)) | (((value & 3) as u8) << shift)
             }
             Solved::Grundy(v) | Solved::Standings(v) => v[i] = value as u16,
             Solved::GrundyBytes(v) => v[i] = value as u8,

@@ -76,7 +76,7 @@ impl GameSpec for Connect4Spec {
         ),
         Param::required("rows", "H", "Rows of the board (6 on the standard board)"),
     ];
-    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt];
 
     type View = Connect4;
     fn view(&self) -> Connect4 {

@@ -167,7 +167,7 @@ impl GameSpec for MillSpec {
             "Only the moving phase with at most K men a side on the board, none in hand (no start)",
         ),
     ];
-    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt];
 
     type View = Mill;
     fn view(&self) -> Mill {
@@ -724,9 +724,11 @@ impl GameView for Mill {
     /// (which counts removals, and a removal leaves the tier): two bytes a position, a
     /// reachability bit and a bit for the solved ones (copied to their images at the end), 24
     /// bytes a position of the largest tier, and 16 bytes a move inside a tier of each board the
-    /// engine solves there — one of each class of symmetric boards, counted exactly.
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
+    /// engine solves there — one of each class of symmetric boards, counted exactly; for a wlt
+    /// table also its packed codes, made while the two bytes a position are held.
+    fn solve_memory(&self, kind: ValueKind) -> u64 {
         let n = Tiered::positions(self);
+        let packed = crate::solve::tiered_kind_memory(self, kind);
         n.saturating_mul(2)
             .saturating_add(2 * (n / 8 + 8))
             .saturating_add(self.largest_tier().saturating_mul(24))
@@ -736,6 +738,7 @@ impl GameView for Mill {
                     .saturating_mul(16),
             )
             .saturating_add(1 << 20)
+            .saturating_add(packed)
     }
 
     fn conformance(&self) -> std::result::Result<u64, String> {

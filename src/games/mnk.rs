@@ -61,7 +61,7 @@ impl GameSpec for MnkSpec {
         Param::required("cols", "N", "Columns of the board"),
         Param::required("k", "K", "Marks in a row that win"),
     ];
-    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt];
 
     type View = Mnk;
     fn view(&self) -> Mnk {

@@ -319,10 +319,10 @@ impl Entry {
                     .find(|k| k.name() == text.trim())
                     .ok_or_else(|| {
                         Error::bad(format!(
-                            "--values {}: {} tables hold {}",
+                            "--values {}: expected {} (the values {} tables hold)",
                             crate::game::echo(text),
-                            self.name,
-                            kinds()
+                            kinds(),
+                            self.name
                         ))
                     })?,
             ),

@@ -68,7 +68,7 @@ impl GameSpec for QuixoSpec {
         "N",
         "Side of the board, 2..=5 (5 needs terabytes)",
     )];
-    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt];
 
     type View = Quixo;
     fn view(&self) -> Quixo {

@@ -16,11 +16,11 @@ impl Table {
     /// position, in the rules' order, with the outcome (and the Grundy value) of the position
     /// each leaves (`moves` in JSON). Refused for other answers (distances, bounds, entries
     /// asked by index without a position) and for a position with more than
-    /// [`EVERY_MOVE_LIMIT`] moves. An answer of a win/lose/tie/draw table, which lists every
-    /// move with its value anyway, is left as it is.
+    /// [`EVERY_MOVE_LIMIT`] moves. An answer of a win/lose/tie/draw or wlt table, which lists
+    /// every move with its value anyway, is left as it is.
     pub fn list_every_move(&self, answer: &mut Answer) -> Result<()> {
         // A win/lose/tie/draw answer lists every move with its value already.
-        if let Value::Standing(_) = answer.value {
+        if let Value::Standing(_) | Value::Wlt(_) = answer.value {
             return Ok(());
         }
         let Value::Game(game) = &mut answer.value else {

@@ -8,7 +8,8 @@
 //! chosen once when the table opens: `outcome.rs` (outcome and Grundy tables, with `sums.rs`
 //! for positions that are sums of entries), `distance.rs` (exact distances and lower bounds),
 //! `mod3.rs` (distances mod 3, answered by descent) and `extension.rs` (three-rowed Chomp's
-//! prefixes) and `standing.rs` (win, lose, tie or draw with remoteness). A new kind of value
+//! prefixes), `standing.rs` (win, lose, tie or draw with remoteness) and `wlt.rs` (win, lose
+//! or tie-or-draw, two bits a position). A new kind of value
 //! is one more such module; `every.rs` lists every move of a game's position with the value
 //! it leaves, whichever kind answered it.
 
@@ -19,6 +20,7 @@ mod mod3;
 mod outcome;
 mod standing;
 mod sums;
+mod wlt;
 
 use std::path::Path;
 
@@ -66,6 +68,7 @@ fn answerer(kind: ValueKind, encoding: Encoding, bound: bool) -> &'static dyn An
         ValueKind::Outcome | ValueKind::Grundy => &outcome::Games,
         ValueKind::Extension => &extension::Extension,
         ValueKind::Remoteness => &standing::Standings,
+        ValueKind::Wlt => &wlt::Wlts,
         ValueKind::Distance if bound => &distance::Bounds,
         ValueKind::Distance if encoding == Encoding::Mod3 => &mod3::Mod3,
         ValueKind::Distance => &distance::Stored,
@@ -318,7 +321,11 @@ impl Table {
     where
         I: IntoIterator<Item = &'a [u32]>,
     {
-        if self.value_kind() == ValueKind::Extension {
+        // Extension entries are read by the game; two-player tables refuse P/N (outcome_of).
+        if matches!(
+            self.value_kind(),
+            ValueKind::Extension | ValueKind::Remoteness | ValueKind::Wlt
+        ) {
             for pos in positions {
                 out.push(self.outcome_of(pos)?);
             }
@@ -502,9 +509,14 @@ impl Table {
         ))
     }
 
-    /// P/N of a position written as numbers, checked against the table's bounds.
+    /// P/N of a position written as numbers, checked against the table's bounds. Refused for
+    /// the tables of two-player games, whose entries are not P/N (read as P/N every position
+    /// would be N).
     #[inline]
     pub fn outcome_of(&self, position: &[u32]) -> Result<Outcome> {
+        if matches!(self.value_kind(), ValueKind::Remoteness | ValueKind::Wlt) {
+            return self.outcome_of_checked(position);
+        }
         match self.entry_index(position) {
             Some(i) => Ok(self.outcome(i?)),
             None => self.outcome_of_checked(position),
@@ -536,8 +548,38 @@ impl Table {
         }
     }
 
+    /// Win, lose or tie-or-draw for the player to move of a position written as numbers:
+    /// the lookup of a wlt table, checked as [`standing_of`](Table::standing_of) checks.
+    /// Refused for tables of other values (a remoteness table answers
+    /// [`standing_of`](Table::standing_of)).
+    #[inline]
+    pub fn wlt_of(&self, position: &[u32]) -> Result<crate::game::Wlt> {
+        if self.value_kind() != ValueKind::Wlt {
+            return Err(Error::bad(format!(
+                "{} holds {} values, not wlt values (expected a table built with --values wlt)",
+                self.file.path().display(),
+                self.value_kind().name()
+            )));
+        }
+        let i = match self.entry_index(position) {
+            Some(i) => i?,
+            None => self.index_of(position)?,
+        };
+        if crate::game::wlt::value(self.raw(i)).is_none() {
+            self.rules.check(position)?;
+        }
+        wlt::read(self, i)
+    }
+
     #[cold]
     fn not_standings(&self) -> Error {
+        if self.value_kind() == ValueKind::Wlt {
+            return Error::bad(format!(
+                "{} holds wlt values (win, lose or tie-or-draw, no remoteness); expected a \
+                 remoteness table (build it without --values wlt)",
+                self.file.path().display()
+            ));
+        }
         Error::bad(format!(
             "{} holds {} values, not win, lose, tie or draw",
             self.file.path().display(),

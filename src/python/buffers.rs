@@ -266,9 +266,10 @@ impl Batch {
                     out.push(value.map_err(|e| (k, e))?);
                 }
             }
-            // The entry as stored: the value's code, the reachable bit and the remoteness
-            // (as `Table.query_many` documents it; a checked position always has one).
-            ValueKind::Remoteness => {
+            // The entry as stored: the value's code, the reachable bit and the remoteness, or
+            // the two-bit wlt code (as `Table.query_many` documents it; a checked position
+            // always has one).
+            ValueKind::Remoteness | ValueKind::Wlt => {
                 for k in 0..self.len() {
                     let value = table.index_of(self.position(k)).map(|i| table.raw(i));
                     out.push(value.map_err(|e| (k, e))?);
@@ -299,7 +300,9 @@ impl Batch {
             ValueKind::Outcome | ValueKind::Extension => {
                 outcome_value(table.outcome_of(self.position(k))?)
             }
-            ValueKind::Grundy | ValueKind::Remoteness if entry != NO_ENTRY => table.raw(entry),
+            ValueKind::Grundy | ValueKind::Remoteness | ValueKind::Wlt if entry != NO_ENTRY => {
+                table.raw(entry)
+            }
             ValueKind::Grundy => {
                 let pos = pos()?;
                 match table.sum_grundy(pos)? {
@@ -307,7 +310,7 @@ impl Batch {
                     None => table.raw(table.rules().rank(pos)),
                 }
             }
-            ValueKind::Remoteness => table.raw(table.index_of(pos()?)?),
+            ValueKind::Remoteness | ValueKind::Wlt => table.raw(table.index_of(pos()?)?),
             ValueKind::Distance if entry != NO_ENTRY => table.value(entry)?,
             ValueKind::Distance => table.value(table.index_of(pos()?)?)?,
         })

@@ -229,7 +229,7 @@ impl PyTable {
         self.table.value_kind().name()
     }
 
-    /// How the values are stored: `bits`, `u8`, `u16`, `mod3` or `u24`.
+    /// How the values are stored: `bits`, `u8`, `u16`, `mod3`, `u24` or `u2`.
     #[getter]
     fn encoding(&self) -> &'static str {
         self.table.file().header().encoding.name()
@@ -322,7 +322,7 @@ impl PyTable {
         let dtype = match encoding {
             Encoding::Bits | Encoding::U8 => "u1",
             Encoding::U16 => "<u2",
-            Encoding::Mod3 | Encoding::U24 => {
+            Encoding::Mod3 | Encoding::U24 | Encoding::U2 => {
                 return Err(UnsupportedError::new_err(format!(
                     "{}: values stored as {} have no numpy view (accepted: bits, u8, u16); read \
                      them by index with value_at(i)",

@@ -4,11 +4,12 @@
 use serde::Serialize;
 
 use crate::format::payload::UNREACHED;
-use crate::game::{Standing, ValueKind};
+use crate::game::{Standing, ValueKind, Wlt};
 use crate::lookup::Table;
 
 /// The value distribution of a table. JSON keys: `values` (the value kind), `labels` (`P`,
-/// `N`; or the values `0`, `1`, ...), `counts` (positions with each label), and `unreached`
+/// `N`; `lose`, `tie`, `draw`, `win`; `lose`, `tie-or-draw`, `win`; or the values `0`, `1`,
+/// ...), `counts` (positions with each label), and `unreached`
 /// for distance tables (entries marked 255, only in pattern databases).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct Distribution {
@@ -40,6 +41,19 @@ impl Distribution {
                 }
                 counts = by.to_vec();
                 let labels = [Standing::Lose, Standing::Tie, Standing::Draw, Standing::Win];
+                (
+                    labels.iter().map(|v| v.as_str().to_string()).collect(),
+                    None,
+                )
+            }
+            // The codes 1, 2, 3 (lose, win, tie or draw); no legal position (0) is left out.
+            ValueKind::Wlt => {
+                counts.resize(4, 0);
+                let labels = [Wlt::Lose, Wlt::TieOrDraw, Wlt::Win];
+                counts = labels
+                    .iter()
+                    .map(|&v| counts[crate::game::wlt::code(v) as usize])
+                    .collect();
                 (
                     labels.iter().map(|v| v.as_str().to_string()).collect(),
                     None,

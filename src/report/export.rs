@@ -43,6 +43,7 @@ fn columns(table: &Table) -> &'static [&'static str] {
         ValueKind::Distance => &["distance"],
         ValueKind::Extension => &["extension"],
         ValueKind::Remoteness => &["value", "remoteness", "reachable"],
+        ValueKind::Wlt => &["value"],
     }
 }
 
@@ -61,9 +62,9 @@ pub(crate) fn export(
             table.file().path().display()
         )));
     }
-    if only.is_some() && table.value_kind() == ValueKind::Remoteness {
+    if only.is_some() && matches!(table.value_kind(), ValueKind::Remoteness | ValueKind::Wlt) {
         return Err(Error::bad(format!(
-            "--only: {} holds win, lose, tie or draw, not outcomes; export it without --only",
+            "--only: {} holds win, lose, tie or draw, not outcomes; expected no --only (export it without)",
             table.file().path().display()
         )));
     }
@@ -147,6 +148,22 @@ fn block(
             };
             continue;
         }
+        if kind == ValueKind::Wlt {
+            // Only legal positions have a row (code 0 is no position).
+            let Some(value) = crate::game::wlt::value(raw) else {
+                n -= 1;
+                continue;
+            };
+            let _ = match format {
+                Format::Csv => writeln!(s, "{i},\"{position}\",{}", value.as_str()),
+                Format::Jsonl => writeln!(
+                    s,
+                    "{{\"index\":{i},\"position\":\"{position}\",\"value\":\"{}\"}}",
+                    value.as_str()
+                ),
+            };
+            continue;
+        }
         let _ = match (format, kind) {
             (Format::Csv, ValueKind::Outcome) => {
                 writeln!(s, "{i},\"{position}\",{}", entries.outcome(i).as_str())
@@ -161,7 +178,7 @@ fn block(
             (Format::Csv, ValueKind::Distance) if bound && raw == UNREACHED as u32 => {
                 writeln!(s, "{i},\"{position}\",")
             }
-            (_, ValueKind::Remoteness) => unreachable!("written above"),
+            (_, ValueKind::Remoteness | ValueKind::Wlt) => unreachable!("written above"),
             (Format::Csv, ValueKind::Distance | ValueKind::Extension) => {
                 writeln!(s, "{i},\"{position}\",{raw}")
             }

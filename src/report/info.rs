@@ -1,9 +1,9 @@
-//! `gamedb info`: a table's header, its checksum status, its counts (P/N positions, or
-//! positions at each distance) and the game's own facts.
+//! `gamedb info`: a table's header, its checksum status, its counts (P/N positions, positions
+//! at each distance, or two-player positions by value) and the game's own facts.
 
 use serde::Serialize;
 
-use crate::game::{standing, Fact, Standing, ValueKind};
+use crate::game::{standing, wlt, Fact, Standing, ValueKind, Wlt};
 use crate::lookup::Table;
 
 /// Positions listed as the farthest from the goal when there are at most this many.
@@ -100,6 +100,20 @@ pub enum Counts {
         /// The largest remoteness of any position.
         max_remoteness: u32,
     },
+    /// Wlt tables of two-player games: two bits a position, no remoteness, no reachability.
+    Wlts {
+        /// Legal positions by their value for the player to move.
+        positions: WltCounts,
+        /// Indices that are no legal position.
+        no_position: u64,
+        /// The start's value, for a game with a start.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        start: Option<WltStart>,
+        /// Always false: a wlt table keeps no remoteness (`gamedb play` needs it).
+        keeps_remoteness: bool,
+        /// Always false: a wlt table does not mark what the start reaches.
+        keeps_reachability: bool,
+    },
     /// Distance tables.
     Distances {
         /// A mod3 table (which stores no whole distances; `distance_counts` is then empty):
@@ -159,6 +173,52 @@ impl ByValue {
             self.tie,
             self.draw
         )
+    }
+}
+
+/// Counts of positions of a wlt table by value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WltCounts {
+    /// Won for the player to move.
+    pub win: u64,
+    /// Lost for the player to move.
+    pub lose: u64,
+    /// Tied or drawn (two bits cannot tell which).
+    pub tie_or_draw: u64,
+}
+
+/// The value of a game's start in a wlt table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WltStart {
+    /// The start as positions are written.
+    pub position: String,
+    /// Its value for the player to move.
+    pub value: Wlt,
+}
+
+/// The counts of a wlt table, from the histogram of its codes.
+fn wlts(table: &Table) -> Counts {
+    let mut counts = table.entries().histogram();
+    counts.resize(4, 0);
+    let at = |v: Wlt| counts[wlt::code(v) as usize];
+    let rules = table.rules();
+    let start = rules.start().and_then(|pos| {
+        let i = table.index_of(&pos).ok()?;
+        Some(WltStart {
+            position: rules.format(&pos),
+            value: wlt::value(table.raw(i))?,
+        })
+    });
+    Counts::Wlts {
+        positions: WltCounts {
+            win: at(Wlt::Win),
+            lose: at(Wlt::Lose),
+            tie_or_draw: at(Wlt::TieOrDraw),
+        },
+        no_position: counts[wlt::ILLEGAL as usize],
+        start,
+        keeps_remoteness: false,
+        keeps_reachability: false,
     }
 }
 
@@ -224,6 +284,8 @@ impl Info {
         let rules = table.rules();
         let counts = if h.value_kind == ValueKind::Remoteness {
             standings(table)
+        } else if h.value_kind == ValueKind::Wlt {
+            wlts(table)
         } else if h.value_kind == ValueKind::Distance {
             let d = table.distance_census(ANTIPODES_LISTED);
             Counts::Distances {
@@ -437,6 +499,35 @@ impl Info {
                     ));
                 }
                 line(format!("max remoteness:  {max_remoteness}"));
+            }
+            Counts::Wlts {
+                positions: p,
+                no_position,
+                start,
+                ..
+            } => {
+                line(format!(
+                    "positions:       {} (win {}, lose {}, tie or draw {})",
+                    p.win + p.lose + p.tie_or_draw,
+                    p.win,
+                    p.lose,
+                    p.tie_or_draw
+                ));
+                line(format!(
+                    "no position:     {no_position} (indices marked, never given a value)"
+                ));
+                if let Some(s) = start {
+                    line(format!(
+                        "start:           {}: {}",
+                        s.position,
+                        s.value.text()
+                    ));
+                }
+                line(
+                    "kept:            the value alone: no remoteness, no reachability, and a tie \
+                     and a draw are one value"
+                        .into(),
+                );
             }
             Counts::Extensions {
                 p_positions,

@@ -35,6 +35,7 @@ pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_wo
 pub use saves::{Saves, Saving, Wave};
 pub use standing::{
     solve_standings, solve_standings_saving, solve_tiered, standings_memory, standings_saved_bytes,
+    tiered_kind_memory,
 };
 pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
 pub use triangles::{

@@ -32,7 +32,7 @@ use rayon::prelude::*;
 
 pub(crate) use super::reachable::{fill_images, mark_reachable};
 use super::saves::{Saves, Wave};
-use crate::game::model::{standing, Solved, Standing, Tiered, ValueKind, Visit};
+use crate::game::model::{standing, wlt, Solved, Standing, Tiered, ValueKind, Visit};
 use crate::progress::Progress;
 use crate::{Error, Result};
 
@@ -210,8 +210,9 @@ pub fn solve_standings<G: Tiered>(game: &G, progress: &dyn Progress) -> Result<V
     solve_standings_saving(game, progress, &())
 }
 
-/// The [`Solved`] table of a [`Tiered`] game for `kind`, which must be
-/// [`ValueKind::Remoteness`] (the only values such a game has): what a two-player game's
+/// The [`Solved`] table of a [`Tiered`] game for `kind`: [`ValueKind::Remoteness`], or
+/// [`ValueKind::Wlt`], solved the same way (the engine needs every remoteness while it
+/// solves) and then packed to two bits a position ([`wlt::pack`]): what a two-player game's
 /// view and its spec's saving solve both call.
 pub fn solve_tiered<G: Tiered>(
     game: &G,
@@ -220,18 +221,35 @@ pub fn solve_tiered<G: Tiered>(
     saves: &dyn Saves,
 ) -> Result<Solved> {
     match kind {
-        // Under several processes (`mpirun gamedb build`), every process solves each tier
-        // together with the others, and saves nothing.
-        ValueKind::Remoteness => match super::spread::standing::solve_spread(game, progress) {
-            Some(values) => Ok(Solved::Standings(values?)),
-            None => Ok(Solved::Standings(solve_standings_saving(
-                game, progress, saves,
-            )?)),
-        },
+        ValueKind::Remoteness | ValueKind::Wlt => {
+            // Under several processes (`mpirun gamedb build`), every process solves each tier
+            // together with the others, and saves nothing.
+            let values = match super::spread::standing::solve_spread(game, progress) {
+                Some(values) => values?,
+                None => solve_standings_saving(game, progress, saves)?,
+            };
+            if kind == ValueKind::Remoteness {
+                return Ok(Solved::Standings(values));
+            }
+            let len = values.len() as u64;
+            Ok(Solved::Wlt {
+                bytes: wlt::pack(&values),
+                len,
+            })
+        }
         other => Err(Error::internal(format!(
             "a two-player game has win/lose/tie/draw values, not {} values",
             other.name()
         ))),
+    }
+}
+
+/// Memory a solve of `kind` values needs beyond the engine's: the packed codes of a wlt table
+/// ([`wlt::pack`]) are made while the engine's two bytes a position are still held.
+pub fn tiered_kind_memory<G: Tiered>(game: &G, kind: ValueKind) -> u64 {
+    match kind {
+        ValueKind::Wlt => game.positions().div_ceil(4),
+        _ => 0,
     }
 }
 

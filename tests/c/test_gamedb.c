@@ -236,11 +236,27 @@ static void chess(const char *path) {
     gamedb_close(t);
 }
 
+/* The same ending in two bits a position (--values wlt): the value's code alone. */
+static void chess_wlt(const char *path) {
+    gamedb_table *t = gamedb_open(path, 0);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECK(gamedb_value_kind(t) == GAMEDB_VALUES_WLT);
+    int64_t v = gamedb_value(t, "8/8/8/8/8/2k5/8/K2R4 w - - 0 1");
+    int64_t lost = gamedb_value(t, "R6k/8/6K1/8/8/8/8/8 b - - 0 1");
+    int64_t o = gamedb_outcome(t, "8/8/8/8/8/2k5/8/K2R4 w - - 0 1");
+    printf("chess wlt %" PRId64 " mated %" PRId64 " outcome %" PRId64 "\n", v, lost, o);
+    CHECK(v == GAMEDB_WLT_WIN && lost == GAMEDB_WLT_LOSE);
+    CHECK(gamedb_value(t, "8/8/8/8/8/2k5/8/K1R5 w - - 0 1") == GAMEDB_ERR_POSITION);
+    gamedb_close(t);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 10) {
+    if (argc != 11) {
         fprintf(stderr,
                 "usage: %s NIM NIM_GRUNDY CANDY DAMAGED TRUNCATED FULL_DIR PATTERN_DIR "
-                "EMPTY_DIR CHESS\n",
+                "EMPTY_DIR CHESS CHESS_WLT\n",
                 argv[0]);
         return 100;
     }
@@ -250,6 +266,7 @@ int main(int argc, char **argv) {
     nim_grundy(argv[2]);
     candy(argv[3]);
     chess(argv[9]);
+    chess_wlt(argv[10]);
 
     /* A flipped payload byte: refused, naming the checksum; accepted without verification. */
     gamedb_table *t = gamedb_open(argv[4], 0);

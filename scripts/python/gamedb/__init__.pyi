@@ -63,11 +63,11 @@ class Table:
         """The parameters as the header gives them (``heaps=3,max-heap=7``)."""
     @property
     def value_kind(self) -> str:
-        """``outcome``, ``grundy``, ``distance`` or ``extension``."""
+        """``outcome``, ``grundy``, ``distance``, ``extension``, ``remoteness`` or ``wlt``."""
     @property
     def encoding(self) -> str:
         """How values are stored: ``bits`` (one bit a position, entry i in bit i % 8 of byte
-        i // 8; 1 = N), ``u8``, ``u16`` (little-endian), ``mod3`` or ``u24``."""
+        i // 8; 1 = N), ``u8``, ``u16`` (little-endian), ``mod3``, ``u24`` or ``u2``."""
     @property
     def positions(self) -> int:
         """The number of positions (entries)."""
@@ -98,14 +98,15 @@ class Table:
         (0 is P); distance tables the distance to the goal (the lower bound of a pattern
         table); win/lose/tie/draw tables the entry as stored (bits 0-2: 1 lose, 2 win, 3 tie,
         4 draw for the player to move; bit 3: reachable from the start; bits 4 and up: the
-        remoteness). The first position that is not one of the table raises its error (the
+        remoteness); wlt tables the two-bit code (1 lose, 2 win, 3 tie or draw). The first
+        position that is not one of the table raises its error (the
         message of ``query``) with ``e.row`` set to its row."""
     def values(self) -> npt.NDArray[np.uint8] | npt.NDArray[np.uint16]:
         """The stored values as a read-only numpy array over the table's payload: no copy
         (the array's memory is the file's mapping). ``u8`` tables: one ``uint8`` a position;
         ``u16``: one ``<u2`` a position; ``bits`` (outcome tables): the packed bytes, entry i in
         bit i % 8 of byte i // 8 (``np.unpackbits(v, bitorder="little", count=t.positions)``
-        gives one 0/1 a position, 1 = N, as a copy). ``mod3`` and ``u24`` tables raise
+        gives one 0/1 a position, 1 = N, as a copy). ``mod3``, ``u24`` and ``u2`` (wlt) tables raise
         ``UnsupportedError``: read them with ``value_at``."""
     def value_at(self, index: int) -> int:
         """The value at an index as the C ABI's ``gamedb_value_at`` gives it (a ``mod3``

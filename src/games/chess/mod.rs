@@ -79,7 +79,7 @@ impl GameSpec for ChessSpec {
         "MEN",
         "White men then black men, e.g. KRk or KQkr (K Q R B N P, black lower case)",
     )];
-    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt];
 
     type View = Endgame;
     fn view(&self) -> Endgame {

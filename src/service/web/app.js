@@ -140,7 +140,7 @@ async function open(name) {
   if (t.game === "chomp") view = chompView(param(t, "rows"), param(t, "cols"), ask);
   else if (["nim", "wythoff", "subtraction", "octal"].includes(t.game)) view = heapView(t, ask, name);
   else if (t.game === "slide") view = slideView(param(t, "rows"), param(t, "cols"), (pos) => ask(pos, "&path=1"));
-  else if (t.values === "remoteness") view = boardView(t, ask);
+  else if (t.values === "remoteness" || t.values === "wlt") view = boardView(t, ask);
   else if (t.game === "weighing") view = textView(t, ask, String(param(t, "balls")));
   else view = textView(t, ask);
   chart(name);
@@ -212,8 +212,10 @@ function showAnswer(a, play) {
   }
 }
 
-// `win in 7`, `tie in 9`, `lose (the game is over)`, `draw`: as `gamedb query` says it.
+// `win in 7`, `tie in 9`, `lose (the game is over)`, `draw`; a wlt table's `win`, `lose`,
+// `tie or draw` (no remoteness): as `gamedb query` says it.
 function said(value, remoteness) {
+  if (value === "tie-or-draw") return "tie or draw";
   if (value === "draw" || remoteness === null || remoteness === undefined) return value;
   return remoteness === 0 ? `${value} (the game is over)` : `${value} in ${remoteness}`;
 }
