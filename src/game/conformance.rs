@@ -791,13 +791,17 @@ pub fn tiered<G: super::Tiered + Rules>(g: &G) -> Checked {
         let mut by_rules: Vec<u64> = g.moves(&pos).iter().map(|m| g.rank(&m.leaves)).collect();
         if g.symmetries() > 1 {
             // A game that folds gives each move's result as the child that represents its class.
+            // The classes of the children are listed once (asking each child's images for each
+            // move made the flying mill samples take minutes).
+            let mut class_of = std::collections::HashMap::new();
+            for &k in &kids {
+                class_of.insert(k, k);
+                g.images(k, |j| {
+                    class_of.insert(j, k);
+                });
+            }
             for r in by_rules.iter_mut() {
-                let holds = |k: u64| {
-                    let mut hit = k == *r;
-                    g.images(k, |j| hit |= j == *r);
-                    hit
-                };
-                let kid = kids.iter().find(|&&k| holds(k)).copied();
+                let kid = class_of.get(r).copied();
                 *r = kid.ok_or(format!("{text}: the move to {r} is in no child's class"))?;
             }
         }

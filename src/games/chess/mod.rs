@@ -398,6 +398,28 @@ impl Endgame {
         fen::position(board, turn, ep).is_ok().then_some(index)
     }
 
+    /// Whether the game is over at `chess`, and else its children, each named by the
+    /// representative of its class (the moves listed once, for both).
+    fn expand<F: FnMut(u64)>(&self, chess: &Chess, mut f: F) -> Visit {
+        let moves = chess.legal_moves();
+        if let Some(v) = Endgame::over_with(chess, &moves) {
+            return Visit::Over(v);
+        }
+        for m in moves {
+            let mut next = chess.clone();
+            next.play_unchecked(&m);
+            if let Some(i) = self.index_as(
+                next.board(),
+                next.turn(),
+                next.ep_square(EnPassantMode::Legal),
+                true,
+            ) {
+                f(i);
+            }
+        }
+        Visit::Moves
+    }
+
     fn over(pos: &Chess) -> Option<Standing> {
         Endgame::over_with(pos, &pos.legal_moves())
     }
@@ -468,33 +490,18 @@ impl Tiered for Endgame {
         Endgame::over(&self.position_at(pos)?)
     }
     fn children<F: FnMut(u64)>(&self, pos: u64, f: F) {
-        self.visit(pos, f);
+        if let Some(chess) = self.position_at(pos) {
+            Endgame::expand(self, &chess, f);
+        }
     }
-    fn visit<F: FnMut(u64)>(&self, pos: u64, mut f: F) -> Visit {
+    fn visit<F: FnMut(u64)>(&self, pos: u64, f: F) -> Visit {
         let Some(chess) = self.position_at(pos) else {
             return Visit::Illegal;
         };
         if self.twin(pos).is_some_and(|j| j < pos) {
             return Visit::Image;
         }
-        // The moves listed once, for whether the game is over and for the children.
-        let moves = chess.legal_moves();
-        if let Some(v) = Endgame::over_with(&chess, &moves) {
-            return Visit::Over(v);
-        }
-        for m in moves {
-            let mut next = chess.clone();
-            next.play_unchecked(&m);
-            if let Some(i) = self.index_as(
-                next.board(),
-                next.turn(),
-                next.ep_square(EnPassantMode::Legal),
-                true,
-            ) {
-                f(i);
-            }
-        }
-        Visit::Moves
+        Endgame::expand(self, &chess, f)
     }
     fn symmetries(&self) -> u64 {
         // Both kings on the long diagonal of a material without pawns: the reflection in it
