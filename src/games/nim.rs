@@ -200,6 +200,17 @@ impl GameSpec for NimSpec {
         })
     }
 
+    // Builds and `verify` solve through `solve_saving`, whose default is the view's forward
+    // solver: without this the push solver above went unused (Wythoff 4096 took 108 s).
+    fn solve_saving(
+        &self,
+        kind: ValueKind,
+        progress: &dyn Progress,
+        _saves: &dyn crate::solve::Saves,
+    ) -> Result<Solved> {
+        self.solve(kind, progress)
+    }
+
     fn solve_memory(&self, kind: ValueKind) -> u64 {
         let (s, h) = (self.heaps as u64, self.max_heap as u64);
         // The ranking tables `cnt` and `start`, and the packed terms and their rows (see
