@@ -17,6 +17,7 @@ pub(crate) mod minimax;
 pub(crate) mod reachable;
 pub(crate) mod runs;
 pub(crate) mod saves;
+pub(crate) mod settle;
 pub mod spread;
 pub(crate) mod standing;
 pub(crate) mod tokens;

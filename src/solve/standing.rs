@@ -32,6 +32,7 @@ use rayon::prelude::*;
 
 pub(crate) use super::reachable::{fill_images, mark_reachable};
 use super::saves::{Saves, Wave};
+pub(crate) use super::settle::{settle_tier, EdgeParents};
 use crate::game::model::{standing, wlt, Solved, Standing, Tiered, ValueKind, Visit};
 use crate::progress::Progress;
 use crate::{Error, Result};
@@ -56,8 +57,8 @@ pub(crate) struct Seen {
     pub(crate) over: Option<Standing>,
 }
 
-const LEGAL: u8 = 1;
-const ALL_WIN: u8 = 2;
+pub(crate) const LEGAL: u8 = 1;
+pub(crate) const ALL_WIN: u8 = 2;
 
 impl Seen {
     pub(crate) const ILLEGAL: Seen = Seen {
@@ -70,81 +71,8 @@ impl Seen {
     };
 }
 
-/// Positions of a tier waiting for a value, by remoteness: `0[r]` holds the positions (local
-/// indices) whose value comes with remoteness `r`.
-#[derive(Default)]
-struct Buckets(Vec<Vec<(u32, Standing)>>);
-
-impl Buckets {
-    fn push(&mut self, r: usize, p: u32, v: Standing) {
-        if self.0.len() <= r {
-            self.0.resize_with(r + 1, Vec::new);
-        }
-        self.0[r].push((p, v));
-    }
-
-    /// Takes the buckets in order of remoteness, nearest first, until none is left: a
-    /// position not yet valued when it comes out of one gets that value and remoteness (so
-    /// the nearest bucket it was pushed to), and `then` pushes what follows for its parents,
-    /// given to it as `parents` lists them. The parents of the positions a bucket values are
-    /// listed in parallel, a slice at a time (a game that lists un-moves works out each
-    /// position's): the values depend on the game alone, so the order `then` sees is free.
-    fn settle(
-        &mut self,
-        values: &mut [u16],
-        parents: &(dyn Fn(u32, &mut Vec<u32>) + Sync),
-        mut then: impl FnMut(&mut Buckets, &[u16], u32, Standing, usize, &[u32]),
-    ) -> Result<()> {
-        /// Positions whose parents are listed at once (their lists held together).
-        const SLICE: usize = 1 << 18;
-        let bound = standing::MAX_REMOTENESS as usize;
-        let mut r = 0;
-        let mut valued = Vec::new();
-        while r < self.0.len() {
-            if r > bound {
-                return Err(Error::unsupported(format!(
-                    "a remoteness over {bound}, more than a table holds"
-                )));
-            }
-            valued.clear();
-            for (i, v) in std::mem::take(&mut self.0[r]) {
-                if values[i as usize] != standing::ILLEGAL {
-                    continue;
-                }
-                values[i as usize] = standing::pack(v, r as u32);
-                valued.push((i, v));
-            }
-            for slice in valued.chunks(SLICE) {
-                let lists: Vec<(Vec<u32>, Vec<usize>)> = slice
-                    .par_chunks(CHUNK)
-                    .map(|chunk| {
-                        let (mut all, mut ends, mut one) = (Vec::new(), Vec::new(), Vec::new());
-                        for &(i, _) in chunk {
-                            parents(i, &mut one);
-                            all.extend_from_slice(&one);
-                            ends.push(all.len());
-                        }
-                        (all, ends)
-                    })
-                    .collect();
-                let mut valued = slice.iter();
-                for (all, ends) in &lists {
-                    let mut from = 0;
-                    for (&end, &(i, v)) in ends.iter().zip(&mut valued) {
-                        then(self, values, i, v, r, &all[from..end]);
-                        from = end;
-                    }
-                }
-            }
-            r += 1;
-        }
-        self.0.clear();
-        Ok(())
-    }
-}
-
 /// Positions scanned per task.
-const CHUNK: usize = 1 << 12;
+pub(crate) const CHUNK: usize = 1 << 12;
 
 /// A move inside a tier, as the scan keeps it: the child's local index in the high half, the
 /// parent's in the low half (one word, which the processes of a spread solve exchange as is).
@@ -529,123 +457,6 @@ pub(crate) fn scan_range<G: Tiered>(
             })
             .collect();
     pieces.into_iter().collect()
-}
-
-/// The parents inside a tier, from the [`edge`]s its scan kept: the parents of local position
-/// `c` are `parents[offsets[c]..offsets[c + 1]]`, by a counting sort of the edges on the child
-/// (linear, where sorting the pairs took a tenth of a Quixo solve); the pieces come in index
-/// order, so each child's parents come in index order.
-pub(crate) struct EdgeParents {
-    offsets: Vec<u32>,
-    parents: Vec<u32>,
-}
-
-impl EdgeParents {
-    /// The parents of a tier of `len` positions from the edges of every piece of its scan.
-    pub(crate) fn new(len: usize, pieces: &[&[u64]]) -> EdgeParents {
-        let mut offsets = vec![0u32; len + 1];
-        for &e in pieces.iter().copied().flatten() {
-            offsets[(e >> 32) as usize + 1] += 1;
-        }
-        for c in 0..len {
-            offsets[c + 1] += offsets[c];
-        }
-        let mut parents = vec![0u32; offsets[len] as usize];
-        let mut next = offsets.clone();
-        for &e in pieces.iter().copied().flatten() {
-            let c = (e >> 32) as usize;
-            parents[next[c] as usize] = e as u32;
-            next[c] += 1;
-        }
-        EdgeParents { offsets, parents }
-    }
-
-    /// Puts the parents of `c` in `out`, as often as moves lead from them to `c`.
-    pub(crate) fn of(&self, c: u32, out: &mut Vec<u32>) {
-        let c = c as usize;
-        out.clear();
-        out.extend_from_slice(
-            &self.parents[self.offsets[c] as usize..self.offsets[c + 1] as usize],
-        );
-    }
-}
-
-/// Steps 2 to 4 of a tier into `values`, from the whole tier's scan `seen` and `parents`,
-/// which puts in its vector the parents of a local position inside the tier (as often as
-/// the scan counted the moves from them: once each where it counted children once each).
-pub(crate) fn settle_tier(
-    first: u64,
-    seen: &mut [Seen],
-    parents: impl Fn(u32, &mut Vec<u32>) + Sync,
-    values: &mut [u16],
-) -> Result<()> {
-    let mut buckets = Buckets::default();
-    // 2. Win and lose.
-    for (i, s) in seen.iter().enumerate() {
-        if s.flags & LEGAL == 0 {
-            continue;
-        }
-        match s.over {
-            Some(v @ (Standing::Lose | Standing::Win)) => buckets.push(0, i as u32, v),
-            Some(_) => {}
-            None if s.lose != NONE => buckets.push(s.lose as usize + 1, i as u32, Standing::Win),
-            None if s.open == 0 && s.flags & ALL_WIN != 0 => {
-                buckets.push(s.win as usize + 1, i as u32, Standing::Lose)
-            }
-            None => {}
-        }
-    }
-    buckets.settle(values, &parents, |buckets, values, _, v, r, found| {
-        for &p in found {
-            let s = &mut seen[p as usize];
-            // Listed un-moves may name what is no position or where the game is over.
-            if values[p as usize] != standing::ILLEGAL || s.flags & LEGAL == 0 || s.over.is_some() {
-                continue;
-            }
-            match v {
-                Standing::Lose => buckets.push(r + 1, p, Standing::Win),
-                _ => {
-                    s.open -= 1;
-                    if s.open == 0 && s.flags & ALL_WIN != 0 {
-                        buckets.push(r.max(s.win as usize) + 1, p, Standing::Lose);
-                    }
-                }
-            }
-        }
-    })?;
-    // 3. Ties, among the positions still undecided.
-    for (i, s) in seen.iter().enumerate() {
-        if s.flags & LEGAL == 0 || values[i] != standing::ILLEGAL {
-            continue;
-        }
-        match s.over {
-            Some(Standing::Tie) => buckets.push(0, i as u32, Standing::Tie),
-            Some(other) => {
-                return Err(Error::internal(format!(
-                    "position {} is terminal with value {}: a game ends won, lost or tied",
-                    first + i as u64,
-                    other.as_str()
-                )))
-            }
-            None if s.tie != NONE => buckets.push(s.tie as usize + 1, i as u32, Standing::Tie),
-            None => {}
-        }
-    }
-    buckets.settle(values, &parents, |buckets, values, _, _, r, found| {
-        for &p in found {
-            let s = &seen[p as usize];
-            if values[p as usize] == standing::ILLEGAL && s.flags & LEGAL != 0 && s.over.is_none() {
-                buckets.push(r + 1, p, Standing::Tie);
-            }
-        }
-    })?;
-    // 4. Draws.
-    for (v, s) in values.iter_mut().zip(seen.iter()) {
-        if s.flags & LEGAL != 0 && *v == standing::ILLEGAL {
-            *v = standing::pack(Standing::Draw, 0);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
