@@ -140,9 +140,10 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
         Ok(Box::new(self.view()))
     }
     /// Solves every position for `kind` values (one of [`value_kinds`](GameSpec::value_kinds)):
-    /// by default the view's solver ([`GameView::solve`]).
+    /// by default [`solve_saving`](GameSpec::solve_saving) saving nothing, so a game that
+    /// brings its own solver overrides that one method and both calls use it.
     fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        self.view().solve(kind, progress)
+        self.solve_saving(kind, progress, &())
     }
     /// [`solve`](GameSpec::solve), handing the solver's finished waves to `saves` and resuming
     /// from what it saved (see `solve::saves`). By default the view's

@@ -192,23 +192,19 @@ impl GameSpec for NimSpec {
         }
     }
 
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        let game = Nim::new(self.clone());
-        Ok(match kind {
-            ValueKind::Grundy => Solved::Grundy(solve_grundy(&game, progress)?),
-            _ => solve_outcomes_retro(&game, progress)?.into_solved(),
-        })
-    }
-
-    // Builds and `verify` solve through `solve_saving`, whose default is the view's forward
-    // solver: without this the push solver above went unused (Wythoff 4096 took 108 s).
+    // The push solver (each P-position marks its parents N), not the view's forward one:
+    // builds and `verify` solve through `solve_saving`, and `solve` comes here by default.
     fn solve_saving(
         &self,
         kind: ValueKind,
         progress: &dyn Progress,
         _saves: &dyn crate::solve::Saves,
     ) -> Result<Solved> {
-        self.solve(kind, progress)
+        let game = Nim::new(self.clone());
+        Ok(match kind {
+            ValueKind::Grundy => Solved::Grundy(solve_grundy(&game, progress)?),
+            _ => solve_outcomes_retro(&game, progress)?.into_solved(),
+        })
     }
 
     fn solve_memory(&self, kind: ValueKind) -> u64 {
