@@ -17,9 +17,13 @@ pub use super::fast_paths::{changed_text, entry_index, text_entry_index};
 use two_player::check_wlt;
 pub use two_player::standing_of_children;
 
+mod parents;
 mod two_player;
+
 use super::{standing, Game, Outcome, Retro, Rules, Standing, ValueKind, UNREACHED};
 use crate::solve::{Mirror, Puzzle, Waves};
+#[cfg(test)]
+pub(crate) use parents::KeptMoves;
 
 /// What a check returns: positions checked, or what is wrong.
 pub type Checked = Result<u64, String>;
@@ -739,8 +743,8 @@ pub fn values(
 /// which ranks back to it and whose text parses back to it; its children are the ranks of
 /// the rules' moves, in tiers no higher than its own (lower when no move stays in its tier),
 /// no more than [`moves_bound`](super::Tiered::moves_bound), legal; it is terminal in both
-/// views alike, exactly when it has no move; the start is the rules' start. Returns the
-/// number of legal positions.
+/// views alike, exactly when it has no move; the un-moves listed inside a tier are its moves
+/// read backward; the start is the rules' start. Returns the number of legal positions.
 pub fn tiered<G: super::Tiered + Rules>(g: &G) -> Checked {
     let n = g.positions();
     let mut tier_of = Vec::with_capacity(n as usize);
@@ -850,6 +854,7 @@ pub fn tiered<G: super::Tiered + Rules>(g: &G) -> Checked {
             ));
         }
     }
+    parents::tier_parents(g)?;
     match (g.start_index(), g.start()) {
         (None, None) => {}
         (Some(i), Some(pos)) if g.check(&pos).is_ok() && g.rank(&pos) == i => {}

@@ -425,6 +425,24 @@ impl Rings {
         }
     }
 
+    /// Whether no image of `(x, o)` is less than it: [`least`](Rings::least) of it is
+    /// itself. Most boards are not, and an image less than them comes soon.
+    #[inline]
+    fn is_least(&self, x: u64, o: u64) -> bool {
+        let k = self.rings_of(x) | self.rings_of(o) << 32;
+        for s in [k, self.swap(k)] {
+            let (mut a, mut b) = (s, Rings::reflect(s));
+            for _ in 0..4 {
+                if a < k || b < k {
+                    return false;
+                }
+                a = Rings::turn(a);
+                b = Rings::turn(b);
+            }
+        }
+        true
+    }
+
     #[inline]
     fn least(&self, x: u64, o: u64) -> (u64, u64) {
         let k = self.rings_of(x) | self.rings_of(o) << 32;
@@ -583,6 +601,15 @@ impl Symmetries {
             }
         }
         (best_x, best_o)
+    }
+
+    /// Whether `(x, o)` is the least of its images, the one [`least`](Symmetries::least)
+    /// gives.
+    pub fn is_least(&self, x: u64, o: u64) -> bool {
+        match &self.rings {
+            Some(rings) => rings.is_least(x, o),
+            None => self.least(x, o) == (x, o),
+        }
     }
 
     /// Calls `f` once with each image of `(x, o)` other than itself.

@@ -52,11 +52,8 @@
 use std::ops::Range;
 
 use super::cells::{Cells, EMPTY, O, X};
-use crate::game::{
-    params, Arguments, GameSpec, GameView, Param, Progress, Solved, Standing, Tiered, ValueKind,
-    Visit,
-};
-use crate::solve::{solve_tiered, standings_saved_bytes};
+use super::starts::Starts;
+use crate::game::{params, Arguments, GameSpec, Param, Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 mod board;
@@ -271,8 +268,8 @@ pub struct Mill {
     tiers: Vec<Tier>,
     /// The tier of each count, at [`Mill::slot`] (`usize::MAX` for counts no play makes).
     tier_of: Vec<usize>,
-    /// Where each tier starts; the last entry is the number of indices.
-    starts: Vec<u64>,
+    /// Where each tier starts.
+    starts: Starts,
     /// The board's symmetries: the engine solves one board of each class.
     folding: Folding,
 }
@@ -302,10 +299,7 @@ impl Mill {
         for (t, i) in of {
             tier_of[Mill::slot(spec.men, &t)] = i;
         }
-        let mut starts = vec![0];
-        for t in &tiers {
-            starts.push(starts[starts.len() - 1] + t.size(&cells));
-        }
+        let starts = Starts::of_sizes(tiers.iter().map(|t| t.size(&cells)));
         Mill {
             spec,
             folding: Folding::of(&layout),
@@ -336,7 +330,7 @@ impl Mill {
     }
 
     fn decode(&self, index: u64) -> Pos {
-        let t = self.starts.partition_point(|&s| s <= index) - 1;
+        let t = self.starts.find(index);
         let tier = self.tiers[t];
         let local = index - self.starts[t];
         let (rank, side) = match tier.fixed() {
@@ -355,15 +349,21 @@ impl Mill {
 
     /// The index of a position whose tier is in the table.
     fn encode(&self, p: &Pos) -> u64 {
+        let (base, stride) = self.tier_base(p);
+        base + stride
+            * self
+                .cells
+                .rank_bits(u64::from(p.men[0]), u64::from(p.men[1]))
+    }
+
+    /// The index of the first board of `p`'s tier with `p`'s side to move, and how far apart
+    /// the ranks of the boards are (the sides take turns in a tier where either may move).
+    fn tier_base(&self, p: &Pos) -> (u64, u64) {
         let t = self.tier_index(&p.tier).expect("a tier of the table");
-        let rank = self
-            .cells
-            .rank_bits(u64::from(p.men[0]), u64::from(p.men[1]));
-        self.starts[t]
-            + match p.tier.fixed() {
-                Some(_) => rank,
-                None => 2 * rank + p.side as u64,
-            }
+        match p.tier.fixed() {
+            Some(_) => (self.starts[t], 1),
+            None => (self.starts[t] + p.side as u64, 2),
+        }
     }
 
     /// Why a position whose counts are those of a tier of the table is none, or `None`.
@@ -608,35 +608,17 @@ impl Mill {
         }
         None
     }
-
-    /// The most moves of the moving phase that stay in their tier.
-    fn in_tier_bound(&self) -> u64 {
-        let n = self.spec.men.min(self.layout.points as u32) as u64;
-        let degree = self
-            .layout
-            .adjacent
-            .iter()
-            .map(|a| a.count_ones())
-            .max()
-            .unwrap_or(0) as u64;
-        let flying = if self.spec.flying {
-            3 * self.layout.points as u64
-        } else {
-            0
-        };
-        (n * degree).max(flying)
-    }
 }
 
 impl Tiered for Mill {
     fn positions(&self) -> u64 {
-        *self.starts.last().expect("one tier at least")
+        self.starts.total()
     }
     fn tier_count(&self) -> u64 {
         self.tiers.len() as u64
     }
     fn tier(&self, t: u64) -> Range<u64> {
-        self.starts[t as usize]..self.starts[t as usize + 1]
+        self.starts.range(t as usize)
     }
     fn legal(&self, pos: u64) -> bool {
         self.illegal(&self.decode(pos)).is_none()
@@ -696,55 +678,45 @@ impl Tiered for Mill {
     fn images<F: FnMut(u64)>(&self, pos: u64, f: F) {
         self.each_image(&self.decode(pos), f);
     }
-}
-impl GameView for Mill {
-    fn positions(&self) -> u64 {
-        Tiered::positions(self)
+    fn lists_tier_parents(&self, _t: u64) -> bool {
+        true
     }
-
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        solve_tiered(self, kind, progress, &())
-    }
-
-    fn solve_saving(
-        &self,
-        kind: ValueKind,
-        progress: &dyn Progress,
-        saves: &dyn crate::solve::Saves,
-    ) -> Result<Solved> {
-        solve_tiered(self, kind, progress, saves)
-    }
-
-    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
-        standings_saved_bytes(self)
-    }
-
-    /// The engine's peak (see `crate::solve::standings_memory`), with the moves that stay in a
-    /// tier counted by the moving phase's own bound rather than by [`Tiered::moves_bound`]
-    /// (which counts removals, and a removal leaves the tier): two bytes a position, a
-    /// reachability bit and a bit for the solved ones (copied to their images at the end), 24
-    /// bytes a position of the largest tier, and 16 bytes a move inside a tier of each board the
-    /// engine solves there — one of each class of symmetric boards, counted exactly; for a wlt
-    /// table also its packed codes, made while the two bytes a position are held.
-    fn solve_memory(&self, kind: ValueKind) -> u64 {
-        let n = Tiered::positions(self);
-        let packed = crate::solve::tiered_kind_memory(self, kind);
-        n.saturating_mul(2)
-            .saturating_add(2 * (n / 8 + 8))
-            .saturating_add(self.largest_tier().saturating_mul(24))
-            .saturating_add(
-                self.moving_classes()
-                    .saturating_mul(self.in_tier_bound())
-                    .saturating_mul(16),
-            )
-            .saturating_add(1 << 20)
-            .saturating_add(packed)
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        crate::game::conformance::tiered(self)
+    /// The moves that stay in a tier move a man and close no mill (or close one when the
+    /// opponent has no man on the board to lose, with Lasker's rule): the man of the side
+    /// that just moved, standing where no such mill holds it, goes back to a neighbouring
+    /// empty point, or to any empty point where that side flies.
+    fn tier_parents<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+        let c = self.decode(pos);
+        if !c.tier.keeps_moves() || c.tier.fixed().is_some() {
+            return;
+        }
+        let mover = 1 - c.side;
+        let mut parent = Pos { side: mover, ..c };
+        let flies = self.flies(&parent);
+        let empty = self.empty(&c);
+        let removes = c.men[c.side] != 0;
+        let mut men = c.men[mover];
+        while men != 0 {
+            let to = men.trailing_zeros() as usize;
+            men &= men - 1;
+            if removes && self.layout.closes(c.men[mover], to) {
+                continue;
+            }
+            let mut from = if flies {
+                empty
+            } else {
+                empty & self.layout.adjacent[to]
+            };
+            while from != 0 {
+                let at = from.trailing_zeros() as usize;
+                from &= from - 1;
+                parent.men[mover] = (c.men[mover] & !(1 << to)) | 1 << at;
+                f(self.least_index(&parent));
+            }
+        }
     }
 }
+crate::game::tiered_game_view!(Mill);
 
 #[cfg(test)]
 mod tests {

@@ -40,6 +40,7 @@ pub mod octal;
 pub mod pdb;
 pub mod quixo;
 pub mod slide;
+pub mod starts;
 pub mod subtraction;
 pub mod weighing;
 pub mod wythoff;

@@ -30,6 +30,7 @@
 use std::ops::{ControlFlow, Range};
 
 use super::cells::{Cells, Symmetries, EMPTY, O, X};
+use super::starts::Starts;
 use crate::game::{
     params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
 };
@@ -161,8 +162,8 @@ enum Fault {
 pub struct Quixo {
     spec: QuixoSpec,
     cells: Cells,
-    /// Where each tier starts; the last entry is the number of indices.
-    starts: Vec<u64>,
+    /// Where each tier starts.
+    starts: Starts,
     /// The class (x, o) of each tier.
     classes: Vec<(usize, usize)>,
     /// The tier of class (x, o), at `x · (cells + 1) + o`.
@@ -197,15 +198,14 @@ impl Quixo {
         let cells = Cells::new(n * n);
         let mut classes = Vec::new();
         let mut tier_of = vec![usize::MAX; (n * n + 1) * (n * n + 1)];
-        let mut starts = vec![0];
         for total in (0..=n * n).rev() {
             for x in 0..=total {
                 let o = total - x;
                 tier_of[x * (n * n + 1) + o] = classes.len();
                 classes.push((x, o));
-                starts.push(starts[starts.len() - 1] + 2 * cells.class_size(x, o));
             }
         }
+        let starts = Starts::of_sizes(classes.iter().map(|&(x, o)| 2 * cells.class_size(x, o)));
         let at = |r: usize, c: usize| r * n + c;
         let mut pushes = Vec::new();
         for r in 0..n {
@@ -356,7 +356,7 @@ impl Quixo {
 
     /// The masks of x and o and the side to move at an index.
     fn bits_at(&self, index: u64) -> (u64, u64, u32) {
-        let t = self.starts.partition_point(|&s| s <= index) - 1;
+        let t = self.starts.find(index);
         let (x, o) = self.classes[t];
         let local = index - self.starts[t];
         let (xb, ob) = self.cells.unrank_bits(x, o, local / 2);
@@ -419,13 +419,13 @@ impl Quixo {
 
 impl Tiered for Quixo {
     fn positions(&self) -> u64 {
-        *self.starts.last().expect("one tier at least")
+        self.starts.total()
     }
     fn tier_count(&self) -> u64 {
         self.classes.len() as u64
     }
     fn tier(&self, t: u64) -> Range<u64> {
-        self.starts[t as usize]..self.starts[t as usize + 1]
+        self.starts.range(t as usize)
     }
     fn legal(&self, pos: u64) -> bool {
         let (x, o, side) = self.bits_at(pos);

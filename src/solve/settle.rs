@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::standing::{Seen, ALL_WIN, CHUNK, LEGAL, NONE};
+use super::standing::{Seen, ALL_WIN, CHUNK, LEGAL, NONE, QUEUED};
 use crate::game::model::{standing, Standing};
 use crate::{Error, Result};
 
@@ -19,6 +19,38 @@ impl Buckets {
             self.0.resize_with(r + 1, Vec::new);
         }
         self.0[r].push((p, v));
+    }
+
+    /// What `f` says of each position of a tier's scan (its bucket and value, or `None`),
+    /// asked in parallel, in index order.
+    fn found(
+        seen: &[Seen],
+        f: impl Fn(usize, &Seen) -> Option<(usize, Standing)> + Sync,
+    ) -> Vec<Vec<(usize, u32, Standing)>> {
+        seen.par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let at = c * CHUNK;
+                (chunk.iter().enumerate())
+                    .filter_map(|(k, s)| f(at + k, s).map(|(r, v)| (r, (at + k) as u32, v)))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn push_all(&mut self, found: Vec<Vec<(usize, u32, Standing)>>) {
+        for (r, p, v) in found.into_iter().flatten() {
+            self.push(r, p, v);
+        }
+    }
+
+    /// Pushes every position of a tier's scan that `f` puts in a bucket.
+    fn sweep(
+        &mut self,
+        seen: &[Seen],
+        f: impl Fn(usize, &Seen) -> Option<(usize, Standing)> + Sync,
+    ) {
+        self.push_all(Buckets::found(seen, f));
     }
 
     /// Takes the buckets in order of remoteness, nearest first, until none is left: a
@@ -131,20 +163,20 @@ pub(crate) fn settle_tier(
 ) -> Result<()> {
     let mut buckets = Buckets::default();
     // 2. Win and lose.
-    for (i, s) in seen.iter().enumerate() {
+    buckets.sweep(seen, |_, s| {
         if s.flags & LEGAL == 0 {
-            continue;
+            return None;
         }
         match s.over {
-            Some(v @ (Standing::Lose | Standing::Win)) => buckets.push(0, i as u32, v),
-            Some(_) => {}
-            None if s.lose != NONE => buckets.push(s.lose as usize + 1, i as u32, Standing::Win),
+            Some(v @ (Standing::Lose | Standing::Win)) => Some((0, v)),
+            Some(_) => None,
+            None if s.lose != NONE => Some((s.lose as usize + 1, Standing::Win)),
             None if s.open == 0 && s.flags & ALL_WIN != 0 => {
-                buckets.push(s.win as usize + 1, i as u32, Standing::Lose)
+                Some((s.win as usize + 1, Standing::Lose))
             }
-            None => {}
+            None => None,
         }
-    }
+    });
     buckets.settle(values, &parents, |buckets, values, _, v, r, found| {
         for &p in found {
             let s = &mut seen[p as usize];
@@ -153,7 +185,11 @@ pub(crate) fn settle_tier(
                 continue;
             }
             match v {
-                Standing::Lose => buckets.push(r + 1, p, Standing::Win),
+                Standing::Lose if s.flags & QUEUED == 0 => {
+                    s.flags |= QUEUED;
+                    buckets.push(r + 1, p, Standing::Win)
+                }
+                Standing::Lose => {}
                 _ => {
                     s.open -= 1;
                     if s.open == 0 && s.flags & ALL_WIN != 0 {
@@ -164,36 +200,49 @@ pub(crate) fn settle_tier(
         }
     })?;
     // 3. Ties, among the positions still undecided.
-    for (i, s) in seen.iter().enumerate() {
-        if s.flags & LEGAL == 0 || values[i] != standing::ILLEGAL {
-            continue;
-        }
-        match s.over {
-            Some(Standing::Tie) => buckets.push(0, i as u32, Standing::Tie),
-            Some(other) => {
-                return Err(Error::internal(format!(
-                    "position {} is terminal with value {}: a game ends won, lost or tied",
-                    first + i as u64,
-                    other.as_str()
-                )))
-            }
-            None if s.tie != NONE => buckets.push(s.tie as usize + 1, i as u32, Standing::Tie),
-            None => {}
-        }
+    if let Some(i) = seen.par_iter().enumerate().position_any(|(i, s)| {
+        s.flags & LEGAL != 0
+            && values[i] == standing::ILLEGAL
+            && matches!(
+                s.over,
+                Some(Standing::Win | Standing::Lose | Standing::Draw)
+            )
+    }) {
+        return Err(Error::internal(format!(
+            "position {} is terminal with value {}: a game ends won, lost or tied",
+            first + i as u64,
+            seen[i].over.map_or("none", |v| v.as_str())
+        )));
     }
+    let undecided = |i: usize, s: &Seen| s.flags & LEGAL != 0 && values[i] == standing::ILLEGAL;
+    let ties = Buckets::found(seen, |i, s| match s.over {
+        _ if !undecided(i, s) => None,
+        Some(_) => Some((0, Standing::Tie)),
+        None if s.tie != NONE => Some((s.tie as usize + 1, Standing::Tie)),
+        None => None,
+    });
+    buckets.push_all(ties);
     buckets.settle(values, &parents, |buckets, values, _, _, r, found| {
         for &p in found {
-            let s = &seen[p as usize];
-            if values[p as usize] == standing::ILLEGAL && s.flags & LEGAL != 0 && s.over.is_none() {
+            // No position still undecided was queued in step 2: those all won.
+            let s = &mut seen[p as usize];
+            if values[p as usize] == standing::ILLEGAL
+                && s.flags & (LEGAL | QUEUED) == LEGAL
+                && s.over.is_none()
+            {
+                s.flags |= QUEUED;
                 buckets.push(r + 1, p, Standing::Tie);
             }
         }
     })?;
     // 4. Draws.
-    for (v, s) in values.iter_mut().zip(seen.iter()) {
-        if s.flags & LEGAL != 0 && *v == standing::ILLEGAL {
-            *v = standing::pack(Standing::Draw, 0);
-        }
-    }
+    values
+        .par_iter_mut()
+        .zip(seen.par_iter())
+        .for_each(|(v, s)| {
+            if s.flags & LEGAL != 0 && *v == standing::ILLEGAL {
+                *v = standing::pack(Standing::Draw, 0);
+            }
+        });
     Ok(())
 }

@@ -51,7 +51,7 @@ pub(crate) struct Seen {
     pub(crate) win: u16,
     /// The nearest tie among them.
     pub(crate) tie: u16,
-    /// 1 legal, 2 every lower child a win (or none).
+    /// [`LEGAL`], [`ALL_WIN`] (every lower child a win, or none), [`QUEUED`].
     pub(crate) flags: u8,
     /// The value where the game is over.
     pub(crate) over: Option<Standing>,
@@ -59,6 +59,10 @@ pub(crate) struct Seen {
 
 pub(crate) const LEGAL: u8 = 1;
 pub(crate) const ALL_WIN: u8 = 2;
+/// Pushed to a bucket by the settle from inside the tier: a later push would come at the same
+/// remoteness or a greater one, and change nothing, so it is not made (each position then
+/// waits in two buckets at the most, which bounds the buckets' memory).
+pub(crate) const QUEUED: u8 = 4;
 
 impl Seen {
     pub(crate) const ILLEGAL: Seen = Seen {
@@ -87,20 +91,22 @@ pub(crate) fn edge(child: u32, parent: u32) -> u64 {
 /// inside it (the edge, then the parent; none when no move does) — of its representatives only
 /// when the game folds symmetric positions, counted as twice the tier over the symmetries
 /// (classes that are their own image hold fewer); where the game lists the tier's un-moves
-/// instead, eight bytes a position for the positions waiting in a bucket of remoteness.
+/// instead, sixteen bytes a solved position for the buckets of remoteness, where each waits
+/// twice at the most.
 pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
     let n = game.positions();
     let folds = game.symmetries().max(1);
     let tier_need = |len: u64, listed: bool| {
         let scan = len.saturating_mul(std::mem::size_of::<Seen>() as u64);
-        if listed {
-            return scan.saturating_add(len.saturating_mul(8));
-        }
         let solved = if folds > 1 {
             len.min(len / folds * 2 + 1024)
         } else {
             len
         };
+        if listed {
+            // Each solved position waits in two buckets at the most (see `QUEUED`).
+            return scan.saturating_add(solved.saturating_mul(16));
+        }
         let edges = if game.in_tier_moves() {
             solved.saturating_mul(game.moves_bound()).saturating_mul(12)
         } else {
@@ -301,7 +307,8 @@ fn solve_tier<G: Tiered>(
     values: &mut [u16],
 ) -> Result<()> {
     let len = tier_len(values.len())?;
-    let mut seen = vec![Seen::ILLEGAL; len];
+    // Filled in parallel: the pages of a large tier are first touched here.
+    let mut seen: Vec<Seen> = (0..len).into_par_iter().map(|_| Seen::ILLEGAL).collect();
     let listed = game.lists_tier_parents(t);
     let pieces = scan_range(game, first, len, done, 0, &mut seen, !listed)?;
     if listed {

@@ -148,55 +148,12 @@ impl Endgame {
 
 #[cfg(test)]
 mod tests {
-    use std::ops::{ControlFlow, Range};
-
     use super::super::ChessSpec;
     use super::*;
+    use crate::game::conformance::KeptMoves;
     use crate::game::standing;
     use crate::game::{GameSpec, Standing, Tiered, Visit};
     use crate::solve::solve_standings;
-
-    /// The ending with its un-moves hidden: the engine keeps every quiet move as an edge.
-    struct KeptMoves<'a>(&'a Endgame);
-
-    impl Tiered for KeptMoves<'_> {
-        fn positions(&self) -> u64 {
-            self.0.positions()
-        }
-        fn tier_count(&self) -> u64 {
-            self.0.tier_count()
-        }
-        fn tier(&self, t: u64) -> Range<u64> {
-            self.0.tier(t)
-        }
-        fn legal(&self, pos: u64) -> bool {
-            self.0.legal(pos)
-        }
-        fn terminal(&self, pos: u64) -> Option<Standing> {
-            self.0.terminal(pos)
-        }
-        fn children<F: FnMut(u64)>(&self, pos: u64, f: F) {
-            self.0.children(pos, f)
-        }
-        fn visit<F: FnMut(u64)>(&self, pos: u64, f: F) -> Visit {
-            self.0.visit(pos, f)
-        }
-        fn moves_bound(&self) -> u64 {
-            self.0.moves_bound()
-        }
-        fn symmetries(&self) -> u64 {
-            self.0.symmetries()
-        }
-        fn represents(&self, pos: u64) -> bool {
-            self.0.represents(pos)
-        }
-        fn images<F: FnMut(u64)>(&self, pos: u64, f: F) {
-            self.0.images(pos, f)
-        }
-        fn parents<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, f: F) -> ControlFlow<()> {
-            self.0.parents(pos, f)
-        }
-    }
 
     #[test]
     fn solving_from_un_moves_gives_the_values_of_the_kept_moves() {

@@ -11,12 +11,10 @@ use super::board::Layout;
 use super::{Mill, Pos};
 use crate::games::cells::Symmetries;
 
-/// A board's symmetries: the maps of its points, and each one's cycles, to count classes.
+/// A board's symmetries.
 pub(super) struct Folding {
     /// The symmetries other than the identity, applied to masks of points.
     pub(super) table: Symmetries,
-    /// The lengths of the cycles of each symmetry on the points, the identity's included.
-    cycles: Vec<Vec<usize>>,
 }
 
 /// The image of a mask of points under `map`.
@@ -112,67 +110,18 @@ fn rings(layout: &Layout) -> Vec<[usize; 8]> {
 
 impl Folding {
     pub(super) fn of(layout: &Layout) -> Folding {
-        let maps = maps(layout);
-        let mut cycles = Vec::new();
-        for map in std::iter::once((0..layout.points).collect()).chain(maps.iter().cloned()) {
-            let map: Vec<usize> = map;
-            let mut seen = vec![false; map.len()];
-            let mut lengths = Vec::new();
-            for p in 0..map.len() {
-                let mut len = 0;
-                let mut q = p;
-                while !seen[q] {
-                    seen[q] = true;
-                    q = map[q];
-                    len += 1;
-                }
-                if len > 0 {
-                    lengths.push(len);
-                }
-            }
-            cycles.push(lengths);
-        }
         Folding {
-            table: Symmetries::with_rings(layout.points, &maps, &rings(layout)),
-            cycles,
+            table: Symmetries::with_rings(layout.points, &maps(layout), &rings(layout)),
         }
-    }
-
-    /// The classes of boards with `x` and `o` men (Burnside: the boards each symmetry fixes,
-    /// those whose every cycle of points is of one colour, averaged over the symmetries).
-    pub(super) fn classes(&self, x: usize, o: usize) -> u64 {
-        let fixed: u64 = self
-            .cycles
-            .iter()
-            .map(|lengths| {
-                let mut ways = vec![vec![0u64; o + 1]; x + 1];
-                ways[0][0] = 1;
-                for &len in lengths {
-                    for i in (0..=x).rev() {
-                        for j in (0..=o).rev() {
-                            let mut w = ways[i][j];
-                            if i >= len {
-                                w += ways[i - len][j];
-                            }
-                            if j >= len {
-                                w += ways[i][j - len];
-                            }
-                            ways[i][j] = w;
-                        }
-                    }
-                }
-                ways[x][o]
-            })
-            .sum();
-        fixed / self.cycles.len() as u64
     }
 }
 
 impl Mill {
     /// Whether the board of `p` is the one that names its class (the engine solves it).
     pub(super) fn is_least(&self, p: &Pos) -> bool {
-        let (x, o) = (u64::from(p.men[0]), u64::from(p.men[1]));
-        self.folding.table.least(x, o) == (x, o)
+        self.folding
+            .table
+            .is_least(u64::from(p.men[0]), u64::from(p.men[1]))
     }
 
     /// The index of the board that names the class of `p`'s, with `p`'s side and hands.
@@ -188,25 +137,9 @@ impl Mill {
     /// Calls `f` with the index of each other board of the class of `p`'s.
     pub(super) fn each_image(&self, p: &Pos, mut f: impl FnMut(u64)) {
         let (x, o) = (u64::from(p.men[0]), u64::from(p.men[1]));
-        self.folding.table.images(x, o, |x, o| {
-            f(self.encode(&Pos {
-                men: [x as u32, o as u32],
-                ..*p
-            }))
-        });
-    }
-
-    /// The most positions the engine solves in a tier of the moving phase: the classes of its
-    /// boards, for each side to move.
-    pub(super) fn moving_classes(&self) -> u64 {
-        (self.tiers.iter())
-            .filter(|t| t.keeps_moves())
-            .map(|t| {
-                let (x, o) = (t.board[0] as usize, t.board[1] as usize);
-                self.folding.classes(x, o) * t.sides()
-            })
-            .max()
-            .unwrap_or(0)
+        // The images keep the counts, so the tier and the side's place in it.
+        let (base, stride) = self.tier_base(p);
+        (self.folding.table).images(x, o, |x, o| f(base + stride * self.cells.rank_bits(x, o)));
     }
 }
 
@@ -216,7 +149,6 @@ mod tests {
 
     use super::*;
     use crate::game::{GameSpec, Standing, Tiered};
-    use crate::games::cells::Cells;
     use crate::games::mill::MillSpec;
 
     #[test]
@@ -271,33 +203,14 @@ mod tests {
                 assert!(class.contains(&least), "{points} points: {x:#x} {o:#x}");
                 for &(a, b) in &class {
                     assert_eq!(folding.table.least(a, b), least, "{points} points");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn classes_counted_by_burnside_are_the_least_boards() {
-        for points in [9, 16] {
-            let layout = Layout::of(points);
-            let folding = Folding::of(&layout);
-            let cells = Cells::new(points);
-            for x in 0..=4 {
-                for o in 0..=3 {
-                    let least = (0..cells.class_size(x, o))
-                        .filter(|&r| {
-                            let (a, b) = cells.unrank_bits(x, o, r);
-                            folding.table.least(a, b) == (a, b)
-                        })
-                        .count() as u64;
-                    assert_eq!(folding.classes(x, o), least, "{points} points {x} {o}");
+                    assert_eq!(folding.table.is_least(a, b), (a, b) == least);
                 }
             }
         }
     }
 
     /// A mill game solved position by position: no class folded, every child as the move
-    /// leaves it.
+    /// leaves it, the moves inside a tier kept as edges rather than read backward.
     struct Whole(Mill);
 
     impl Tiered for Whole {
@@ -331,7 +244,7 @@ mod tests {
     }
 
     #[test]
-    fn folding_the_boards_symmetries_changes_no_byte_of_the_table() {
+    fn folding_the_boards_symmetries_and_reading_moves_backward_change_no_byte_of_the_table() {
         use crate::solve::standing::solve_standings;
         for (men, points, flying, endgame, lasker) in [
             (3, Some(9), false, None, false),
