@@ -3,7 +3,8 @@
 # (in the caches: the figures are the cost of reading a position, not of memory):
 #   chess  KRk and KQk (gamedb build chess --men ...): a FEN parsed, the position checked
 #          (legal, one of the table's endings), its index found, its entry read;
-#   win/lose/tie/draw  tic-tac-toe (mnk 3,3,3) and Connect Four 4x4;
+#   win/lose/tie/draw  tic-tac-toe (mnk 3,3,3) and Connect Four 4x4, as remoteness tables and
+#          as 2-bit wlt tables (--values wlt);
 #   outcome  Nim 4 heaps of 0..15 and Chomp 4x7, today's outcome lookups to compare with.
 # C: scripts/programs/lookups.c compiled against target/release/libgamedb.so, gamedb_value
 # over 100,000 texts 10 times; Python: scripts/bench/lookups.py, Table.query_many on a list of
@@ -46,6 +47,8 @@ build chess-KRk.gtab chess --men KRk
 build chess-KQk.gtab chess --men KQk
 build tictactoe.gtab mnk --rows 3 --cols 3 --k 3
 build connect4-4x4.gtab connect4 --cols 4 --rows 4
+build tictactoe-wlt.gtab mnk --rows 3 --cols 3 --k 3 --values wlt
+build connect4-4x4-wlt.gtab connect4 --cols 4 --rows 4 --values wlt
 build nim-4x15.gtab nim --heaps 4 --max-heap 15
 build chomp-4x7.gtab chomp --rows 4 --cols 7
 

@@ -16,6 +16,35 @@ pub const X: u32 = 1;
 /// A mark of the other side.
 pub const O: u32 = 2;
 
+/// The masks of x's and o's cells of a board written row by row from the top, rows separated
+/// by `/`, each cell `.`, `x` or `o` (either case), read straight into bits: bit `bit(r, c)`
+/// for the cell of row `r` (from the top) and column `c`. `None` for any other text, which the
+/// game's parser then reads or refuses with the reason: the lookups' path from text.
+pub fn read_rows(
+    text: &str,
+    rows: usize,
+    cols: usize,
+    bit: impl Fn(usize, usize) -> usize,
+) -> Option<(u64, u64)> {
+    let (mut x, mut o, mut r) = (0u64, 0u64, 0);
+    for line in text.trim().as_bytes().split(|&b| b == b'/') {
+        if r == rows || line.len() != cols {
+            return None;
+        }
+        for (c, &ch) in line.iter().enumerate() {
+            let b = 1u64 << bit(r, c);
+            match ch {
+                b'.' => {}
+                b'x' | b'X' => x |= b,
+                b'o' | b'O' => o |= b,
+                _ => return None,
+            }
+        }
+        r += 1;
+    }
+    (r == rows).then_some((x, o))
+}
+
 /// A board drawn for a terminal: the columns lettered from `a`, the rows numbered from 1 at
 /// the top (as moves name the cells), each cell `x`, `o` or `.`.
 pub fn grid_board(cols: usize, cells: &[u32]) -> String {

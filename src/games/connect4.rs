@@ -664,24 +664,8 @@ impl Rules for Connect4 {
             return None;
         }
         // Straight into the bit boards: row by row from the top, as `read_board` reads.
-        let (mut x, mut o, mut rows) = (0u64, 0u64, 0);
-        for line in text.as_bytes().split(|&b| b == b'/') {
-            if rows == self.h || line.len() != self.w {
-                return None;
-            }
-            let r = self.h - 1 - rows;
-            for (c, &ch) in line.iter().enumerate() {
-                let bit = 1u64 << (c * (self.h + 1) + r);
-                match ch {
-                    b'.' => {}
-                    b'x' | b'X' => x |= bit,
-                    b'o' | b'O' => o |= bit,
-                    _ => return None,
-                }
-            }
-            rows += 1;
-        }
-        (rows == self.h).then_some(())?;
+        let h = self.h;
+        let (x, o) = super::cells::read_rows(text, h, self.w, |r, c| c * (h + 1) + h - 1 - r)?;
         self.entry_bits(x, o)
     }
 

@@ -406,6 +406,16 @@ impl Mill {
         self.spec.flying && p.tier.left(p.side) <= 3
     }
 
+    /// The empty points a man at `at` goes to, or comes from: its neighbours, or all of them
+    /// where its side flies.
+    fn reach(&self, flies: bool, empty: u32, at: usize) -> u32 {
+        if flies {
+            empty
+        } else {
+            empty & self.layout.adjacent[at]
+        }
+    }
+
     fn empty(&self, p: &Pos) -> u32 {
         ((1u32 << self.layout.points) - 1) & !(p.men[0] | p.men[1])
     }
@@ -473,11 +483,7 @@ impl Mill {
         while men != 0 {
             let from = men.trailing_zeros() as usize;
             men &= men - 1;
-            let mut e = if flies {
-                empty
-            } else {
-                empty & self.layout.adjacent[from]
-            };
+            let mut e = self.reach(flies, empty, from);
             while e != 0 {
                 let to = e.trailing_zeros() as usize;
                 e &= e - 1;
@@ -702,11 +708,7 @@ impl Tiered for Mill {
             if removes && self.layout.closes(c.men[mover], to) {
                 continue;
             }
-            let mut from = if flies {
-                empty
-            } else {
-                empty & self.layout.adjacent[to]
-            };
+            let mut from = self.reach(flies, empty, to);
             while from != 0 {
                 let at = from.trailing_zeros() as usize;
                 from &= from - 1;

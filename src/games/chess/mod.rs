@@ -379,13 +379,7 @@ impl Endgame {
             return Some(e.start + rest * 2 + side);
         }
         if rep && !tier.pawns {
-            let (wk, bk) = self.pairs[0].pairs[pair as usize];
-            if wk >> 3 == wk & 7 && bk >> 3 == bk & 7 {
-                for (key, &(kind, sq)) in keys.iter_mut().zip(&found[..k]) {
-                    *key = (kind * 64 + transform(4, transform(sym, sq))) as u16;
-                }
-                squares = squares.min(index::fold_squares(&mut keys[..k]));
-            }
+            squares = self.least_of_mirror(pair as usize, sym, &found[..k], squares);
         }
         let rest = pair as u64 * tier.span + squares;
         Some(tier.start + rest * 2 + side)

@@ -34,9 +34,7 @@ impl Endgame {
         let local = index - tier.start;
         let (side, rest) = (local % 2, local / 2);
         let (pair, squares) = (rest / tier.span, rest % tier.span);
-        let (wk, bk) = *self.pairs[0].pairs.get(pair as usize)?;
-        let on_diagonal = |s: u8| s >> 3 == s & 7;
-        if !on_diagonal(wk) || !on_diagonal(bk) {
+        if !self.kings_on_diagonal(pair as usize) {
             return None;
         }
         let n = tier.men.len();
@@ -133,16 +131,36 @@ impl Endgame {
         for (key, &(kind, sq)) in keys.iter_mut().zip(men) {
             *key = (kind * 64 + transform(sym, sq)) as u16;
         }
-        let mut squares = fold_squares(&mut keys[..men.len()]);
-        let (wk, bk) = self.pairs[0].pairs[pair as usize];
-        let on_diagonal = |s: u8| s >> 3 == s & 7;
-        if on_diagonal(wk) && on_diagonal(bk) {
-            for (key, &(kind, sq)) in keys.iter_mut().zip(men) {
-                *key = (kind * 64 + transform(4, transform(sym, sq))) as u16;
-            }
-            squares = squares.min(fold_squares(&mut keys[..men.len()]));
-        }
+        let squares = fold_squares(&mut keys[..men.len()]);
+        let squares = self.least_of_mirror(pair as usize, sym, men, squares);
         Some(tier.start + (pair as u64 * tier.span + squares) * 2 + side)
+    }
+
+    /// Whether both kings of the pair numbered `pair` (without pawns) stand on the long
+    /// diagonal a1–h8, whose mirror keeps them: their positions fold in twos.
+    fn kings_on_diagonal(&self, pair: usize) -> bool {
+        let on_diagonal = |s: u8| s >> 3 == s & 7;
+        (self.pairs[0].pairs.get(pair)).is_some_and(|&(wk, bk)| on_diagonal(wk) && on_diagonal(bk))
+    }
+
+    /// The number of the men's squares of the representative: `squares`, the number of the men
+    /// (kind `colour · 5 + role`, square) moved by the kings' symmetry `sym`, or that of their
+    /// mirror through the long diagonal where it is less and both kings stand on it.
+    pub(super) fn least_of_mirror(
+        &self,
+        pair: usize,
+        sym: usize,
+        men: &[(usize, usize)],
+        squares: u64,
+    ) -> u64 {
+        if !self.kings_on_diagonal(pair) {
+            return squares;
+        }
+        let mut keys = [0u16; MAX_MEN];
+        for (key, &(kind, sq)) in keys.iter_mut().zip(men) {
+            *key = (kind * 64 + transform(4, transform(sym, sq))) as u16;
+        }
+        squares.min(fold_squares(&mut keys[..men.len()]))
     }
 }
 
