@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Chess endings: builds every 3- and 4-man ending (white the stronger side; endings with pawns
-# of both sides are not built yet) one after the other at THREADS threads (default 2), each
+# Chess endings: builds every 3- and 4-man ending (white the stronger side, KPkp included) one
+# after the other at THREADS threads (default 2), each
 # under /usr/bin/time -v, and prints per ending the positions (indices of the table, its
 # sub-endings included), wall time, peak memory, table size and the longest win with white
 # to move in plies (the longest mate), read from `gamedb info --json`; then the total time.
@@ -27,7 +27,6 @@ else
     for i in 0 1 2 3 4; do
         for j in $(seq "$i" 4); do
             lower=$(echo "${pieces[$j]}" | tr 'A-Z' 'a-z')
-            [ "${pieces[$i]}$lower" = Pp ] && continue
             endings+=("K${pieces[$i]}k$lower")
         done
     done
