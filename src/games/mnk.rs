@@ -404,7 +404,7 @@ impl Rules for Mnk {
 
     /// [`check`](Rules::check) and [`rank`](Rules::rank) of the board a text writes, read
     /// straight into bits (no board, no error built): the lookups' path from text, which
-    /// took twice as long through [`Mnk::read`]. Any text it does not take goes to `parse`.
+    /// took twice as long through `Mnk::read`. Any text it does not take goes to `parse`.
     fn text_entry_index(&self, text: &str) -> Option<u64> {
         let (rows, cols) = (self.spec.rows as usize, self.spec.cols as usize);
         let (x, o) = super::cells::read_rows(text, rows, cols, |r, c| r * cols + c)?;
