@@ -16,6 +16,7 @@
 use std::ops::Range;
 
 use super::cells::{Cells, Symmetries, EMPTY, O, X};
+use super::starts::Starts;
 use crate::game::{
     params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
 };
@@ -81,10 +82,7 @@ impl GameSpec for MnkSpec {
     }
 
     fn positions(&self) -> u64 {
-        tier_starts(&Cells::new((self.rows * self.cols) as usize))
-            .last()
-            .copied()
-            .unwrap_or(0)
+        tier_starts(&Cells::new((self.rows * self.cols) as usize)).total()
     }
 
     fn describe(&self) -> String {
@@ -114,18 +112,13 @@ impl GameSpec for MnkSpec {
     }
 }
 
-/// Where each tier starts; the last entry is the number of positions. Tier `t` holds the
-/// boards with `t` empty cells.
-fn tier_starts(cells: &Cells) -> Vec<u64> {
+/// Where each tier starts. Tier `t` holds the boards with `t` empty cells.
+fn tier_starts(cells: &Cells) -> Starts {
     let n = cells.len();
-    let mut starts = vec![0];
-    let mut at = 0;
-    for empty in 0..=n {
+    Starts::of_sizes((0..=n).map(|empty| {
         let marks = n - empty;
-        at += cells.class_size(marks.div_ceil(2), marks / 2);
-        starts.push(at);
-    }
-    starts
+        cells.class_size(marks.div_ceil(2), marks / 2)
+    }))
 }
 
 /// An m,n,k-game over its dense index. The solvers' side works on bit masks of each side's
@@ -133,7 +126,7 @@ fn tier_starts(cells: &Cells) -> Vec<u64> {
 pub struct Mnk {
     spec: MnkSpec,
     cells: Cells,
-    starts: Vec<u64>,
+    starts: Starts,
     /// Every line of k cells, as a mask.
     lines: Vec<u64>,
     /// Every cell.
@@ -290,7 +283,7 @@ impl Mnk {
 
     /// The class of an index (its counts of x and o) and its rank within the class.
     fn class_at(&self, index: u64) -> (usize, usize, u64) {
-        let t = self.starts.partition_point(|&s| s <= index) - 1;
+        let t = self.starts.find(index);
         let marks = self.cells.len() - t;
         (marks.div_ceil(2), marks / 2, index - self.starts[t])
     }
@@ -336,13 +329,13 @@ impl Mnk {
 
 impl Tiered for Mnk {
     fn positions(&self) -> u64 {
-        *self.starts.last().expect("one tier at least")
+        self.starts.total()
     }
     fn tier_count(&self) -> u64 {
-        self.starts.len() as u64 - 1
+        self.starts.tiers() as u64
     }
     fn tier(&self, t: u64) -> Range<u64> {
-        self.starts[t as usize]..self.starts[t as usize + 1]
+        self.starts.range(t as usize)
     }
     fn legal(&self, pos: u64) -> bool {
         let (x, o) = self.bits_at(pos);

@@ -21,7 +21,7 @@ use crate::game::{
     binomial, conformance, params, Arguments, Game, GameSpec, HeapSequence, Move, Outcome, Param,
     Progress, Retro, Rules, Solved, ValueKind, MAX_POSITIONS,
 };
-use crate::solve::{solve_grundy, solve_outcomes_retro};
+use crate::solve::solve_retro;
 use crate::{Error, Result};
 
 /// Most heaps a table may have.
@@ -200,11 +200,7 @@ impl GameSpec for NimSpec {
         progress: &dyn Progress,
         _saves: &dyn crate::solve::Saves,
     ) -> Result<Solved> {
-        let game = Nim::new(self.clone());
-        Ok(match kind {
-            ValueKind::Grundy => Solved::Grundy(solve_grundy(&game, progress)?),
-            _ => solve_outcomes_retro(&game, progress)?.into_solved(),
-        })
+        solve_retro(&Nim::new(self.clone()), kind, progress)
     }
 
     fn solve_memory(&self, kind: ValueKind) -> u64 {

@@ -20,7 +20,7 @@ use crate::game::{
     conformance, params, Arguments, Game, GameSpec, Move, Outcome, Param, Progress, Retro, Rules,
     Solved, ValueKind,
 };
-use crate::solve::{solve_grundy, solve_outcomes_retro};
+use crate::solve::solve_retro;
 use crate::{Error, Result};
 
 /// Largest heap a table may allow ((N + 1)² = 4,295,098,369 positions at most).
@@ -98,11 +98,7 @@ impl GameSpec for WythoffSpec {
         progress: &dyn Progress,
         _saves: &dyn crate::solve::Saves,
     ) -> Result<Solved> {
-        let game = Wythoff::new(self.clone());
-        Ok(match kind {
-            ValueKind::Grundy => Solved::Grundy(solve_grundy(&game, progress)?),
-            _ => solve_outcomes_retro(&game, progress)?.into_solved(),
-        })
+        solve_retro(&Wythoff::new(self.clone()), kind, progress)
     }
 
     fn solve_memory(&self, kind: ValueKind) -> u64 {

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use crate::progress::Progress;
 use rayon::prelude::*;
 
-use crate::game::model::{Game, Outcome, Retro, Solved};
+use crate::game::model::{Game, Outcome, Retro, Solved, ValueKind};
 use crate::{Error, Result};
 
 /// Below this many positions a level is solved on the calling thread: splitting costs more.
@@ -274,6 +274,16 @@ pub fn solve_outcomes_retro<G: Retro>(game: &G, progress: &dyn Progress) -> Resu
             game.parents(pos, |p| bits.set(p));
         }
         wins
+    })
+}
+
+/// `kind` values of a game that lists its parents: Grundy values by [`solve_grundy`], P/N
+/// by pushing ([`solve_outcomes_retro`]). What Nim and Wythoff's game solve with rather than
+/// their view's forward solver.
+pub fn solve_retro<G: Retro>(game: &G, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+    Ok(match kind {
+        ValueKind::Grundy => Solved::Grundy(solve_grundy(game, progress)?),
+        _ => solve_outcomes_retro(game, progress)?.into_solved(),
     })
 }
 

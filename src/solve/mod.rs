@@ -27,7 +27,8 @@ pub(crate) mod waves;
 pub(crate) mod wordbits;
 
 pub use acyclic::{
-    grundy_memory, outcomes_memory, solve_grundy, solve_outcomes, solve_outcomes_retro, Bits,
+    grundy_memory, outcomes_memory, solve_grundy, solve_outcomes, solve_outcomes_retro,
+    solve_retro, Bits,
 };
 pub use bfs::{distances, distances_memory, Distances, Puzzle};
 pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};

@@ -21,13 +21,15 @@ impl Buckets {
         self.0[r].push((p, v));
     }
 
-    /// What `f` says of each position of a tier's scan (its bucket and value, or `None`),
-    /// asked in parallel, in index order.
-    fn found(
+    /// Pushes every position of a tier's scan that `f` puts in a bucket (its remoteness and
+    /// value, or `None`), asked in parallel.
+    fn sweep(
+        &mut self,
         seen: &[Seen],
         f: impl Fn(usize, &Seen) -> Option<(usize, Standing)> + Sync,
-    ) -> Vec<Vec<(usize, u32, Standing)>> {
-        seen.par_chunks(CHUNK)
+    ) {
+        let found: Vec<Vec<(usize, u32, Standing)>> = seen
+            .par_chunks(CHUNK)
             .enumerate()
             .map(|(c, chunk)| {
                 let at = c * CHUNK;
@@ -35,22 +37,10 @@ impl Buckets {
                     .filter_map(|(k, s)| f(at + k, s).map(|(r, v)| (r, (at + k) as u32, v)))
                     .collect()
             })
-            .collect()
-    }
-
-    fn push_all(&mut self, found: Vec<Vec<(usize, u32, Standing)>>) {
+            .collect();
         for (r, p, v) in found.into_iter().flatten() {
             self.push(r, p, v);
         }
-    }
-
-    /// Pushes every position of a tier's scan that `f` puts in a bucket.
-    fn sweep(
-        &mut self,
-        seen: &[Seen],
-        f: impl Fn(usize, &Seen) -> Option<(usize, Standing)> + Sync,
-    ) {
-        self.push_all(Buckets::found(seen, f));
     }
 
     /// Takes the buckets in order of remoteness, nearest first, until none is left: a
@@ -215,13 +205,12 @@ pub(crate) fn settle_tier(
         )));
     }
     let undecided = |i: usize, s: &Seen| s.flags & LEGAL != 0 && values[i] == standing::ILLEGAL;
-    let ties = Buckets::found(seen, |i, s| match s.over {
+    buckets.sweep(seen, |i, s| match s.over {
         _ if !undecided(i, s) => None,
         Some(_) => Some((0, Standing::Tie)),
         None if s.tie != NONE => Some((s.tie as usize + 1, Standing::Tie)),
         None => None,
     });
-    buckets.push_all(ties);
     buckets.settle(values, &parents, |buckets, values, _, _, r, found| {
         for &p in found {
             // No position still undecided was queued in step 2: those all won.

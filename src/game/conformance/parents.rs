@@ -28,10 +28,10 @@ pub(super) fn tier_parents<G: Tiered + Rules>(g: &G) -> Result<(), String> {
     check_listed(g, |c, f| g.tier_parents(c, f))
 }
 
-/// [`tier_parents`] with the un-moves listed by `listed` (a test alters them).
+/// [`tier_parents`] with the un-moves listed by `un_moves` (a test alters them).
 fn check_listed<G: Tiered + Rules>(
     g: &G,
-    listed: impl Fn(u64, &mut dyn FnMut(u64)),
+    un_moves: impl Fn(u64, &mut dyn FnMut(u64)),
 ) -> Result<(), String> {
     let name = |i: u64| format!("{} (index {i})", g.format(&g.unrank(i)));
     let folds = g.symmetries() > 1;
@@ -52,12 +52,8 @@ fn check_listed<G: Tiered + Rules>(
             if (folds && !g.represents(c)) || !g.legal(c) {
                 continue;
             }
-            let listed = {
-                let mut found = Vec::new();
-                listed(c, &mut |p| found.push(p));
-                found
-            };
-            let mut listed = listed;
+            let mut listed = Vec::new();
+            un_moves(c, &mut |p| listed.push(p));
             listed.sort_unstable();
             listed.dedup();
             if let Some(&p) = listed.iter().find(|p| !tier.contains(p)) {
