@@ -291,46 +291,55 @@ fn verify_checks_tic_tac_toe_and_zermelo() {
 /// checkpoint resumes to the same bytes as a build that ran through, at the other thread count.
 #[test]
 fn a_killed_build_resumes_from_its_last_tier_to_the_same_bytes() {
+    killed_builds_resume(
+        &["mnk", "--rows", "4", "--cols", "4", "--k", "4"],
+        "mnk-4-4-4.gtab",
+        17,
+    );
+}
+
+/// The same of a two-bit table of Connect Four 5×4 (21 tiers), whose checkpoints hold the
+/// values packed below the tiers still read and two bytes a position above.
+#[test]
+fn a_killed_wlt_build_resumes_from_its_packed_checkpoint_to_the_same_bytes() {
+    killed_builds_resume(
+        &["connect4", "--cols", "5", "--rows", "4", "--values", "wlt"],
+        "connect4-5-4-wlt.gtab",
+        21,
+    );
+}
+
+/// Builds `game` through, then three times killed after the first checkpoint (a checkpoint
+/// after every tier) and resumed at another thread count: the same bytes each time.
+fn killed_builds_resume(game: &[&str], table: &str, tiers: u64) {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     let args = |out: &str, threads: &str| -> Vec<String> {
-        [
-            "build",
-            "mnk",
-            "--rows",
-            "4",
-            "--cols",
-            "4",
-            "--k",
-            "4",
-            "--out",
-            out,
-            "--threads",
-            threads,
-            "-q",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
+        ["build", "--out", out, "--threads", threads, "-q"]
+            .iter()
+            .chain(game)
+            .map(|s| s.to_string())
+            .collect()
     };
-    let reference = TempDir::new("mnk-resume-ref");
+    let reference = TempDir::new("resume-ref");
     let mut a = args(reference.arg(), "2");
-    a.push("--no-checkpoints".into());
+    a.insert(1, "--no-checkpoints".into());
     gamedb_ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
-    let want = std::fs::read(reference.path().join("mnk-4-4-4.gtab")).unwrap();
+    let want = std::fs::read(reference.path().join(table)).unwrap();
 
     let mut resumed = 0;
     for (first, then, wait) in [("2", "1", 0u64), ("1", "2", 300), ("2", "2", 1000)] {
-        let dir = TempDir::new("mnk-resume");
+        let dir = TempDir::new("two-player-resume");
         let mut a = args(dir.arg(), first);
-        a.extend(["--checkpoint-every".into(), "0".into()]);
+        a.insert(1, "--checkpoint-every".into());
+        a.insert(2, "0".into());
         let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
             .args(&a)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let ckpt = dir.path().join("mnk-4-4-4.gtab.checkpoint");
+        let ckpt = dir.path().join(format!("{table}.checkpoint"));
         let started = Instant::now();
         while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
             if child.try_wait().unwrap().is_some() {
@@ -344,18 +353,16 @@ fn a_killed_build_resumes_from_its_last_tier_to_the_same_bytes() {
         if !killed || !ckpt.exists() {
             continue;
         }
-        assert!(
-            !dir.path().join("mnk-4-4-4.gtab").exists(),
-            "a table after the kill"
-        );
+        assert!(!dir.path().join(table).exists(), "a table after the kill");
         let mut a = args(dir.arg(), then);
-        a.extend(["--resume".into(), "--json".into()]);
+        a.insert(1, "--resume".into());
+        a.insert(2, "--json".into());
         let summary = json(gamedb_ok(&a.iter().map(String::as_str).collect::<Vec<_>>()).trim());
         let tier = summary["resumed_at_wave"].as_u64();
-        assert!(tier.is_some_and(|t| (1..17).contains(&t)), "{summary}");
+        assert!(tier.is_some_and(|t| (1..tiers).contains(&t)), "{summary}");
         assert!(
-            std::fs::read(dir.path().join("mnk-4-4-4.gtab")).unwrap() == want,
-            "killed at {first} thread(s), resumed at {then} from tier {tier:?}: other bytes"
+            std::fs::read(dir.path().join(table)).unwrap() == want,
+            "{table}: killed at {first} thread(s), resumed at {then} from tier {tier:?}: other bytes"
         );
         assert!(
             !ckpt.exists(),
@@ -365,6 +372,6 @@ fn a_killed_build_resumes_from_its_last_tier_to_the_same_bytes() {
     }
     assert!(
         resumed >= 2,
-        "only {resumed} of 3 builds were killed mid-way"
+        "{table}: only {resumed} of 3 builds were killed mid-way"
     );
 }

@@ -3,8 +3,10 @@
 # C++, alpha-beta with a transposition table; its exact score of a position says who wins and
 # with which disc), position by position, on sampled positions of one board.
 #
-#   PONS_SRC=/path/to/connect4 scripts/bench/connect4-pons.sh COLS ROWS [COUNT] [SEED]
+#   PONS_SRC=/path/to/connect4 [VALUES=wlt] [TABLE=file] scripts/bench/connect4-pons.sh COLS ROWS [COUNT] [SEED]
 #
+# VALUES=wlt compares a two-bit table (`--values wlt`: win, lose or tie, no remoteness) with
+# the sign of Pons' score; TABLE names a table already built (its header must say this board).
 # PONS_SRC is a checkout of Pons' solver, or a bare git directory of it (this script never
 # downloads). Its board size is a constant of Position.hpp (7×6); the script copies the
 # committed files into target/bench/pons-COLSxROWS, sets WIDTH and HEIGHT there, and builds
@@ -42,8 +44,14 @@ make -s -C "$work" c4solver
 
 gamedb=$BIN
 cargo build --release -q
-table="$here/target/bench/connect4-$cols-$rows.gtab"
-[ -f "$table" ] || nice -n 10 "$gamedb" build connect4 --cols "$cols" --rows "$rows" --out "$here/target/bench"
+values=${VALUES:-remoteness}
+case $values in
+  remoteness) suffix="" ;;
+  wlt) suffix="-wlt" ;;
+  *) echo "VALUES must be remoteness or wlt, not $values" >&2; exit 2 ;;
+esac
+table=${TABLE:-"$here/target/bench/connect4-$cols-$rows$suffix.gtab"}
+[ -f "$table" ] || nice -n 10 "$gamedb" build --out "$here/target/bench" connect4 --cols "$cols" --rows "$rows" --values "$values"
 
 python3 - "$cols" "$rows" "$count" "$seed" > "$work/positions.txt" <<'EOF'
 import random, sys
@@ -79,9 +87,10 @@ echo "load $(load)"
 /usr/bin/time -f "c4solver: %e s, %M KB" "$work/c4solver" -b none < "$work/positions.txt" > "$work/pons.txt" 2> "$work/pons.err" || true
 grep -v "opening book" "$work/pons.err" >&2 || true
 
-python3 - "$cols" "$rows" "$work/positions.txt" "$work/gamedb.jsonl" "$work/pons.txt" <<'EOF'
+python3 - "$cols" "$rows" "$work/positions.txt" "$work/gamedb.jsonl" "$work/pons.txt" "$values" <<'EOF'
 import json, sys
 cols, rows = int(sys.argv[1]), int(sys.argv[2])
+wlt = sys.argv[6] == "wlt"
 seqs = open(sys.argv[3]).read().split("\n")[:-1]
 ours = [json.loads(l) for l in open(sys.argv[4])]
 pons = [l.split() for l in open(sys.argv[5])]
@@ -93,9 +102,17 @@ bad = 0
 tally = {}
 for seq, a, (pseq, score) in zip(seqs, ours, pons):
     assert pseq == seq, (pseq, seq)
-    m, r, v = len(seq), a["remoteness"], a["value"]
-    want = 0 if v == "tie" else (cols * rows + 2 - m - r) // 2 * (1 if v == "win" else -1)
+    m, v = len(seq), a["value"]
     tally[v] = tally.get(v, 0) + 1
+    if wlt:
+        # Only who wins: the sign of the score.
+        want = {"win": 1, "lose": -1, "tie-or-draw": 0}[v]
+        if want != (score > 0) - (score < 0):
+            bad += 1
+            print(f"{seq or 'start'}: gamedb {v}, Pons {score}")
+        continue
+    r = a["remoteness"]
+    want = 0 if v == "tie" else (cols * rows + 2 - m - r) // 2 * (1 if v == "win" else -1)
     if want != score:
         bad += 1
         print(f"{seq or 'start'}: gamedb {v} in {r} (score {want}), Pons {score}")

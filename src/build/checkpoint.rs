@@ -115,7 +115,8 @@ struct Head {
 /// What a checkpoint holds.
 enum Data<'b> {
     Bits(&'b WordBits),
-    Bytes(&'b [u8]),
+    /// The bytes, in parts to be written one after the other.
+    Bytes(&'b [&'b [u8]]),
 }
 
 impl<'a> Checkpoint<'a> {
@@ -339,7 +340,7 @@ impl<'a> Checkpoint<'a> {
             let mut head = vec![key_of(self.spec)];
             head.push(match data {
                 Data::Bits(_) => 0,
-                Data::Bytes(b) => b.len() as u64,
+                Data::Bytes(parts) => parts.iter().map(|b| b.len() as u64).sum(),
             });
             head.extend([0; 7]);
             head.extend([
@@ -366,11 +367,14 @@ impl<'a> Checkpoint<'a> {
                         first += k;
                     }
                 }
-                Data::Bytes(b) => {
-                    let count = b.len().div_ceil(8);
+                Data::Bytes(parts) => {
+                    let len: usize = parts.iter().map(|b| b.len()).sum();
+                    let count = len.div_ceil(8);
                     w.words(&[count as u64]).map_err(io)?;
-                    w.put(b).map_err(io)?;
-                    w.put(&[0; 8][..count * 8 - b.len()]).map_err(io)?;
+                    for b in parts {
+                        w.put(b).map_err(io)?;
+                    }
+                    w.put(&[0; 8][..count * 8 - len]).map_err(io)?;
                 }
             }
             w.finish(&tmp)?;
@@ -511,6 +515,10 @@ impl Saves for Checkpoint<'_> {
     }
 
     fn finished_bytes(&self, solve: &str, at: Wave, bytes: &[u8]) -> Result<()> {
-        self.save(solve, at, Data::Bytes(bytes))
+        self.save(solve, at, Data::Bytes(&[bytes]))
+    }
+
+    fn finished_byte_parts(&self, solve: &str, at: Wave, parts: &[&[u8]]) -> Result<()> {
+        self.save(solve, at, Data::Bytes(parts))
     }
 }

@@ -247,7 +247,7 @@ impl<G: Game + Rules + 'static> GameView for G {
 
 /// The [`GameView`] of a [`Tiered`] game that is its own [`Rules`]: win/lose/tie/draw values
 /// (with remoteness, or in two bits) from [`crate::solve::solve_tiered`], the memory of
-/// [`crate::solve::standings_memory`] (and [`crate::solve::tiered_kind_memory`]), the checks
+/// [`crate::solve::tiered_memory`], the checks
 /// of [`conformance::tiered`] (`tiered_game_view!(MyGame);` in the game's file; a blanket impl
 /// would overlap the one every [`Game`] has).
 macro_rules! tiered_game_view {
@@ -266,8 +266,7 @@ macro_rules! tiered_game_view {
             }
 
             fn solve_memory(&self, kind: $crate::game::ValueKind) -> u64 {
-                $crate::solve::standings_memory(self)
-                    .saturating_add($crate::solve::tiered_kind_memory(self, kind))
+                $crate::solve::tiered_memory(self, kind)
             }
 
             fn conformance(&self) -> std::result::Result<u64, String> {
@@ -283,8 +282,8 @@ macro_rules! tiered_game_view {
                 $crate::solve::solve_tiered(self, kind, progress, saves)
             }
 
-            fn saved_bytes(&self, _kind: $crate::game::ValueKind) -> u64 {
-                $crate::solve::standings_saved_bytes(self)
+            fn saved_bytes(&self, kind: $crate::game::ValueKind) -> u64 {
+                $crate::solve::tiered_saved_bytes(self, kind)
             }
         }
     };

@@ -319,15 +319,23 @@ pub mod wlt {
     /// in bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`; the unused codes of the last byte
     /// are 0. Parallel, the same bytes at any thread count.
     pub fn pack(entries: &[u16]) -> Vec<u8> {
+        let mut out = vec![0; entries.len().div_ceil(4)];
+        pack_into(entries, &mut out);
+        out
+    }
+
+    /// [`pack`] into `out`, which holds `entries.len().div_ceil(4)` bytes.
+    pub fn pack_into(entries: &[u16], out: &mut [u8]) {
         use rayon::prelude::*;
-        entries
-            .par_chunks(4)
-            .map(|four| {
-                four.iter()
+        debug_assert_eq!(out.len(), entries.len().div_ceil(4));
+        out.par_iter_mut()
+            .zip(entries.par_chunks(4))
+            .for_each(|(byte, four)| {
+                *byte = four
+                    .iter()
                     .enumerate()
                     .fold(0u8, |b, (k, &e)| b | of_standing(e) << (2 * k))
-            })
-            .collect()
+            });
     }
 }
 
@@ -629,4 +637,19 @@ pub trait Tiered: Sync {
     /// those. Asked only for tiers where [`lists_tier_parents`](Tiered::lists_tier_parents)
     /// says yes.
     fn tier_parents<F: FnMut(u64)>(&self, _pos: u64, _f: F) {}
+    /// The lowest index a move from tier `t` can lead to, never falling as `t` grows. A solve
+    /// of two-bit values ([`ValueKind::Wlt`]) keeps the values from there on at two bytes a
+    /// position and packs those below to two bits, so a game whose moves reach only the
+    /// next tiers (every disc of Connect Four lands on the board for good) solves in far less
+    /// memory than its table of remoteness would take. By default 0: every tier below may be
+    /// read. A move found below it is an error of the game, never a wrong value.
+    fn lowest_reached(&self, _t: u64) -> u64 {
+        0
+    }
+    /// The most positions a solve keeps at two bytes under
+    /// [`lowest_reached`](Tiered::lowest_reached): at least `tier(t).end - lowest_reached(t)`
+    /// for every tier. By default all of them.
+    fn widest_reach(&self) -> u64 {
+        self.positions()
+    }
 }

@@ -472,6 +472,26 @@ impl Rings {
         true
     }
 
+    /// Calls `f` once with each image of `(x, o)` other than itself. A board that no symmetry
+    /// but the identity keeps (almost every board) has 16 different images, so only the others
+    /// need the search for repeats.
+    #[inline]
+    fn images(&self, x: u64, o: u64, mut f: impl FnMut(u64, u64)) {
+        let k = self.rings_of(x) | self.rings_of(o) << 32;
+        let mut all = [k; 16];
+        let mut n = 0;
+        self.each(k, |i| {
+            all[n] = i;
+            n += 1;
+        });
+        let free = !all[1..].contains(&k);
+        for (j, &i) in all.iter().enumerate().skip(1) {
+            if free || (i != k && !all[..j].contains(&i)) {
+                f(self.cells_of(i & 0xffff_ffff), self.cells_of(i >> 32));
+            }
+        }
+    }
+
     #[inline]
     fn least(&self, x: u64, o: u64) -> (u64, u64) {
         let k = self.rings_of(x) | self.rings_of(o) << 32;
@@ -643,6 +663,9 @@ impl Symmetries {
 
     /// Calls `f` once with each image of `(x, o)` other than itself.
     pub fn images(&self, x: u64, o: u64, mut f: impl FnMut(u64, u64)) {
+        if let Some(rings) = &self.rings {
+            return rings.images(x, o, f);
+        }
         let mut seen = [(x, o); 64];
         let mut n = 1;
         for s in 0..self.count {

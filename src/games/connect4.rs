@@ -634,6 +634,21 @@ impl Tiered for Connect4 {
     fn start_index(&self) -> Option<u64> {
         Some(Tiered::positions(self) - 1)
     }
+    /// A move adds one disc: from a count's tiers it reaches the boards of one more disc,
+    /// which come just before them.
+    fn lowest_reached(&self, t: u64) -> u64 {
+        let slot = self.tiers_at.partition_point(|&s| s <= t) - 1;
+        self.counts_at[slot.saturating_sub(1)]
+    }
+    /// The boards of two neighbouring counts, at the most.
+    fn widest_reach(&self) -> u64 {
+        self.counts_at
+            .windows(3)
+            .map(|w| w[2] - w[0])
+            .chain(self.counts_at.get(1).copied())
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 impl Rules for Connect4 {
@@ -843,6 +858,28 @@ mod tests {
                 assert!(cut);
                 assert_eq!(at, Tiered::positions(&g));
             }
+        }
+    }
+
+    /// Every move from a tier lands at or past the tier's lowest reach, which never falls, and
+    /// the widest reach covers each tier's: what lets a two-bit solve pack the rest.
+    #[test]
+    fn moves_reach_no_lower_than_the_tier_says() {
+        for (w, h) in [(4, 3), (3, 4), (5, 2)] {
+            let g = Connect4Spec::new(w, h).unwrap().view();
+            let mut last = 0;
+            let mut widest = 0;
+            for t in 0..g.tier_count() {
+                let low = g.lowest_reached(t);
+                assert!(low >= last, "{w}x{h} tier {t}");
+                last = low;
+                let r = g.tier(t);
+                widest = widest.max(r.end - low);
+                for pos in r {
+                    g.children(pos, |c| assert!(c >= low, "{w}x{h}: {pos} moves to {c}"));
+                }
+            }
+            assert_eq!(g.widest_reach(), widest, "{w}x{h}");
         }
     }
 

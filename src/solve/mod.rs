@@ -36,8 +36,8 @@ pub use minimax::{against_memory, solve_against, Adversary};
 pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
 pub use saves::{Saves, Saving, Wave};
 pub use standing::{
-    solve_standings, solve_standings_saving, solve_tiered, standings_memory, standings_saved_bytes,
-    tiered_kind_memory,
+    solve_standings, solve_standings_saving, solve_tiered, standings_memory, tiered_memory,
+    tiered_saved_bytes,
 };
 pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
 pub use triangles::{

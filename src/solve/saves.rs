@@ -68,6 +68,13 @@ pub trait Saves: Sync {
     fn finished_bytes(&self, _solve: &str, _at: Wave, _bytes: &[u8]) -> Result<()> {
         Ok(())
     }
+
+    /// [`finished_bytes`](Saves::finished_bytes) of the bytes `parts` make one after the
+    /// other, read back as one sequence: a solve that keeps its bytes in two pieces saves them
+    /// without joining them (a copy as large as the save).
+    fn finished_byte_parts(&self, _solve: &str, _at: Wave, _parts: &[&[u8]]) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A solve's saves and its name (see the module documentation).

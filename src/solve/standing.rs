@@ -33,6 +33,7 @@ use rayon::prelude::*;
 pub(crate) use super::reachable::{fill_images, mark_reachable};
 use super::saves::{Saves, Wave};
 pub(crate) use super::settle::{settle_tier, EdgeParents};
+use crate::game::model::wlt::pack_into;
 use crate::game::model::{standing, wlt, Solved, Standing, Tiered, ValueKind, Visit};
 use crate::progress::Progress;
 use crate::{Error, Result};
@@ -96,6 +97,19 @@ pub(crate) fn edge(child: u32, parent: u32) -> u64 {
 pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
     let n = game.positions();
     let folds = game.symmetries().max(1);
+    n.saturating_mul(2)
+        .saturating_add(if folds > 1 {
+            2 * (n / 8 + 8)
+        } else {
+            n / 8 + 8
+        })
+        .saturating_add(tier_memory(game))
+        .saturating_add(super::spread::standing::extra_memory(game))
+}
+
+/// The scratch of the largest tier's solve (see [`standings_memory`]).
+fn tier_memory<G: Tiered>(game: &G) -> u64 {
+    let folds = game.symmetries().max(1);
     let tier_need = |len: u64, listed: bool| {
         let scan = len.saturating_mul(std::mem::size_of::<Seen>() as u64);
         let solved = if folds > 1 {
@@ -118,7 +132,7 @@ pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
     // A game of very many tiers (Connect Four on a long board) keeps every move's edge and
     // says its largest tier without a walk; a game of a few tiers is asked tier by tier.
     let tiers = game.tier_count();
-    let tier = if tiers <= 1 << 12 {
+    if tiers <= 1 << 12 {
         (0..tiers)
             .map(|t| {
                 let r = game.tier(t);
@@ -128,15 +142,7 @@ pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
             .unwrap_or(0)
     } else {
         tier_need(game.largest_tier(), false)
-    };
-    n.saturating_mul(2)
-        .saturating_add(if folds > 1 {
-            2 * (n / 8 + 8)
-        } else {
-            n / 8 + 8
-        })
-        .saturating_add(tier)
-        .saturating_add(super::spread::standing::extra_memory(game))
+    }
 }
 
 /// Every position's [`standing`] entry, in index order.
@@ -145,51 +151,85 @@ pub fn solve_standings<G: Tiered>(game: &G, progress: &dyn Progress) -> Result<V
 }
 
 /// The [`Solved`] table of a [`Tiered`] game for `kind`: [`ValueKind::Remoteness`], or
-/// [`ValueKind::Wlt`], solved the same way (the engine needs every remoteness while it
-/// solves) and then packed to two bits a position ([`wlt::pack`]): what a two-player game's
-/// view and its spec's saving solve both call.
+/// [`ValueKind::Wlt`], solved by the same engine and packed to two bits a position
+/// ([`wlt::pack`]) as soon as no move can reach them ([`Tiered::lowest_reached`]): what a
+/// two-player game's view and its spec's saving solve both call.
 pub fn solve_tiered<G: Tiered>(
     game: &G,
     kind: ValueKind,
     progress: &dyn Progress,
     saves: &dyn Saves,
 ) -> Result<Solved> {
-    match kind {
-        ValueKind::Remoteness | ValueKind::Wlt => {
-            // Under several processes (`mpirun gamedb build`), every process solves each tier
-            // together with the others, and saves nothing.
-            let values = match super::spread::standing::solve_spread(game, progress) {
-                Some(values) => values?,
-                None => solve_standings_saving(game, progress, saves)?,
-            };
-            if kind == ValueKind::Remoteness {
-                return Ok(Solved::Standings(values));
-            }
-            let len = values.len() as u64;
+    // Under several processes (`mpirun gamedb build`), every process solves each tier
+    // together with the others, and saves nothing.
+    let spread = super::spread::standing::solve_spread(game, progress);
+    match (kind, spread) {
+        (ValueKind::Remoteness, Some(values)) => Ok(Solved::Standings(values?)),
+        (ValueKind::Remoteness, None) => Ok(Solved::Standings(solve_standings_saving(
+            game, progress, saves,
+        )?)),
+        (ValueKind::Wlt, Some(values)) => {
+            let values = values?;
             Ok(Solved::Wlt {
                 bytes: wlt::pack(&values),
-                len,
+                len: values.len() as u64,
             })
         }
-        other => Err(Error::internal(format!(
+        (ValueKind::Wlt, None) => Ok(Solved::Wlt {
+            bytes: solve_wlt_saving(game, progress, saves)?,
+            len: game.positions(),
+        }),
+        (other, _) => Err(Error::internal(format!(
             "a two-player game has win/lose/tie/draw values, not {} values",
             other.name()
         ))),
     }
 }
 
-/// Memory a solve of `kind` values needs beyond the engine's: the packed codes of a wlt table
-/// ([`wlt::pack`]) are made while the engine's two bytes a position are still held.
-pub fn tiered_kind_memory<G: Tiered>(game: &G, kind: ValueKind) -> u64 {
+/// Memory a solve of `kind` values needs ([`solve_tiered`]): two bytes a position for
+/// remoteness, the bits of a last sweep over the table, and a tier's scratch; for two-bit
+/// values, two bits a position and two bytes for each position a move may still reach
+/// ([`Tiered::widest_reach`]).
+pub fn tiered_memory<G: Tiered>(game: &G, kind: ValueKind) -> u64 {
+    let n = game.positions();
+    let spread = super::spread::standing::extra_memory(game);
+    if kind != ValueKind::Wlt || spread > 0 {
+        let packed = if kind == ValueKind::Wlt {
+            n.div_ceil(4)
+        } else {
+            0
+        };
+        return standings_memory(game).saturating_add(packed);
+    }
+    let (kept, sweep) = if game.symmetries() > 1 {
+        (n, n / 8 + 8)
+    } else {
+        (game.widest_reach().min(n).saturating_add(4), 0)
+    };
+    kept.saturating_mul(2)
+        .saturating_add(n.div_ceil(4))
+        .saturating_add(sweep)
+        .saturating_add(tier_memory(game))
+}
+
+/// Bytes a solve of `kind` values hands to its saves at the most: two a position, or for
+/// two-bit values the two bits of those packed and two bytes of those still read.
+pub fn tiered_saved_bytes<G: Tiered>(game: &G, kind: ValueKind) -> u64 {
+    let n = game.positions();
     match kind {
-        ValueKind::Wlt => game.positions().div_ceil(4),
-        _ => 0,
+        ValueKind::Wlt => wlt_saved_bytes(game),
+        _ => n.saturating_mul(2),
     }
 }
 
-/// Bytes [`solve_standings_saving`] hands to its saves at the most (two a position).
-pub fn standings_saved_bytes<G: Tiered>(game: &G) -> u64 {
-    game.positions().saturating_mul(2)
+fn wlt_saved_bytes<G: Tiered>(game: &G) -> u64 {
+    let n = game.positions();
+    n.div_ceil(4).saturating_add(
+        game.widest_reach()
+            .min(n)
+            .saturating_add(4)
+            .saturating_mul(2),
+    )
 }
 
 /// [`solve_standings`], handing the values of the tiers solved so far to `saves` after every
@@ -240,6 +280,7 @@ pub fn solve_standings_saving<G: Tiered>(
             t,
             tier.start,
             done,
+            0,
             &mut rest[..(tier.end - tier.start) as usize],
         )?;
         progress.inc(tier.end - tier.start);
@@ -264,6 +305,125 @@ pub fn solve_standings_saving<G: Tiered>(
         fill_images(game, &mut out);
     }
     Ok(out)
+}
+
+/// Where the values kept at two bytes start while tier `t` is solved: the lowest index its
+/// moves reach ([`Tiered::lowest_reached`]), never past the tier's start, down to a multiple
+/// of four so that what lies below packs into whole bytes. A game that folds keeps them all:
+/// its last pass copies entries across the whole table.
+fn window_start<G: Tiered>(game: &G, t: u64) -> u64 {
+    if game.symmetries() > 1 {
+        return 0;
+    }
+    game.lowest_reached(t).min(game.tier(t).start) / 4 * 4
+}
+
+/// The two-bit codes ([`wlt::pack`]) of every position, solved tier by tier as
+/// [`solve_standings_saving`] solves them, but with only the values a later tier may still
+/// read kept at two bytes (from [`window_start`] on) and those below packed as soon as no move
+/// can reach them. No reachability is kept: a two-bit table has no room for it. The tiers
+/// solved so far are handed to `saves` as the packed bytes then the kept values, and resumed
+/// from them.
+fn solve_wlt_saving<G: Tiered>(
+    game: &G,
+    progress: &dyn Progress,
+    saves: &dyn Saves,
+) -> Result<Vec<u8>> {
+    let n = usize::try_from(game.positions())
+        .map_err(|_| Error::unsupported("too many positions for a table of values"))?;
+    let tiers = game.tier_count();
+    let name = format!(
+        "two-bit values of {n} positions in {tiers} tiers (two bits a position below where \
+         the next tier's moves reach, two bytes from there)"
+    );
+    let mut packed = vec![0u8; n.div_ceil(4)];
+    // The values of `base..at`.
+    let mut kept: Vec<u16> = Vec::new();
+    let mut base = 0u64;
+    let mut first_tier = 0;
+    if let Some((_, at, bytes)) = saves.resume_bytes(&[&name], wlt_saved_bytes(game))? {
+        let next = at.next as u64;
+        let tier_fits = next >= 1 && next < tiers && game.tier(next - 1).end == at.done;
+        base = if tier_fits {
+            window_start(game, next)
+        } else {
+            0
+        };
+        let low = (base / 4) as usize;
+        let fits = tier_fits
+            && at.done as usize <= n
+            && base <= at.done
+            && bytes.len() as u64 == low as u64 + 2 * (at.done - base);
+        if !fits {
+            return Err(Error::bad(format!(
+                "the checkpoint holds {} bytes, {} positions and {} tiers solved, which do not \
+                 fit this game's tiers; it cannot be resumed (remove it to start afresh)",
+                bytes.len(),
+                at.done,
+                at.next
+            )));
+        }
+        packed[..low].copy_from_slice(&bytes[..low]);
+        kept = bytes[low..]
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        first_tier = next;
+        progress.inc(at.done);
+    }
+    let mut at = if first_tier == 0 {
+        0
+    } else {
+        game.tier(first_tier - 1).end
+    };
+    for t in first_tier..tiers {
+        let tier = checked_tier(game, t, at, n)?;
+        at = tier.end;
+        let len = (tier.end - tier.start) as usize;
+        // Exactly: a doubling would hold twice the widest reach.
+        kept.reserve_exact(len);
+        let from = kept.len();
+        kept.resize(from + len, standing::ILLEGAL);
+        let (done, values) = kept.split_at_mut(from);
+        solve_tier(game, t, tier.start, done, base, values)?;
+        progress.inc(len as u64);
+        if t + 1 < tiers {
+            let next = window_start(game, t + 1);
+            if next < base {
+                return Err(Error::internal(format!(
+                    "the lowest index reached falls from {base} to {next} at tier {}",
+                    t + 1
+                )));
+            }
+            let gone = (next - base) as usize;
+            pack_into(
+                &kept[..gone],
+                &mut packed[(base / 4) as usize..(next / 4) as usize],
+            );
+            kept.drain(..gone);
+            base = next;
+            let done = Wave {
+                next: t as usize + 1,
+                waves: tiers as usize,
+                done: tier.end,
+            };
+            saves.finished_byte_parts(
+                &name,
+                done,
+                &[&packed[..(base / 4) as usize], &le_bytes(&kept)],
+            )?;
+        }
+    }
+    if at != n as u64 {
+        return Err(Error::internal(format!(
+            "the tiers end at {at}, not at {n}"
+        )));
+    }
+    if game.symmetries() > 1 {
+        fill_images(game, &mut kept);
+    }
+    pack_into(&kept, &mut packed[(base / 4) as usize..]);
+    Ok(packed)
 }
 
 /// The values as little-endian bytes: the values themselves on a little-endian machine (a save
@@ -297,19 +457,25 @@ fn prefetch(values: &[u16], i: u64) {
     let _ = (values, i);
 }
 
-/// Solves tier `t`, starting at index `first`, into `values`, the tiers below being `done`:
-/// from the moves kept as edges, or, where the game lists the tier's un-moves, from those.
+/// Solves tier `t`, starting at index `first`, into `values`, the tiers below being `done`
+/// from index `done_from` on: from the moves kept as edges, or, where the game lists the
+/// tier's un-moves, from those.
 fn solve_tier<G: Tiered>(
     game: &G,
     t: u64,
     first: u64,
     done: &[u16],
+    done_from: u64,
     values: &mut [u16],
 ) -> Result<()> {
     let len = tier_len(values.len())?;
     // Filled in parallel: the pages of a large tier are first touched here.
     let mut seen: Vec<Seen> = (0..len).into_par_iter().map(|_| Seen::ILLEGAL).collect();
     let listed = game.lists_tier_parents(t);
+    let done = Lower {
+        values: done,
+        from: done_from,
+    };
     let pieces = scan_range(game, first, len, done, 0, &mut seen, !listed)?;
     if listed {
         let end = first + len as u64;
@@ -357,8 +523,16 @@ pub(crate) fn tier_len(len: usize) -> Result<usize> {
     Ok(len)
 }
 
+/// The values of the tiers solved so far, from index `from` on (the entry of `from + i` at
+/// `i`): all of them, or those a two-bit solve still keeps.
+#[derive(Clone, Copy)]
+pub(crate) struct Lower<'a> {
+    pub(crate) values: &'a [u16],
+    pub(crate) from: u64,
+}
+
 /// Step 1, the scan, of the positions `from..from + seen.len()` (local indices) of the tier
-/// `first..first + len`, into `seen`: lower children summed up, the moves inside the tier
+/// `first..first + len`, into `seen`, the values of the tiers below read from `done`: lower children summed up, the moves inside the tier
 /// counted and, when `keep_edges`, kept as [`edge`]s, in index order (one list a task, the
 /// lists in order). Without edges the settle asks the game for parents, each once, so a
 /// position counts its children inside the tier once each.
@@ -366,7 +540,7 @@ pub(crate) fn scan_range<G: Tiered>(
     game: &G,
     first: u64,
     len: usize,
-    done: &[u16],
+    done: Lower,
     from: usize,
     seen: &mut [Seen],
     keep_edges: bool,
@@ -393,7 +567,8 @@ pub(crate) fn scan_range<G: Tiered>(
                     // lets the memory fetch them together.
                     kids.clear();
                     let visit = game.visit(pos, |child| {
-                        prefetch(done, child);
+                        // Wraps below `done_from`: past the end, no solved position.
+                        prefetch(done.values, child.wrapping_sub(done.from));
                         kids.push(child);
                     });
                     let moves = kids.len();
@@ -410,8 +585,8 @@ pub(crate) fn scan_range<G: Tiered>(
                             }
                             continue;
                         }
-                        let entry = done
-                            .get(child as usize)
+                        let entry = (done.values)
+                            .get(child.wrapping_sub(done.from) as usize)
                             .copied()
                             .unwrap_or(standing::ILLEGAL);
                         match standing::unpack(entry as u32) {

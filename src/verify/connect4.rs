@@ -7,7 +7,7 @@
 //! in a row (no play of Connect Four goes on forever, so no position is a `draw`).
 
 use super::{Env, Finding, Statement};
-use crate::game::{conformance, standing, Standing, ValueKind};
+use crate::game::{conformance, standing, wlt, Standing, ValueKind, Wlt};
 use crate::games::connect4::Connect4Spec;
 use crate::games::Spec;
 use crate::lookup::Table;
@@ -29,6 +29,14 @@ pub(super) fn statements() -> Vec<Statement> {
             claim: "from the empty board Connect Four is a draw (a tie) on the 5×5 board and a \
                     win for the second player on the 6×4 board (width × height)",
             run: larger_boards,
+        },
+        Statement {
+            name: "connect4-thirty-cells",
+            source: "Tromp's Connect Four page (the table of results by width and height)",
+            claim: "from the empty board Connect Four is a draw (a tie) on the 7×4, 4×7, 5×6 and \
+                    6×5 boards (width × height), the largest of at most 30 cells, each solved \
+                    whole as a two-bit table (`--values wlt`)",
+            run: thirty_cells,
         },
     ]
 }
@@ -91,6 +99,30 @@ fn small_boards(env: &mut Env) -> Result<Finding> {
             }
             Err(why) => f.case(false, || format!("the {cols}×{rows} table: {why}")),
         }
+    }
+    f.note = Some(said.join("; "));
+    Ok(f)
+}
+
+/// The boards of 28 and 30 cells, as two-bit tables: the remoteness table of 6×5 needs 38.4
+/// GiB while it solves, its two-bit table 7.5 GiB.
+fn thirty_cells(env: &mut Env) -> Result<Finding> {
+    let mut f = Finding::default();
+    let mut said = Vec::new();
+    for (cols, rows) in [(7, 4), (4, 7), (5, 6), (6, 5)] {
+        let t = env.table(&Spec::new(Connect4Spec::new(cols, rows)?), ValueKind::Wlt)?;
+        let rules = t.rules();
+        let got = rules
+            .start()
+            .and_then(|s| wlt::value(t.raw(rules.rank(&s))));
+        // Connect Four never goes on forever: a tie or draw is a tie.
+        f.case(got == Some(Wlt::TieOrDraw), || {
+            format!("the empty {cols}×{rows} board is {got:?}, not a tie")
+        });
+        said.push(format!(
+            "{cols}×{rows}: {}",
+            got.map_or("none", |v| v.as_str())
+        ));
     }
     f.note = Some(said.join("; "));
     Ok(f)

@@ -131,6 +131,7 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("zermelo", 1.46),
     ("connect4-small-boards", 19.48),
     ("connect4-larger-boards", 83.26),
+    ("connect4-thirty-cells", 2400.0),
     ("mill-five-six", 194.85),
     ("weighing-iii.1-find", 0.19),
     ("weighing-iii.1-tell", 0.23),

@@ -205,6 +205,19 @@ mod tests {
                     assert_eq!(folding.table.least(a, b), least, "{points} points");
                     assert_eq!(folding.table.is_least(a, b), (a, b) == least);
                 }
+                // The images by rings are those of the maps, each once, also of boards that
+                // symmetries keep: x's men and all their images, o on one point or none.
+                let mut sym = x;
+                plain.images(x, 0, |a, _| sym |= a);
+                let lone = o & o.wrapping_neg() & !sym;
+                for (a, b) in [(x, o), (sym, 0), (sym, lone), (0, 0)] {
+                    let (mut mine, mut want) = (Vec::new(), Vec::new());
+                    folding.table.images(a, b, |c, d| mine.push((c, d)));
+                    plain.images(a, b, |c, d| want.push((c, d)));
+                    mine.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(mine, want, "{points} points: {a:#x} {b:#x}");
+                }
             }
         }
     }

@@ -26,7 +26,8 @@ use super::Exchange;
 use crate::game::model::{standing, Standing, Tiered};
 use crate::progress::Progress;
 use crate::solve::standing::{
-    checked_tier, fill_images, mark_reachable, scan_range, settle_tier, tier_len, EdgeParents, Seen,
+    checked_tier, fill_images, mark_reachable, scan_range, settle_tier, tier_len, EdgeParents,
+    Lower, Seen,
 };
 use crate::{Error, Result};
 
@@ -169,7 +170,10 @@ pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
             game,
             first,
             len,
-            done,
+            Lower {
+                values: done,
+                from: 0,
+            },
             mine.start,
             &mut seen[mine.clone()],
             true,
