@@ -532,9 +532,9 @@ pub(crate) struct Lower<'a> {
 }
 
 /// Step 1, the scan, of the positions `from..from + seen.len()` (local indices) of the tier
-/// `first..first + len`, into `seen`, the values of the tiers below read from `done`: lower children summed up, the moves inside the tier
-/// counted and, when `keep_edges`, kept as [`edge`]s, in index order (one list a task, the
-/// lists in order). Without edges the settle asks the game for parents, each once, so a
+/// `first..first + len`, into `seen`, the values of the tiers below read from `done`: lower
+/// children summed up, the moves inside the tier counted and, when `keep_edges`, kept as
+/// [`edge`]s, in index order (one list a task, the lists in order). Without edges the settle asks the game for parents, each once, so a
 /// position counts its children inside the tier once each.
 pub(crate) fn scan_range<G: Tiered>(
     game: &G,
