@@ -684,6 +684,30 @@ impl Tiered for Mill {
     fn images<F: FnMut(u64)>(&self, pos: u64, f: F) {
         self.each_image(&self.decode(pos), f);
     }
+    /// Board by board: where both sides may move, two indices in a row hold one board.
+    fn representatives(&self, first: u64, n: usize, keep: &mut [u64]) -> bool {
+        let t = self.starts.find(first);
+        let tier = self.tiers[t];
+        let stride = if tier.fixed().is_some() { 1 } else { 2 };
+        let local = first - self.starts[t];
+        let (nx, no) = (tier.board[0] as usize, tier.board[1] as usize);
+        let mut last = (u64::MAX, false);
+        for i in 0..n {
+            let word = i / 64;
+            let rank = (local + i as u64) / stride;
+            if last.0 != rank {
+                let (x, o) = self.cells.unrank_bits(nx, no, rank);
+                last = (rank, self.folding.table.is_least(x, o));
+            }
+            let bit = 1u64 << (i % 64);
+            if last.1 {
+                keep[word] |= bit;
+            } else {
+                keep[word] &= !bit;
+            }
+        }
+        true
+    }
     fn lists_tier_parents(&self, _t: u64) -> bool {
         true
     }

@@ -547,6 +547,7 @@ pub(crate) fn scan_range<G: Tiered>(
 ) -> Result<Vec<Vec<u64>>> {
     let end = first + len as u64;
     let in_tier = game.in_tier_moves();
+    let folds = game.symmetries() > 1;
     let pieces: Vec<Result<Vec<u64>>> =
         seen.par_chunks_mut(CHUNK)
             .enumerate()
@@ -554,7 +555,14 @@ pub(crate) fn scan_range<G: Tiered>(
                 let mut edges = Vec::new();
                 let mut kids = Vec::new();
                 let mut inside = Vec::new();
+                let start = first + (from + c * CHUNK) as u64;
+                let mut keep = [u64::MAX; CHUNK / 64];
+                let sifted = folds && game.representatives(start, chunk.len(), &mut keep);
                 for (k, slot) in chunk.iter_mut().enumerate() {
+                    if sifted && keep[k / 64] >> (k % 64) & 1 == 0 {
+                        // An image, left as [`Visit::Image`] leaves it.
+                        continue;
+                    }
                     let local = (from + c * CHUNK + k) as u32;
                     let pos = first + local as u64;
                     let mut s = Seen {

@@ -256,6 +256,32 @@ mod tests {
         }
     }
 
+    /// The representatives of a run of indices, board by board, are those of `represents`,
+    /// index by index: at a tier's start, at an odd place inside it, up to its end.
+    #[test]
+    fn representatives_of_a_run_are_those_of_each_index() {
+        for men in [5, 6] {
+            let g = MillSpec::new(men, None, false).unwrap().view();
+            for t in 0..g.tier_count() {
+                let r = g.tier(t);
+                let odd = (r.start + 4097).min(r.end);
+                for first in [r.start, odd, r.end.saturating_sub(300).max(r.start)] {
+                    let n = (r.end - first).min(4096) as usize;
+                    let mut keep = [0x5555_5555_5555_5555u64; 64];
+                    assert!(g.representatives(first, n, &mut keep));
+                    for i in 0..n {
+                        let want = g.represents(first + i as u64);
+                        assert_eq!(
+                            keep[i / 64] >> (i % 64) & 1 == 1,
+                            want,
+                            "{men} men: {first} + {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn folding_the_boards_symmetries_and_reading_moves_backward_change_no_byte_of_the_table() {
         use crate::solve::standing::solve_standings;
