@@ -611,8 +611,8 @@ pub trait Tiered: Sync {
     /// Calls `f` once with each other position of the class of the representative `pos`.
     fn images<F: FnMut(u64)>(&self, _pos: u64, _f: F) {}
     /// For a game that folds: sets bit `i % 64` of `keep[i / 64]` when `first + i` is a
-    /// representative ([`represents`](Tiered::represents)), for `i < n`, the indices all of
-    /// one tier, and says so; by default says no and the engine asks
+    /// representative ([`represents`](Tiered::represents)) and clears it when not, for
+    /// `i < n`, the indices all of one tier, and says so; by default says no and the engine asks
     /// [`visit`](Tiered::visit) of every index. A game whose index holds several positions of
     /// one board (the side to move) answers for a run of indices at the cost of its boards,
     /// and the scan, where 15 indices of 16 are images, skips the rest without a visit.
