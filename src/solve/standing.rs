@@ -253,24 +253,15 @@ pub fn solve_standings_saving<G: Tiered>(
             && bytes.len() == 2 * done
             && (at.next == 0 || game.tier(at.next as u64 - 1).end == at.done);
         if !fits {
-            return Err(Error::bad(format!(
-                "the checkpoint holds {} bytes, {} positions and {} tiers solved, which do not                  fit this game's tiers; it cannot be resumed (remove it to start afresh)",
-                bytes.len(),
-                at.done,
-                at.next
-            )));
+            return Err(unfit(bytes.len(), &at));
         }
-        for (v, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
-            *v = u16::from_le_bytes([b[0], b[1]]);
+        for (v, b) in out.iter_mut().zip(from_le(&bytes)) {
+            *v = b;
         }
         first_tier = at.next as u64;
         progress.inc(at.done);
     }
-    let mut at = if first_tier == 0 {
-        0
-    } else {
-        game.tier(first_tier - 1).end
-    };
+    let mut at = solved_up_to(game, first_tier);
     for t in first_tier..tiers {
         let tier = checked_tier(game, t, at, n)?;
         at = tier.end;
@@ -355,27 +346,14 @@ fn solve_wlt_saving<G: Tiered>(
             && base <= at.done
             && bytes.len() as u64 == low as u64 + 2 * (at.done - base);
         if !fits {
-            return Err(Error::bad(format!(
-                "the checkpoint holds {} bytes, {} positions and {} tiers solved, which do not \
-                 fit this game's tiers; it cannot be resumed (remove it to start afresh)",
-                bytes.len(),
-                at.done,
-                at.next
-            )));
+            return Err(unfit(bytes.len(), &at));
         }
         packed[..low].copy_from_slice(&bytes[..low]);
-        kept = bytes[low..]
-            .chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .collect();
+        kept = from_le(&bytes[low..]).collect();
         first_tier = next;
         progress.inc(at.done);
     }
-    let mut at = if first_tier == 0 {
-        0
-    } else {
-        game.tier(first_tier - 1).end
-    };
+    let mut at = solved_up_to(game, first_tier);
     for t in first_tier..tiers {
         let tier = checked_tier(game, t, at, n)?;
         at = tier.end;
@@ -424,6 +402,31 @@ fn solve_wlt_saving<G: Tiered>(
     }
     pack_into(&kept, &mut packed[(base / 4) as usize..]);
     Ok(packed)
+}
+
+/// A checkpoint of `len` bytes that does not fit the game's tiers, at `at`.
+fn unfit(len: usize, at: &Wave) -> Error {
+    Error::bad(format!(
+        "the checkpoint holds {len} bytes, {} positions and {} tiers solved, which do not fit \
+         this game's tiers; it cannot be resumed (remove it to start afresh)",
+        at.done, at.next
+    ))
+}
+
+/// Where the tiers before `first_tier` end.
+fn solved_up_to<G: Tiered>(game: &G, first_tier: u64) -> u64 {
+    if first_tier == 0 {
+        0
+    } else {
+        game.tier(first_tier - 1).end
+    }
+}
+
+/// The values saved as little-endian bytes ([`le_bytes`]).
+fn from_le(bytes: &[u8]) -> impl Iterator<Item = u16> + '_ {
+    bytes
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
 }
 
 /// The values as little-endian bytes: the values themselves on a little-endian machine (a save
