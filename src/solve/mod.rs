@@ -22,6 +22,7 @@ pub mod spread;
 pub(crate) mod standing;
 pub(crate) mod tokens;
 pub(crate) mod triangles;
+pub(crate) mod two_bits;
 pub(crate) mod wavefront;
 pub(crate) mod waves;
 pub(crate) mod wordbits;

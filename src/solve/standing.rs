@@ -33,7 +33,6 @@ use rayon::prelude::*;
 pub(crate) use super::reachable::{fill_images, mark_reachable};
 use super::saves::{Saves, Wave};
 pub(crate) use super::settle::{settle_tier, EdgeParents};
-use crate::game::model::wlt::pack_into;
 use crate::game::model::{standing, wlt, Solved, Standing, Tiered, ValueKind, Visit};
 use crate::progress::Progress;
 use crate::{Error, Result};
@@ -160,14 +159,16 @@ pub fn solve_tiered<G: Tiered>(
     progress: &dyn Progress,
     saves: &dyn Saves,
 ) -> Result<Solved> {
+    if !matches!(kind, ValueKind::Remoteness | ValueKind::Wlt) {
+        return Err(Error::internal(format!(
+            "a two-player game has win/lose/tie/draw values, not {} values",
+            kind.name()
+        )));
+    }
     // Under several processes (`mpirun gamedb build`), every process solves each tier
     // together with the others, and saves nothing.
     let spread = super::spread::standing::solve_spread(game, progress);
     match (kind, spread) {
-        (ValueKind::Remoteness, Some(values)) => Ok(Solved::Standings(values?)),
-        (ValueKind::Remoteness, None) => Ok(Solved::Standings(solve_standings_saving(
-            game, progress, saves,
-        )?)),
         (ValueKind::Wlt, Some(values)) => {
             let values = values?;
             Ok(Solved::Wlt {
@@ -176,13 +177,13 @@ pub fn solve_tiered<G: Tiered>(
             })
         }
         (ValueKind::Wlt, None) => Ok(Solved::Wlt {
-            bytes: solve_wlt_saving(game, progress, saves)?,
+            bytes: super::two_bits::solve_wlt_saving(game, progress, saves)?,
             len: game.positions(),
         }),
-        (other, _) => Err(Error::internal(format!(
-            "a two-player game has win/lose/tie/draw values, not {} values",
-            other.name()
-        ))),
+        (_, Some(values)) => Ok(Solved::Standings(values?)),
+        (_, None) => Ok(Solved::Standings(solve_standings_saving(
+            game, progress, saves,
+        )?)),
     }
 }
 
@@ -217,19 +218,9 @@ pub fn tiered_memory<G: Tiered>(game: &G, kind: ValueKind) -> u64 {
 pub fn tiered_saved_bytes<G: Tiered>(game: &G, kind: ValueKind) -> u64 {
     let n = game.positions();
     match kind {
-        ValueKind::Wlt => wlt_saved_bytes(game),
+        ValueKind::Wlt => super::two_bits::wlt_saved_bytes(game),
         _ => n.saturating_mul(2),
     }
-}
-
-fn wlt_saved_bytes<G: Tiered>(game: &G) -> u64 {
-    let n = game.positions();
-    n.div_ceil(4).saturating_add(
-        game.widest_reach()
-            .min(n)
-            .saturating_add(4)
-            .saturating_mul(2),
-    )
 }
 
 /// [`solve_standings`], handing the values of the tiers solved so far to `saves` after every
@@ -270,8 +261,10 @@ pub fn solve_standings_saving<G: Tiered>(
             game,
             t,
             tier.start,
-            done,
-            0,
+            Lower {
+                values: done,
+                from: 0,
+            },
             &mut rest[..(tier.end - tier.start) as usize],
         )?;
         progress.inc(tier.end - tier.start);
@@ -298,114 +291,8 @@ pub fn solve_standings_saving<G: Tiered>(
     Ok(out)
 }
 
-/// Where the values kept at two bytes start while tier `t` is solved: the lowest index its
-/// moves reach ([`Tiered::lowest_reached`]), never past the tier's start, down to a multiple
-/// of four so that what lies below packs into whole bytes. A game that folds keeps them all:
-/// its last pass copies entries across the whole table.
-fn window_start<G: Tiered>(game: &G, t: u64) -> u64 {
-    if game.symmetries() > 1 {
-        return 0;
-    }
-    game.lowest_reached(t).min(game.tier(t).start) / 4 * 4
-}
-
-/// The two-bit codes ([`wlt::pack`]) of every position, solved tier by tier as
-/// [`solve_standings_saving`] solves them, but with only the values a later tier may still
-/// read kept at two bytes (from [`window_start`] on) and those below packed as soon as no move
-/// can reach them. No reachability is kept: a two-bit table has no room for it. The tiers
-/// solved so far are handed to `saves` as the packed bytes then the kept values, and resumed
-/// from them.
-fn solve_wlt_saving<G: Tiered>(
-    game: &G,
-    progress: &dyn Progress,
-    saves: &dyn Saves,
-) -> Result<Vec<u8>> {
-    let n = usize::try_from(game.positions())
-        .map_err(|_| Error::unsupported("too many positions for a table of values"))?;
-    let tiers = game.tier_count();
-    let name = format!(
-        "two-bit values of {n} positions in {tiers} tiers (two bits a position below where \
-         the next tier's moves reach, two bytes from there)"
-    );
-    let mut packed = vec![0u8; n.div_ceil(4)];
-    // The values of `base..at`.
-    let mut kept: Vec<u16> = Vec::new();
-    let mut base = 0u64;
-    let mut first_tier = 0;
-    if let Some((_, at, bytes)) = saves.resume_bytes(&[&name], wlt_saved_bytes(game))? {
-        let next = at.next as u64;
-        let tier_fits = next >= 1 && next < tiers && game.tier(next - 1).end == at.done;
-        base = if tier_fits {
-            window_start(game, next)
-        } else {
-            0
-        };
-        let low = (base / 4) as usize;
-        let fits = tier_fits
-            && at.done as usize <= n
-            && base <= at.done
-            && bytes.len() as u64 == low as u64 + 2 * (at.done - base);
-        if !fits {
-            return Err(unfit(bytes.len(), &at));
-        }
-        packed[..low].copy_from_slice(&bytes[..low]);
-        kept = from_le(&bytes[low..]).collect();
-        first_tier = next;
-        progress.inc(at.done);
-    }
-    let mut at = solved_up_to(game, first_tier);
-    for t in first_tier..tiers {
-        let tier = checked_tier(game, t, at, n)?;
-        at = tier.end;
-        let len = (tier.end - tier.start) as usize;
-        // Exactly: a doubling would hold twice the widest reach.
-        kept.reserve_exact(len);
-        let from = kept.len();
-        kept.resize(from + len, standing::ILLEGAL);
-        let (done, values) = kept.split_at_mut(from);
-        solve_tier(game, t, tier.start, done, base, values)?;
-        progress.inc(len as u64);
-        if t + 1 < tiers {
-            let next = window_start(game, t + 1);
-            if next < base {
-                return Err(Error::internal(format!(
-                    "the lowest index reached falls from {base} to {next} at tier {}",
-                    t + 1
-                )));
-            }
-            let gone = (next - base) as usize;
-            pack_into(
-                &kept[..gone],
-                &mut packed[(base / 4) as usize..(next / 4) as usize],
-            );
-            kept.drain(..gone);
-            base = next;
-            let done = Wave {
-                next: t as usize + 1,
-                waves: tiers as usize,
-                done: tier.end,
-            };
-            saves.finished_byte_parts(
-                &name,
-                done,
-                &[&packed[..(base / 4) as usize], &le_bytes(&kept)],
-            )?;
-        }
-    }
-    if at != n as u64 {
-        return Err(Error::internal(format!(
-            "the tiers end at {at}, not at {n}"
-        )));
-    }
-    if game.symmetries() > 1 {
-        fill_images(game, &mut kept);
-    }
-    pack_into(&kept, &mut packed[(base / 4) as usize..]);
-    Ok(packed)
-}
-
 /// A checkpoint of `len` bytes that does not fit the game's tiers, at `at`.
-fn unfit(len: usize, at: &Wave) -> Error {
+pub(super) fn unfit(len: usize, at: &Wave) -> Error {
     Error::bad(format!(
         "the checkpoint holds {len} bytes, {} positions and {} tiers solved, which do not fit \
          this game's tiers; it cannot be resumed (remove it to start afresh)",
@@ -414,7 +301,7 @@ fn unfit(len: usize, at: &Wave) -> Error {
 }
 
 /// Where the tiers before `first_tier` end.
-fn solved_up_to<G: Tiered>(game: &G, first_tier: u64) -> u64 {
+pub(super) fn solved_up_to<G: Tiered>(game: &G, first_tier: u64) -> u64 {
     if first_tier == 0 {
         0
     } else {
@@ -423,7 +310,7 @@ fn solved_up_to<G: Tiered>(game: &G, first_tier: u64) -> u64 {
 }
 
 /// The values saved as little-endian bytes ([`le_bytes`]).
-fn from_le(bytes: &[u8]) -> impl Iterator<Item = u16> + '_ {
+pub(super) fn from_le(bytes: &[u8]) -> impl Iterator<Item = u16> + '_ {
     bytes
         .chunks_exact(2)
         .map(|b| u16::from_le_bytes([b[0], b[1]]))
@@ -431,7 +318,7 @@ fn from_le(bytes: &[u8]) -> impl Iterator<Item = u16> + '_ {
 
 /// The values as little-endian bytes: the values themselves on a little-endian machine (a save
 /// that is not due then costs nothing), a copy elsewhere.
-fn le_bytes(values: &[u16]) -> std::borrow::Cow<'_, [u8]> {
+pub(super) fn le_bytes(values: &[u16]) -> std::borrow::Cow<'_, [u8]> {
     if cfg!(target_endian = "little") {
         // SAFETY: u8 has no alignment and every byte pattern is valid; the length is the
         // slice's size in bytes, and the borrow keeps `values` alive and unchanged.
@@ -460,25 +347,19 @@ fn prefetch(values: &[u16], i: u64) {
     let _ = (values, i);
 }
 
-/// Solves tier `t`, starting at index `first`, into `values`, the tiers below being `done`
-/// from index `done_from` on: from the moves kept as edges, or, where the game lists the
+/// Solves tier `t`, starting at index `first`, into `values`, the tiers below being `done`: from the moves kept as edges, or, where the game lists the
 /// tier's un-moves, from those.
-fn solve_tier<G: Tiered>(
+pub(super) fn solve_tier<G: Tiered>(
     game: &G,
     t: u64,
     first: u64,
-    done: &[u16],
-    done_from: u64,
+    done: Lower,
     values: &mut [u16],
 ) -> Result<()> {
     let len = tier_len(values.len())?;
     // Filled in parallel: the pages of a large tier are first touched here.
     let mut seen: Vec<Seen> = (0..len).into_par_iter().map(|_| Seen::ILLEGAL).collect();
     let listed = game.lists_tier_parents(t);
-    let done = Lower {
-        values: done,
-        from: done_from,
-    };
     let pieces = scan_range(game, first, len, done, 0, &mut seen, !listed)?;
     if listed {
         let end = first + len as u64;
