@@ -37,7 +37,7 @@
 
 use serde::Serialize;
 
-use crate::game::{Move, Outcome, Rules, Standing, Wlt};
+use crate::game::{Move, Outcome, Rules, Standing, Wdl50, Wlt};
 
 /// A move as answers show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -145,8 +145,37 @@ pub struct StandingValue {
     /// one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reachable: Option<bool>,
+    /// In a table of distances to zeroing ([`crate::game::ValueKind::Dtz`], where
+    /// `remoteness` counts the plies to the counter's reset): the class and the signed
+    /// distance, as Syzygy gives them.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<Counter>,
     /// Every legal move, with what it gives the mover.
     pub moves: Vec<StandingMove>,
+}
+
+/// A value under a move counter (the 50-move rule): what Syzygy tables say of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Counter {
+    /// Win, cursed win, draw, blessed loss or loss, for the player to move (or who moves).
+    pub wdl50: Wdl50,
+    /// Plies to the counter's reset with best play, positive for a win, negative for a loss,
+    /// 0 for a draw.
+    pub dtz: i32,
+    /// For a move: whether it resets the counter itself (a capture or a pawn move).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zeroing: Option<bool>,
+}
+
+impl Counter {
+    /// `win, dtz 12`, with ` (zeroing)` for a move that resets the counter.
+    fn text(&self) -> String {
+        let mut s = format!("{}, dtz {}", self.wdl50.words(), self.dtz);
+        if self.zeroing == Some(true) {
+            s += " (zeroing)";
+        }
+        s
+    }
 }
 
 /// A move of a two-player game with the value and remoteness it gives the player who plays
@@ -160,6 +189,9 @@ pub struct StandingMove {
     pub value: Standing,
     /// Plies to the end with best play after it, counting the move; `None` for a draw.
     pub remoteness: Option<u32>,
+    /// In a table of distances to zeroing: what the move gives under the counter.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<Counter>,
 }
 
 /// One entry of a table by its index, as stored.
@@ -396,7 +428,10 @@ impl Answer {
                 s
             }
             Value::Standing(v) => {
-                let mut s = format!("{position}: {}", v.value.text(v.remoteness));
+                let mut s = match &v.counter {
+                    Some(c) => format!("{position}: {}", c.text()),
+                    None => format!("{position}: {}", v.value.text(v.remoteness)),
+                };
                 if v.reachable == Some(false) {
                     s += "  (not reachable from the start)";
                 }
@@ -404,7 +439,10 @@ impl Answer {
                     let moves: Vec<String> = v
                         .moves
                         .iter()
-                        .map(|m| format!("{}: {}", m.played.label, m.value.text(m.remoteness)))
+                        .map(|m| match &m.counter {
+                            Some(c) => format!("{}: {}", m.played.label, c.text()),
+                            None => format!("{}: {}", m.played.label, m.value.text(m.remoteness)),
+                        })
                         .collect();
                     s += &format!("  moves: {}", moves.join("; "));
                 }

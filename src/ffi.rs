@@ -410,7 +410,7 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
             ));
         }
         // Every legal entry of such a table is non-zero: read as P/N it would say N always.
-        if t.value_kind() == ValueKind::Remoteness {
+        if t.value_kind().is_standing() {
             return Err(fail(
                 GAMEDB_ERR_KIND,
                 "this table holds win, lose, tie or draw with remoteness, not P or N; expected \
@@ -458,6 +458,7 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
 /// a game played as a sum of entries (octal games' heaps) the xor of the parts' Grundy values.
 /// On win/lose/tie/draw tables the entry as stored: bits 0–2 the value for the player to move
 /// (1 lose, 2 win, 3 tie, 4 draw), bit 3 reachable from the start, bits 4 and up the
+/// remoteness. On dtz tables the same with the distance to zeroing in place of the
 /// remoteness. On wlt tables the two-bit code: 1 lose, 2 win, 3 tie or draw for the player to
 /// move. Negative: an error code.
 ///

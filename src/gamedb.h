@@ -57,6 +57,10 @@ extern "C" {
                                       gamedb_value describes */
 #define GAMEDB_VALUES_WLT 6 /* two-player games, two bits a position: win, lose or tie-or-draw
                                (a tie and a draw are one value), no remoteness */
+#define GAMEDB_VALUES_DTZ 7 /* chess endings without pawns under the 50-move rule: packed as
+                               GAMEDB_VALUES_REMOTENESS, the remoteness being the plies to the
+                               next capture or mate (Syzygy's DTZ; over 100: cursed win,
+                               blessed loss) */
 
 /* The codes gamedb_value returns on wlt tables, for the player to move. */
 #define GAMEDB_WLT_LOSE 1

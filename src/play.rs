@@ -313,6 +313,14 @@ impl<'a> Referee<'a> {
                     table.file().path().display()
                 )))
             }
+            // A counter's distances would need the counter in every position played.
+            ValueKind::Dtz => {
+                return Err(Error::bad(format!(
+                    "{} holds distances to zeroing (dtz), which are not played here; expected \
+                     a remoteness table (build the ending without --values dtz)",
+                    table.file().path().display()
+                )))
+            }
             ValueKind::Remoteness | ValueKind::Outcome | ValueKind::Grundy => 2,
             ValueKind::Extension => 2,
         };

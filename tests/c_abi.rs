@@ -105,6 +105,7 @@ fn header_declares_exactly_the_exported_functions() {
             (ValueKind::Remoteness as u32).to_string(),
         ),
         ("GAMEDB_VALUES_WLT", (ValueKind::Wlt as u32).to_string()),
+        ("GAMEDB_VALUES_DTZ", (ValueKind::Dtz as u32).to_string()),
         ("GAMEDB_WLT_LOSE", wlt::code(Wlt::Lose).to_string()),
         ("GAMEDB_WLT_WIN", wlt::code(Wlt::Win).to_string()),
         (

@@ -68,7 +68,10 @@ fn build(a: &BuildArgs, rank: usize) -> Result<(), Failure> {
             )));
         };
         // A wlt table is solved as a remoteness table is, then packed (`solve_tiered`).
-        if !matches!(kind, ValueKind::Remoteness | ValueKind::Wlt) {
+        if !matches!(
+            kind,
+            ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
+        ) {
             return Err(Error::bad(format!(
                 "{} has {} values: under mpirun, expected a two-player game (win, lose, tie \
                  and draw values; mnk, connect4, quixo, mill, chess)",

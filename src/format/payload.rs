@@ -97,7 +97,10 @@ impl Encoding {
                 | (ValueKind::Grundy, Encoding::U8 | Encoding::U16)
                 | (ValueKind::Distance, Encoding::U8 | Encoding::Mod3)
                 | (ValueKind::Extension, Encoding::U16 | Encoding::U24)
-                | (ValueKind::Remoteness, Encoding::U8 | Encoding::U16)
+                | (
+                    ValueKind::Remoteness | ValueKind::Dtz,
+                    Encoding::U8 | Encoding::U16
+                )
                 | (ValueKind::Wlt, Encoding::U2)
         )
     }
@@ -127,7 +130,7 @@ pub(crate) fn mod3_bytes(words: &[u64], from: u64, to: u64, out: &mut Vec<u8>) {
 pub(crate) fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
     match kind {
         ValueKind::Outcome => entries.div_ceil(8),
-        ValueKind::Grundy | ValueKind::Remoteness => entries.saturating_mul(2),
+        ValueKind::Grundy | ValueKind::Remoteness | ValueKind::Dtz => entries.saturating_mul(2),
         ValueKind::Extension => entries.saturating_mul(3),
         ValueKind::Distance => entries,
         ValueKind::Wlt => entries.div_ceil(MOD3_PER_BYTE),
@@ -139,7 +142,7 @@ pub(crate) fn max_payload_len(kind: ValueKind, entries: u64) -> u64 {
 /// each).
 pub(crate) fn encode_memory(kind: ValueKind, entries: u64) -> u64 {
     match kind {
-        ValueKind::Grundy | ValueKind::Remoteness => entries.saturating_mul(2),
+        ValueKind::Grundy | ValueKind::Remoteness | ValueKind::Dtz => entries.saturating_mul(2),
         _ => 0,
     }
 }
@@ -169,7 +172,7 @@ pub fn encode(solved: Solved) -> Encoded {
         Solved::Extensions { bytes, wide, .. } => {
             (if wide { Encoding::U24 } else { Encoding::U16 }, bytes)
         }
-        Solved::Grundy(values) | Solved::Standings(values) => {
+        Solved::Grundy(values) | Solved::Standings(values) | Solved::Dtz(values) => {
             if values.iter().all(|&v| v <= u8::MAX as u16) {
                 (Encoding::U8, values.into_iter().map(|v| v as u8).collect())
             } else {

@@ -642,7 +642,7 @@ pub fn values(
                     return Err(format!("{}: distance {v}, expected {want} ({why})", at()));
                 }
             }
-            ValueKind::Remoteness => {
+            ValueKind::Remoteness | ValueKind::Dtz => {
                 let Some(found) = standing::unpack(v) else {
                     return Err(format!(
                         "{}: entry {v} holds no value, but the rules accept the position",
@@ -661,6 +661,11 @@ pub fn values(
                         let mut seen = Vec::with_capacity(kids.len());
                         for &c in kids.iter() {
                             match standing::unpack(value(c)) {
+                                Some((s, d))
+                                    if kind == ValueKind::Dtz && r.resets_counter(i, c) =>
+                                {
+                                    seen.push((s, crate::game::after_reset(s, d)))
+                                }
                                 Some(x) => seen.push(x),
                                 None => {
                                     return Err(format!(
@@ -696,8 +701,10 @@ pub fn values(
     let mut broken = Vec::new();
     for i in 0..positions {
         let Some(pos) = in_table(i) else {
-            if matches!(kind, ValueKind::Remoteness | ValueKind::Wlt)
-                && value(i) != u32::from(standing::ILLEGAL)
+            if matches!(
+                kind,
+                ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
+            ) && value(i) != u32::from(standing::ILLEGAL)
             {
                 broken.push((
                     i,

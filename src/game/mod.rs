@@ -29,9 +29,10 @@ pub use params::{Arguments, Param, ParamValue};
 pub use simple::{Shape, SimpleGame, SimpleView};
 
 pub use crate::progress::Progress;
+pub use model::after_reset;
 pub use model::{
-    mod3, standing, wlt, Game, Outcome, Retro, Solved, Standing, Tiered, ValueKind, Visit, Wlt,
-    UNREACHED,
+    mod3, standing, wlt, Game, Outcome, Retro, Solved, Standing, Tiered, ValueKind, Visit, Wdl50,
+    Wlt, UNREACHED, ZEROING_PLIES,
 };
 
 /// Most positions a table may have (2^38: a 32 GiB bit table). Room for the 20×20 Chomp box
@@ -134,6 +135,12 @@ pub trait GameSpec: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'stat
     /// (misère Nim has no Grundy values) lists fewer, never others.
     fn value_kinds(&self) -> &'static [ValueKind] {
         Self::VALUES
+    }
+    /// Why these parameters refuse `kind` where the game has it (in
+    /// [`VALUES`](GameSpec::VALUES), not in [`value_kinds`](GameSpec::value_kinds)), for the
+    /// message; by default the message lists the kinds they take.
+    fn refuses(&self, _kind: ValueKind) -> Option<String> {
+        None
     }
     /// The rules used by lookups: by default the view.
     fn rules(&self) -> Result<Box<dyn Rules>> {
@@ -404,6 +411,13 @@ pub trait Rules: Send + Sync {
     /// table to it, and every other position to the values of its moves.
     fn terminal_standing(&self, _pos: &[u32]) -> Option<Standing> {
         None
+    }
+
+    /// For a game with a move counter ([`ValueKind::Dtz`] tables): whether the move from the
+    /// position at index `from` to the one at `to` resets it (in chess, a capture or a pawn
+    /// move). The solver resets it on every move out of a tier; by default no move does.
+    fn resets_counter(&self, _from: u64, _to: u64) -> bool {
+        false
     }
 
     /// The position play starts from, for games that have one (the empty board): `info`

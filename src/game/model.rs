@@ -59,17 +59,100 @@ pub enum ValueKind {
     /// the player to move, two bits a position (the code of [`wlt`]). A tie and a draw cannot
     /// be told apart, and the table keeps no remoteness and no reachability.
     Wlt = 6,
+    /// For two-player games with a move counter that captures and pawn moves reset (chess's
+    /// 50-move rule): win, lose, tie or draw for the player to move with the distance in
+    /// plies to the next reset (DTZ, as Syzygy tables count it), packed as [`standing`] packs
+    /// remoteness. A move out of a tier resets the count: the child then counts only as won
+    /// or lost within [`ZEROING_PLIES`] (distance 0) or beyond it (distance
+    /// [`ZEROING_PLIES`]), so a distance over [`ZEROING_PLIES`] is a cursed win or a blessed
+    /// loss (the 50-move rule draws it).
+    Dtz = 7,
+}
+
+/// The plies a counter of [`ValueKind::Dtz`] may run: 100, the 50-move rule's fifty moves of
+/// each side.
+pub const ZEROING_PLIES: u32 = 100;
+
+/// What a child's [`ValueKind::Dtz`] entry counts for across a move that resets the counter:
+/// its class alone, as the distance 0 for a win or lose within [`ZEROING_PLIES`] and
+/// [`ZEROING_PLIES`] beyond (a cursed win, a blessed loss), so that the mover's distance is 1
+/// or 101, as Syzygy counts them; 0 for a tie or draw.
+#[inline]
+pub fn after_reset(value: Standing, distance: u32) -> u32 {
+    match value {
+        Standing::Win | Standing::Lose if distance > ZEROING_PLIES => ZEROING_PLIES,
+        _ => 0,
+    }
+}
+
+/// The value of a position under a move counter ([`ValueKind::Dtz`]), for the player to move,
+/// as Syzygy names them: a win within the counter, a cursed win (won, but the counter runs out
+/// first), a draw, a blessed loss, a loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Wdl50 {
+    /// Lost within the counter: the opponent forces a reset or mate in time.
+    Loss,
+    /// Lost, but the counter runs out first.
+    BlessedLoss,
+    /// Drawn however the counter stands.
+    Draw,
+    /// Won, but the counter runs out first.
+    CursedWin,
+    /// Won within the counter.
+    Win,
+}
+
+impl Wdl50 {
+    /// The class of a [`ValueKind::Dtz`] entry's value and distance to the reset; a tie (the
+    /// game ends drawn) is a draw.
+    pub fn of(value: Standing, dtz: u32) -> Wdl50 {
+        match value {
+            Standing::Win if dtz <= ZEROING_PLIES => Wdl50::Win,
+            Standing::Win => Wdl50::CursedWin,
+            Standing::Lose if dtz <= ZEROING_PLIES => Wdl50::Loss,
+            Standing::Lose => Wdl50::BlessedLoss,
+            Standing::Tie | Standing::Draw => Wdl50::Draw,
+        }
+    }
+
+    /// Syzygy's number of the class: -2 (loss) to 2 (win).
+    pub fn signed(self) -> i32 {
+        self as i32 - 2
+    }
+
+    /// The signed distance to the reset, Syzygy's DTZ: positive for a win, negative for a
+    /// loss, 0 for a draw.
+    pub fn dtz(value: Standing, dtz: u32) -> i32 {
+        match value {
+            Standing::Win => dtz as i32,
+            Standing::Lose => -(dtz as i32),
+            Standing::Tie | Standing::Draw => 0,
+        }
+    }
+
+    /// The words for it: `win`, `cursed win`, `draw`, `blessed loss`, `loss`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Wdl50::Loss => "loss",
+            Wdl50::BlessedLoss => "blessed loss",
+            Wdl50::Draw => "draw",
+            Wdl50::CursedWin => "cursed win",
+            Wdl50::Win => "win",
+        }
+    }
 }
 
 impl ValueKind {
     /// Every kind, in the order of their codes.
-    pub const ALL: [ValueKind; 6] = [
+    pub const ALL: [ValueKind; 7] = [
         ValueKind::Outcome,
         ValueKind::Grundy,
         ValueKind::Distance,
         ValueKind::Extension,
         ValueKind::Remoteness,
         ValueKind::Wlt,
+        ValueKind::Dtz,
     ];
 
     /// The kind stored as `code` in table headers.
@@ -86,7 +169,14 @@ impl ValueKind {
             ValueKind::Extension => "extension",
             ValueKind::Remoteness => "remoteness",
             ValueKind::Wlt => "wlt",
+            ValueKind::Dtz => "dtz",
         }
+    }
+
+    /// Whether entries are [`standing`] entries: a value with its remoteness (or, for
+    /// [`ValueKind::Dtz`], its distance to the counter's reset).
+    pub fn is_standing(self) -> bool {
+        matches!(self, ValueKind::Remoteness | ValueKind::Dtz)
     }
 }
 
@@ -372,6 +462,9 @@ pub enum Solved {
     },
     /// Values and remoteness of a two-player game, one [`standing`] entry per position.
     Standings(Vec<u16>),
+    /// Values and distances to a counter's reset of a two-player game ([`ValueKind::Dtz`]),
+    /// one [`standing`] entry per position.
+    Dtz(Vec<u16>),
     /// Win, lose or tie-or-draw of a two-player game, the [`wlt`] codes four a byte (entry `i`
     /// in bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`; see [`wlt::pack`]).
     Wlt {
@@ -391,6 +484,7 @@ impl Solved {
             Solved::Distances(_) => ValueKind::Distance,
             Solved::Extensions { .. } => ValueKind::Extension,
             Solved::Standings(_) => ValueKind::Remoteness,
+            Solved::Dtz(_) => ValueKind::Dtz,
             Solved::Wlt { .. } => ValueKind::Wlt,
         }
     }
@@ -403,7 +497,7 @@ impl Solved {
             Solved::GrundyBytes(v) => v.len() as u64,
             Solved::Distances(v) => v.len() as u64,
             Solved::Extensions { len, .. } => *len,
-            Solved::Standings(v) => v.len() as u64,
+            Solved::Standings(v) | Solved::Dtz(v) => v.len() as u64,
         }
     }
 
@@ -420,7 +514,7 @@ impl Solved {
         match self {
             Solved::Outcomes { bits, .. } => ((bits[i / 8] >> (i % 8)) & 1) as u32,
             Solved::Wlt { bytes, .. } => ((bytes[i / 4] >> (2 * (i % 4))) & 3) as u32,
-            Solved::Grundy(v) | Solved::Standings(v) => v[i] as u32,
+            Solved::Grundy(v) | Solved::Standings(v) | Solved::Dtz(v) => v[i] as u32,
             Solved::GrundyBytes(v) => v[i] as u32,
             Solved::Distances(v) => v[i] as u32,
             Solved::Extensions { bytes, wide, .. } => {
@@ -446,7 +540,7 @@ impl Solved {
                 let shift = 2 * (i % 4);
                 bytes[i / 4] = (bytes[i / 4] & !(3 << shift)) | (((value & 3) as u8) << shift)
             }
-            Solved::Grundy(v) | Solved::Standings(v) => v[i] = value as u16,
+            Solved::Grundy(v) | Solved::Standings(v) | Solved::Dtz(v) => v[i] = value as u16,
             Solved::GrundyBytes(v) => v[i] = value as u8,
             Solved::Distances(v) => v[i] = value as u8,
             Solved::Extensions { bytes, wide, .. } => {

@@ -90,6 +90,8 @@ pub trait AnySpec: Send + Sync + fmt::Debug {
     fn describe(&self) -> String;
     /// Value kinds this game can be solved for; the first is the default.
     fn value_kinds(&self) -> &'static [ValueKind];
+    /// Why these parameters refuse a kind the game has (see [`GameSpec::refuses`]).
+    fn refuses(&self, kind: ValueKind) -> Option<String>;
     /// Memory solving needs at its peak (see [`GameSpec::solve_memory`]).
     fn solve_memory(&self, kind: ValueKind) -> u64;
     /// Bytes of the solved values when known before solving (see [`GameSpec::solved_bytes`]).
@@ -137,6 +139,9 @@ impl<T: GameSpec> AnySpec for T {
     }
     fn value_kinds(&self) -> &'static [ValueKind] {
         GameSpec::value_kinds(self)
+    }
+    fn refuses(&self, kind: ValueKind) -> Option<String> {
+        GameSpec::refuses(self, kind)
     }
     fn solve_memory(&self, kind: ValueKind) -> u64 {
         GameSpec::solve_memory(self, kind)
@@ -608,6 +613,9 @@ impl Spec {
     pub fn check_kind(&self, kind: ValueKind) -> Result<()> {
         if self.value_kinds().contains(&kind) {
             return Ok(());
+        }
+        if let Some(why) = self.refuses(kind) {
+            return Err(Error::bad(why));
         }
         Err(Error::bad(format!(
             "{} tables hold {}; {} values are not available for this game",

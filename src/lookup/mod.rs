@@ -67,7 +67,7 @@ fn answerer(kind: ValueKind, encoding: Encoding, bound: bool) -> &'static dyn An
     match kind {
         ValueKind::Outcome | ValueKind::Grundy => &outcome::Games,
         ValueKind::Extension => &extension::Extension,
-        ValueKind::Remoteness => &standing::Standings,
+        ValueKind::Remoteness | ValueKind::Dtz => &standing::Standings,
         ValueKind::Wlt => &wlt::Wlts,
         ValueKind::Distance if bound => &distance::Bounds,
         ValueKind::Distance if encoding == Encoding::Mod3 => &mod3::Mod3,
@@ -324,7 +324,7 @@ impl Table {
         // Extension entries are read by the game; two-player tables refuse P/N (outcome_of).
         if matches!(
             self.value_kind(),
-            ValueKind::Extension | ValueKind::Remoteness | ValueKind::Wlt
+            ValueKind::Extension | ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
         ) {
             for pos in positions {
                 out.push(self.outcome_of(pos)?);
@@ -514,7 +514,10 @@ impl Table {
     /// would be N).
     #[inline]
     pub fn outcome_of(&self, position: &[u32]) -> Result<Outcome> {
-        if matches!(self.value_kind(), ValueKind::Remoteness | ValueKind::Wlt) {
+        if matches!(
+            self.value_kind(),
+            ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
+        ) {
             return self.outcome_of_checked(position);
         }
         match self.entry_index(position) {
@@ -529,7 +532,7 @@ impl Table {
     /// with why). Refused for tables of other values.
     #[inline]
     pub fn standing_of(&self, position: &[u32]) -> Result<(Standing, Option<u32>)> {
-        if self.value_kind() != ValueKind::Remoteness {
+        if !self.value_kind().is_standing() {
             return Err(self.not_standings());
         }
         let i = match self.entry_index(position) {

@@ -3,8 +3,8 @@
 //! gives the player who plays it.
 
 use super::{Answerer, Table};
-use crate::answer::{AnswerMove, StandingMove, StandingValue, Value};
-use crate::game::{standing, Outcome, Standing};
+use crate::answer::{AnswerMove, Counter, StandingMove, StandingValue, Value};
+use crate::game::{after_reset, standing, Outcome, Standing, ValueKind, Wdl50};
 use crate::{Error, Result};
 
 /// An entry per index: a value with its remoteness, or no legal position.
@@ -36,13 +36,30 @@ impl Answerer for Standings {
             rules.check(position)?;
         }
         let (value, remoteness, reachable) = read(table, i)?;
+        // Distances to zeroing: a move that resets the counter counts its child's class only.
+        let counted = table.value_kind() == ValueKind::Dtz;
+        let counter = |value: Standing, d: Option<u32>, zeroing: Option<bool>| {
+            let d = d.unwrap_or(0);
+            counted.then_some(Counter {
+                wdl50: Wdl50::of(value, d),
+                dtz: Wdl50::dtz(value, d),
+                zeroing,
+            })
+        };
         let mut moves = Vec::new();
         for m in rules.moves(position) {
-            let (child, r, _) = read(table, rules.rank(&m.leaves))?;
+            let c = rules.rank(&m.leaves);
+            let (child, mut r, _) = read(table, c)?;
+            let zeroing = counted && rules.resets_counter(i, c);
+            if zeroing {
+                r = r.map(|r| after_reset(child, r));
+            }
+            let (value, remoteness) = (child.flip(), r.map(|r| r + 1));
             moves.push(StandingMove {
                 played: AnswerMove::new(rules, m),
-                value: child.flip(),
-                remoteness: r.map(|r| r + 1),
+                value,
+                remoteness,
+                counter: counter(value, remoteness, Some(zeroing)),
             });
         }
         let has_start = rules.start().is_some();
@@ -50,6 +67,7 @@ impl Answerer for Standings {
             value,
             remoteness,
             reachable: has_start.then_some(reachable),
+            counter: counter(value, remoteness, None),
             moves,
         });
         Ok((value, Some(i)))

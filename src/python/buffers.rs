@@ -269,7 +269,7 @@ impl Batch {
             // The entry as stored: the value's code, the reachable bit and the remoteness, or
             // the two-bit wlt code (as `Table.query_many` documents it; a checked position
             // always has one).
-            ValueKind::Remoteness | ValueKind::Wlt => {
+            ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz => {
                 for k in 0..self.len() {
                     let value = table.index_of(self.position(k)).map(|i| table.raw(i));
                     out.push(value.map_err(|e| (k, e))?);
@@ -300,7 +300,9 @@ impl Batch {
             ValueKind::Outcome | ValueKind::Extension => {
                 outcome_value(table.outcome_of(self.position(k))?)
             }
-            ValueKind::Grundy | ValueKind::Remoteness | ValueKind::Wlt if entry != NO_ENTRY => {
+            ValueKind::Grundy | ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
+                if entry != NO_ENTRY =>
+            {
                 table.raw(entry)
             }
             ValueKind::Grundy => {
@@ -310,7 +312,9 @@ impl Batch {
                     None => table.raw(table.rules().rank(pos)),
                 }
             }
-            ValueKind::Remoteness | ValueKind::Wlt => table.raw(table.index_of(pos()?)?),
+            ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz => {
+                table.raw(table.index_of(pos()?)?)
+            }
             ValueKind::Distance if entry != NO_ENTRY => table.value(entry)?,
             ValueKind::Distance => table.value(table.index_of(pos()?)?)?,
         })

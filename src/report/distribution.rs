@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::format::payload::UNREACHED;
-use crate::game::{Standing, ValueKind, Wlt};
+use crate::game::{Standing, ValueKind, Wdl50, Wlt};
 use crate::lookup::Table;
 
 /// The value distribution of a table. JSON keys: `values` (the value kind), `labels` (`P`,
@@ -45,6 +45,24 @@ impl Distribution {
                     labels.iter().map(|v| v.as_str().to_string()).collect(),
                     None,
                 )
+            }
+            // Entries by their class under the counter; no legal position is left out.
+            ValueKind::Dtz => {
+                let labels = [
+                    Wdl50::Loss,
+                    Wdl50::BlessedLoss,
+                    Wdl50::Draw,
+                    Wdl50::CursedWin,
+                    Wdl50::Win,
+                ];
+                let mut by = [0u64; 5];
+                for (entry, n) in counts.iter().enumerate() {
+                    if let Some((v, r)) = crate::game::standing::unpack(entry as u32) {
+                        by[Wdl50::of(v, r) as usize] += n;
+                    }
+                }
+                counts = by.to_vec();
+                (labels.iter().map(|v| v.words().to_string()).collect(), None)
             }
             // The codes 1, 2, 3 (lose, win, tie or draw); no legal position (0) is left out.
             ValueKind::Wlt => {

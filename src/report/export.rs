@@ -44,6 +44,7 @@ fn columns(table: &Table) -> &'static [&'static str] {
         ValueKind::Extension => &["extension"],
         ValueKind::Remoteness => &["value", "remoteness", "reachable"],
         ValueKind::Wlt => &["value"],
+        ValueKind::Dtz => &["value", "wdl50", "dtz"],
     }
 }
 
@@ -62,7 +63,12 @@ pub(crate) fn export(
             table.file().path().display()
         )));
     }
-    if only.is_some() && matches!(table.value_kind(), ValueKind::Remoteness | ValueKind::Wlt) {
+    if only.is_some()
+        && matches!(
+            table.value_kind(),
+            ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
+        )
+    {
         return Err(Error::bad(format!(
             "--only: {} holds win, lose, tie or draw, not outcomes; expected no --only (export it without)",
             table.file().path().display()
@@ -148,6 +154,31 @@ fn block(
             };
             continue;
         }
+        if kind == ValueKind::Dtz {
+            let Some((value, r)) = crate::game::standing::unpack(raw) else {
+                n -= 1;
+                continue;
+            };
+            let (class, dtz) = (
+                crate::game::Wdl50::of(value, r),
+                crate::game::Wdl50::dtz(value, r),
+            );
+            let _ = match format {
+                Format::Csv => writeln!(
+                    s,
+                    "{i},\"{position}\",{},{},{dtz}",
+                    value.as_str(),
+                    class.words()
+                ),
+                Format::Jsonl => writeln!(
+                    s,
+                    "{{\"index\":{i},\"position\":\"{position}\",\"value\":\"{}\",\"wdl50\":\"{}\",\"dtz\":{dtz}}}",
+                    value.as_str(),
+                    class.words()
+                ),
+            };
+            continue;
+        }
         if kind == ValueKind::Wlt {
             // Only legal positions have a row (code 0 is no position).
             let Some(value) = crate::game::wlt::value(raw) else {
@@ -178,7 +209,9 @@ fn block(
             (Format::Csv, ValueKind::Distance) if bound && raw == UNREACHED as u32 => {
                 writeln!(s, "{i},\"{position}\",")
             }
-            (_, ValueKind::Remoteness | ValueKind::Wlt) => unreachable!("written above"),
+            (_, ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz) => {
+                unreachable!("written above")
+            }
             (Format::Csv, ValueKind::Distance | ValueKind::Extension) => {
                 writeln!(s, "{i},\"{position}\",{raw}")
             }

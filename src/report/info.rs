@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::game::{standing, wlt, Fact, Standing, ValueKind, Wlt};
+use crate::game::{standing, wlt, Fact, Standing, ValueKind, Wdl50, Wlt};
 use crate::lookup::Table;
 
 /// Positions listed as the farthest from the goal when there are at most this many.
@@ -97,8 +97,11 @@ pub enum Counts {
         /// The start's value and remoteness.
         #[serde(skip_serializing_if = "Option::is_none")]
         start: Option<StartValue>,
-        /// The largest remoteness of any position.
+        /// The largest remoteness of any position (in a dtz table, distance to zeroing).
         max_remoteness: u32,
+        /// In a dtz table: the positions by their class under the 50-move rule.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        wdl50: Option<Wdl50Counts>,
     },
     /// Wlt tables of two-player games: two bits a position, no remoteness, no reachability.
     Wlts {
@@ -234,8 +237,24 @@ pub struct StartValue {
 }
 
 /// The counts of a win/lose/tie/draw table, from the histogram of its entries.
+/// Positions of a dtz table by their class under the 50-move rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Wdl50Counts {
+    /// Won within the count.
+    pub win: u64,
+    /// Won, but the count runs out first.
+    pub cursed_win: u64,
+    /// Drawn.
+    pub draw: u64,
+    /// Lost, but the count runs out first.
+    pub blessed_loss: u64,
+    /// Lost within the count.
+    pub loss: u64,
+}
+
 fn standings(table: &Table) -> Counts {
     let counts = table.entries().histogram();
+    let mut wdl50 = (table.value_kind() == ValueKind::Dtz).then(Wdl50Counts::default);
     let (mut positions, mut reachable, mut over) = (ByValue::default(), ByValue::default(), 0);
     let (mut no_position, mut max_remoteness) = (0, 0);
     for (entry, &n) in counts.iter().enumerate() {
@@ -249,6 +268,15 @@ fn standings(table: &Table) -> Counts {
         };
         positions.add(v, n);
         max_remoteness = max_remoteness.max(r);
+        if let Some(c) = wdl50.as_mut() {
+            *match Wdl50::of(v, r) {
+                Wdl50::Win => &mut c.win,
+                Wdl50::CursedWin => &mut c.cursed_win,
+                Wdl50::Draw => &mut c.draw,
+                Wdl50::BlessedLoss => &mut c.blessed_loss,
+                Wdl50::Loss => &mut c.loss,
+            } += n;
+        }
         if standing::reachable(entry) {
             reachable.add(v, n);
             if r == 0 && v != Standing::Draw {
@@ -273,6 +301,7 @@ fn standings(table: &Table) -> Counts {
         reachable: start.is_some().then_some(reachable),
         start,
         max_remoteness,
+        wdl50,
     }
 }
 
@@ -282,7 +311,7 @@ impl Info {
     pub fn of(table: &Table, file: &str) -> Info {
         let h = table.file().header();
         let rules = table.rules();
-        let counts = if h.value_kind == ValueKind::Remoteness {
+        let counts = if h.value_kind.is_standing() {
             standings(table)
         } else if h.value_kind == ValueKind::Wlt {
             wlts(table)
@@ -480,6 +509,7 @@ impl Info {
                 reachable_over,
                 start,
                 max_remoteness,
+                wdl50,
             } => {
                 line(format!("positions:       {}", positions.text()));
                 line(format!(
@@ -498,7 +528,16 @@ impl Info {
                         s.value.text(s.remoteness)
                     ));
                 }
-                line(format!("max remoteness:  {max_remoteness}"));
+                match wdl50 {
+                    Some(c) => {
+                        line(format!(
+                            "50-move rule:    win {}, cursed win {}, draw {}, blessed loss {}, loss {}",
+                            c.win, c.cursed_win, c.draw, c.blessed_loss, c.loss
+                        ));
+                        line(format!("max dtz:         {max_remoteness}"));
+                    }
+                    None => line(format!("max remoteness:  {max_remoteness}")),
+                }
             }
             Counts::Wlts {
                 positions: p,

@@ -33,7 +33,7 @@ use rayon::prelude::*;
 pub(crate) use super::reachable::{fill_images, mark_reachable};
 use super::saves::{Saves, Wave};
 pub(crate) use super::settle::{settle_tier, EdgeParents};
-use crate::game::model::{standing, wlt, Solved, Standing, Tiered, ValueKind, Visit};
+use crate::game::model::{after_reset, standing, wlt, Solved, Standing, Tiered, ValueKind, Visit};
 use crate::progress::Progress;
 use crate::{Error, Result};
 
@@ -159,7 +159,10 @@ pub fn solve_tiered<G: Tiered>(
     progress: &dyn Progress,
     saves: &dyn Saves,
 ) -> Result<Solved> {
-    if !matches!(kind, ValueKind::Remoteness | ValueKind::Wlt) {
+    if !matches!(
+        kind,
+        ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
+    ) {
         return Err(Error::internal(format!(
             "a two-player game has win/lose/tie/draw values, not {} values",
             kind.name()
@@ -167,7 +170,15 @@ pub fn solve_tiered<G: Tiered>(
     }
     // Under several processes (`mpirun gamedb build`), every process solves each tier
     // together with the others, and saves nothing.
-    let spread = super::spread::standing::solve_spread(game, progress);
+    let zeroing = kind == ValueKind::Dtz;
+    let spread = super::spread::standing::solve_spread(game, zeroing, progress);
+    let standings = |v| {
+        if zeroing {
+            Solved::Dtz(v)
+        } else {
+            Solved::Standings(v)
+        }
+    };
     match (kind, spread) {
         (ValueKind::Wlt, Some(values)) => {
             let values = values?;
@@ -180,10 +191,8 @@ pub fn solve_tiered<G: Tiered>(
             bytes: super::two_bits::solve_wlt_saving(game, progress, saves)?,
             len: game.positions(),
         }),
-        (_, Some(values)) => Ok(Solved::Standings(values?)),
-        (_, None) => Ok(Solved::Standings(solve_standings_saving(
-            game, progress, saves,
-        )?)),
+        (_, Some(values)) => Ok(standings(values?)),
+        (_, None) => Ok(standings(solve_counted(game, zeroing, progress, saves)?)),
     }
 }
 
@@ -230,11 +239,28 @@ pub fn solve_standings_saving<G: Tiered>(
     progress: &dyn Progress,
     saves: &dyn Saves,
 ) -> Result<Vec<u16>> {
+    solve_counted(game, false, progress, saves)
+}
+
+/// [`solve_standings_saving`], or with `zeroing` the distances to the reset of a counter that
+/// every move out of a tier resets ([`ValueKind::Dtz`]).
+fn solve_counted<G: Tiered>(
+    game: &G,
+    zeroing: bool,
+    progress: &dyn Progress,
+    saves: &dyn Saves,
+) -> Result<Vec<u16>> {
     let n = usize::try_from(game.positions())
         .map_err(|_| Error::unsupported("too many positions for a table of values"))?;
     let tiers = game.tier_count();
-    let name =
-        format!("retrograde values of {n} positions in {tiers} tiers (two bytes a position)");
+    let name = format!(
+        "retrograde {} of {n} positions in {tiers} tiers (two bytes a position)",
+        if zeroing {
+            "distances to zeroing"
+        } else {
+            "values"
+        }
+    );
     let mut out = vec![standing::ILLEGAL; n];
     let mut first_tier = 0;
     if let Some((_, at, bytes)) = saves.resume_bytes(&[&name], (n as u64).saturating_mul(2))? {
@@ -264,6 +290,7 @@ pub fn solve_standings_saving<G: Tiered>(
             Lower {
                 values: done,
                 from: 0,
+                zeroing,
             },
             &mut rest[..(tier.end - tier.start) as usize],
         )?;
@@ -413,6 +440,22 @@ pub(crate) fn tier_len(len: usize) -> Result<usize> {
 pub(crate) struct Lower<'a> {
     pub(crate) values: &'a [u16],
     pub(crate) from: u64,
+    /// Whether a move out of the tier resets a counter ([`ValueKind::Dtz`]): the values are
+    /// then distances to the reset, and a lower child counts only by its class.
+    pub(crate) zeroing: bool,
+}
+
+impl Lower<'_> {
+    /// A lower child's remoteness as its parents see it: as stored, or where the move resets
+    /// the counter, [`after_reset`].
+    #[inline]
+    fn seen(&self, value: Standing, r: u32) -> u16 {
+        if self.zeroing {
+            after_reset(value, r) as u16
+        } else {
+            r as u16
+        }
+    }
 }
 
 /// Step 1, the scan, of the positions `from..from + seen.len()` (local indices) of the tier
@@ -484,7 +527,7 @@ pub(crate) fn scan_range<G: Tiered>(
                         match standing::unpack(entry as u32) {
                             None => bad = Some(child),
                             Some((value, r)) => {
-                                let r = r as u16;
+                                let r = done.seen(value, r);
                                 match value {
                                     Standing::Lose => s.lose = s.lose.min(r),
                                     Standing::Win => s.win = s.win.max(r),

@@ -97,6 +97,7 @@ pub(super) fn solve_wlt_saving<G: Tiered>(
             Lower {
                 values: done,
                 from: base,
+                zeroing: false,
             },
             values,
         )?;

@@ -79,7 +79,7 @@ impl GameSpec for ChessSpec {
         "MEN",
         "White men then black men, e.g. KRk or KQkr (K Q R B N P, black lower case)",
     )];
-    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt];
+    const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt, ValueKind::Dtz];
 
     type View = Endgame;
     fn view(&self) -> Endgame {
@@ -90,13 +90,34 @@ impl GameSpec for ChessSpec {
         ChessSpec::new(a.text("men")?)
     }
 
+    /// Distances to zeroing (`dtz`) only without pawns: a pawn's move resets the counter
+    /// without leaving its material, where the solver resets it.
+    fn value_kinds(&self) -> &'static [ValueKind] {
+        if self.men.pawns() > 0 {
+            &[ValueKind::Remoteness, ValueKind::Wlt]
+        } else {
+            Self::VALUES
+        }
+    }
+
+    fn refuses(&self, kind: ValueKind) -> Option<String> {
+        (kind == ValueKind::Dtz && self.men.pawns() > 0).then(|| {
+            format!(
+                "--men {}: dtz values are built for endings without pawns only (a pawn's move \
+                 resets the 50-move count inside its material); expected remoteness or wlt \
+                 values for it, or dtz for a pawnless ending",
+                self.men.name()
+            )
+        })
+    }
+
     fn parameters(&self) -> String {
         params::write(&[("men", Some(self.men.name()))])
     }
 
     fn describe(&self) -> String {
         format!(
-            "Chess ending {} with its sub-endings: distance to mate in plies, either side to move",
+            "Chess ending {} with its sub-endings, either side to move",
             self.men.name()
         )
     }
@@ -595,6 +616,13 @@ impl Rules for Endgame {
 
     fn unrank(&self, index: u64) -> Vec<u32> {
         self.placement(index).3
+    }
+
+    /// A capture or a promotion: a move to another material. (A pawn's push resets the
+    /// counter too, but `dtz` tables hold no pawns.)
+    fn resets_counter(&self, from: u64, to: u64) -> bool {
+        let tier = |i: u64| self.tiers.partition_point(|x| x.start <= i);
+        tier(from) != tier(to)
     }
 
     fn moves(&self, pos: &[u32]) -> Vec<Move> {

@@ -140,7 +140,7 @@ async function open(name) {
   if (t.game === "chomp") view = chompView(param(t, "rows"), param(t, "cols"), ask);
   else if (["nim", "wythoff", "subtraction", "octal"].includes(t.game)) view = heapView(t, ask, name);
   else if (t.game === "slide") view = slideView(param(t, "rows"), param(t, "cols"), (pos) => ask(pos, "&path=1"));
-  else if (t.values === "remoteness" || t.values === "wlt") view = boardView(t, ask);
+  else if (["remoteness", "wlt", "dtz"].includes(t.values)) view = boardView(t, ask);
   else if (t.game === "weighing") view = textView(t, ask, String(param(t, "balls")));
   else view = textView(t, ask);
   chart(name);
@@ -155,7 +155,7 @@ function showAnswer(a, play) {
   let list = [];
   if (a.value !== undefined && Array.isArray(a.moves) && a.outcome === undefined) {
     // A two-player game: the value for the player to move, and every move with its value.
-    let s = `Position <code id="position">${escapeHtml(a.position)}</code>: <span id="value" class="standing ${a.value}">${said(a.value, a.remoteness)}</span> for the player to move`;
+    let s = `Position <code id="position">${escapeHtml(a.position)}</code>: <span id="value" class="standing ${a.value}">${said(a.value, a.remoteness, a)}</span> for the player to move`;
     if (a.reachable === false) s += " · not reachable from the start";
     setStatus(s);
     if (!a.moves.length) moves.append(el("li", {}, "the game is over"));
@@ -163,7 +163,7 @@ function showAnswer(a, play) {
       const li = el("li");
       const b = el("button", { class: `move standing ${m.value}`, "data-leaves": m.leaves, "data-move": m.move }, m.move);
       b.addEventListener("click", () => play(m.leaves));
-      li.append(b, `: ${said(m.value, m.remoteness)}`);
+      li.append(b, `: ${said(m.value, m.remoteness, m)}`);
       moves.append(li);
     }
     return;
@@ -213,8 +213,12 @@ function showAnswer(a, play) {
 }
 
 // `win in 7`, `tie in 9`, `lose (the game is over)`, `draw`; a wlt table's `win`, `lose`,
-// `tie or draw` (no remoteness): as `gamedb query` says it.
-function said(value, remoteness) {
+// `tie or draw` (no remoteness); a dtz table's `cursed win, dtz 105`, ` (zeroing)` after a
+// capture (`counted`, the answer or move, carries `wdl50`): as `gamedb query` says it.
+function said(value, remoteness, counted) {
+  if (counted && counted.wdl50 !== undefined) {
+    return `${counted.wdl50.replace("-", " ")}, dtz ${counted.dtz}${counted.zeroing ? " (zeroing)" : ""}`;
+  }
   if (value === "tie-or-draw") return "tie or draw";
   if (value === "draw" || remoteness === null || remoteness === undefined) return value;
   return remoteness === 0 ? `${value} (the game is over)` : `${value} in ${remoteness}`;
@@ -247,8 +251,8 @@ function boardView(t, ask) {
     if (t.game === "chess") {
       // The value and the distance to mate, and the board of play mode, each move said as the
       // list says it.
-      $("status").insertAdjacentText("beforeend", mateWords(a.value, a.remoteness));
-      const moves = a.moves.map((m) => ({ ...m, text: said(m.value, m.remoteness) }));
+      if (a.wdl50 === undefined) $("status").insertAdjacentText("beforeend", mateWords(a.value, a.remoteness));
+      const moves = a.moves.map((m) => ({ ...m, text: said(m.value, m.remoteness, m) }));
       board.append(chessBoard({ position: a.position, moves }, play));
       return;
     }
@@ -263,7 +267,7 @@ function boardView(t, ask) {
       const x = 1 + c * size, y = 1 + r * size;
       const sq = el("svg:rect", { class: `square${m ? " playable " + m.value : ""}`, x, y, width: size, height: size, "data-row": r, "data-col": c });
       if (m) {
-        sq.append(el("svg:title", {}, `${m.move}: ${said(m.value, m.remoteness)}`));
+        sq.append(el("svg:title", {}, `${m.move}: ${said(m.value, m.remoteness, m)}`));
         sq.addEventListener("click", () => play(m.leaves));
       }
       svg.append(sq);

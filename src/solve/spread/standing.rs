@@ -131,22 +131,25 @@ pub(crate) fn extra_memory<G: Tiered>(game: &G) -> u64 {
 /// (the one-process solver's turn).
 pub(crate) fn solve_spread<G: Tiered>(
     game: &G,
+    zeroing: bool,
     progress: &dyn Progress,
 ) -> Option<Result<Vec<u16>>> {
     PROCESSES.with(|p| {
         let mut p = p.try_borrow_mut().ok()?;
         let p = p.as_mut()?;
         p.tiers.clear();
-        Some(solve_on(game, &*p.x, progress, &mut p.tiers))
+        Some(solve_on(game, zeroing, &*p.x, progress, &mut p.tiers))
     })
 }
 
-/// Every position's [`standing`] entry, solved by the processes of `x` together, each tier's
+/// Every position's [`standing`] entry (with `zeroing`, the distances to a counter's reset,
+/// [`crate::game::ValueKind::Dtz`]), solved by the processes of `x` together, each tier's
 /// traffic pushed on `log`. Process 0's values are whole; the others' lack the reachable marks
 /// and, for a game that folds symmetric positions, the entries of the positions that do not
 /// represent their class (the last passes, which only the writer needs).
 pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
     game: &G,
+    zeroing: bool,
     x: &X,
     progress: &dyn Progress,
     log: &mut Vec<TierTraffic>,
@@ -173,6 +176,7 @@ pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
             Lower {
                 values: done,
                 from: 0,
+                zeroing,
             },
             mine.start,
             &mut seen[mine.clone()],
@@ -440,7 +444,7 @@ mod tests {
                     };
                     s.spawn(move || {
                         let mut log = Vec::new();
-                        (solve_on(game, &x, &(), &mut log).unwrap(), log)
+                        (solve_on(game, false, &x, &(), &mut log).unwrap(), log)
                     })
                 })
                 .collect();
@@ -456,7 +460,7 @@ mod tests {
                 .iter()
                 .any(|&v| standing::unpack(v as u32).is_some_and(|v| v.1 > 3)));
             let mut log = Vec::new();
-            assert_eq!(solve_on(&game, &Single, &(), &mut log).unwrap(), one);
+            assert_eq!(solve_on(&game, false, &Single, &(), &mut log).unwrap(), one);
             assert!(log.iter().all(|t| t.bytes == 0 && t.messages == 0));
             for size in [2, 3, 4] {
                 let runs = spread(&game, size);

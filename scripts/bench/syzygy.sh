@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Chess endings without pawns: gamedb's distance-to-zeroing tables (`--values dtz`) against
+# Syzygy's generator (github syzygy1/tb, Ronald de Man), side by side at the same thread count,
+# and position by position.
+#
+#   TB_SRC=/path/to/tb scripts/bench/syzygy.sh OUT THREADS ENDING...
+#
+# ENDING is a Syzygy name as tb writes it, the stronger side first (KQvKR, KBNvKN). First `syzygy-tb.sh` builds tb and generates each
+# ending's WDL and DTZ tables (after the sub-endings tb needs, which are not timed: tb reads
+# them from files), each under /usr/bin/time -v, with TB_FLAGS (default -p: every DTZ stored
+# exactly, so that the comparison is exact). Then, one ending at a time, gamedb builds its
+# table (`gamedb build chess --men KQkr --values dtz --threads THREADS`, which solves the
+# sub-endings too, in the same table) under /usr/bin/time -v, and `syzygy-compare` compares
+# every position of it with Syzygy's (WDL and DTZ; see scripts/programs/syzygy.rs). Prints per
+# ending the wall time and peak memory of each program, gamedb's time over tb's, and the
+# comparison's count of positions and of disagreements; exits 1 when a position disagrees.
+# EVERY=N compares one index in N (a five-man table's every position takes minutes).
+set -euo pipefail
+usage="usage: TB_SRC=/path/to/tb scripts/bench/syzygy.sh OUT THREADS ENDING..."
+out=${1:?$usage}
+threads=${2:?$usage}
+shift 2
+[ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
+mkdir -p "$out"
+OUT=$(cd "$out" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/setup.sh"
+cargo build --release -q
+cargo build --release -q --example syzygy-compare
+compare=$PWD/target/release/examples/syzygy-compare
+
+TB_FLAGS=${TB_FLAGS--p} "$here/syzygy-tb.sh" "$OUT/tb" "$threads" "$@" | tee "$OUT/tb.txt"
+
+seconds() {
+    grep 'Elapsed (wall' "$1" | awk '{print $NF}' |
+        awk -F: '{ if (NF == 3) print $1*3600+$2*60+$3; else print $1*60+$2 }'
+}
+peak() { grep 'Maximum resident' "$1" | awk '{print $NF}'; }
+
+mkdir -p "$OUT/gamedb"
+echo
+echo "gamedb against tb, $threads threads, load $(load)"
+printf '%-8s %9s %12s %9s %12s %7s %12s %7s\n' ending "tb s" "tb KiB" "gamedb s" "gamedb KiB" ratio positions differ
+bad=0
+for e in "$@"; do
+    # gamedb's men for Syzygy's name: KQvKR -> KQkr.
+    name=$e
+    men="${name%%v*}$(echo "${name#*v}" | tr 'A-Z' 'a-z')"
+    rm -f "$OUT/gamedb/chess-$men-dtz.gtab"
+    /usr/bin/time -v -o "$OUT/gamedb/$men.time" "$BIN" build chess --men "$men" --values dtz \
+        --threads "$threads" --out "$OUT/gamedb" >"$OUT/gamedb/$men.log" 2>&1
+    "$compare" "$OUT/gamedb/chess-$men-dtz.gtab" "$OUT/tb/tables" --every "${EVERY:-1}" \
+        >"$OUT/gamedb/$men.compare" || bad=1
+    all=$(grep '^all ' "$OUT/gamedb/$men.compare")
+    tb_s=$(seconds "$OUT/tb/$name.time")
+    db_s=$(seconds "$OUT/gamedb/$men.time")
+    printf '%-8s %9.2f %12s %9.2f %12s %7.2f %12s %7s\n' "$name" "$tb_s" "$(peak "$OUT/tb/$name.time")" \
+        "$db_s" "$(peak "$OUT/gamedb/$men.time")" "$(echo "$db_s / $tb_s" | bc -l)" \
+        "$(echo "$all" | awk '{print $2}')" "$(echo "$all" | awk '{print $NF}')"
+done
+echo "load $(load); comparisons in $OUT/gamedb/*.compare"
+exit $bad

@@ -1,0 +1,198 @@
+//! Chess tables of distances to zeroing (`--values dtz`): every position of KQk, KRk and KRkr
+//! equal to Syzygy's tables (made by syzygy1/tb, kept in `data/syzygy/`), WDL and exact DTZ;
+//! an altered entry caught by that comparison and by the recurrence; a capture resetting the
+//! count where distance to mate goes on; the same bytes at 1 and 2 threads; answers and
+//! refusals through the command line. The recurrence of every dtz value of KQk is checked by
+//! tests/conformance.rs.
+
+mod common;
+
+#[path = "../scripts/programs/syzygy.rs"]
+mod syzygy;
+
+use common::*;
+use gamedb::game::{standing, Standing};
+use gamedb::games::chess::ChessSpec;
+use gamedb::{Spec, Table, ValueKind};
+
+fn spec(men: &str) -> Spec {
+    Spec::new(ChessSpec::new(men).unwrap())
+}
+
+fn syzygy_tables() -> shakmaty_syzygy::Tablebase<shakmaty::Chess> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+    let (tb, files) = syzygy::tablebase(dir).unwrap();
+    assert_eq!(files, 6, "{dir}");
+    tb
+}
+
+#[test]
+fn every_position_has_syzygys_wdl_and_dtz() {
+    let tb = syzygy_tables();
+    for (men, endings) in [
+        ("KQk", &["KQvK"][..]),
+        ("KRk", &["KRvK"]),
+        ("KRkr", &["KRvK", "KvKR", "KRvKR"]),
+    ] {
+        let t = table(&spec(men), ValueKind::Dtz);
+        let report = syzygy::compare(&t, &tb, 1);
+        let total = report.total();
+        assert_eq!(total.differ, 0, "{men}: {:#?}", report.shown);
+        // Every position compared: exact DTZ (the fixtures are made with -p) or mate (Syzygy's
+        // -1 for gamedb's 0), or kings alone.
+        assert_eq!(
+            total.dtz_exact + total.mates + total.kings_alone,
+            total.positions,
+            "{men}"
+        );
+        for &name in endings {
+            let t = &report.endings[name];
+            assert!(t.positions > 0 && t.dtz_exact > 0, "{men}: {name}");
+        }
+    }
+}
+
+#[test]
+fn an_altered_dtz_is_caught() {
+    let s = spec("KRk");
+    let mut solved = s.solve(ValueKind::Dtz, &()).unwrap();
+    assert_eq!(s.check_solved(&solved).map(|n| n > 0), Ok(true));
+    // A win in 7 plies to zeroing made a win in 9.
+    let i = (0..solved.len())
+        .find(|&i| standing::unpack(solved.value(i)) == Some((Standing::Win, 7)))
+        .unwrap();
+    let was = solved.value(i);
+    assert_ne!(was, 0);
+    solved.set_value(i, standing::pack(Standing::Win, 9) as u32);
+    let err = s.check_solved(&solved).expect_err("passes the recurrence");
+    assert!(err.contains("win in 9, expected win in 7"), "{err}");
+    let t = Table::from_solved(&s, solved).unwrap();
+    let report = syzygy::compare(&t, &syzygy_tables(), 1);
+    assert_eq!(report.total().differ, 1, "{:?}", report.shown);
+    assert!(
+        report.shown[0].contains("gamedb win dtz 9"),
+        "{:?}",
+        report.shown
+    );
+}
+
+#[test]
+fn a_capture_resets_the_count_where_the_mate_is_still_far() {
+    let dir = TempDir::new("chess-dtz");
+    for values in ["remoteness", "dtz"] {
+        gamedb_ok(&[
+            "build",
+            "chess",
+            "--men",
+            "KQkr",
+            "--values",
+            values,
+            "--out",
+            dir.arg(),
+        ]);
+    }
+    let fen = "k7/8/8/8/8/8/1r6/KQ6 w - - 0 1";
+    let dtm = json(&gamedb_ok(&[
+        "query",
+        "--json",
+        &dir.join("chess-KQkr.gtab"),
+        fen,
+    ]));
+    assert_eq!(
+        (dtm["value"].as_str(), dtm["remoteness"].as_u64()),
+        (Some("win"), Some(15))
+    );
+    let dtz = json(&gamedb_ok(&[
+        "query",
+        "--json",
+        &dir.join("chess-KQkr-dtz.gtab"),
+        fen,
+    ]));
+    assert_eq!(
+        (dtz["wdl50"].as_str(), dtz["dtz"].as_i64()),
+        (Some("win"), Some(1))
+    );
+    let moves = dtz["moves"].as_array().unwrap();
+    let played = |san: &str| moves.iter().find(|m| m["move"] == san).unwrap();
+    assert_eq!(played("Qxb2")["zeroing"], true);
+    assert_eq!(played("Qxb2")["dtz"], 1);
+    assert_eq!(played("Qc1")["zeroing"], false);
+    assert_eq!(played("Qc2")["wdl50"], "loss");
+}
+
+#[test]
+fn dtz_tables_are_the_same_bytes_at_one_and_two_threads() {
+    let s = spec("KRkn");
+    let one = with_threads(1, || payload_bytes(&s, ValueKind::Dtz));
+    let two = with_threads(2, || payload_bytes(&s, ValueKind::Dtz));
+    assert!(one == two);
+}
+
+#[test]
+fn the_command_line_answers_and_refuses() {
+    let dir = TempDir::new("chess-dtz-cli");
+    let out = gamedb_ok(&[
+        "build",
+        "chess",
+        "--men",
+        "KRk",
+        "--values",
+        "dtz",
+        "--out",
+        dir.arg(),
+    ]);
+    assert!(out.contains("chess-KRk-dtz.gtab"), "{out}");
+    let t = dir.join("chess-KRk-dtz.gtab");
+    let text = gamedb_ok(&["query", &t, "k7/R7/2K5/8/8/8/8/8 b - - 0 1"]);
+    assert_eq!(
+        text.trim(),
+        "k7/R7/2K5/8/8/8/8/8 b - - 0 1: draw, dtz 0  moves: Kxa7: draw, dtz 0 (zeroing); Kb8: \
+         loss, dtz -4"
+    );
+    let info = gamedb_ok(&["info", &t]);
+    assert!(info.contains("dtz values as u16"), "{info}");
+    assert!(
+        info.contains(
+            "50-move rule:    win 22400, cursed win 0, draw 3771, blessed loss 0, loss 25797"
+        ),
+        "{info}"
+    );
+    let rows = gamedb_ok(&["export", &t, "--format", "jsonl"]);
+    let first = json_lines(&rows);
+    assert_eq!(first.len(), 51_968);
+    assert!(first
+        .iter()
+        .all(|r| r["dtz"].is_i64() && r["wdl50"].is_string()));
+
+    // A stream answers every line and goes on after a bad one.
+    let o = gamedb_stdin(
+        &["query", &t, "-", "--json"],
+        b"8/8/8/8/8/2k5/8/K2R4 b - - 0 1\nK7/8/8/8/8/8/8/k7 w - - 0 1 x\n8/8/8/8/8/2k5/8/K1R5 w - - 0 1\n",
+    );
+    let lines = json_lines(&stdout(&o));
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["dtz"], -26);
+    assert!(lines[1]["error"].is_string());
+    assert!(lines[2]["error"].as_str().unwrap().contains("in check"));
+    assert_eq!(o.status.code(), Some(2));
+
+    refused(
+        "pawns",
+        &[
+            "build",
+            "chess",
+            "--men",
+            "KPk",
+            "--values",
+            "dtz",
+            "--out",
+            dir.arg(),
+        ],
+        &["--men KPk", "without pawns", "expected remoteness or wlt"],
+    );
+    refused(
+        "play",
+        &["play", &t, "--from", "8/8/8/8/8/2k5/8/K2R4 w - - 0 1"],
+        &["dtz", "expected a remoteness table"],
+    );
+}
