@@ -464,6 +464,18 @@ pub fn values(
     kind: ValueKind,
     value: &dyn Fn(u64) -> u32,
 ) -> Checked {
+    values_in(r, positions, 0..positions, kind, value)
+}
+
+/// [`values`] of the indices `within` alone (of a table of `positions`): a large table checked
+/// a piece at a time, the pieces on threads of their own.
+pub fn values_in(
+    r: &dyn Rules,
+    positions: u64,
+    within: std::ops::Range<u64>,
+    kind: ValueKind,
+    value: &dyn Fn(u64) -> u32,
+) -> Checked {
     if kind == ValueKind::Extension {
         return Ok(0);
     }
@@ -699,7 +711,7 @@ pub fn values(
     let mut checked = 0;
     let mut kids = Vec::new();
     let mut broken = Vec::new();
-    for i in 0..positions {
+    for i in within {
         let Some(pos) = in_table(i) else {
             if matches!(
                 kind,
