@@ -16,6 +16,45 @@ pub const X: u32 = 1;
 /// A mark of the other side.
 pub const O: u32 = 2;
 
+/// The cells of a board written row by row from the top, rows separated by `/`, each cell `.`,
+/// `x` or `o` (either case), checked to be `rows` rows of `cols` cells; the refusal names what
+/// is wrong and the game's position form (`form`, built only then: lookups read millions of
+/// texts).
+pub fn board_cells(
+    text: &str,
+    rows: usize,
+    cols: usize,
+    form: impl Fn() -> String,
+) -> crate::Result<Vec<u32>> {
+    let bad = |what: String| {
+        Err(crate::Error::bad(format!(
+            "position '{}': {what}; expected {}",
+            crate::game::echo(text),
+            form()
+        )))
+    };
+    let lines: Vec<&str> = text.split('/').collect();
+    if lines.len() != rows {
+        return bad(format!("{} rows instead of {rows}", lines.len()));
+    }
+    let mut board = Vec::with_capacity(rows * cols);
+    for (r, line) in lines.iter().enumerate() {
+        let n = line.chars().count();
+        if n != cols {
+            return bad(format!("row {} has {n} cells instead of {cols}", r + 1));
+        }
+        for ch in line.chars() {
+            board.push(match ch {
+                '.' => EMPTY,
+                'x' | 'X' => X,
+                'o' | 'O' => O,
+                other => return bad(format!("'{}' is not a cell", other.escape_debug())),
+            });
+        }
+    }
+    Ok(board)
+}
+
 /// The masks of x's and o's cells of a board written row by row from the top, rows separated
 /// by `/`, each cell `.`, `x` or `o` (either case), read straight into bits: bit `bit(r, c)`
 /// for the cell of row `r` (from the top) and column `c`. `None` for any other text, which the

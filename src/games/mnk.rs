@@ -15,7 +15,7 @@
 
 use std::ops::Range;
 
-use super::cells::{Cells, Symmetries, EMPTY, O, X};
+use super::cells::{board_cells, Cells, Symmetries, EMPTY, O, X};
 use super::starts::Starts;
 use crate::game::{
     params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
@@ -140,44 +140,7 @@ impl Mnk {
     /// built only then: lookups read millions of texts).
     fn read(&self, text: &str) -> Result<Vec<u32>> {
         let (rows, cols) = (self.spec.rows as usize, self.spec.cols as usize);
-        let text = text.trim();
-        let lines: Vec<&str> = text.split('/').collect();
-        if lines.len() != rows {
-            return Err(Error::bad(format!(
-                "position '{}': {} rows instead of {rows}; expected {}",
-                crate::game::echo(text),
-                lines.len(),
-                self.position_form()
-            )));
-        }
-        let mut board = Vec::with_capacity(rows * cols);
-        for (r, line) in lines.iter().enumerate() {
-            let n = line.chars().count();
-            if n != cols {
-                return Err(Error::bad(format!(
-                    "position '{}': row {} has {n} cells instead of {cols}; expected {}",
-                    crate::game::echo(text),
-                    r + 1,
-                    self.position_form()
-                )));
-            }
-            for ch in line.chars() {
-                board.push(match ch {
-                    '.' => EMPTY,
-                    'x' | 'X' => X,
-                    'o' | 'O' => O,
-                    other => {
-                        return Err(Error::bad(format!(
-                            "position '{}': '{}' is not a cell; expected {}",
-                            crate::game::echo(text),
-                            other.escape_debug(),
-                            self.position_form()
-                        )))
-                    }
-                });
-            }
-        }
-        Ok(board)
+        board_cells(text.trim(), rows, cols, || self.position_form())
     }
 
     /// The index of the board of masks `x` and `o` when it is a position.

@@ -3,8 +3,8 @@
 
 use super::Connect4;
 use crate::game::{Rules, Standing};
-use crate::games::cells::{EMPTY, O, X};
-use crate::{Error, Result};
+use crate::games::cells::{board_cells, EMPTY, O, X};
+use crate::Result;
 
 impl Connect4 {
     /// The cell of a board (row by row from the top) for column `c`, row `r` from the bottom.
@@ -156,44 +156,6 @@ impl Connect4 {
     /// The cells of a board's text, unchecked (the message of text that is none names the
     /// form, built only then: lookups read millions of texts).
     pub(super) fn read_board(&self, text: &str) -> Result<Vec<u32>> {
-        let lines: Vec<&str> = text.split('/').collect();
-        if lines.len() != self.h {
-            return Err(Error::bad(format!(
-                "position '{}': {} rows instead of {}; expected {}",
-                crate::game::echo(text),
-                lines.len(),
-                self.h,
-                self.position_form()
-            )));
-        }
-        let mut board = Vec::with_capacity(self.cells);
-        for (r, line) in lines.iter().enumerate() {
-            let n = line.chars().count();
-            if n != self.w {
-                return Err(Error::bad(format!(
-                    "position '{}': row {} has {n} cells instead of {}; expected {}",
-                    crate::game::echo(text),
-                    r + 1,
-                    self.w,
-                    self.position_form()
-                )));
-            }
-            for ch in line.chars() {
-                board.push(match ch {
-                    '.' => EMPTY,
-                    'x' | 'X' => X,
-                    'o' | 'O' => O,
-                    other => {
-                        return Err(Error::bad(format!(
-                            "position '{}': '{}' is not a cell; expected {}",
-                            crate::game::echo(text),
-                            other.escape_debug(),
-                            self.position_form()
-                        )))
-                    }
-                });
-            }
-        }
-        Ok(board)
+        board_cells(text, self.h, self.w, || self.position_form())
     }
 }
