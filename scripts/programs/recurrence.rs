@@ -11,7 +11,7 @@
 //! recurrence; exits 1 when one does, 2 on bad arguments.
 
 use gamedb::game::conformance;
-use gamedb::{Table, ValueKind};
+use gamedb::Table;
 use rayon::prelude::*;
 
 fn main() {
@@ -25,10 +25,7 @@ fn main() {
         std::process::exit(2)
     });
     let kind = table.value_kind();
-    if !matches!(
-        kind,
-        ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
-    ) {
+    if !kind.is_two_player() {
         eprintln!(
             "recurrence: {path} holds {} values; expected a remoteness, wlt or dtz table",
             kind.name()

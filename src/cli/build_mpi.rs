@@ -10,7 +10,6 @@
 use serde_json::json;
 
 use crate::build::{build_locked, plan_all, Options};
-use crate::game::ValueKind;
 use crate::lock::TableLock;
 use crate::solve::spread::{exchange::Mpi, standing, Exchange};
 use crate::Error;
@@ -68,10 +67,7 @@ fn build(a: &BuildArgs, rank: usize) -> Result<(), Failure> {
             )));
         };
         // A wlt table is solved as a remoteness table is, then packed (`solve_tiered`).
-        if !matches!(
-            kind,
-            ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
-        ) {
+        if !kind.is_two_player() {
             return Err(Error::bad(format!(
                 "{} has {} values: under mpirun, expected a two-player game (win, lose, tie \
                  and draw values; mnk, connect4, quixo, mill, chess)",

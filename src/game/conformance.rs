@@ -713,11 +713,7 @@ pub fn values_in(
     let mut broken = Vec::new();
     for i in within {
         let Some(pos) = in_table(i) else {
-            if matches!(
-                kind,
-                ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
-            ) && value(i) != u32::from(standing::ILLEGAL)
-            {
+            if kind.is_two_player() && value(i) != u32::from(standing::ILLEGAL) {
                 broken.push((
                     i,
                     format!(

@@ -178,6 +178,15 @@ impl ValueKind {
     pub fn is_standing(self) -> bool {
         matches!(self, ValueKind::Remoteness | ValueKind::Dtz)
     }
+
+    /// Whether the kind holds values of a two-player game (win, lose, tie or draw, with or
+    /// without a distance), which are not P/N.
+    pub fn is_two_player(self) -> bool {
+        matches!(
+            self,
+            ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
+        )
+    }
 }
 
 /// A distance entry that was never reached (no path to the goal). Distances are one byte

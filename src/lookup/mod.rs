@@ -322,10 +322,8 @@ impl Table {
         I: IntoIterator<Item = &'a [u32]>,
     {
         // Extension entries are read by the game; two-player tables refuse P/N (outcome_of).
-        if matches!(
-            self.value_kind(),
-            ValueKind::Extension | ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
-        ) {
+        let kind = self.value_kind();
+        if kind == ValueKind::Extension || kind.is_two_player() {
             for pos in positions {
                 out.push(self.outcome_of(pos)?);
             }
@@ -514,10 +512,7 @@ impl Table {
     /// would be N).
     #[inline]
     pub fn outcome_of(&self, position: &[u32]) -> Result<Outcome> {
-        if matches!(
-            self.value_kind(),
-            ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
-        ) {
+        if self.value_kind().is_two_player() {
             return self.outcome_of_checked(position);
         }
         match self.entry_index(position) {

@@ -63,12 +63,7 @@ pub(crate) fn export(
             table.file().path().display()
         )));
     }
-    if only.is_some()
-        && matches!(
-            table.value_kind(),
-            ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
-        )
-    {
+    if only.is_some() && table.value_kind().is_two_player() {
         return Err(Error::bad(format!(
             "--only: {} holds win, lose, tie or draw, not outcomes; expected no --only (export it without)",
             table.file().path().display()

@@ -236,7 +236,6 @@ pub struct StartValue {
     pub remoteness: Option<u32>,
 }
 
-/// The counts of a win/lose/tie/draw table, from the histogram of its entries.
 /// Positions of a dtz table by their class under the 50-move rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Wdl50Counts {
@@ -252,6 +251,7 @@ pub struct Wdl50Counts {
     pub loss: u64,
 }
 
+/// The counts of a win/lose/tie/draw table, from the histogram of its entries.
 fn standings(table: &Table) -> Counts {
     let counts = table.entries().histogram();
     let mut wdl50 = (table.value_kind() == ValueKind::Dtz).then(Wdl50Counts::default);

@@ -159,10 +159,7 @@ pub fn solve_tiered<G: Tiered>(
     progress: &dyn Progress,
     saves: &dyn Saves,
 ) -> Result<Solved> {
-    if !matches!(
-        kind,
-        ValueKind::Remoteness | ValueKind::Wlt | ValueKind::Dtz
-    ) {
+    if !kind.is_two_player() {
         return Err(Error::internal(format!(
             "a two-player game has win/lose/tie/draw values, not {} values",
             kind.name()
