@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Chess endings without pawns: gamedb's distance-to-zeroing tables (`--values dtz`) against
-# Syzygy's generator (github syzygy1/tb, Ronald de Man), side by side at the same thread count,
-# and position by position.
+# Chess endings: gamedb's distance-to-zeroing tables (`--values dtz`) against Syzygy's
+# generator (github syzygy1/tb, Ronald de Man), side by side at the same thread count, and
+# position by position. Endings with pawns, for which gamedb builds distances to mate only, are
+# built as such and compared by win, draw and loss alone (the class Syzygy gives, its cursed
+# wins and blessed losses read as wins and losses): tb's time then covers WDL and DTZ, gamedb's
+# distance to mate.
 #
 #   TB_SRC=/path/to/tb scripts/bench/syzygy.sh OUT THREADS ENDING...
 #
@@ -46,10 +49,14 @@ for e in "$@"; do
     # gamedb's men for Syzygy's name: KQvKR -> KQkr.
     name=$e
     men="${name%%v*}$(echo "${name#*v}" | tr 'A-Z' 'a-z')"
-    rm -f "$OUT/gamedb/chess-$men-dtz.gtab"
-    /usr/bin/time -v -o "$OUT/gamedb/$men.time" "$BIN" build chess --men "$men" --values dtz \
+    case $men in
+        *P* | *p*) values=remoteness file=chess-$men.gtab ;;
+        *) values=dtz file=chess-$men-dtz.gtab ;;
+    esac
+    rm -f "$OUT/gamedb/$file"
+    /usr/bin/time -v -o "$OUT/gamedb/$men.time" "$BIN" build chess --men "$men" --values "$values" \
         --threads "$threads" --out "$OUT/gamedb" >"$OUT/gamedb/$men.log" 2>&1
-    "$compare" "$OUT/gamedb/chess-$men-dtz.gtab" "$OUT/tb/tables" --every "${EVERY:-1}" \
+    "$compare" "$OUT/gamedb/$file" "$OUT/tb/tables" --every "${EVERY:-1}" \
         >"$OUT/gamedb/$men.compare" || bad=1
     all=$(grep '^all ' "$OUT/gamedb/$men.compare")
     tb_s=$(seconds "$OUT/tb/$name.time")

@@ -1,5 +1,6 @@
 //! Position-by-position comparison of a gamedb chess table of distances to zeroing (`gamedb
-//! build chess --men M --values dtz`) with Syzygy tables of the same endings (made by
+//! build chess --men M --values dtz`), or of distances to mate by win, draw and loss alone
+//! (the kind built for endings with pawns), with Syzygy tables of the same endings (made by
 //! `scripts/bench/syzygy-tb.sh`, read by the `shakmaty-syzygy` crate); what is compared and
 //! how is `syzygy.rs`'s.
 //!
@@ -36,9 +37,10 @@ fn main() {
         usage("expected TABLE SYZYGY_DIR")
     };
     let table = Table::open(path).unwrap_or_else(|e| usage(&e.to_string()));
-    if table.value_kind() != ValueKind::Dtz {
+    if ![ValueKind::Dtz, ValueKind::Remoteness].contains(&table.value_kind()) {
         usage(&format!(
-            "{path} holds {} values; expected a dtz table (gamedb build chess --values dtz)",
+            "{path} holds {} values; expected a dtz table (gamedb build chess --values dtz) \
+             or a table of distances to mate (remoteness, compared by win, draw and loss)",
             table.value_kind().name()
         ));
     }

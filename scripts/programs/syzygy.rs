@@ -2,6 +2,11 @@
 //! position by position: shared by `syzygy-compare.rs` (the benchmark's comparison) and
 //! `tests/chess_dtz.rs` (the same on small tables kept in `tests/data/syzygy/`).
 //!
+//! A table of distances to mate (`remoteness`, the only kind gamedb builds for endings with
+//! pawns) is compared by its win, draw or loss alone, which the 50-move rule does not change
+//! when it is set aside: a win is Syzygy's win or cursed win, a loss its loss or blessed loss,
+//! a tie or a draw its draw.
+//!
 //! Every legal position of the table (every index that holds a value: both sides to move,
 //! every sub-ending) is written as a FEN, probed in Syzygy (WDL after a zeroing move, and DTZ)
 //! and compared with the table: the class (win, cursed win, draw, blessed loss, loss) must be
@@ -16,7 +21,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use gamedb::game::{standing, Standing, Wdl50};
-use gamedb::Table;
+use gamedb::{Table, ValueKind};
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position, PositionError, Role};
@@ -95,10 +100,12 @@ pub fn ending(pos: &Chess) -> String {
     s
 }
 
-/// Compares every position of `table` (a dtz table) with `tb`; with `every` over 1 only the
-/// indices that are a multiple of it (a sample of a large table: a probe costs microseconds).
+/// Compares every position of `table` (a dtz table, or a remoteness table by its classes) with
+/// `tb`; with `every` over 1 only the indices that are a multiple of it (a sample of a large
+/// table: a probe costs microseconds).
 pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Report {
     let rules = table.rules();
+    let mated = table.value_kind() == ValueKind::Remoteness;
     let tallies: Mutex<BTreeMap<String, Tally>> = Mutex::new(BTreeMap::new());
     let shown = Mutex::new(Vec::<String>::new());
     let show = |s: String| {
@@ -139,6 +146,30 @@ pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Report {
                 t.positions += 1;
                 if name == "KvK" {
                     t.kings_alone += 1;
+                    continue;
+                }
+                if mated {
+                    let signed = match tb.probe_wdl_after_zeroing(&pos) {
+                        Ok(Wdl::Loss | Wdl::BlessedLoss) => Standing::Lose,
+                        Ok(Wdl::Draw) => Standing::Draw,
+                        Ok(Wdl::CursedWin | Wdl::Win) => Standing::Win,
+                        Err(e) => {
+                            t.differ += 1;
+                            show(format!("{fen}: Syzygy answers {e}"));
+                            continue;
+                        }
+                    };
+                    let ours = if value == Standing::Tie {
+                        Standing::Draw
+                    } else {
+                        value
+                    };
+                    if ours == signed {
+                        t.wdl_equal += 1;
+                    } else {
+                        t.differ += 1;
+                        show(format!("{fen}: gamedb {value:?} in {d}, Syzygy {signed:?}"));
+                    }
                     continue;
                 }
                 let (ours, our_dtz) = (Wdl50::of(value, d), Wdl50::dtz(value, d));

@@ -8,38 +8,55 @@ use super::standing::{Seen, ALL_WIN, CHUNK, LEGAL, NONE, QUEUED};
 use crate::game::model::{standing, Standing};
 use crate::{Error, Result};
 
-/// Positions of a tier waiting for a value, by remoteness: `0[r]` holds the positions (local
-/// indices) whose value comes with remoteness `r`.
+/// Positions of a tier waiting for a value, by remoteness: `0[r][k]` holds the positions
+/// (local indices) whose value comes as `KINDS[k]` with remoteness `r`. The list a position
+/// is in says its value, so each waits in 4 bytes: the buckets of a five-man chess ending's
+/// tier hold hundreds of millions.
 #[derive(Default)]
-struct Buckets(Vec<Vec<(u32, Standing)>>);
+struct Buckets(Vec<[Vec<u32>; 3]>);
+
+/// The values the buckets hold, in the order a bucket is emptied.
+const KINDS: [Standing; 3] = [Standing::Lose, Standing::Win, Standing::Tie];
+
+fn kind(v: Standing) -> usize {
+    match v {
+        Standing::Lose => 0,
+        Standing::Win => 1,
+        _ => 2,
+    }
+}
 
 impl Buckets {
     fn push(&mut self, r: usize, p: u32, v: Standing) {
         if self.0.len() <= r {
-            self.0.resize_with(r + 1, Vec::new);
+            self.0.resize_with(r + 1, Default::default);
         }
-        self.0[r].push((p, v));
+        self.0[r][kind(v)].push(p);
     }
 
     /// Pushes every position of a tier's scan that `f` puts in a bucket (its remoteness and
-    /// value, or `None`), asked in parallel.
+    /// value, or `None`), asked in parallel, a group of chunks at a time (so what is found
+    /// waits in the buckets' 4 bytes, not in a list beside them).
     fn sweep(
         &mut self,
         seen: &[Seen],
         f: impl Fn(usize, &Seen) -> Option<(usize, Standing)> + Sync,
     ) {
-        let found: Vec<Vec<(usize, u32, Standing)>> = seen
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let at = c * CHUNK;
-                (chunk.iter().enumerate())
-                    .filter_map(|(k, s)| f(at + k, s).map(|(r, v)| (r, (at + k) as u32, v)))
-                    .collect()
-            })
-            .collect();
-        for (r, p, v) in found.into_iter().flatten() {
-            self.push(r, p, v);
+        const GROUP: usize = CHUNK << 8;
+        for (g, group) in seen.chunks(GROUP).enumerate() {
+            let found: Vec<Vec<(usize, u32, Standing)>> = group
+                .par_chunks(CHUNK)
+                .enumerate()
+                .map(|(c, chunk)| {
+                    let at = g * GROUP + c * CHUNK;
+                    (chunk.iter().enumerate())
+                        .filter_map(|(k, s)| f(at + k, s).map(|(r, v)| (r, (at + k) as u32, v)))
+                        .collect()
+                })
+                .collect();
+            for (r, p, v) in found.into_iter().flatten() {
+                self.push(r, p, v);
+            }
         }
     }
 
@@ -59,40 +76,43 @@ impl Buckets {
         const SLICE: usize = 1 << 18;
         let bound = standing::MAX_REMOTENESS as usize;
         let mut r = 0;
-        let mut valued = Vec::new();
         while r < self.0.len() {
             if r > bound {
                 return Err(Error::unsupported(format!(
                     "a remoteness over {bound}, more than a table holds"
                 )));
             }
-            valued.clear();
-            for (i, v) in std::mem::take(&mut self.0[r]) {
-                if values[i as usize] != standing::ILLEGAL {
-                    continue;
-                }
-                values[i as usize] = standing::pack(v, r as u32);
-                valued.push((i, v));
-            }
-            for slice in valued.chunks(SLICE) {
-                let lists: Vec<(Vec<u32>, Vec<usize>)> = slice
-                    .par_chunks(CHUNK)
-                    .map(|chunk| {
-                        let (mut all, mut ends, mut one) = (Vec::new(), Vec::new(), Vec::new());
-                        for &(i, _) in chunk {
-                            parents(i, &mut one);
-                            all.extend_from_slice(&one);
-                            ends.push(all.len());
+            for (k, &v) in KINDS.iter().enumerate() {
+                // The bucket itself becomes the list of the positions it values: no second
+                // list beside it.
+                let mut valued = std::mem::take(&mut self.0[r][k]);
+                valued.retain(|&i| {
+                    let fresh = values[i as usize] == standing::ILLEGAL;
+                    if fresh {
+                        values[i as usize] = standing::pack(v, r as u32);
+                    }
+                    fresh
+                });
+                for slice in valued.chunks(SLICE) {
+                    let lists: Vec<(Vec<u32>, Vec<usize>)> = slice
+                        .par_chunks(CHUNK)
+                        .map(|chunk| {
+                            let (mut all, mut ends, mut one) = (Vec::new(), Vec::new(), Vec::new());
+                            for &i in chunk {
+                                parents(i, &mut one);
+                                all.extend_from_slice(&one);
+                                ends.push(all.len());
+                            }
+                            (all, ends)
+                        })
+                        .collect();
+                    let mut valued = slice.iter();
+                    for (all, ends) in &lists {
+                        let mut from = 0;
+                        for (&end, &i) in ends.iter().zip(&mut valued) {
+                            then(self, values, i, v, r, &all[from..end]);
+                            from = end;
                         }
-                        (all, ends)
-                    })
-                    .collect();
-                let mut valued = slice.iter();
-                for (all, ends) in &lists {
-                    let mut from = 0;
-                    for (&end, &(i, v)) in ends.iter().zip(&mut valued) {
-                        then(self, values, i, v, r, &all[from..end]);
-                        from = end;
                     }
                 }
             }

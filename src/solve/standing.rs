@@ -91,7 +91,7 @@ pub(crate) fn edge(child: u32, parent: u32) -> u64 {
 /// inside it (the edge, then the parent; none when no move does) — of its representatives only
 /// when the game folds symmetric positions, counted as twice the tier over the symmetries
 /// (classes that are their own image hold fewer); where the game lists the tier's un-moves
-/// instead, sixteen bytes a solved position for the buckets of remoteness, where each waits
+/// instead, eight bytes a solved position for the buckets of remoteness, where each waits
 /// twice at the most.
 pub fn standings_memory<G: Tiered>(game: &G) -> u64 {
     let n = game.positions();
@@ -117,8 +117,9 @@ fn tier_memory<G: Tiered>(game: &G) -> u64 {
             len
         };
         if listed {
-            // Each solved position waits in two buckets at the most (see `QUEUED`).
-            return scan.saturating_add(solved.saturating_mul(16));
+            // Each solved position waits in two buckets at the most (see `QUEUED`), 4 bytes
+            // in each.
+            return scan.saturating_add(solved.saturating_mul(8));
         }
         let edges = if game.in_tier_moves() {
             solved.saturating_mul(game.moves_bound()).saturating_mul(12)

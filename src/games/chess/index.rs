@@ -2,15 +2,18 @@
 //! capture or a promotion reaches), each a tier, and within a tier the placements of the men
 //! with the board's symmetries.
 //!
-//! A material's index is `(pair · 64^m + squares) · 2 + side`: `pair` numbers the placements
+//! A material's index is `(pair · span + squares) · 2 + side`: `pair` numbers the placements
 //! of the two kings that are canonical under the symmetries the material keeps (the eight of
 //! the square without pawns: the white king in the triangle a1–d1–d4 and, with it on the long
 //! diagonal, the black king on or below it, the 462 pairs of the literature; with pawns the
 //! left-right mirror alone: the white king on files a–d), kings never on one square nor
-//! adjacent; then each other man's square, 0..64 in shakmaty's order (a1 = 0, h8 = 63), men
-//! in the order white Q, R, B, N, P then black q, r, b, n, p; `side` 0 for white to move.
-//! Indices where two men share a square, where men of one kind are not in increasing order of
-//! square, or where a pawn stands on the first or last rank are no positions (marked so).
+//! adjacent; then `squares`, each other man's square as one digit of a number, first man most
+//! significant, men in the order white Q, R, B, N, P then black q, r, b, n, p: a piece's
+//! digit is its square 0..64 in shakmaty's order (a1 = 0, h8 = 63), a pawn's its square less
+//! 8, 0..48 (a pawn never stands on the first or last rank); `span` is 64 for each piece
+//! times 48 for each pawn; `side` 0 for white to move. Indices where two men share a square
+//! or where men of one kind are not in increasing order of square are no positions (marked
+//! so).
 
 /// Roles of the men besides the kings, in index order.
 pub const ROLES: [char; 5] = ['Q', 'R', 'B', 'N', 'P'];
@@ -154,13 +157,51 @@ pub fn transform(t: usize, sq: usize) -> usize {
     r * 8 + f
 }
 
+/// How many squares a man of `kind` (`colour · 5 + role`, in index order) may stand on: a
+/// pawn 48, never on the first or last rank, another man 64.
+#[inline]
+pub fn radix(kind: usize) -> u64 {
+    if kind % 5 == 4 {
+        48
+    } else {
+        64
+    }
+}
+
 /// The squares part of an index from the keys of the men besides the kings, each `kind · 64 +
 /// square` (kind `colour · 5 + role` in index order): sorted, the men come in index order and
-/// men of one kind by increasing square; then one base-64 number, first man most significant.
+/// men of one kind by increasing square; then one number of a digit a man (its square, a
+/// pawn's less 8), first man most significant. A pawn on the first or last rank has no digit:
+/// callers never pass one.
 #[inline]
 pub fn fold_squares(keys: &mut [u16]) -> u64 {
     keys.sort_unstable();
-    keys.iter().fold(0u64, |acc, &k| acc * 64 + (k % 64) as u64)
+    keys.iter().fold(0u64, |acc, &k| {
+        let (kind, sq) = ((k / 64) as usize, (k % 64) as u64);
+        if kind % 5 == 4 {
+            debug_assert!((8..56).contains(&sq), "a pawn on square {sq}");
+            acc * 48 + sq - 8
+        } else {
+            acc * 64 + sq
+        }
+    })
+}
+
+/// The squares of `men` (kinds in index order) read from the squares part of an index, the
+/// inverse of [`fold_squares`], into `at`.
+#[inline]
+pub fn unfold_squares(men: &[(usize, usize)], mut squares: u64, at: &mut [usize]) {
+    for k in (0..men.len()).rev() {
+        let kind = men[k].0 * 5 + men[k].1;
+        let radix = radix(kind);
+        at[k] = (squares % radix) as usize + if radix == 48 { 8 } else { 0 };
+        squares /= radix;
+    }
+}
+
+/// 64 for each piece of `men` times 48 for each pawn: the squares parts of a king pair.
+pub fn span(men: &[(usize, usize)]) -> u64 {
+    men.iter().map(|&(c, r)| radix(c * 5 + r)).product()
 }
 
 fn adjacent_or_same(a: usize, b: usize) -> bool {

@@ -15,9 +15,8 @@
 //!
 //! The index is [`index`]'s: king pairs under the board's symmetries, then each man's square.
 //! A material with pawns of both sides has after its positions a block of en passant
-//! positions. Indices that are no legal position (men on one square, pawns on the first or
-//! last rank, the side not to move in check, an en passant square no capture can use) are
-//! marked as none.
+//! positions. Indices that are no legal position (men on one square, the side not to move in
+//! check, an en passant square no capture can use) are marked as none.
 
 pub mod fen;
 pub mod index;
@@ -72,6 +71,8 @@ impl ChessSpec {
 
 impl GameSpec for ChessSpec {
     const NAME: &'static str = "chess";
+    /// 2: a pawn's square is a digit of 48 in the index (it was one of 64).
+    const RULES_VERSION: u32 = 2;
     const ABOUT: &'static str =
         "Chess endings: distance to mate for every position of an ending and its sub-endings";
     const PARAMS: &'static [Param] = &[Param::required(
@@ -135,7 +136,7 @@ struct Tier {
     material: Material,
     /// The roles of the men besides the kings, in index order: (colour, role index).
     men: Vec<(usize, usize)>,
-    /// 64^men.
+    /// The squares parts of a king pair ([`index::span`]).
     span: u64,
     /// Whether the material has pawns (which king pairs it uses).
     pawns: bool,
@@ -152,7 +153,7 @@ struct EpBlock {
     start: u64,
     /// The men besides the pushed pawn, white to move (a black pawn pushed) and black to move.
     men: [Vec<(usize, usize)>; 2],
-    /// 64^(men - 1).
+    /// The squares parts of a king pair for those men.
     span: u64,
 }
 
@@ -202,7 +203,7 @@ impl Endgame {
         for material in spec.men.closure() {
             let men = material.men();
             let pawns = material.pawns() > 0;
-            let span = 64u64.pow(men.len() as u32);
+            let span = index::span(&men);
             let count = pairs[pawns as usize].pairs.len() as u64;
             let mut ep = None;
             if material.0[0][4] > 0 && material.0[1][4] > 0 {
@@ -215,7 +216,7 @@ impl Endgame {
                 ep = Some(EpBlock {
                     start: start + count * span * 2,
                     men: [without(1), without(0)],
-                    span: span / 64,
+                    span: span / 48,
                 });
             }
             let size = count * span * 2 + ep.as_ref().map_or(0, |e| count * e.span * 16);
@@ -242,8 +243,7 @@ impl Endgame {
     }
 
     /// The board, side and en passant square at an index, `Err` with the cells (a clash
-    /// marked) when the index is no placement (men on one square, men of a kind out of order,
-    /// a pawn on the first or last rank).
+    /// marked) when the index is no placement (men on one square, men of a kind out of order).
     fn placement(&self, index: u64) -> (Placed, Color, Option<Square>, Vec<u32>) {
         let t = self.tiers.partition_point(|x| x.start <= index) - 1;
         let tier = &self.tiers[t];
@@ -262,7 +262,7 @@ impl Endgame {
             Color::Black
         };
         let rest = local / 2;
-        let (pair, mut squares) = (rest / span, rest % span);
+        let (pair, squares) = (rest / span, rest % span);
         let (wk, bk) = self.pairs[tier.pawns as usize].pairs[pair as usize];
         let mut cells = vec![0u32; fen::CELLS + 1];
         cells[fen::CELLS] = u32::from(side == Color::Black);
@@ -277,10 +277,7 @@ impl Endgame {
             cells[sq as usize] = fen::code(p);
         }
         let mut at = [0usize; MAX_MEN];
-        for k in (0..men.len()).rev() {
-            at[k] = (squares % 64) as usize;
-            squares /= 64;
-        }
+        index::unfold_squares(men, squares, &mut at);
         let mut ep = None;
         if let Some(f) = file {
             // The pawn that crossed the en passant square, the side to move's enemy.
@@ -309,9 +306,6 @@ impl Endgame {
                 continue;
             }
             if k > 0 && men[k - 1] == (c, r) && at[k - 1] > sq {
-                ok = false;
-            }
-            if r == 4 && !(8..56).contains(&sq) {
                 ok = false;
             }
             cells[sq] = fen::code(p);
@@ -359,6 +353,10 @@ impl Endgame {
         for (sq, p) in board {
             if p.role != Role::King {
                 let (c, r) = ((p.color == Color::Black) as usize, role_index(p.role));
+                if r == 4 && !(8..56).contains(&u32::from(sq)) {
+                    // No index holds it (see `index::fold_squares`).
+                    return None;
+                }
                 material.0[c][r] += 1;
                 *found.get_mut(n)? = (c * 5 + r, u32::from(sq) as usize);
                 n += 1;

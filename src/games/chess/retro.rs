@@ -1,5 +1,5 @@
 //! What the engine asks of a chess ending beyond its moves: the one symmetry the index leaves
-//! (two indices of one position class), and the un-moves inside a material without pawns.
+//! (two indices of one position class), and the un-moves inside a material.
 //!
 //! Without pawns the index puts the kings in the triangle a1–d1–d4, and with both kings on the
 //! long diagonal the reflection in that diagonal keeps them there: such a position and its
@@ -7,18 +7,39 @@
 //! (the representative) and copies its entry to the other, so children and
 //! parents are named by their representatives.
 //!
-//! A move that stays inside a material is a quiet move (no capture, no promotion). Without
-//! pawns every quiet move can be taken back: the man that just moved returns to any empty
-//! square from which it attacks where it stands. The engine then keeps no edges for the
-//! material (12 bytes a move: what kept a five-man ending from fitting in memory), and asks
-//! each position, as it is valued, for its parents. The parents of a representative are the
+//! A move that stays inside a material is a quiet move (no capture, no promotion), and every
+//! one can be taken back: the man that just moved returns to any empty square from which it
+//! attacks where it stands, a pawn one square back or two (see
+//! [`tier_parents`](Endgame::tier_parents) for en passant). The engine then keeps no edges for
+//! the material (12 bytes a move: what kept the five-man endings from fitting in memory), and
+//! asks each position, as it is valued, for its parents. The parents of a representative are the
 //! classes with a move into its class, named by their representatives: the same relation the
 //! moves give, read backward, which is what the engine's counts of undecided children need.
 
-use shakmaty::{attacks, Bitboard, Square};
+use shakmaty::{attacks, Bitboard, Board, Piece, Square};
 
-use super::index::{fold_squares, transform};
-use super::{Endgame, Tier, MAX_MEN};
+use super::index::{fold_squares, transform, unfold_squares};
+use super::{colour, Endgame, Tier, MAX_MEN, ROLE_OF};
+
+/// The board of the kings and men (kind `colour · 5 + role`, square).
+fn board_of(kings: &[usize; 2], men: &[(usize, usize)]) -> Board {
+    let mut board = Board::empty();
+    for (c, &sq) in kings.iter().enumerate() {
+        let king = Piece {
+            color: colour(c),
+            role: shakmaty::Role::King,
+        };
+        board.set_piece_at(Square::new(sq as u32), king);
+    }
+    for &(kind, sq) in men {
+        let p = Piece {
+            color: colour(kind / 5),
+            role: ROLE_OF[kind % 5],
+        };
+        board.set_piece_at(Square::new(sq as u32), p);
+    }
+    board
+}
 
 impl Endgame {
     /// The other index of the class of `index`, a position of a material without pawns with
@@ -49,76 +70,206 @@ impl Endgame {
         (mirrored != squares).then(|| tier.start + (pair * tier.span + mirrored) * 2 + side)
     }
 
-    /// Whether the tier `t` lists its un-moves: a material without pawns.
+    /// Whether the tier `t` lists its un-moves: every material does.
     pub(super) fn lists_tier_parents(&self, t: u64) -> bool {
-        self.tiers
-            .get(t as usize)
-            .is_some_and(|tier| !tier.pawns && tier.ep.is_none())
+        (t as usize) < self.tiers.len()
     }
 
     /// Calls `f` with the representative of every position of the same material with a quiet
-    /// move to the position at `index` (a material without pawns). Read from the index's
+    /// move (no capture, no promotion) to the position at `index`. Read from the index's
     /// numbers, not from a board: the settle of a five-man ending asks this of every position.
     /// Placements where the side not to move is in check come too (the engine skips what is no
     /// position).
+    ///
+    /// The man that just moved returns to any empty square from which it reaches where it
+    /// stands: a piece or the king by its attacks, a pawn one square back or, from its fourth
+    /// rank, two (then only where the push leaves no en passant capture: where it does, the
+    /// push leads to the position's en passant twin). A position of the en passant block came
+    /// by that double push alone. And in a material with pawns of both sides each parent comes
+    /// also with every en passant square its own last move can have left.
     pub(super) fn tier_parents<F: FnMut(u64)>(&self, index: u64, mut f: F) {
         let tier = &self.tiers[self.tiers.partition_point(|x| x.start <= index) - 1];
-        let local = index - tier.start;
+        let (mut local, mut men_of, mut span) = (index - tier.start, &tier.men, tier.span);
+        let mut file = None;
+        if let Some(e) = tier.ep.as_ref().filter(|e| index >= e.start) {
+            local = index - e.start;
+            file = Some((local / 2 % 8) as usize);
+            local = local / 16 * 2 + local % 2;
+            men_of = &e.men[(local % 2) as usize];
+            span = e.span;
+        }
         let (side, rest) = ((local % 2) as usize, local / 2);
-        let (pair, mut squares) = (rest / tier.span, rest % tier.span);
-        let Some(&(wk, bk)) = self.pairs[0].pairs.get(pair as usize) else {
+        let (pair, squares) = (rest / span, rest % span);
+        let Some(&(wk, bk)) = self.pairs[tier.pawns as usize].pairs.get(pair as usize) else {
             return;
         };
         let mut kings = [wk as usize, bk as usize];
-        let n = tier.men.len();
+        let n = men_of.len();
+        let mut at = [0usize; MAX_MEN];
+        unfold_squares(men_of, squares, &mut at);
         let mut men = [(0usize, 0usize); MAX_MEN];
-        for k in (0..n).rev() {
-            men[k] = (tier.men[k].0 * 5 + tier.men[k].1, (squares % 64) as usize);
-            squares /= 64;
+        for k in 0..n {
+            men[k] = (men_of[k].0 * 5 + men_of[k].1, at[k]);
+        }
+        // The side that made the last move, and moves first in the parent.
+        let mover = 1 - side;
+        let mut n = n;
+        if let Some(f) = file {
+            // The pawn that crossed the en passant square: the mover's.
+            men[n] = (mover * 5 + 4, if side == 0 { 32 + f } else { 24 + f });
+            n += 1;
         }
         let mut occupied = Bitboard::EMPTY;
         for &sq in kings.iter().chain(men[..n].iter().map(|(_, sq)| sq)) {
             occupied.add(Square::new(sq as u32));
         }
-        // The side that made the last move, and moves first in the parent.
-        let mover = 1 - side;
-        let place =
-            |kings: [usize; 2], men: &[(usize, usize)]| self.place(tier, kings, men, mover as u64);
+        let mut emit = |kings: [usize; 2], men: &[(usize, usize)]| {
+            self.parents_at(tier, kings, men, mover, &mut f)
+        };
+        // A pawn's step back: +8 for black's pawns, -8 for white's.
+        let back = |sq: usize| {
+            if mover == 0 {
+                sq.wrapping_sub(8)
+            } else {
+                sq + 8
+            }
+        };
+        let empty = |sq: usize| sq < 64 && !occupied.contains(Square::new(sq as u32));
+        if file.is_some() {
+            let k = n - 1;
+            let (one, two) = (back(men[k].1), back(back(men[k].1)));
+            if empty(one) && empty(two) {
+                men[k].1 = two;
+                emit(kings, &men[..n]);
+            }
+            return;
+        }
         let king = Square::new(kings[mover] as u32);
         for from in attacks::king_attacks(king) & !occupied {
             let was = kings[mover];
             kings[mover] = u32::from(from) as usize;
-            if let Some(i) = place(kings, &men[..n]) {
-                f(i);
-            }
+            emit(kings, &men[..n]);
             kings[mover] = was;
         }
         for k in 0..n {
-            let (kind, at) = men[k];
+            let (kind, sq) = men[k];
             if kind / 5 != mover {
                 continue;
             }
-            let to = Square::new(at as u32);
+            let to = Square::new(sq as u32);
             let from = match kind % 5 {
                 0 => attacks::queen_attacks(to, occupied),
                 1 => attacks::rook_attacks(to, occupied),
                 2 => attacks::bishop_attacks(to, occupied),
                 3 => attacks::knight_attacks(to),
-                // A pawn never moves back; materials with pawns keep their moves as edges.
-                _ => Bitboard::EMPTY,
+                _ => {
+                    let one = back(sq);
+                    // A pawn never stood on its first rank.
+                    let home = |s: usize| (8..56).contains(&s);
+                    if !empty(one) || !home(one) {
+                        continue;
+                    }
+                    men[k].1 = one;
+                    emit(kings, &men[..n]);
+                    let two = back(one);
+                    let fourth = if mover == 0 { 24..32 } else { 32..40 };
+                    if fourth.contains(&sq)
+                        && empty(two)
+                        && !(tier.ep.is_some()
+                            && self.ep_capture(&kings, &men[..n], (k, sq, one), side))
+                    {
+                        men[k].1 = two;
+                        emit(kings, &men[..n]);
+                    }
+                    men[k].1 = sq;
+                    continue;
+                }
             } & !occupied;
-            for sq in from {
-                men[k].1 = u32::from(sq) as usize;
-                if let Some(i) = place(kings, &men[..n]) {
+            for from in from {
+                men[k].1 = u32::from(from) as usize;
+                emit(kings, &men[..n]);
+            }
+            men[k].1 = sq;
+        }
+    }
+
+    /// Whether `side` to move has a legal en passant capture of man `k` of `men` (a pawn of
+    /// the other side) once it stands on `landed`, two squares from where it started, having
+    /// crossed `crossed`: then its double push leads to an en passant position.
+    fn ep_capture(
+        &self,
+        kings: &[usize; 2],
+        men: &[(usize, usize)],
+        (k, landed, crossed): (usize, usize, usize),
+        side: usize,
+    ) -> bool {
+        // Cheap first: a pawn of the side to move beside where the pushed one lands.
+        let beside = men.iter().any(|&(kind, s)| {
+            kind == side * 5 + 4 && s / 8 == landed / 8 && s.abs_diff(landed) == 1
+        });
+        if !beside {
+            return false;
+        }
+        let mut placed = men.to_vec();
+        placed[k].1 = landed;
+        let turn = colour(side);
+        let ep = Square::new(crossed as u32);
+        super::fen::position(board_of(kings, &placed), turn, Some(ep)).is_ok()
+    }
+
+    /// Calls `f` with the index of the placement `kings` and `men` (kind `colour · 5 + role`,
+    /// square) with `mover` to move, and, in a material with pawns of both sides, with that of
+    /// each en passant square the other side's last move can have left there.
+    fn parents_at<F: FnMut(u64)>(
+        &self,
+        tier: &Tier,
+        kings: [usize; 2],
+        men: &[(usize, usize)],
+        mover: usize,
+        f: &mut F,
+    ) {
+        let Some(i) = self.place(tier, kings, men, mover as u64) else {
+            return;
+        };
+        f(i);
+        if tier.ep.is_none() {
+            return;
+        }
+        // The other side's pawns that can have just pushed two squares: on their fourth rank
+        // with the two squares behind them empty, beside a pawn of the mover.
+        let other = 1 - mover;
+        let (fourth, back) = if other == 0 {
+            (24..32, -8i32)
+        } else {
+            (32..40, 8)
+        };
+        let free = |sq: i32| {
+            kings.iter().all(|&k| k as i32 != sq) && men.iter().all(|&(_, s)| s as i32 != sq)
+        };
+        for &(kind, sq) in men {
+            if kind != other * 5 + 4 || !fourth.contains(&sq) {
+                continue;
+            }
+            let (cross, start) = (sq as i32 + back, sq as i32 + 2 * back);
+            let beside = men
+                .iter()
+                .any(|&(k, s)| k == mover * 5 + 4 && s / 8 == sq / 8 && s.abs_diff(sq) == 1);
+            if !beside || !free(cross) || !free(start) {
+                continue;
+            }
+            let board = board_of(&kings, men);
+            let ep = Some(Square::new(cross as u32));
+            let turn = colour(mover);
+            if super::fen::position(board.clone(), turn, ep).is_ok() {
+                if let Some(i) = self.index_as(&board, turn, ep, true) {
                     f(i);
                 }
             }
-            men[k].1 = at;
         }
     }
 
     /// The representative index of the kings and men (kind `colour · 5 + role`, square) of a
-    /// material without pawns, `side` to move; `None` where the kings are adjacent.
+    /// material, `side` to move and no en passant square; `None` where the kings are adjacent.
     fn place(
         &self,
         tier: &Tier,
@@ -126,13 +277,15 @@ impl Endgame {
         men: &[(usize, usize)],
         side: u64,
     ) -> Option<u64> {
-        let (sym, pair) = self.pairs[0].canonical(kings[0], kings[1])?;
+        let (sym, pair) = self.pairs[tier.pawns as usize].canonical(kings[0], kings[1])?;
         let mut keys = [0u16; MAX_MEN];
         for (key, &(kind, sq)) in keys.iter_mut().zip(men) {
             *key = (kind * 64 + transform(sym, sq)) as u16;
         }
-        let squares = fold_squares(&mut keys[..men.len()]);
-        let squares = self.least_of_mirror(pair as usize, sym, men, squares);
+        let mut squares = fold_squares(&mut keys[..men.len()]);
+        if !tier.pawns {
+            squares = self.least_of_mirror(pair as usize, sym, men, squares);
+        }
         Some(tier.start + (pair as u64 * tier.span + squares) * 2 + side)
     }
 
@@ -175,7 +328,7 @@ mod tests {
 
     #[test]
     fn solving_from_un_moves_gives_the_values_of_the_kept_moves() {
-        for men in ["KRk", "KRkn"] {
+        for men in ["KRk", "KRkn", "KPk"] {
             let e = ChessSpec::new(men).unwrap().view();
             assert!(e.lists_tier_parents(e.tier_count() - 1));
             let listed = solve_standings(&e, &()).unwrap();
@@ -241,14 +394,28 @@ mod tests {
 
     #[test]
     fn un_moves_are_the_moves_read_backward() {
-        for men in ["KRk", "KBNk"] {
+        // With pawns: pushes of one and two squares; KPkp and KPPkp also en passant positions
+        // (their block at the end of the tier), as children and as parents.
+        for (men, step, ep_step) in [
+            ("KRk", 1, 1),
+            ("KBNk", 97, 1),
+            ("KPk", 1, 1),
+            ("KPkp", 61, 7),
+            ("KPPkp", 4099, 409),
+            ("KRPkr", 100_003, 1),
+        ] {
             let e = ChessSpec::new(men).unwrap().view();
             let t = e.tier_count() - 1;
             assert!(e.lists_tier_parents(t));
             let tier = e.tier(t);
+            let ep = e.tiers[t as usize].ep.as_ref().map(|b| b.start);
+            // Some positions of the tier, and more of its en passant block.
+            let sample = (tier.start..tier.end).filter(|&p| {
+                (p - tier.start) % step == 0 || ep.is_some_and(|b| p >= b && (p - b) % ep_step == 0)
+            });
             // Forward: every position's children inside the tier list it among their parents.
-            let step = if men == "KRk" { 1 } else { 97 };
-            for p in (tier.start..tier.end).step_by(step) {
+            let mut moved = [0u64; 2];
+            for p in sample.clone() {
                 if !e.represents(p) {
                     continue;
                 }
@@ -259,9 +426,15 @@ mod tests {
                     let mut listed = Vec::new();
                     e.tier_parents(c, |q| listed.push(q));
                     assert!(listed.contains(&p), "{men}: {p} moves to {c}, not listed");
+                    moved[usize::from(ep.is_some_and(|b| c >= b || p >= b))] += 1;
                 }
             }
-            check(&e, t, (tier.start..tier.end).step_by(step));
+            assert!(moved[0] > 0, "{men}: no move checked");
+            assert!(
+                ep.is_none() || moved[1] > 0,
+                "{men}: no en passant position"
+            );
+            check(&e, t, sample);
         }
     }
 }
