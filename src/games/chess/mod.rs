@@ -160,6 +160,22 @@ struct EpBlock {
 /// A board at an index, `Err` when the index places no position.
 type Placed = std::result::Result<Board, Board>;
 
+/// An index read back ([`Endgame::decode`]).
+struct Decoded<'a> {
+    tier: &'a Tier,
+    /// 0 for white to move.
+    side: usize,
+    /// The white king's square, then the black king's.
+    kings: [usize; 2],
+    /// The (colour, role) of the men besides the kings, in index order (in the en passant block
+    /// less the pawn that crossed the square).
+    men: &'a [(usize, usize)],
+    /// Their squares.
+    at: [usize; MAX_MEN],
+    /// In the en passant block, the en passant square's file.
+    file: Option<usize>,
+}
+
 /// A chess ending over its dense index.
 pub struct Endgame {
     spec: ChessSpec,
@@ -242,11 +258,10 @@ impl Endgame {
         self.tiers.get(t + 1).map_or(self.positions, |n| n.start)
     }
 
-    /// The board, side and en passant square at an index, `Err` with the cells (a clash
-    /// marked) when the index is no placement (men on one square, men of a kind out of order).
-    fn placement(&self, index: u64) -> (Placed, Color, Option<Square>, Vec<u32>) {
-        let t = self.tiers.partition_point(|x| x.start <= index) - 1;
-        let tier = &self.tiers[t];
+    /// The numbers of an index (below [`Tiered::positions`]): what the board and the un-moves
+    /// are built from.
+    fn decode(&self, index: u64) -> Decoded<'_> {
+        let tier = &self.tiers[self.tiers.partition_point(|x| x.start <= index) - 1];
         let (mut local, mut men, mut span) = (index - tier.start, &tier.men, tier.span);
         let mut file = None;
         if let Some(e) = tier.ep.as_ref().filter(|e| index >= e.start) {
@@ -256,14 +271,33 @@ impl Endgame {
             men = &e.men[(local % 2) as usize];
             span = e.span;
         }
-        let side = if local % 2 == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
         let rest = local / 2;
         let (pair, squares) = (rest / span, rest % span);
         let (wk, bk) = self.pairs[tier.pawns as usize].pairs[pair as usize];
+        let mut at = [0usize; MAX_MEN];
+        index::unfold_squares(men, squares, &mut at);
+        Decoded {
+            tier,
+            side: (local % 2) as usize,
+            kings: [wk as usize, bk as usize],
+            men,
+            at,
+            file,
+        }
+    }
+
+    /// The board, side and en passant square at an index, `Err` with the cells (a clash
+    /// marked) when the index is no placement (men on one square, men of a kind out of order).
+    fn placement(&self, index: u64) -> (Placed, Color, Option<Square>, Vec<u32>) {
+        let Decoded {
+            side,
+            kings: [wk, bk],
+            men,
+            at,
+            file,
+            ..
+        } = self.decode(index);
+        let side = colour(side);
         let mut cells = vec![0u32; fen::CELLS + 1];
         cells[fen::CELLS] = u32::from(side == Color::Black);
         let mut board = Board::empty();
@@ -274,10 +308,8 @@ impl Endgame {
                 role: Role::King,
             };
             board.set_piece_at(Square::new(sq as u32), p);
-            cells[sq as usize] = fen::code(p);
+            cells[sq] = fen::code(p);
         }
-        let mut at = [0usize; MAX_MEN];
-        index::unfold_squares(men, squares, &mut at);
         let mut ep = None;
         if let Some(f) = file {
             // The pawn that crossed the en passant square, the side to move's enemy.

@@ -18,8 +18,8 @@
 
 use shakmaty::{attacks, Bitboard, Board, Piece, Square};
 
-use super::index::{fold_squares, transform, unfold_squares};
-use super::{colour, Endgame, Tier, MAX_MEN, ROLE_OF};
+use super::index::{fold_squares, transform};
+use super::{colour, Decoded, Endgame, Tier, MAX_MEN, ROLE_OF};
 
 /// The board of the kings and men (kind `colour · 5 + role`, square).
 fn board_of(kings: &[usize; 2], men: &[(usize, usize)]) -> Board {
@@ -88,25 +88,15 @@ impl Endgame {
     /// by that double push alone. And in a material with pawns of both sides each parent comes
     /// also with every en passant square its own last move can have left.
     pub(super) fn tier_parents<F: FnMut(u64)>(&self, index: u64, mut f: F) {
-        let tier = &self.tiers[self.tiers.partition_point(|x| x.start <= index) - 1];
-        let (mut local, mut men_of, mut span) = (index - tier.start, &tier.men, tier.span);
-        let mut file = None;
-        if let Some(e) = tier.ep.as_ref().filter(|e| index >= e.start) {
-            local = index - e.start;
-            file = Some((local / 2 % 8) as usize);
-            local = local / 16 * 2 + local % 2;
-            men_of = &e.men[(local % 2) as usize];
-            span = e.span;
-        }
-        let (side, rest) = ((local % 2) as usize, local / 2);
-        let (pair, squares) = (rest / span, rest % span);
-        let Some(&(wk, bk)) = self.pairs[tier.pawns as usize].pairs.get(pair as usize) else {
-            return;
-        };
-        let mut kings = [wk as usize, bk as usize];
+        let Decoded {
+            tier,
+            side,
+            mut kings,
+            men: men_of,
+            at,
+            file,
+        } = self.decode(index);
         let n = men_of.len();
-        let mut at = [0usize; MAX_MEN];
-        unfold_squares(men_of, squares, &mut at);
         let mut men = [(0usize, 0usize); MAX_MEN];
         for k in 0..n {
             men[k] = (men_of[k].0 * 5 + men_of[k].1, at[k]);
