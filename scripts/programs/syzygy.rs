@@ -105,7 +105,8 @@ pub fn ending(pos: &Chess) -> String {
 /// table: a probe costs microseconds).
 pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Report {
     let rules = table.rules();
-    let mated = table.value_kind() == ValueKind::Remoteness;
+    // A table of distances to mate: compared by win, draw and loss alone.
+    let by_class = table.value_kind() == ValueKind::Remoteness;
     let tallies: Mutex<BTreeMap<String, Tally>> = Mutex::new(BTreeMap::new());
     let shown = Mutex::new(Vec::<String>::new());
     let show = |s: String| {
@@ -148,7 +149,7 @@ pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Report {
                     t.kings_alone += 1;
                     continue;
                 }
-                if mated {
+                if by_class {
                     let signed = match tb.probe_wdl_after_zeroing(&pos) {
                         Ok(Wdl::Loss | Wdl::BlessedLoss) => Standing::Lose,
                         Ok(Wdl::Draw) => Standing::Draw,

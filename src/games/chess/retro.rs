@@ -21,6 +21,23 @@ use shakmaty::{attacks, Bitboard, Board, Piece, Square};
 use super::index::{fold_squares, transform};
 use super::{colour, Decoded, Endgame, Tier, MAX_MEN, ROLE_OF};
 
+/// Whether `side` to move has a legal en passant capture of the pawn of `men` (kind `colour · 5 +
+/// role`, square) on `landed`, which has just crossed `crossed`. Cheap first: a pawn of `side`
+/// beside it; then the rules.
+fn ep_legal(
+    kings: &[usize; 2],
+    men: &[(usize, usize)],
+    side: usize,
+    landed: usize,
+    crossed: usize,
+) -> bool {
+    let beside = men
+        .iter()
+        .any(|&(kind, s)| kind == side * 5 + 4 && s / 8 == landed / 8 && s.abs_diff(landed) == 1);
+    let ep = Some(Square::new(crossed as u32));
+    beside && super::fen::position(board_of(kings, men), colour(side), ep).is_ok()
+}
+
 /// The board of the kings and men (kind `colour · 5 + role`, square).
 fn board_of(kings: &[usize; 2], men: &[(usize, usize)]) -> Board {
     let mut board = Board::empty();
@@ -165,8 +182,12 @@ impl Endgame {
                     let fourth = if mover == 0 { 24..32 } else { 32..40 };
                     if fourth.contains(&sq)
                         && empty(two)
-                        && !(tier.ep.is_some()
-                            && self.ep_capture(&kings, &men[..n], (k, sq, one), side))
+                        && !(tier.ep.is_some() && {
+                            // Where the push leaves a capture, it leads to the twin.
+                            let mut pushed = men;
+                            pushed[k].1 = sq;
+                            ep_legal(&kings, &pushed[..n], side, sq, one)
+                        })
                     {
                         men[k].1 = two;
                         emit(kings, &men[..n]);
@@ -181,30 +202,6 @@ impl Endgame {
             }
             men[k].1 = sq;
         }
-    }
-
-    /// Whether `side` to move has a legal en passant capture of man `k` of `men` (a pawn of
-    /// the other side) once it stands on `landed`, two squares from where it started, having
-    /// crossed `crossed`: then its double push leads to an en passant position.
-    fn ep_capture(
-        &self,
-        kings: &[usize; 2],
-        men: &[(usize, usize)],
-        (k, landed, crossed): (usize, usize, usize),
-        side: usize,
-    ) -> bool {
-        // Cheap first: a pawn of the side to move beside where the pushed one lands.
-        let beside = men.iter().any(|&(kind, s)| {
-            kind == side * 5 + 4 && s / 8 == landed / 8 && s.abs_diff(landed) == 1
-        });
-        if !beside {
-            return false;
-        }
-        let mut placed = men.to_vec();
-        placed[k].1 = landed;
-        let turn = colour(side);
-        let ep = Square::new(crossed as u32);
-        super::fen::position(board_of(kings, &placed), turn, Some(ep)).is_ok()
     }
 
     /// Calls `f` with the index of the placement `kings` and `men` (kind `colour · 5 + role`,
@@ -241,19 +238,12 @@ impl Endgame {
                 continue;
             }
             let (cross, start) = (sq as i32 + back, sq as i32 + 2 * back);
-            let beside = men
-                .iter()
-                .any(|&(k, s)| k == mover * 5 + 4 && s / 8 == sq / 8 && s.abs_diff(sq) == 1);
-            if !beside || !free(cross) || !free(start) {
+            if !free(cross) || !free(start) || !ep_legal(&kings, men, mover, sq, cross as usize) {
                 continue;
             }
-            let board = board_of(&kings, men);
             let ep = Some(Square::new(cross as u32));
-            let turn = colour(mover);
-            if super::fen::position(board.clone(), turn, ep).is_ok() {
-                if let Some(i) = self.index_as(&board, turn, ep, true) {
-                    f(i);
-                }
+            if let Some(i) = self.index_as(&board_of(&kings, men), colour(mover), ep, true) {
+                f(i);
             }
         }
     }
