@@ -1,5 +1,5 @@
-//! Chess tables of distances to zeroing (`--values dtz`): every position of KQk, KRk and KRkr
-//! equal to Syzygy's tables (made by syzygy1/tb, kept in `data/syzygy/`), WDL and exact DTZ;
+//! Chess tables of distances to zeroing (`--values dtz`): every position of KQk, KRk, KRkr and
+//! KPk equal to Syzygy's tables (made by syzygy1/tb, kept in `data/syzygy/`), WDL and exact DTZ;
 //! an altered entry caught by that comparison and by the recurrence; a capture resetting the
 //! count where distance to mate goes on; the same bytes at 1 and 2 threads; answers and
 //! refusals through the command line. The recurrence of every dtz value of KQk is checked by
@@ -23,7 +23,7 @@ fn spec(men: &str) -> Spec {
 fn syzygy_tables() -> shakmaty_syzygy::Tablebase<shakmaty::Chess> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
     let (tb, files) = syzygy::tablebase(dir).unwrap();
-    assert_eq!(files, 9, "{dir}");
+    assert_eq!(files, 12, "{dir}");
     tb
 }
 
@@ -34,6 +34,8 @@ fn every_position_has_syzygys_wdl_and_dtz() {
         ("KQk", &["KQvK"][..]),
         ("KRk", &["KRvK"]),
         ("KRkr", &["KRvK", "KvKR", "KRvKR"]),
+        // A pawn's move resets the count as a capture does.
+        ("KPk", &["KPvK", "KQvK", "KRvK"]),
     ] {
         let t = table(&spec(men), ValueKind::Dtz);
         let report = syzygy::compare(&t, &tb, 1);
@@ -65,8 +67,7 @@ fn pawn_endings_have_syzygys_win_draw_and_loss() {
     for name in ["KPvK", "KQvK", "KRvK", "KBvK", "KNvK"] {
         assert!(report.endings[name].wdl_equal > 0, "{name}");
     }
-    // KPvK alone: 81,664 positions with white to move and 84,012 with black (its kings
-    // under the mirror: the white king on files a-d).
+    // KPvK alone: 165,676 positions with either side to move (81,664 and 84,012).
     assert_eq!(report.endings["KPvK"].positions, 165_676);
     // A won position made a draw is caught.
     let mut solved = s.solve(ValueKind::Remoteness, &()).unwrap();
@@ -209,19 +210,26 @@ fn the_command_line_answers_and_refuses() {
     assert!(lines[2]["error"].as_str().unwrap().contains("in check"));
     assert_eq!(o.status.code(), Some(2));
 
-    refused(
-        "pawns",
-        &[
-            "build",
-            "chess",
-            "--men",
-            "KPk",
-            "--values",
-            "dtz",
-            "--out",
-            dir.arg(),
-        ],
-        &["--men KPk", "without pawns", "expected remoteness or wlt"],
+    // With pawns: a pawn's move is a zeroing move, as a capture is.
+    gamedb_ok(&[
+        "build",
+        "chess",
+        "--men",
+        "KPk",
+        "--values",
+        "dtz",
+        "--out",
+        dir.arg(),
+    ]);
+    let text = gamedb_ok(&[
+        "query",
+        &dir.join("chess-KPk-dtz.gtab"),
+        "8/8/8/8/8/8/4P3/K6k w - - 0 1",
+    ]);
+    assert!(
+        text.starts_with("8/8/8/8/8/8/4P3/K6k w - - 0 1: win, dtz 1  moves:")
+            && text.contains("e4: win, dtz 1 (zeroing)"),
+        "{text}"
     );
     refused(
         "play",

@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
 # Chess endings: gamedb's distance-to-zeroing tables (`--values dtz`) against Syzygy's
 # generator (github syzygy1/tb, Ronald de Man), side by side at the same thread count, and
-# position by position. Endings with pawns, for which gamedb builds distances to mate only, are
-# built as such and compared by win, draw and loss alone (the class Syzygy gives, its cursed
-# wins and blessed losses read as wins and losses): tb's time then covers WDL and DTZ, gamedb's
-# distance to mate.
+# position by position, with pawns or without.
 #
 #   TB_SRC=/path/to/tb scripts/bench/syzygy.sh OUT THREADS ENDING...
 #
@@ -49,10 +46,7 @@ for e in "$@"; do
     # gamedb's men for Syzygy's name: KQvKR -> KQkr.
     name=$e
     men="${name%%v*}$(echo "${name#*v}" | tr 'A-Z' 'a-z')"
-    case $men in
-        *P* | *p*) values=remoteness file=chess-$men.gtab ;;
-        *) values=dtz file=chess-$men-dtz.gtab ;;
-    esac
+    values=dtz file=chess-$men-dtz.gtab
     rm -f "$OUT/gamedb/$file"
     /usr/bin/time -v -o "$OUT/gamedb/$men.time" "$BIN" build chess --men "$men" --values "$values" \
         --threads "$threads" --out "$OUT/gamedb" >"$OUT/gamedb/$men.log" 2>&1

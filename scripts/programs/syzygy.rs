@@ -2,8 +2,7 @@
 //! position by position: shared by `syzygy-compare.rs` (the benchmark's comparison) and
 //! `tests/chess_dtz.rs` (the same on small tables kept in `tests/data/syzygy/`).
 //!
-//! A table of distances to mate (`remoteness`, the only kind gamedb builds for endings with
-//! pawns) is compared by its win, draw or loss alone, which the 50-move rule does not change
+//! A table of distances to mate (`remoteness`) is compared by its win, draw or loss alone, which the 50-move rule does not change
 //! when it is set aside: a win is Syzygy's win or cursed win, a loss its loss or blessed loss,
 //! a tie or a draw its draw.
 //!

@@ -130,9 +130,10 @@ fn tier_memory<G: Tiered>(game: &G) -> u64 {
             .saturating_add(edges)
     };
     // A game of very many tiers (Connect Four on a long board) keeps every move's edge and
-    // says its largest tier without a walk; a game of a few tiers is asked tier by tier.
+    // says its largest tier without a walk; a game of fewer tiers (a chess ending of five men
+    // has one for each placement of its pawns, tens of thousands) is asked tier by tier.
     let tiers = game.tier_count();
-    if tiers <= 1 << 12 {
+    if tiers <= 1 << 16 {
         (0..tiers)
             .map(|t| {
                 let r = game.tier(t);

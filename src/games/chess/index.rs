@@ -1,19 +1,30 @@
 //! The index of a chess table: the materials (the ending asked for and every sub-ending a
-//! capture or a promotion reaches), each a tier, and within a tier the placements of the men
-//! with the board's symmetries.
+//! capture or a promotion reaches), each split into tiers, and within a tier the placements of
+//! the men with the board's symmetries.
 //!
-//! A material's index is `(pair · span + squares) · 2 + side`: `pair` numbers the placements
-//! of the two kings that are canonical under the symmetries the material keeps (the eight of
-//! the square without pawns: the white king in the triangle a1–d1–d4 and, with it on the long
-//! diagonal, the black king on or below it, the 462 pairs of the literature; with pawns the
-//! left-right mirror alone: the white king on files a–d), kings never on one square nor
-//! adjacent; then `squares`, each other man's square as one digit of a number, first man most
-//! significant, men in the order white Q, R, B, N, P then black q, r, b, n, p: a piece's
-//! digit is its square 0..64 in shakmaty's order (a1 = 0, h8 = 63), a pawn's its square less
-//! 8, 0..48 (a pawn never stands on the first or last rank); `span` is 64 for each piece
-//! times 48 for each pawn; `side` 0 for white to move. Indices where two men share a square
-//! or where men of one kind are not in increasing order of square are no positions (marked
-//! so).
+//! A material without pawns is one tier, `(pair · span + squares) · 2 + side`: `pair` numbers
+//! the placements of the two kings that are canonical under the eight symmetries of the square
+//! (the white king in the triangle a1–d1–d4 and, with it on the long diagonal, the black king
+//! on or below it: the 462 pairs of the literature), kings never on one square nor adjacent;
+//! then `squares`, each other man's square as one digit of a number, first man most
+//! significant, men in the order white Q, R, B, N then black q, r, b, n, a digit its square
+//! 0..64 in shakmaty's order (a1 = 0, h8 = 63); `span` is 64 for each man; `side` 0 for white
+//! to move.
+//!
+//! A material with pawns has a tier for each placement of its pawns ([`pawn_placements`]), so
+//! that every pawn move, like a capture or a promotion, leaves its tier: what a distance to
+//! zeroing needs, whose count a pawn move resets. Only the mirror of files keeps pawns' moves,
+//! and the pawns choose it: a placement is canonical where its number is at most its mirror's.
+//! Its tiers come most advanced first (a pawn move advances, so it leads to a tier solved
+//! before). In a tier, `(pair · span + squares) · 2 + side` as above with the pieces alone,
+//! `pair` numbering all 3,612 king pairs, or, where the pawns are their own mirror, the 1,806
+//! with the white king on files a–d. With pawns of both sides the en passant positions follow:
+//! `((pair · span + squares) · width + e) · 2 + side`, `e` numbering the files where the side
+//! to move's enemy has a pawn on its fourth rank beside a pawn of the side to move (see
+//! [`PawnPlacement::ep_files`]).
+//!
+//! Indices where two men share a square, where men of one kind are not in increasing order of
+//! square, or that name no en passant file are no positions (marked so).
 
 /// Roles of the men besides the kings, in index order.
 pub const ROLES: [char; 5] = ['Q', 'R', 'B', 'N', 'P'];
@@ -199,9 +210,108 @@ pub fn unfold_squares(men: &[(usize, usize)], mut squares: u64, at: &mut [usize]
     }
 }
 
-/// 64 for each piece of `men` times 48 for each pawn: the squares parts of a king pair.
+/// 64 for each piece of `men` times 48 for each pawn: how many numbers their squares take.
 pub fn span(men: &[(usize, usize)]) -> u64 {
     men.iter().map(|&(c, r)| radix(c * 5 + r)).product()
+}
+
+/// A placement of a material's pawns: one tier of its index.
+pub struct PawnPlacement {
+    /// The pawns' squares in index order (white's rising, then black's rising).
+    pub squares: Vec<u8>,
+    /// The number of the placement: each pawn's square less 8 as a digit of 48, in index order.
+    pub number: u64,
+    /// Whether the mirror of files leaves the pawns where they are.
+    pub symmetric: bool,
+    /// For each side to move, the files where the other side has a pawn on its fourth rank
+    /// beside a pawn of the side to move: where a double push may just have crossed an en
+    /// passant square.
+    pub ep_files: [Vec<u8>; 2],
+}
+
+/// The number of a placement of pawns (kind `colour · 5 + 4`, square) and its mirror's: what
+/// [`pawn_placements`] numbers placements by.
+pub fn pawn_numbers(pawns: &[(usize, usize)]) -> (u64, u64) {
+    let mut keys = [0u16; 8];
+    let mut mirror = [0u16; 8];
+    for (k, &(kind, sq)) in pawns.iter().enumerate() {
+        keys[k] = (kind * 64 + sq) as u16;
+        mirror[k] = (kind * 64 + transform(1, sq)) as u16;
+    }
+    let n = pawns.len();
+    (fold_squares(&mut keys[..n]), fold_squares(&mut mirror[..n]))
+}
+
+/// How far the pawns have come: the ranks white's have climbed and black's have come down.
+/// Every pawn move adds to it.
+fn advancement(pawns: &[(usize, usize)]) -> usize {
+    pawns
+        .iter()
+        .map(|&(kind, sq)| if kind == 4 { sq / 8 } else { 7 - sq / 8 })
+        .sum()
+}
+
+/// The canonical placements of the pawns of `men` (kinds in index order; its pawns, white's
+/// then black's, kind `colour · 5 + 4`): pawns on distinct squares of the second to seventh
+/// ranks, each placement whose number is at most its mirror's, most advanced first (then by
+/// number).
+pub fn pawn_placements(men: &[(usize, usize)]) -> Vec<PawnPlacement> {
+    let kinds: Vec<usize> = men
+        .iter()
+        .filter(|m| m.1 == 4)
+        .map(|&(c, r)| c * 5 + r)
+        .collect();
+    let n = kinds.len();
+    let mut out = Vec::new();
+    'each: for number in 0..48u64.pow(n as u32) {
+        let mut pawns = [(0usize, 0usize); 8];
+        let mut rest = number;
+        for k in (0..n).rev() {
+            pawns[k] = (kinds[k], (rest % 48) as usize + 8);
+            rest /= 48;
+        }
+        let pawns = &pawns[..n];
+        for k in 0..n {
+            let same_kind_before = k > 0 && pawns[k - 1].0 == pawns[k].0;
+            if same_kind_before && pawns[k - 1].1 >= pawns[k].1
+                || pawns[..k].iter().any(|p| p.1 == pawns[k].1)
+            {
+                continue 'each;
+            }
+        }
+        let (number, mirrored) = pawn_numbers(pawns);
+        if number > mirrored {
+            continue;
+        }
+        let ep_files = [0, 1].map(|side: usize| {
+            // The other side's pawns on their fourth rank, beside one of `side`'s.
+            let fourth = if side == 0 { 32..40 } else { 24..32 };
+            let mut files: Vec<u8> = pawns
+                .iter()
+                .filter(|&&(kind, sq)| {
+                    kind == (1 - side) * 5 + 4
+                        && fourth.contains(&sq)
+                        && pawns.iter().any(|&(k, s)| {
+                            k == side * 5 + 4 && s / 8 == sq / 8 && s.abs_diff(sq) == 1
+                        })
+                })
+                .map(|&(_, sq)| (sq % 8) as u8)
+                .collect();
+            files.sort_unstable();
+            files
+        });
+        out.push((
+            advancement(pawns),
+            PawnPlacement {
+                squares: pawns.iter().map(|p| p.1 as u8).collect(),
+                number,
+                symmetric: number == mirrored,
+                ep_files,
+            },
+        ));
+    }
+    out.sort_by_key(|(a, p)| (std::cmp::Reverse(*a), p.number));
+    out.into_iter().map(|(_, p)| p).collect()
 }
 
 fn adjacent_or_same(a: usize, b: usize) -> bool {
@@ -220,13 +330,18 @@ pub struct KingPairs {
 }
 
 impl KingPairs {
-    /// The pairs without pawns (eight symmetries) or with them (the mirror alone).
-    pub fn new(pawns: bool) -> KingPairs {
+    /// The pairs under eight symmetries (without pawns), under the mirror of files (pawns that
+    /// are their own mirror) or under none (1).
+    pub fn new(symmetries: usize) -> KingPairs {
         let mut number = vec![u16::MAX; 64 * 64];
         let mut pairs = Vec::new();
         for wk in 0..64 {
             let (f, r) = (wk & 7, wk >> 3);
-            let fits = if pawns { f < 4 } else { f < 4 && r <= f };
+            let fits = match symmetries {
+                8 => f < 4 && r <= f,
+                2 => f < 4,
+                _ => true,
+            };
             if !fits {
                 continue;
             }
@@ -234,7 +349,7 @@ impl KingPairs {
                 if adjacent_or_same(wk, bk) {
                     continue;
                 }
-                if !pawns && r == f && (bk >> 3) > (bk & 7) {
+                if symmetries == 8 && r == f && (bk >> 3) > (bk & 7) {
                     continue;
                 }
                 number[wk * 64 + bk] = pairs.len() as u16;
@@ -242,7 +357,7 @@ impl KingPairs {
             }
         }
         KingPairs {
-            symmetries: if pawns { 2 } else { 8 },
+            symmetries,
             number,
             pairs,
         }
@@ -265,9 +380,11 @@ mod tests {
 
     #[test]
     fn the_literature_counts_462_king_pairs_without_pawns() {
-        assert_eq!(KingPairs::new(false).pairs.len(), 462);
-        // With pawns: 32 squares of the white king, each with the squares not next to it.
-        assert_eq!(KingPairs::new(true).pairs.len(), 1806);
+        assert_eq!(KingPairs::new(8).pairs.len(), 462);
+        // Under the mirror: 32 squares of the white king, each with the squares not next to
+        // it; under none, twice as many.
+        assert_eq!(KingPairs::new(2).pairs.len(), 1806);
+        assert_eq!(KingPairs::new(1).pairs.len(), 3612);
     }
 
     #[test]
@@ -279,6 +396,26 @@ mod tests {
         for bad in ["", "Kk k", "kK", "KRkK", "Rk", "KXk", "KRkrK"] {
             assert!(Material::parse(bad).is_none(), "{bad}");
         }
+    }
+
+    #[test]
+    fn pawn_placements_are_counted_under_the_mirror() {
+        let count = |men: &str| pawn_placements(&Material::parse(men).unwrap().men()).len();
+        // One pawn: half of 48 squares. Two white pawns: 1,128 pairs, the 24 on mirrored
+        // squares their own mirror, the rest in twos. A pawn each: 48 · 47, in twos.
+        assert_eq!(count("KPk"), 24);
+        assert_eq!(count("KPPk"), (1128 - 24) / 2 + 24);
+        assert_eq!(count("KPkp"), 48 * 47 / 2);
+        assert_eq!(count("KRk"), 1);
+        let all = pawn_placements(&Material::parse("KPkp").unwrap().men());
+        // Most advanced first: a white pawn on the seventh rank, a black one on the second.
+        assert_eq!(all[0].squares[0] / 8, 6);
+        assert_eq!(all[0].squares[1] / 8, 1);
+        // White to move has an en passant file where a black pawn stands on the fifth rank
+        // beside a white pawn: d5 and e5 (the mirror of e5 and d5).
+        let d5e5 = all.iter().find(|p| p.squares == [35, 36]).unwrap();
+        assert_eq!(d5e5.ep_files, [vec![4], vec![]]);
+        assert!(!all.iter().any(|p| p.squares == [36, 35]));
     }
 
     #[test]

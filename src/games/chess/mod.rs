@@ -71,8 +71,9 @@ impl ChessSpec {
 
 impl GameSpec for ChessSpec {
     const NAME: &'static str = "chess";
-    /// 2: a pawn's square is a digit of 48 in the index (it was one of 64).
-    const RULES_VERSION: u32 = 2;
+    /// 2: a pawn's square is a digit of 48 in the index (it was one of 64). 3: a tier for each
+    /// placement of the pawns, chosen by the pawns under the mirror (it was by the kings).
+    const RULES_VERSION: u32 = 3;
     const ABOUT: &'static str =
         "Chess endings: distance to mate for every position of an ending and its sub-endings";
     const PARAMS: &'static [Param] = &[Param::required(
@@ -89,27 +90,6 @@ impl GameSpec for ChessSpec {
 
     fn from_args(a: &Arguments) -> Result<Self> {
         ChessSpec::new(a.text("men")?)
-    }
-
-    /// Distances to zeroing (`dtz`) only without pawns: a pawn's move resets the counter
-    /// without leaving its material, where the solver resets it.
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        if self.men.pawns() > 0 {
-            &[ValueKind::Remoteness, ValueKind::Wlt]
-        } else {
-            Self::VALUES
-        }
-    }
-
-    fn refuses(&self, kind: ValueKind) -> Option<String> {
-        (kind == ValueKind::Dtz && self.men.pawns() > 0).then(|| {
-            format!(
-                "--men {}: dtz values are built for endings without pawns only (a pawn's move \
-                 resets the 50-move count inside its material); expected remoteness or wlt \
-                 values for it, or dtz for a pawnless ending",
-                self.men.name()
-            )
-        })
     }
 
     fn parameters(&self) -> String {
@@ -131,30 +111,38 @@ impl GameSpec for ChessSpec {
     }
 }
 
-/// One material's part of the index.
+/// One material of the table.
 struct Tier {
     material: Material,
     /// The roles of the men besides the kings, in index order: (colour, role index).
     men: Vec<(usize, usize)>,
-    /// The squares parts of a king pair ([`index::span`]).
+    /// Those that are no pawns.
+    pieces: Vec<(usize, usize)>,
+    /// How many numbers the squares of the pieces take ([`index::span`]).
     span: u64,
-    /// Whether the material has pawns (which king pairs it uses).
+    /// Whether the material has pawns.
     pawns: bool,
-    start: u64,
-    /// With pawns of both sides, the en passant positions after the others.
-    ep: Option<EpBlock>,
+    /// Its parts ([`Part`]): one without pawns, one for each placement of the pawns.
+    parts: Range<usize>,
+    /// With pawns, the part of each canonical placement by its number (`u32::MAX` for none).
+    part_of: Vec<u32>,
 }
 
-/// The en passant positions of a material: `((pair · span + squares) · 8 + file) · 2 + side`
-/// from `start`, where `file` is the en passant square's (after the symmetry of the kings)
-/// and `squares` places the men besides the kings and the pawn that just crossed it, which
-/// stands on its fourth rank on that file.
-struct EpBlock {
+/// A tier of the engine: a material without pawns, or one placement of a material's pawns.
+struct Part {
     start: u64,
-    /// The men besides the pushed pawn, white to move (a black pawn pushed) and black to move.
-    men: [Vec<(usize, usize)>; 2],
-    /// The squares parts of a king pair for those men.
-    span: u64,
+    /// Its material's [`Tier`].
+    tier: usize,
+    /// The pawns' squares in index order.
+    pawns: Vec<u8>,
+    /// Which king pairs it numbers: 0 under eight symmetries (no pawns), 1 under the mirror
+    /// (pawns that are their own mirror), 2 all.
+    kings: usize,
+    /// Where its en passant positions start (its end when it has none), how many files each
+    /// side to move can have there, and which.
+    ep_start: u64,
+    ep_width: u64,
+    ep_files: [Vec<u8>; 2],
 }
 
 /// A board at an index, `Err` when the index places no position.
@@ -162,26 +150,30 @@ type Placed = std::result::Result<Board, Board>;
 
 /// An index read back ([`Endgame::decode`]).
 struct Decoded<'a> {
-    tier: &'a Tier,
+    part: &'a Part,
     /// 0 for white to move.
     side: usize,
     /// The white king's square, then the black king's.
     kings: [usize; 2],
-    /// The (colour, role) of the men besides the kings, in index order (in the en passant block
-    /// less the pawn that crossed the square).
+    /// The (colour, role) of the men besides the kings, in index order.
     men: &'a [(usize, usize)],
     /// Their squares.
     at: [usize; MAX_MEN],
-    /// In the en passant block, the en passant square's file.
+    /// In the en passant block, the en passant square's file ([`NO_FILE`] where the index names
+    /// none).
     file: Option<usize>,
 }
+
+/// The file of an en passant index that names none.
+const NO_FILE: usize = 8;
 
 /// A chess ending over its dense index.
 pub struct Endgame {
     spec: ChessSpec,
     tiers: Vec<Tier>,
-    /// The king pairs without pawns and with them.
-    pairs: [KingPairs; 2],
+    parts: Vec<Part>,
+    /// The king pairs under eight symmetries, under the mirror and under none.
+    pairs: [KingPairs; 3],
     positions: u64,
 }
 
@@ -213,74 +205,113 @@ fn role_index(role: Role) -> usize {
 
 impl Endgame {
     fn new(spec: ChessSpec) -> Endgame {
-        let pairs = [KingPairs::new(false), KingPairs::new(true)];
+        let pairs = [KingPairs::new(8), KingPairs::new(2), KingPairs::new(1)];
         let mut tiers = Vec::new();
+        let mut parts = Vec::new();
         let mut start = 0;
         for material in spec.men.closure() {
             let men = material.men();
+            let pieces: Vec<(usize, usize)> = men.iter().copied().filter(|m| m.1 != 4).collect();
+            let span = index::span(&pieces);
             let pawns = material.pawns() > 0;
-            let span = index::span(&men);
-            let count = pairs[pawns as usize].pairs.len() as u64;
-            let mut ep = None;
-            if material.0[0][4] > 0 && material.0[1][4] > 0 {
-                let without = |c: usize| {
-                    let mut m = men.clone();
-                    let k = m.iter().position(|&x| x == (c, 4)).unwrap_or(0);
-                    m.remove(k);
-                    m
+            let first = parts.len();
+            let mut part_of = Vec::new();
+            let placements = if pawns {
+                part_of = vec![u32::MAX; 48usize.pow(material.pawns() as u32)];
+                index::pawn_placements(&men)
+            } else {
+                vec![index::PawnPlacement {
+                    squares: Vec::new(),
+                    number: 0,
+                    symmetric: false,
+                    ep_files: [Vec::new(), Vec::new()],
+                }]
+            };
+            for p in placements {
+                let kings = match (pawns, p.symmetric) {
+                    (false, _) => 0,
+                    (true, true) => 1,
+                    (true, false) => 2,
                 };
-                ep = Some(EpBlock {
-                    start: start + count * span * 2,
-                    men: [without(1), without(0)],
-                    span: span / 48,
+                let normal = pairs[kings].pairs.len() as u64 * span * 2;
+                let ep_width = p.ep_files.iter().map(Vec::len).max().unwrap_or(0) as u64;
+                if pawns {
+                    part_of[p.number as usize] = parts.len() as u32;
+                }
+                parts.push(Part {
+                    start,
+                    tier: tiers.len(),
+                    pawns: p.squares,
+                    kings,
+                    ep_start: start + normal,
+                    ep_width,
+                    ep_files: p.ep_files,
                 });
+                start += normal * (1 + ep_width);
             }
-            let size = count * span * 2 + ep.as_ref().map_or(0, |e| count * e.span * 16);
             tiers.push(Tier {
                 material,
                 men,
+                pieces,
                 span,
                 pawns,
-                start,
-                ep,
+                parts: first..parts.len(),
+                part_of,
             });
-            start += size;
         }
         Endgame {
             spec,
             tiers,
+            parts,
             pairs,
             positions: start,
         }
     }
 
-    fn tier_end(&self, t: usize) -> u64 {
-        self.tiers.get(t + 1).map_or(self.positions, |n| n.start)
+    fn part_end(&self, p: usize) -> u64 {
+        self.parts.get(p + 1).map_or(self.positions, |n| n.start)
+    }
+
+    /// The part of an index below [`Tiered::positions`].
+    fn part_at(&self, index: u64) -> usize {
+        self.parts.partition_point(|x| x.start <= index) - 1
     }
 
     /// The numbers of an index (below [`Tiered::positions`]): what the board and the un-moves
     /// are built from.
     fn decode(&self, index: u64) -> Decoded<'_> {
-        let tier = &self.tiers[self.tiers.partition_point(|x| x.start <= index) - 1];
-        let (mut local, mut men, mut span) = (index - tier.start, &tier.men, tier.span);
+        let part = &self.parts[self.part_at(index)];
+        let tier = &self.tiers[part.tier];
+        let mut local = index - part.start;
         let mut file = None;
-        if let Some(e) = tier.ep.as_ref().filter(|e| index >= e.start) {
-            local = index - e.start;
-            file = Some((local / 2 % 8) as usize);
-            local = local / 16 * 2 + local % 2;
-            men = &e.men[(local % 2) as usize];
-            span = e.span;
+        if index >= part.ep_start {
+            let e = index - part.ep_start;
+            let (side, rest) = (e % 2, e / 2);
+            let files = &part.ep_files[side as usize];
+            let f = files.get((rest % part.ep_width) as usize);
+            file = Some(f.map_or(NO_FILE, |&f| f as usize));
+            local = rest / part.ep_width * 2 + side;
         }
         let rest = local / 2;
-        let (pair, squares) = (rest / span, rest % span);
-        let (wk, bk) = self.pairs[tier.pawns as usize].pairs[pair as usize];
+        let (pair, squares) = (rest / tier.span, rest % tier.span);
+        let (wk, bk) = self.pairs[part.kings].pairs[pair as usize];
+        let mut pieces = [0usize; MAX_MEN];
+        index::unfold_squares(&tier.pieces, squares, &mut pieces);
+        // The pieces and the pawns, in index order.
         let mut at = [0usize; MAX_MEN];
-        index::unfold_squares(men, squares, &mut at);
+        let (mut p, mut q) = (part.pawns.iter(), pieces.iter());
+        for (k, &(_, role)) in tier.men.iter().enumerate() {
+            at[k] = if role == 4 {
+                p.next().map_or(0, |&s| s as usize)
+            } else {
+                q.next().copied().unwrap_or(0)
+            };
+        }
         Decoded {
-            tier,
+            part,
             side: (local % 2) as usize,
             kings: [wk as usize, bk as usize],
-            men,
+            men: &tier.men,
             at,
             file,
         }
@@ -311,20 +342,15 @@ impl Endgame {
             cells[sq] = fen::code(p);
         }
         let mut ep = None;
-        if let Some(f) = file {
-            // The pawn that crossed the en passant square, the side to move's enemy.
-            let (sq, target) = match side {
-                Color::White => (32 + f, 40 + f),
-                Color::Black => (24 + f, 16 + f),
-            };
-            let pawn = Piece {
-                color: !side,
-                role: Role::Pawn,
-            };
-            board.set_piece_at(Square::new(sq as u32), pawn);
-            cells[sq] = fen::code(pawn);
-            cells.push(target as u32);
-            ep = Some(Square::new(target as u32));
+        match file {
+            Some(NO_FILE) => ok = false,
+            Some(f) => {
+                // Behind the pawn that crossed it, the side to move's enemy (one of the men).
+                let target = if side == Color::White { 40 + f } else { 16 + f };
+                cells.push(target as u32);
+                ep = Some(Square::new(target as u32));
+            }
+            None => {}
         }
         for (k, &(c, r)) in men.iter().enumerate() {
             let sq = at[k];
@@ -378,62 +404,67 @@ impl Endgame {
     /// position's class (see `retro`): what the engine's children are named by.
     fn index_as(&self, board: &Board, turn: Color, ep: Option<Square>, rep: bool) -> Option<u64> {
         // The men besides the kings as (kind in index order, square), and the material, in
-        // one pass over the board.
+        // one pass over the board; the pawns apart.
         let mut found = [(0usize, 0usize); MAX_MEN];
+        let mut pawns = [(0usize, 0usize); MAX_MEN];
         let mut material = Material([[0; 5]; 2]);
-        let mut n = 0;
+        let (mut n, mut np) = (0, 0);
         for (sq, p) in board {
             if p.role != Role::King {
                 let (c, r) = ((p.color == Color::Black) as usize, role_index(p.role));
-                if r == 4 && !(8..56).contains(&u32::from(sq)) {
-                    // No index holds it (see `index::fold_squares`).
-                    return None;
-                }
                 material.0[c][r] += 1;
-                *found.get_mut(n)? = (c * 5 + r, u32::from(sq) as usize);
-                n += 1;
+                let man = (c * 5 + r, u32::from(sq) as usize);
+                if r == 4 {
+                    if !(8..56).contains(&man.1) {
+                        // No index holds it (see `index::fold_squares`).
+                        return None;
+                    }
+                    *pawns.get_mut(np)? = man;
+                    np += 1;
+                } else {
+                    *found.get_mut(n)? = man;
+                    n += 1;
+                }
             }
         }
-        let t = self.tier_of(&material)?;
-        let tier = &self.tiers[t];
+        let tier = &self.tiers[self.tier_of(&material)?];
         let wk = u32::from(board.king_of(Color::White)?) as usize;
         let bk = u32::from(board.king_of(Color::Black)?) as usize;
-        let (sym, pair) = self.pairs[tier.pawns as usize].canonical(wk, bk)?;
-        // The pawn that crossed the en passant square is not among the men: the file says
-        // where it stands.
-        let pushed = ep.map(|e| match turn {
-            Color::White => u32::from(e).wrapping_sub(8) as usize,
-            Color::Black => u32::from(e) as usize + 8,
-        });
-        let men = match (&tier.ep, ep) {
-            (_, None) => &tier.men,
-            (Some(e), Some(_)) => &e.men[(turn == Color::Black) as usize],
-            (None, Some(_)) => return None,
+        let (sym, pair, part) = if tier.pawns {
+            // The pawns choose the mirror; where they are their own, the kings.
+            let (number, mirrored) = index::pawn_numbers(&pawns[..np]);
+            let sym = match number.cmp(&mirrored) {
+                std::cmp::Ordering::Less => 0,
+                std::cmp::Ordering::Greater => 1,
+                std::cmp::Ordering::Equal => self.pairs[1].canonical(wk, bk)?.0,
+            };
+            let p = *tier.part_of.get(number.min(mirrored) as usize)?;
+            let part = self.parts.get(p as usize)?;
+            let pair = self.pairs[part.kings].number[transform(sym, wk) * 64 + transform(sym, bk)];
+            (sym, (pair != u16::MAX).then_some(pair as u32)?, part)
+        } else {
+            let (sym, pair) = self.pairs[0].canonical(wk, bk)?;
+            (sym, pair, &self.parts[tier.parts.start])
         };
-        // Each man as (its kind in index order) · 64 + its square.
+        // Each piece as (its kind in index order) · 64 + its square.
         let mut keys = [0u16; MAX_MEN];
-        let mut k = 0;
-        for &(kind, sq) in &found[..n] {
-            if Some(sq) != pushed {
-                *keys.get_mut(k)? = (kind * 64 + transform(sym, sq)) as u16;
-                k += 1;
-            }
+        for (key, &(kind, sq)) in keys.iter_mut().zip(&found[..n]) {
+            *key = (kind * 64 + transform(sym, sq)) as u16;
         }
-        if k != men.len() {
-            return None;
-        }
-        let mut squares = index::fold_squares(&mut keys[..k]);
+        let mut squares = index::fold_squares(&mut keys[..n]);
         let side = u64::from(turn == Color::Black);
-        if let (Some(e), Some(sq)) = (&tier.ep, ep) {
-            let file = (transform(sym, u32::from(sq) as usize) & 7) as u64;
-            let rest = (pair as u64 * e.span + squares) * 8 + file;
-            return Some(e.start + rest * 2 + side);
+        let rest = pair as u64 * tier.span;
+        if let Some(sq) = ep {
+            let file = (transform(sym, u32::from(sq) as usize) & 7) as u8;
+            let e = part.ep_files[side as usize]
+                .iter()
+                .position(|&f| f == file)?;
+            return Some(part.ep_start + ((rest + squares) * part.ep_width + e as u64) * 2 + side);
         }
         if rep && !tier.pawns {
-            squares = self.least_of_mirror(pair as usize, sym, &found[..k], squares);
+            squares = self.least_of_mirror(pair as usize, sym, &found[..n], squares);
         }
-        let rest = pair as u64 * tier.span + squares;
-        Some(tier.start + rest * 2 + side)
+        Some(part.start + (rest + squares) * 2 + side)
     }
 
     /// The index of a board and side when the position is legal and one of the table's
@@ -523,10 +554,10 @@ impl Tiered for Endgame {
         self.positions
     }
     fn tier_count(&self) -> u64 {
-        self.tiers.len() as u64
+        self.parts.len() as u64
     }
     fn tier(&self, t: u64) -> Range<u64> {
-        self.tiers[t as usize].start..self.tier_end(t as usize)
+        self.parts[t as usize].start..self.part_end(t as usize)
     }
     fn legal(&self, pos: u64) -> bool {
         self.position_at(pos).is_some()
@@ -648,11 +679,9 @@ impl Rules for Endgame {
         self.placement(index).3
     }
 
-    /// A capture or a promotion: a move to another material. (A pawn's push resets the
-    /// counter too, but `dtz` tables hold no pawns.)
+    /// A capture, a promotion or a pawn's move: a move to another tier (see [`index`]).
     fn resets_counter(&self, from: u64, to: u64) -> bool {
-        let tier = |i: u64| self.tiers.partition_point(|x| x.start <= i);
-        tier(from) != tier(to)
+        self.part_at(from) != self.part_at(to)
     }
 
     fn moves(&self, pos: &[u32]) -> Vec<Move> {
@@ -689,21 +718,23 @@ impl Rules for Endgame {
     fn facts(&self, values: &dyn Values) -> Vec<Fact> {
         let mut text = Vec::new();
         let mut json = serde_json::Map::new();
-        for (t, tier) in self.tiers.iter().enumerate() {
+        for tier in &self.tiers {
             let mut sides = serde_json::Map::new();
             let mut words = Vec::new();
             for side in 0..2u64 {
                 let mut counts = [0u64; 4];
                 let mut longest = 0;
-                let mut i = tier.start + side;
-                while i < self.tier_end(t) && i < values.len() {
-                    if let Some((v, r)) = standing::unpack(values.raw(i)) {
-                        counts[v as usize] += 1;
-                        if v == Standing::Win {
-                            longest = longest.max(r);
+                for p in tier.parts.clone() {
+                    let mut i = self.parts[p].start + side;
+                    while i < self.part_end(p) && i < values.len() {
+                        if let Some((v, r)) = standing::unpack(values.raw(i)) {
+                            counts[v as usize] += 1;
+                            if v == Standing::Win {
+                                longest = longest.max(r);
+                            }
                         }
+                        i += 2;
                     }
-                    i += 2;
                 }
                 let [lose, tie, draw, win] = counts;
                 let who = if side == 0 { "white" } else { "black" };

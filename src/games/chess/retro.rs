@@ -7,11 +7,12 @@
 //! (the representative) and copies its entry to the other, so children and
 //! parents are named by their representatives.
 //!
-//! A move that stays inside a material is a quiet move (no capture, no promotion), and every
+//! A move that stays inside a tier is a quiet move of a piece or a king (a capture, a
+//! promotion and a pawn's move lead to another tier, see [`index`](super::index)), and every
 //! one can be taken back: the man that just moved returns to any empty square from which it
-//! attacks where it stands, a pawn one square back or two (see
-//! [`tier_parents`](Endgame::tier_parents) for en passant). The engine then keeps no edges for
-//! the material (12 bytes a move: what kept the five-man endings from fitting in memory), and
+//! attacks where it stands (see [`tier_parents`](Endgame::tier_parents) for en passant). The
+//! engine then keeps no edges for the tier (12 bytes a move: what kept the five-man endings
+//! from fitting in memory), and
 //! asks each position, as it is valued, for its parents. The parents of a representative are the
 //! classes with a move into its class, named by their representatives: the same relation the
 //! moves give, read backward, which is what the engine's counts of undecided children need.
@@ -19,7 +20,7 @@
 use shakmaty::{attacks, Bitboard, Board, Piece, Square};
 
 use super::index::{fold_squares, transform};
-use super::{colour, Decoded, Endgame, Tier, MAX_MEN, ROLE_OF};
+use super::{colour, Decoded, Endgame, Part, MAX_MEN, ROLE_OF};
 
 /// Whether `side` to move has a legal en passant capture of the pawn of `men` (kind `colour · 5 +
 /// role`, square) on `landed`, which has just crossed `crossed`. Cheap first: a pawn of `side`
@@ -63,13 +64,14 @@ impl Endgame {
     /// both kings on the long diagonal whose other men the reflection moves; `None` for every
     /// other index.
     pub(super) fn twin(&self, index: u64) -> Option<u64> {
-        let tier = &self.tiers[self.tiers.partition_point(|x| x.start <= index) - 1];
+        let part = &self.parts[self.part_at(index)];
+        let tier = &self.tiers[part.tier];
         if tier.pawns {
             // The mirror alone keeps pawns' files: with the white king on files a-d it never
             // leaves the king where it was.
             return None;
         }
-        let local = index - tier.start;
+        let local = index - part.start;
         let (side, rest) = (local % 2, local / 2);
         let (pair, squares) = (rest / tier.span, rest % tier.span);
         if !self.kings_on_diagonal(pair as usize) {
@@ -84,35 +86,37 @@ impl Endgame {
             at /= 64;
         }
         let mirrored = fold_squares(&mut keys[..n]);
-        (mirrored != squares).then(|| tier.start + (pair * tier.span + mirrored) * 2 + side)
+        (mirrored != squares).then(|| part.start + (pair * tier.span + mirrored) * 2 + side)
     }
 
-    /// Whether the tier `t` lists its un-moves: every material does.
+    /// Whether the tier `t` lists its un-moves: every one does.
     pub(super) fn lists_tier_parents(&self, t: u64) -> bool {
-        (t as usize) < self.tiers.len()
+        (t as usize) < self.parts.len()
     }
 
-    /// Calls `f` with the representative of every position of the same material with a quiet
-    /// move (no capture, no promotion) to the position at `index`. Read from the index's
-    /// numbers, not from a board: the settle of a five-man ending asks this of every position.
+    /// Calls `f` with the representative of every position of the same tier with a move to the
+    /// position at `index`: a quiet move of a piece or a king. Read from the index's numbers,
+    /// not from a board: the settle of a five-man ending asks this of every position.
     /// Placements where the side not to move is in check come too (the engine skips what is no
     /// position).
     ///
     /// The man that just moved returns to any empty square from which it reaches where it
-    /// stands: a piece or the king by its attacks, a pawn one square back or, from its fourth
-    /// rank, two (then only where the push leaves no en passant capture: where it does, the
-    /// push leads to the position's en passant twin). A position of the en passant block came
-    /// by that double push alone. And in a material with pawns of both sides each parent comes
-    /// also with every en passant square its own last move can have left.
+    /// stands. A position of the en passant block came by a double push, from another tier,
+    /// and has no parent here. And in a material with pawns of both sides each parent comes
+    /// also with every en passant square the other side's last move can have left.
     pub(super) fn tier_parents<F: FnMut(u64)>(&self, index: u64, mut f: F) {
         let Decoded {
-            tier,
+            part,
             side,
             mut kings,
             men: men_of,
             at,
             file,
+            ..
         } = self.decode(index);
+        if file.is_some() {
+            return;
+        }
         let n = men_of.len();
         let mut men = [(0usize, 0usize); MAX_MEN];
         for k in 0..n {
@@ -120,37 +124,13 @@ impl Endgame {
         }
         // The side that made the last move, and moves first in the parent.
         let mover = 1 - side;
-        let mut n = n;
-        if let Some(f) = file {
-            // The pawn that crossed the en passant square: the mover's.
-            men[n] = (mover * 5 + 4, if side == 0 { 32 + f } else { 24 + f });
-            n += 1;
-        }
         let mut occupied = Bitboard::EMPTY;
         for &sq in kings.iter().chain(men[..n].iter().map(|(_, sq)| sq)) {
             occupied.add(Square::new(sq as u32));
         }
         let mut emit = |kings: [usize; 2], men: &[(usize, usize)]| {
-            self.parents_at(tier, kings, men, mover, &mut f)
+            self.parents_at(part, kings, men, mover, &mut f)
         };
-        // A pawn's step back: +8 for black's pawns, -8 for white's.
-        let back = |sq: usize| {
-            if mover == 0 {
-                sq.wrapping_sub(8)
-            } else {
-                sq + 8
-            }
-        };
-        let empty = |sq: usize| sq < 64 && !occupied.contains(Square::new(sq as u32));
-        if file.is_some() {
-            let k = n - 1;
-            let (one, two) = (back(men[k].1), back(back(men[k].1)));
-            if empty(one) && empty(two) {
-                men[k].1 = two;
-                emit(kings, &men[..n]);
-            }
-            return;
-        }
         let king = Square::new(kings[mover] as u32);
         for from in attacks::king_attacks(king) & !occupied {
             let was = kings[mover];
@@ -169,32 +149,8 @@ impl Endgame {
                 1 => attacks::rook_attacks(to, occupied),
                 2 => attacks::bishop_attacks(to, occupied),
                 3 => attacks::knight_attacks(to),
-                _ => {
-                    let one = back(sq);
-                    // A pawn never stood on its first rank.
-                    let home = |s: usize| (8..56).contains(&s);
-                    if !empty(one) || !home(one) {
-                        continue;
-                    }
-                    men[k].1 = one;
-                    emit(kings, &men[..n]);
-                    let two = back(one);
-                    let fourth = if mover == 0 { 24..32 } else { 32..40 };
-                    if fourth.contains(&sq)
-                        && empty(two)
-                        && !(tier.ep.is_some() && {
-                            // Where the push leaves a capture, it leads to the twin.
-                            let mut pushed = men;
-                            pushed[k].1 = sq;
-                            ep_legal(&kings, &pushed[..n], side, sq, one)
-                        })
-                    {
-                        men[k].1 = two;
-                        emit(kings, &men[..n]);
-                    }
-                    men[k].1 = sq;
-                    continue;
-                }
+                // A pawn's move comes from another tier.
+                _ => continue,
             } & !occupied;
             for from in from {
                 men[k].1 = u32::from(from) as usize;
@@ -209,17 +165,17 @@ impl Endgame {
     /// each en passant square the other side's last move can have left there.
     fn parents_at<F: FnMut(u64)>(
         &self,
-        tier: &Tier,
+        part: &Part,
         kings: [usize; 2],
         men: &[(usize, usize)],
         mover: usize,
         f: &mut F,
     ) {
-        let Some(i) = self.place(tier, kings, men, mover as u64) else {
+        let Some(i) = self.place(part, kings, men, mover as u64) else {
             return;
         };
         f(i);
-        if tier.ep.is_none() {
+        if part.ep_files[mover].is_empty() {
             return;
         }
         // The other side's pawns that can have just pushed two squares: on their fourth rank
@@ -249,24 +205,34 @@ impl Endgame {
     }
 
     /// The representative index of the kings and men (kind `colour · 5 + role`, square) of a
-    /// material, `side` to move and no en passant square; `None` where the kings are adjacent.
+    /// part, its pawns where the part has them, `side` to move and no en passant square; `None`
+    /// where the kings are adjacent.
     fn place(
         &self,
-        tier: &Tier,
+        part: &Part,
         kings: [usize; 2],
         men: &[(usize, usize)],
         side: u64,
     ) -> Option<u64> {
-        let (sym, pair) = self.pairs[tier.pawns as usize].canonical(kings[0], kings[1])?;
+        let tier = &self.tiers[part.tier];
+        let (sym, pair) = match part.kings {
+            2 => {
+                let n = self.pairs[2].number[kings[0] * 64 + kings[1]];
+                (0, (n != u16::MAX).then_some(n as u32)?)
+            }
+            k => self.pairs[k].canonical(kings[0], kings[1])?,
+        };
         let mut keys = [0u16; MAX_MEN];
-        for (key, &(kind, sq)) in keys.iter_mut().zip(men) {
-            *key = (kind * 64 + transform(sym, sq)) as u16;
+        let mut n = 0;
+        for &(kind, sq) in men.iter().filter(|m| m.0 % 5 != 4) {
+            keys[n] = (kind * 64 + transform(sym, sq)) as u16;
+            n += 1;
         }
-        let mut squares = fold_squares(&mut keys[..men.len()]);
+        let mut squares = fold_squares(&mut keys[..n]);
         if !tier.pawns {
             squares = self.least_of_mirror(pair as usize, sym, men, squares);
         }
-        Some(tier.start + (pair as u64 * tier.span + squares) * 2 + side)
+        Some(part.start + (pair as u64 * tier.span + squares) * 2 + side)
     }
 
     /// Whether both kings of the pair numbered `pair` (without pawns) stand on the long
@@ -380,41 +346,48 @@ mod tests {
             ("KRk", 1, 1),
             ("KBNk", 97, 1),
             ("KPk", 1, 1),
-            ("KPkp", 61, 7),
-            ("KPPkp", 4099, 409),
-            ("KRPkr", 100_003, 1),
+            ("KPkp", 7, 3),
+            ("KPPkp", 11, 5),
+            ("KRPkr", 10_007, 1),
         ] {
             let e = ChessSpec::new(men).unwrap().view();
-            let t = e.tier_count() - 1;
-            assert!(e.lists_tier_parents(t));
-            let tier = e.tier(t);
-            let ep = e.tiers[t as usize].ep.as_ref().map(|b| b.start);
-            // Some positions of the tier, and more of its en passant block.
-            let sample = (tier.start..tier.end).filter(|&p| {
-                (p - tier.start) % step == 0 || ep.is_some_and(|b| p >= b && (p - b) % ep_step == 0)
-            });
-            // Forward: every position's children inside the tier list it among their parents.
-            let mut moved = [0u64; 2];
-            for p in sample.clone() {
-                if !e.represents(p) {
-                    continue;
+            // The ending's last tier, and its first with en passant positions.
+            let last = e.tiers.last().unwrap().parts.clone();
+            let with_ep = last.clone().find(|&p| e.parts[p].ep_width > 0);
+            for t in [Some(last.end - 1), with_ep].into_iter().flatten() {
+                let t = t as u64;
+                assert!(e.lists_tier_parents(t));
+                let tier = e.tier(t);
+                let part = &e.parts[t as usize];
+                let ep = (part.ep_width > 0).then_some(part.ep_start);
+                // Some positions of the tier, and more of its en passant block.
+                let sample = (tier.start..tier.end).filter(|&p| {
+                    (p - tier.start) % step == 0
+                        || ep.is_some_and(|b| p >= b && (p - b) % ep_step == 0)
+                });
+                // Forward: every position's children inside the tier list it among their parents.
+                let mut moved = [0u64; 2];
+                for p in sample.clone() {
+                    if !e.represents(p) {
+                        continue;
+                    }
+                    let Some(kids) = children(&e, p) else {
+                        continue;
+                    };
+                    for c in kids.into_iter().filter(|c| tier.contains(c)) {
+                        let mut listed = Vec::new();
+                        e.tier_parents(c, |q| listed.push(q));
+                        assert!(listed.contains(&p), "{men}: {p} moves to {c}, not listed");
+                        moved[usize::from(ep.is_some_and(|b| c >= b || p >= b))] += 1;
+                    }
                 }
-                let Some(kids) = children(&e, p) else {
-                    continue;
-                };
-                for c in kids.into_iter().filter(|c| tier.contains(c)) {
-                    let mut listed = Vec::new();
-                    e.tier_parents(c, |q| listed.push(q));
-                    assert!(listed.contains(&p), "{men}: {p} moves to {c}, not listed");
-                    moved[usize::from(ep.is_some_and(|b| c >= b || p >= b))] += 1;
-                }
+                assert!(moved[0] > 0, "{men}: no move checked");
+                assert!(
+                    ep.is_none() || moved[1] > 0,
+                    "{men}: no en passant position"
+                );
+                check(&e, t, sample);
             }
-            assert!(moved[0] > 0, "{men}: no move checked");
-            assert!(
-                ep.is_none() || moved[1] > 0,
-                "{men}: no en passant position"
-            );
-            check(&e, t, sample);
         }
     }
 }
