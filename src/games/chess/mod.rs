@@ -13,9 +13,11 @@
 //! table keeps them apart because they are different facts. The 50-move rule is not applied
 //! (distance to mate, as Ströhlein and Thompson computed it).
 //!
-//! The index is [`index`]'s: king pairs under the board's symmetries, then each man's square.
-//! A material with pawns of both sides has after its positions a block of en passant
-//! positions. Indices that are no legal position (men on one square, the side not to move in
+//! The index is [`index`]'s: a tier for each material without pawns and for each placement of
+//! a material's pawns (so a capture, a promotion and a pawn's move each leave their tier, and
+//! `dtz` resets its count on exactly those), king pairs under the symmetries the tier keeps,
+//! then each piece's square; with pawns of both sides the tier's en passant positions follow.
+//! Indices that are no legal position (men on one square, the side not to move in
 //! check, an en passant square no capture can use) are marked as none.
 
 pub mod fen;

@@ -67,8 +67,9 @@ impl Endgame {
         let part = &self.parts[self.part_at(index)];
         let tier = &self.tiers[part.tier];
         if tier.pawns {
-            // The mirror alone keeps pawns' files: with the white king on files a-d it never
-            // leaves the king where it was.
+            // Only the mirror of files keeps pawns' moves, and it is chosen by the pawns (or,
+            // where they are their own mirror, by the white king on files a–d): no index of a
+            // tier with pawns is another's image.
             return None;
         }
         let local = index - part.start;
