@@ -367,10 +367,15 @@ impl KingPairs {
     /// number; `None` when the kings are adjacent or on one square.
     #[inline]
     pub fn canonical(&self, wk: usize, bk: usize) -> Option<(usize, u32)> {
-        (0..self.symmetries).find_map(|t| {
-            let n = self.number[transform(t, wk) * 64 + transform(t, bk)];
-            (n != u16::MAX).then_some((t, n as u32))
-        })
+        (0..self.symmetries).find_map(|t| Some((t, self.pair(t, wk, bk)?)))
+    }
+
+    /// The number of the kings' pair after symmetry `t`, `None` where that is no canonical
+    /// pair.
+    #[inline]
+    pub fn pair(&self, t: usize, wk: usize, bk: usize) -> Option<u32> {
+        let n = self.number[transform(t, wk) * 64 + transform(t, bk)];
+        (n != u16::MAX).then_some(n as u32)
     }
 }
 

@@ -442,8 +442,7 @@ impl Endgame {
             };
             let p = *tier.part_of.get(number.min(mirrored) as usize)?;
             let part = self.parts.get(p as usize)?;
-            let pair = self.pairs[part.kings].number[transform(sym, wk) * 64 + transform(sym, bk)];
-            (sym, (pair != u16::MAX).then_some(pair as u32)?, part)
+            (sym, self.pairs[part.kings].pair(sym, wk, bk)?, part)
         } else {
             let (sym, pair) = self.pairs[0].canonical(wk, bk)?;
             (sym, pair, &self.parts[tier.parts.start])

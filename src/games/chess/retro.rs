@@ -216,13 +216,8 @@ impl Endgame {
         side: u64,
     ) -> Option<u64> {
         let tier = &self.tiers[part.tier];
-        let (sym, pair) = match part.kings {
-            2 => {
-                let n = self.pairs[2].number[kings[0] * 64 + kings[1]];
-                (0, (n != u16::MAX).then_some(n as u32)?)
-            }
-            k => self.pairs[k].canonical(kings[0], kings[1])?,
-        };
+        // Pawns that are not their own mirror fixed the frame: their pairs have one symmetry.
+        let (sym, pair) = self.pairs[part.kings].canonical(kings[0], kings[1])?;
         let mut keys = [0u16; MAX_MEN];
         let mut n = 0;
         for &(kind, sq) in men.iter().filter(|m| m.0 % 5 != 4) {
