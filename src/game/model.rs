@@ -749,6 +749,15 @@ pub trait Tiered: Sync {
     /// those. Asked only for tiers where [`lists_tier_parents`](Tiered::lists_tier_parents)
     /// says yes.
     fn tier_parents<F: FnMut(u64)>(&self, _pos: u64, _f: F) {}
+    /// [`visit`](Tiered::visit) of a position of a tier that lists its un-moves, where the
+    /// game may count some children inside that tier (`tier`, its range) instead of naming
+    /// them: it gives `f` every other child, and returns with the visit how many it counted,
+    /// each of a class of its own, none of them a class it gave `f`. The engine needs no more
+    /// of a child inside the tier than to count it (its parents come from the un-moves), and
+    /// naming a child is most of a chess scan's work. By default every child is named.
+    fn visit_counting<F: FnMut(u64)>(&self, pos: u64, _tier: Range<u64>, f: F) -> (Visit, u32) {
+        (self.visit(pos, f), 0)
+    }
     /// The lowest index a move from tier `t` can lead to, never falling as `t` grows. A solve
     /// of two-bit values ([`ValueKind::Wlt`]) keeps the values from there on at two bytes a
     /// position and packs those below to two bits, so a game whose moves reach only the

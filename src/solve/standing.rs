@@ -500,12 +500,19 @@ pub(crate) fn scan_range<G: Tiered>(
                     // anywhere in the table, and asking for all of them before reading any
                     // lets the memory fetch them together.
                     kids.clear();
-                    let visit = game.visit(pos, |child| {
+                    let named = |child: u64| {
                         // Wraps below `done_from`: past the end, no solved position.
                         prefetch(done.values, child.wrapping_sub(done.from));
                         kids.push(child);
-                    });
-                    let moves = kids.len();
+                    };
+                    // Where the settle finds parents by un-moves, a child inside the tier
+                    // need only be counted.
+                    let (visit, counted) = if keep_edges || !in_tier {
+                        (game.visit(pos, named), 0)
+                    } else {
+                        game.visit_counting(pos, first..end, named)
+                    };
+                    let moves = kids.len() + counted as usize;
                     inside.clear();
                     for &child in &kids {
                         if child >= first && child < end {
@@ -550,10 +557,10 @@ pub(crate) fn scan_range<G: Tiered>(
                         }
                         Visit::Moves => {}
                     }
-                    if !inside.is_empty() {
+                    if !keep_edges {
                         inside.sort_unstable();
                         inside.dedup();
-                        s.open = inside.len() as u32;
+                        s.open = inside.len() as u32 + counted;
                     }
                     if let Some(child) = bad {
                         return Err(Error::internal(format!(

@@ -25,7 +25,67 @@ fn moving<G: Tiered>(g: &G, p: u64) -> Option<Vec<u64>> {
 /// parents listed (once each, less those that are no position or where the game is over) are
 /// exactly the positions of the tier with a move to it, and each of them is a representative.
 pub(super) fn tier_parents<G: Tiered + Rules>(g: &G) -> Result<(), String> {
-    check_listed(g, |c, f| g.tier_parents(c, f))
+    check_listed(g, |c, f| g.tier_parents(c, f))?;
+    check_counted(g, |p, tier, f| g.visit_counting(p, tier, f))
+}
+
+/// For every position of a tier that lists its un-moves, what
+/// [`visit_counting`](Tiered::visit_counting) (here `counting`) finds is what
+/// [`visit`](Tiered::visit) finds: the same visit, the same children outside the tier, and as
+/// many children inside it, once each, named and counted together. A count one off leaves a
+/// position waiting for ever or valued too soon, so the check is exact.
+fn check_counted<G: Tiered + Rules>(
+    g: &G,
+    counting: impl Fn(u64, std::ops::Range<u64>, &mut dyn FnMut(u64)) -> (Visit, u32),
+) -> Result<(), String> {
+    let name = |i: u64| format!("{} (index {i})", g.format(&g.unrank(i)));
+    let split = |mut kids: Vec<u64>, tier: &std::ops::Range<u64>| {
+        kids.sort_unstable();
+        kids.dedup();
+        kids.into_iter()
+            .partition::<Vec<u64>, _>(|c| tier.contains(c))
+    };
+    for t in 0..g.tier_count() {
+        if !g.lists_tier_parents(t) {
+            continue;
+        }
+        let tier = g.tier(t);
+        for p in tier.clone() {
+            let mut all = Vec::new();
+            let visit = g.visit(p, |c| all.push(c));
+            let mut named = Vec::new();
+            let (counted_visit, counted) = counting(p, tier.clone(), &mut |c| named.push(c));
+            if visit != counted_visit {
+                return Err(format!(
+                    "index {p}: visited {visit:?}, and {counted_visit:?} where children are counted"
+                ));
+            }
+            if visit != Visit::Moves {
+                continue;
+            }
+            let ((inside, outside), (named_inside, named_outside)) =
+                (split(all, &tier), split(named, &tier));
+            if outside != named_outside {
+                return Err(format!(
+                    "{}: where children are counted, those outside the tier are not its moves' \
+                     ({} named, {} moves)",
+                    name(p),
+                    named_outside.len(),
+                    outside.len()
+                ));
+            }
+            let found = named_inside.len() as u64 + u64::from(counted);
+            if found != inside.len() as u64 || named_inside.iter().any(|c| !inside.contains(c)) {
+                return Err(format!(
+                    "{}: {} children inside the tier, {} named and {counted} counted",
+                    name(p),
+                    inside.len(),
+                    named_inside.len()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// [`tier_parents`] with the un-moves listed by `un_moves` (a test alters them).
@@ -218,5 +278,35 @@ mod tests {
             err.contains("not moving to it: ") && !err.contains("to it: none"),
             "{err}"
         );
+    }
+
+    /// Chess counts its quiet moves where it can (KRk without pawns, where a king on a long
+    /// diagonal has the other side's quiet moves named; KPk with its promotions' tiers): the
+    /// check passes, and fails with one counted too many or one named child left out.
+    #[test]
+    fn a_miscounted_child_is_caught() {
+        use crate::games::chess::ChessSpec;
+        for men in ["KRk", "KPk"] {
+            let g = ChessSpec::new(men).unwrap().view();
+            check_counted(&g, |p, t, f| g.visit_counting(p, t, f)).unwrap();
+            let err = check_counted(&g, |p, t, f| {
+                let (visit, counted) = g.visit_counting(p, t, f);
+                (visit, counted + u32::from(counted > 0))
+            })
+            .unwrap_err();
+            assert!(err.contains("counted"), "{men}: {err}");
+            let err = check_counted(&g, |p, t, f| {
+                let mut first = true;
+                g.visit_counting(p, t.clone(), |c| {
+                    if first && t.contains(&c) {
+                        first = false;
+                    } else {
+                        f(c)
+                    }
+                })
+            })
+            .unwrap_err();
+            assert!(err.contains("named"), "{men}: {err}");
+        }
     }
 }

@@ -155,6 +155,25 @@ impl Material {
 /// and ranks (after the mirrors).
 #[inline]
 pub fn transform(t: usize, sq: usize) -> usize {
+    TRANSFORMS[t][sq] as usize
+}
+
+/// [`transform`] of every symmetry and square, read for every man of every child and un-move.
+static TRANSFORMS: [[u8; 64]; 8] = {
+    let mut table = [[0u8; 64]; 8];
+    let mut t = 0;
+    while t < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            table[t][sq] = transformed(t, sq) as u8;
+            sq += 1;
+        }
+        t += 1;
+    }
+    table
+};
+
+const fn transformed(t: usize, sq: usize) -> usize {
     let (mut f, mut r) = (sq & 7, sq >> 3);
     if t & 1 != 0 {
         f = 7 - f;
@@ -163,7 +182,7 @@ pub fn transform(t: usize, sq: usize) -> usize {
         r = 7 - r;
     }
     if t & 4 != 0 {
-        std::mem::swap(&mut f, &mut r);
+        (f, r) = (r, f);
     }
     r * 8 + f
 }
@@ -186,7 +205,14 @@ pub fn radix(kind: usize) -> u64 {
 /// callers never pass one.
 #[inline]
 pub fn fold_squares(keys: &mut [u16]) -> u64 {
-    keys.sort_unstable();
+    // An insertion sort: a handful of keys, where the library's sort costs more in its calls.
+    for i in 1..keys.len() {
+        let mut j = i;
+        while j > 0 && keys[j - 1] > keys[j] {
+            keys.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     keys.iter().fold(0u64, |acc, &k| {
         let (kind, sq) = ((k / 64) as usize, (k % 64) as u64);
         if kind % 5 == 4 {
@@ -327,6 +353,9 @@ pub struct KingPairs {
     pub number: Vec<u16>,
     /// The squares of each pair.
     pub pairs: Vec<(u8, u8)>,
+    /// [`canonical`](KingPairs::canonical) of `wk · 64 + bk`, as `symmetry << 16 | pair`,
+    /// `u32::MAX` where the kings are adjacent: asked for every child and un-move.
+    canon: Vec<u32>,
 }
 
 impl KingPairs {
@@ -356,18 +385,29 @@ impl KingPairs {
                 pairs.push((wk as u8, bk as u8));
             }
         }
-        KingPairs {
+        let mut kings = KingPairs {
             symmetries,
             number,
             pairs,
-        }
+            canon: Vec::new(),
+        };
+        kings.canon = (0..64 * 64)
+            .map(|k| {
+                let (wk, bk) = (k / 64, k % 64);
+                (0..symmetries)
+                    .find_map(|t| Some((t as u32) << 16 | kings.pair(t, wk, bk)?))
+                    .unwrap_or(u32::MAX)
+            })
+            .collect();
+        kings
     }
 
     /// The first symmetry (identity first) that makes the kings canonical and their pair
     /// number; `None` when the kings are adjacent or on one square.
     #[inline]
     pub fn canonical(&self, wk: usize, bk: usize) -> Option<(usize, u32)> {
-        (0..self.symmetries).find_map(|t| Some((t, self.pair(t, wk, bk)?)))
+        let c = self.canon[wk * 64 + bk];
+        (c != u32::MAX).then_some(((c >> 16) as usize, c & 0xffff))
     }
 
     /// The number of the kings' pair after symmetry `t`, `None` where that is no canonical

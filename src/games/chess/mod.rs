@@ -374,10 +374,44 @@ impl Endgame {
         (if ok { Ok(board) } else { Err(board) }, side, ep, cells)
     }
 
-    /// The legal position at an index, `None` for no position.
+    /// The legal position at an index, `None` for no position: the board of `placement`, without
+    /// its cells (the scan asks this of every index).
     fn position_at(&self, index: u64) -> Option<Chess> {
-        let (board, side, ep, _) = self.placement(index);
-        fen::position(board.ok()?, side, ep).ok()
+        let Decoded {
+            side,
+            kings,
+            men,
+            at,
+            file,
+            ..
+        } = self.decode(index);
+        let side = colour(side);
+        let mut board = Board::empty();
+        for (sq, c) in kings.into_iter().zip([Color::White, Color::Black]) {
+            board.set_piece_at(Square::new(sq as u32), c.king());
+        }
+        let ep = match file {
+            Some(NO_FILE) => return None,
+            Some(f) => Some(Square::new(
+                if side == Color::White { 40 + f } else { 16 + f } as u32,
+            )),
+            None => None,
+        };
+        for (k, &(c, r)) in men.iter().enumerate() {
+            let sq = Square::new(at[k] as u32);
+            if board.occupied().contains(sq) || (k > 0 && men[k - 1] == (c, r) && at[k - 1] > at[k])
+            {
+                return None;
+            }
+            board.set_piece_at(
+                sq,
+                Piece {
+                    color: colour(c),
+                    role: ROLE_OF[r],
+                },
+            );
+        }
+        fen::position(board, side, ep).ok()
     }
 
     /// The tier of a material, `None` when it is not this table's.
@@ -477,12 +511,29 @@ impl Endgame {
 
     /// Whether the game is over at `chess`, and else its children, each named by the
     /// representative of its class (the moves listed once, for both).
-    fn expand<F: FnMut(u64)>(&self, chess: &Chess, mut f: F) -> Visit {
+    fn expand<F: FnMut(u64)>(&self, chess: &Chess, f: F) -> Visit {
+        self.expand_counting(chess, false, f).0
+    }
+
+    /// [`expand`](Endgame::expand), where with `count_quiet` the quiet moves of a piece or a
+    /// king (which stay in the tier) are counted, not named (see
+    /// [`Tiered::visit_counting`]).
+    fn expand_counting<F: FnMut(u64)>(
+        &self,
+        chess: &Chess,
+        count_quiet: bool,
+        mut f: F,
+    ) -> (Visit, u32) {
         let moves = chess.legal_moves();
         if let Some(v) = Endgame::over_with(chess, &moves) {
-            return Visit::Over(v);
+            return (Visit::Over(v), 0);
         }
+        let mut counted = 0;
         for m in moves {
+            if count_quiet && m.role() != Role::Pawn && !m.is_capture() && !m.is_promotion() {
+                counted += 1;
+                continue;
+            }
             let mut next = chess.clone();
             next.play_unchecked(&m);
             if let Some(i) = self.index_as(
@@ -494,7 +545,7 @@ impl Endgame {
                 f(i);
             }
         }
-        Visit::Moves
+        (Visit::Moves, counted)
     }
 
     fn over(pos: &Chess) -> Option<Standing> {
@@ -602,6 +653,25 @@ impl Tiered for Endgame {
     }
     fn tier_parents<F: FnMut(u64)>(&self, pos: u64, f: F) {
         Endgame::tier_parents(self, pos, f);
+    }
+    fn visit_counting<F: FnMut(u64)>(&self, pos: u64, _tier: Range<u64>, f: F) -> (Visit, u32) {
+        let Some(chess) = self.position_at(pos) else {
+            return (Visit::Illegal, 0);
+        };
+        if self.twin(pos).is_some_and(|j| j < pos) {
+            return (Visit::Image, 0);
+        }
+        // Two quiet moves lead to one class only where a symmetry of the tier maps one child
+        // to the other. Both moves are the mover's, so it fixes the other king's square: no
+        // symmetry of a tier with pawns fixes a square (the mirror of files), and of the
+        // eight of a tier without, only the reflections in the long diagonals do, those
+        // squares. Elsewhere each quiet move is a class of its own, and is counted.
+        let pawns = self.tiers[self.parts[self.part_at(pos)].tier].pawns;
+        let fixed = chess.board().king_of(!chess.turn()).is_some_and(|k| {
+            let (file, rank) = (u32::from(k.file()), u32::from(k.rank()));
+            file == rank || file + rank == 7
+        });
+        self.expand_counting(&chess, pawns || !fixed, f)
     }
     fn moves_bound(&self) -> u64 {
         // A king 8, a queen 27, a rook 14, a bishop 13, a knight 8, a pawn 12 (pushes and
