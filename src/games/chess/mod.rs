@@ -120,7 +120,8 @@ struct Tier {
     men: Vec<(usize, usize)>,
     /// Those that are no pawns.
     pieces: Vec<(usize, usize)>,
-    /// How many numbers the squares of the pieces take ([`index::span`]).
+    /// How many numbers the squares of the pieces take ([`index::span`]): 64 to the number of
+    /// pieces (the pawns are the part), a power of two.
     span: u64,
     /// Whether the material has pawns.
     pawns: bool,
@@ -295,7 +296,8 @@ impl Endgame {
             local = rest / part.ep_width * 2 + side;
         }
         let rest = local / 2;
-        let (pair, squares) = (rest / tier.span, rest % tier.span);
+        // The span is a power of 64: no division.
+        let (pair, squares) = (rest >> tier.span.trailing_zeros(), rest & (tier.span - 1));
         let (wk, bk) = self.pairs[part.kings].pairs[pair as usize];
         let mut pieces = [0usize; MAX_MEN];
         index::unfold_squares(&tier.pieces, squares, &mut pieces);
@@ -529,13 +531,13 @@ impl Endgame {
             return (Visit::Over(v), 0);
         }
         let mut counted = 0;
-        for m in moves {
+        for m in &moves {
             if count_quiet && m.role() != Role::Pawn && !m.is_capture() && !m.is_promotion() {
                 counted += 1;
                 continue;
             }
             let mut next = chess.clone();
-            next.play_unchecked(&m);
+            next.play_unchecked(m);
             if let Some(i) = self.index_as(
                 next.board(),
                 next.turn(),

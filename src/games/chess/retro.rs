@@ -74,7 +74,7 @@ impl Endgame {
         }
         let local = index - part.start;
         let (side, rest) = (local % 2, local / 2);
-        let (pair, squares) = (rest / tier.span, rest % tier.span);
+        let (pair, squares) = (rest >> tier.span.trailing_zeros(), rest & (tier.span - 1));
         if !self.kings_on_diagonal(pair as usize) {
             return None;
         }
@@ -129,16 +129,32 @@ impl Endgame {
         for &sq in kings.iter().chain(men[..n].iter().map(|(_, sq)| sq)) {
             occupied.add(Square::new(sq as u32));
         }
-        let mut emit = |kings: [usize; 2], men: &[(usize, usize)]| {
-            self.parents_at(part, kings, men, mover, &mut f)
-        };
         let king = Square::new(kings[mover] as u32);
         for from in attacks::king_attacks(king) & !occupied {
             let was = kings[mover];
             kings[mover] = u32::from(from) as usize;
-            emit(kings, &men[..n]);
+            let i = self.place(part, kings, &men[..n], mover as u64);
+            self.parents_at(part, i, kings, &men[..n], mover, &mut f);
             kings[mover] = was;
         }
+        // A piece's un-move keeps the kings, so their symmetry and pair, and the other men's
+        // keys: one key changes, which the rest are sorted around.
+        let Some((sym, pair)) = self.pairs[part.kings].canonical(kings[0], kings[1]) else {
+            return;
+        };
+        let tier = &self.tiers[part.tier];
+        let rest = pair as u64 * tier.span;
+        let mut keys = [0u16; MAX_MEN];
+        let mut slot = [usize::MAX; MAX_MEN];
+        let mut pieces = 0;
+        for (k, &(kind, sq)) in men[..n].iter().enumerate() {
+            if kind % 5 != 4 {
+                keys[pieces] = (kind * 64 + transform(sym, sq)) as u16;
+                slot[k] = pieces;
+                pieces += 1;
+            }
+        }
+        let diagonal = !tier.pawns && self.kings_on_diagonal(pair as usize);
         for k in 0..n {
             let (kind, sq) = men[k];
             if kind / 5 != mover {
@@ -154,25 +170,35 @@ impl Endgame {
                 _ => continue,
             } & !occupied;
             for from in from {
-                men[k].1 = u32::from(from) as usize;
-                emit(kings, &men[..n]);
+                let from = u32::from(from) as usize;
+                men[k].1 = from;
+                let mut moved = keys;
+                moved[slot[k]] = (kind * 64 + transform(sym, from)) as u16;
+                let mut squares = fold_squares(&mut moved[..pieces]);
+                if diagonal {
+                    squares = self.least_of_mirror(pair as usize, sym, &men[..n], squares);
+                }
+                let i = part.start + (rest + squares) * 2 + mover as u64;
+                self.parents_at(part, Some(i), kings, &men[..n], mover, &mut f);
             }
             men[k].1 = sq;
         }
     }
 
-    /// Calls `f` with the index of the placement `kings` and `men` (kind `colour · 5 + role`,
-    /// square) with `mover` to move, and, in a material with pawns of both sides, with that of
-    /// each en passant square the other side's last move can have left there.
+    /// Calls `f` with `index`, that of the placement `kings` and `men` (kind `colour · 5 +
+    /// role`, square) with `mover` to move (`None` where the kings are adjacent: no parent),
+    /// and, in a material with pawns of both sides, with that of each en passant square the
+    /// other side's last move can have left there.
     fn parents_at<F: FnMut(u64)>(
         &self,
         part: &Part,
+        index: Option<u64>,
         kings: [usize; 2],
         men: &[(usize, usize)],
         mover: usize,
         f: &mut F,
     ) {
-        let Some(i) = self.place(part, kings, men, mover as u64) else {
+        let Some(i) = index else {
             return;
         };
         f(i);
