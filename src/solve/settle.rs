@@ -15,16 +15,6 @@ use crate::{Error, Result};
 #[derive(Default)]
 struct Buckets(Vec<[Vec<u32>; 3]>);
 
-/// How many parents on the settle prefetches what it will read of them.
-const AHEAD: usize = 16;
-
-/// Prefetches entry `p` of `seen` and of `values`: the settle's reads, one after another.
-fn fetch(seen: &[Seen], values: &[u16], p: u32) {
-    let p = p as usize;
-    super::bfs::prefetch(seen.as_ptr().wrapping_add(p).cast());
-    super::bfs::prefetch(values.as_ptr().wrapping_add(p).cast());
-}
-
 /// The values the buckets hold, in the order a bucket is emptied.
 const KINDS: [Standing; 3] = [Standing::Lose, Standing::Win, Standing::Tie];
 
@@ -76,13 +66,11 @@ impl Buckets {
     /// given to it as `parents` lists them. The parents of the positions a bucket values are
     /// listed in parallel, a slice at a time (a game that lists un-moves works out each
     /// position's): the values depend on the game alone, so the order `then` sees is free.
-    /// `then` runs on one thread, a parent after another, each a read of memory anywhere in the
-    /// tier: it is also handed the parents [`AHEAD`] places on, each once, to prefetch.
     fn settle(
         &mut self,
         values: &mut [u16],
         parents: &(dyn Fn(u32, &mut Vec<u32>) + Sync),
-        mut then: impl FnMut(&mut Buckets, &[u16], u32, Standing, usize, &[u32], &[u32]),
+        mut then: impl FnMut(&mut Buckets, &[u16], u32, Standing, usize, &[u32]),
     ) -> Result<()> {
         /// Positions whose parents are listed at once (their lists held together).
         const SLICE: usize = 1 << 18;
@@ -120,11 +108,10 @@ impl Buckets {
                         .collect();
                     let mut valued = slice.iter();
                     for (all, ends) in &lists {
-                        let (mut from, mut fetched) = (0, 0);
+                        let mut from = 0;
                         for (&end, &i) in ends.iter().zip(&mut valued) {
-                            let ahead = (end + AHEAD).min(all.len()).max(fetched);
-                            then(self, values, i, v, r, &all[from..end], &all[fetched..ahead]);
-                            (from, fetched) = (end, ahead);
+                            then(self, values, i, v, r, &all[from..end]);
+                            from = end;
                         }
                     }
                 }
@@ -200,38 +187,28 @@ pub(crate) fn settle_tier(
             None => None,
         }
     });
-    buckets.settle(
-        values,
-        &parents,
-        |buckets, values, _, v, r, found, ahead| {
-            for &p in ahead {
-                fetch(seen, values, p);
+    buckets.settle(values, &parents, |buckets, values, _, v, r, found| {
+        for &p in found {
+            let s = &mut seen[p as usize];
+            // Listed un-moves may name what is no position or where the game is over.
+            if values[p as usize] != standing::ILLEGAL || s.flags & LEGAL == 0 || s.over.is_some() {
+                continue;
             }
-            for &p in found {
-                let s = &mut seen[p as usize];
-                // Listed un-moves may name what is no position or where the game is over.
-                if values[p as usize] != standing::ILLEGAL
-                    || s.flags & LEGAL == 0
-                    || s.over.is_some()
-                {
-                    continue;
+            match v {
+                Standing::Lose if s.flags & QUEUED == 0 => {
+                    s.flags |= QUEUED;
+                    buckets.push(r + 1, p, Standing::Win)
                 }
-                match v {
-                    Standing::Lose if s.flags & QUEUED == 0 => {
-                        s.flags |= QUEUED;
-                        buckets.push(r + 1, p, Standing::Win)
-                    }
-                    Standing::Lose => {}
-                    _ => {
-                        s.open -= 1;
-                        if s.open == 0 && s.flags & ALL_WIN != 0 {
-                            buckets.push(r.max(s.win as usize) + 1, p, Standing::Lose);
-                        }
+                Standing::Lose => {}
+                _ => {
+                    s.open -= 1;
+                    if s.open == 0 && s.flags & ALL_WIN != 0 {
+                        buckets.push(r.max(s.win as usize) + 1, p, Standing::Lose);
                     }
                 }
             }
-        },
-    )?;
+        }
+    })?;
     // 3. Ties, among the positions still undecided.
     if let Some(i) = seen.par_iter().enumerate().position_any(|(i, s)| {
         s.flags & LEGAL != 0
@@ -254,26 +231,19 @@ pub(crate) fn settle_tier(
         None if s.tie != NONE => Some((s.tie as usize + 1, Standing::Tie)),
         None => None,
     });
-    buckets.settle(
-        values,
-        &parents,
-        |buckets, values, _, _, r, found, ahead| {
-            for &p in ahead {
-                fetch(seen, values, p);
+    buckets.settle(values, &parents, |buckets, values, _, _, r, found| {
+        for &p in found {
+            // No position still undecided was queued in step 2: those all won.
+            let s = &mut seen[p as usize];
+            if values[p as usize] == standing::ILLEGAL
+                && s.flags & (LEGAL | QUEUED) == LEGAL
+                && s.over.is_none()
+            {
+                s.flags |= QUEUED;
+                buckets.push(r + 1, p, Standing::Tie);
             }
-            for &p in found {
-                // No position still undecided was queued in step 2: those all won.
-                let s = &mut seen[p as usize];
-                if values[p as usize] == standing::ILLEGAL
-                    && s.flags & (LEGAL | QUEUED) == LEGAL
-                    && s.over.is_none()
-                {
-                    s.flags |= QUEUED;
-                    buckets.push(r + 1, p, Standing::Tie);
-                }
-            }
-        },
-    )?;
+        }
+    })?;
     // 4. Draws.
     values
         .par_iter_mut()
