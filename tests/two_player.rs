@@ -328,7 +328,7 @@ fn killed_builds_resume(game: &[&str], table: &str, tiers: u64) {
     let want = std::fs::read(reference.path().join(table)).unwrap();
 
     let mut resumed = 0;
-    for (first, then, wait) in [("2", "1", 0u64), ("1", "2", 300), ("2", "2", 1000)] {
+    for (first, then, wait) in [("2", "1", 0u64), ("1", "2", 150), ("2", "2", 60)] {
         let dir = TempDir::new("two-player-resume");
         let mut a = args(dir.arg(), first);
         a.insert(1, "--checkpoint-every".into());
@@ -353,7 +353,15 @@ fn killed_builds_resume(game: &[&str], table: &str, tiers: u64) {
         if !killed || !ckpt.exists() {
             continue;
         }
-        assert!(!dir.path().join(table).exists(), "a table after the kill");
+        if dir.path().join(table).exists() {
+            // Killed between the table's rename and the checkpoint's removal: the table
+            // under its name must then be the whole table, never a part of one.
+            assert!(
+                std::fs::read(dir.path().join(table)).unwrap() == want,
+                "{table}: a table other than the whole one after a kill at {first} thread(s)"
+            );
+            continue;
+        }
         let mut a = args(dir.arg(), then);
         a.insert(1, "--resume".into());
         a.insert(2, "--json".into());
