@@ -62,18 +62,30 @@ impl Buckets {
 
     /// Takes the buckets in order of remoteness, nearest first, until none is left: a
     /// position not yet valued when it comes out of one gets that value and remoteness (so
-    /// the nearest bucket it was pushed to), and `then` pushes what follows for its parents,
-    /// given to it as `parents` lists them. The parents of the positions a bucket values are
-    /// listed in parallel, a slice at a time (a game that lists un-moves works out each
-    /// position's): the values depend on the game alone, so the order `then` sees is free.
+    /// the nearest bucket it was pushed to), and `then` is told of each of its parents
+    /// (`seen`'s entry and value so far), as `parents` lists them, and says which bucket that
+    /// parent goes to, if any. The parents of the positions a bucket values are listed in
+    /// parallel, a slice at a time (a game that lists un-moves works out each position's),
+    /// and handed to `then` in parallel too, each to the one task that owns its range of the
+    /// tier: the values depend on the game alone, so the order `then` sees is free, and what
+    /// it pushes goes to buckets farther than the one being emptied.
     fn settle(
         &mut self,
         values: &mut [u16],
+        seen: &mut [Seen],
         parents: &(dyn Fn(u32, &mut Vec<u32>) + Sync),
-        mut then: impl FnMut(&mut Buckets, &[u16], u32, Standing, usize, &[u32]),
+        then: impl Fn(&mut Seen, u16, Standing, usize) -> Option<(usize, Standing)> + Sync,
     ) -> Result<()> {
         /// Positions whose parents are listed at once (their lists held together).
         const SLICE: usize = 1 << 18;
+        // The ranges of the tier that tasks own, a power of two long: as many at any thread
+        // count, so the buckets fill in the same order.
+        let shift = seen
+            .len()
+            .div_ceil(RANGES)
+            .next_power_of_two()
+            .trailing_zeros();
+        let span = 1usize << shift;
         let bound = standing::MAX_REMOTENESS as usize;
         let mut r = 0;
         while r < self.0.len() {
@@ -93,26 +105,39 @@ impl Buckets {
                     }
                     fresh
                 });
+                let values: &[u16] = values;
                 for slice in valued.chunks(SLICE) {
-                    let lists: Vec<(Vec<u32>, Vec<usize>)> = slice
+                    // Each chunk's parents, grouped by the range that owns them.
+                    let lists: Vec<(Vec<u32>, [u32; RANGES + 1])> = slice
                         .par_chunks(CHUNK)
                         .map(|chunk| {
-                            let (mut all, mut ends, mut one) = (Vec::new(), Vec::new(), Vec::new());
+                            let mut all = Vec::new();
                             for &i in chunk {
-                                parents(i, &mut one);
-                                all.extend_from_slice(&one);
-                                ends.push(all.len());
+                                parents(i, &mut all);
                             }
-                            (all, ends)
+                            by_range(&all, shift)
                         })
                         .collect();
-                    let mut valued = slice.iter();
-                    for (all, ends) in &lists {
-                        let mut from = 0;
-                        for (&end, &i) in ends.iter().zip(&mut valued) {
-                            then(self, values, i, v, r, &all[from..end]);
-                            from = end;
-                        }
+                    let pushes: Vec<Vec<(u32, u32, Standing)>> = seen
+                        .par_chunks_mut(span)
+                        .enumerate()
+                        .map(|(o, owned)| {
+                            let base = (o * span) as u32;
+                            let mut pushes = Vec::new();
+                            for (sorted, starts) in &lists {
+                                let mine = &sorted[starts[o] as usize..starts[o + 1] as usize];
+                                for &p in mine {
+                                    let s = &mut owned[(p - base) as usize];
+                                    if let Some((to, w)) = then(s, values[p as usize], v, r) {
+                                        pushes.push((to as u32, p, w));
+                                    }
+                                }
+                            }
+                            pushes
+                        })
+                        .collect();
+                    for (to, p, w) in pushes.into_iter().flatten() {
+                        self.push(to as usize, p, w);
                     }
                 }
             }
@@ -121,6 +146,29 @@ impl Buckets {
         self.0.clear();
         Ok(())
     }
+}
+
+/// The ranges of a tier whose parents the settle hands to one task each.
+const RANGES: usize = 64;
+
+/// `all` reordered by the range of `1 << shift` positions each lies in (a counting sort,
+/// stable), and where each range's run starts.
+fn by_range(all: &[u32], shift: u32) -> (Vec<u32>, [u32; RANGES + 1]) {
+    let mut starts = [0u32; RANGES + 1];
+    for &p in all {
+        starts[(p >> shift) as usize + 1] += 1;
+    }
+    for o in 0..RANGES {
+        starts[o + 1] += starts[o];
+    }
+    let mut next = starts;
+    let mut sorted = vec![0u32; all.len()];
+    for &p in all {
+        let o = (p >> shift) as usize;
+        sorted[next[o] as usize] = p;
+        next[o] += 1;
+    }
+    (sorted, starts)
 }
 
 /// The parents inside a tier, from the [`edge`]s its scan kept: the parents of local position
@@ -152,10 +200,9 @@ impl EdgeParents {
         EdgeParents { offsets, parents }
     }
 
-    /// Puts the parents of `c` in `out`, as often as moves lead from them to `c`.
+    /// Appends to `out` the parents of `c`, as often as moves lead from them to `c`.
     pub(crate) fn of(&self, c: u32, out: &mut Vec<u32>) {
         let c = c as usize;
-        out.clear();
         out.extend_from_slice(
             &self.parents[self.offsets[c] as usize..self.offsets[c + 1] as usize],
         );
@@ -163,7 +210,7 @@ impl EdgeParents {
 }
 
 /// Steps 2 to 4 of a tier into `values`, from the whole tier's scan `seen` and `parents`,
-/// which puts in its vector the parents of a local position inside the tier (as often as
+/// which appends to its vector the parents of a local position inside the tier (as often as
 /// the scan counted the moves from them: once each where it counted children once each).
 pub(crate) fn settle_tier(
     first: u64,
@@ -187,25 +234,21 @@ pub(crate) fn settle_tier(
             None => None,
         }
     });
-    buckets.settle(values, &parents, |buckets, values, _, v, r, found| {
-        for &p in found {
-            let s = &mut seen[p as usize];
-            // Listed un-moves may name what is no position or where the game is over.
-            if values[p as usize] != standing::ILLEGAL || s.flags & LEGAL == 0 || s.over.is_some() {
-                continue;
+    buckets.settle(values, seen, &parents, |s, value, v, r| {
+        // Listed un-moves may name what is no position or where the game is over.
+        if value != standing::ILLEGAL || s.flags & LEGAL == 0 || s.over.is_some() {
+            return None;
+        }
+        match v {
+            Standing::Lose if s.flags & QUEUED == 0 => {
+                s.flags |= QUEUED;
+                Some((r + 1, Standing::Win))
             }
-            match v {
-                Standing::Lose if s.flags & QUEUED == 0 => {
-                    s.flags |= QUEUED;
-                    buckets.push(r + 1, p, Standing::Win)
-                }
-                Standing::Lose => {}
-                _ => {
-                    s.open -= 1;
-                    if s.open == 0 && s.flags & ALL_WIN != 0 {
-                        buckets.push(r.max(s.win as usize) + 1, p, Standing::Lose);
-                    }
-                }
+            Standing::Lose => None,
+            _ => {
+                s.open -= 1;
+                (s.open == 0 && s.flags & ALL_WIN != 0)
+                    .then(|| (r.max(s.win as usize) + 1, Standing::Lose))
             }
         }
     })?;
@@ -231,17 +274,13 @@ pub(crate) fn settle_tier(
         None if s.tie != NONE => Some((s.tie as usize + 1, Standing::Tie)),
         None => None,
     });
-    buckets.settle(values, &parents, |buckets, values, _, _, r, found| {
-        for &p in found {
-            // No position still undecided was queued in step 2: those all won.
-            let s = &mut seen[p as usize];
-            if values[p as usize] == standing::ILLEGAL
-                && s.flags & (LEGAL | QUEUED) == LEGAL
-                && s.over.is_none()
-            {
-                s.flags |= QUEUED;
-                buckets.push(r + 1, p, Standing::Tie);
-            }
+    buckets.settle(values, seen, &parents, |s, value, _, r| {
+        // No position still undecided was queued in step 2: those all won.
+        if value == standing::ILLEGAL && s.flags & (LEGAL | QUEUED) == LEGAL && s.over.is_none() {
+            s.flags |= QUEUED;
+            Some((r + 1, Standing::Tie))
+        } else {
+            None
         }
     })?;
     // 4. Draws.

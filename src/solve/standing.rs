@@ -393,14 +393,22 @@ pub(super) fn solve_tier<G: Tiered>(
             first,
             &mut seen,
             |c, out| {
-                out.clear();
+                // Each parent once, as the scan counted each child once.
+                let from = out.len();
                 game.tier_parents(first + c as u64, |p| {
                     if p >= first && p < end {
                         out.push((p - first) as u32);
                     }
                 });
-                out.sort_unstable();
-                out.dedup();
+                out[from..].sort_unstable();
+                let mut kept = from;
+                for k in from..out.len() {
+                    if kept == from || out[k] != out[kept - 1] {
+                        out[kept] = out[k];
+                        kept += 1;
+                    }
+                }
+                out.truncate(kept);
             },
             values,
         );

@@ -441,27 +441,29 @@ impl Endgame {
     /// [`index`](Endgame::index), or with `rep` the index of the representative of the
     /// position's class (see `retro`): what the engine's children are named by.
     fn index_as(&self, board: &Board, turn: Color, ep: Option<Square>, rep: bool) -> Option<u64> {
-        // The men besides the kings as (kind in index order, square), and the material, in
-        // one pass over the board; the pawns apart.
+        // The men besides the kings as (kind in index order, square), and the material, kind
+        // by kind from the board's sets (no walk of its squares); the pawns apart.
         let mut found = [(0usize, 0usize); MAX_MEN];
         let mut pawns = [(0usize, 0usize); MAX_MEN];
         let mut material = Material([[0; 5]; 2]);
         let (mut n, mut np) = (0, 0);
-        for (sq, p) in board {
-            if p.role != Role::King {
-                let (c, r) = ((p.color == Color::Black) as usize, role_index(p.role));
-                material.0[c][r] += 1;
-                let man = (c * 5 + r, u32::from(sq) as usize);
-                if r == 4 {
-                    if !(8..56).contains(&man.1) {
-                        // No index holds it (see `index::fold_squares`).
-                        return None;
+        for c in 0..2 {
+            let mine = board.by_color(colour(c));
+            for (r, &role) in ROLE_OF.iter().enumerate() {
+                for sq in mine & board.by_role(role) {
+                    material.0[c][r] += 1;
+                    let man = (c * 5 + r, u32::from(sq) as usize);
+                    if r == 4 {
+                        if !(8..56).contains(&man.1) {
+                            // No index holds it (see `index::fold_squares`).
+                            return None;
+                        }
+                        *pawns.get_mut(np)? = man;
+                        np += 1;
+                    } else {
+                        *found.get_mut(n)? = man;
+                        n += 1;
                     }
-                    *pawns.get_mut(np)? = man;
-                    np += 1;
-                } else {
-                    *found.get_mut(n)? = man;
-                    n += 1;
                 }
             }
         }
