@@ -63,6 +63,8 @@
 //! * `play`: playing a table against perfect play (every move valued, the best ones, the
 //!   review of a game so far);
 //! * `report`: `info` and the Chomp rectangles;
+//! * `syzygy`: a chess table against Syzygy's tables, position by position (read by the
+//!   `shakmaty-syzygy` crate);
 //! * `verify`: the statements checked against every position, with their sources;
 //! * `service`: `gamedb serve`, the tables over HTTP/JSON and the web explorer;
 //! * `cli`: the command line, with the catalogs in the words of `gamedb build` and what to
@@ -94,6 +96,7 @@ mod resources;
 mod service;
 pub mod solve;
 mod stream;
+pub mod syzygy;
 pub mod tables;
 mod verify;
 

@@ -8,13 +8,10 @@
 
 mod common;
 
-#[path = "../scripts/programs/syzygy.rs"]
-mod syzygy;
-
 use common::*;
 use gamedb::game::{standing, Standing};
 use gamedb::games::chess::ChessSpec;
-use gamedb::{Spec, Table, ValueKind};
+use gamedb::{syzygy, Spec, Table, ValueKind};
 
 fn spec(men: &str) -> Spec {
     Spec::new(ChessSpec::new(men).unwrap())
@@ -22,7 +19,7 @@ fn spec(men: &str) -> Spec {
 
 fn syzygy_tables() -> shakmaty_syzygy::Tablebase<shakmaty::Chess> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
-    let (tb, files) = syzygy::tablebase(dir).unwrap();
+    let (tb, files) = syzygy::tablebase(std::path::Path::new(dir)).unwrap();
     assert_eq!(files, 12, "{dir}");
     tb
 }
@@ -38,7 +35,7 @@ fn every_position_has_syzygys_wdl_and_dtz() {
         ("KPk", &["KPvK", "KQvK", "KRvK"]),
     ] {
         let t = table(&spec(men), ValueKind::Dtz);
-        let report = syzygy::compare(&t, &tb, 1);
+        let report = syzygy::compare(&t, &tb, 1).unwrap();
         let total = report.total();
         assert_eq!(total.differ, 0, "{men}: {:#?}", report.shown);
         // Every position compared: exact DTZ (the fixtures are made with -p) or mate (Syzygy's
@@ -60,7 +57,7 @@ fn pawn_endings_have_syzygys_win_draw_and_loss() {
     let tb = syzygy_tables();
     let s = spec("KPk");
     let t = table(&s, ValueKind::Remoteness);
-    let report = syzygy::compare(&t, &tb, 1);
+    let report = syzygy::compare(&t, &tb, 1).unwrap();
     let total = report.total();
     assert_eq!(total.differ, 0, "{:#?}", report.shown);
     assert_eq!(total.wdl_equal + total.kings_alone, total.positions);
@@ -77,7 +74,7 @@ fn pawn_endings_have_syzygys_win_draw_and_loss() {
         .unwrap();
     solved.set_value(i, standing::pack(Standing::Draw, 0) as u32);
     let t = Table::from_solved(&s, solved).unwrap();
-    let report = syzygy::compare(&t, &tb, 1);
+    let report = syzygy::compare(&t, &tb, 1).unwrap();
     assert_eq!(report.total().differ, 1, "{:?}", report.shown);
     assert!(
         report.shown[0].contains("gamedb Draw in 0, Syzygy Win"),
@@ -101,7 +98,7 @@ fn an_altered_dtz_is_caught() {
     let err = s.check_solved(&solved).expect_err("passes the recurrence");
     assert!(err.contains("win in 9, expected win in 7"), "{err}");
     let t = Table::from_solved(&s, solved).unwrap();
-    let report = syzygy::compare(&t, &syzygy_tables(), 1);
+    let report = syzygy::compare(&t, &syzygy_tables(), 1).unwrap();
     assert_eq!(report.total().differ, 1, "{:?}", report.shown);
     assert!(
         report.shown[0].contains("gamedb win dtz 9"),
@@ -236,4 +233,110 @@ fn the_command_line_answers_and_refuses() {
         &["play", &t, "--from", "8/8/8/8/8/2k5/8/K2R4 w - - 0 1"],
         &["dtz", "expected a remoteness table"],
     );
+}
+
+/// `gamedb verify chess-syzygy --syzygy DIR`: every position of the fixtures' endings (KRkr,
+/// and KPk, which holds KQk, KRk, KBk and KNk through its promotions) passes; a gamedb table
+/// with one value altered fails it, with that position; a Syzygy file of another ending under
+/// a name, no folder, a missing one and one without tables each get one line and exit status
+/// 2.
+#[test]
+fn verify_holds_every_position_to_a_folder_of_syzygy_tables() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+    let verify = |dir: &str, tables: &str| {
+        gamedb(&[
+            "verify",
+            "chess-syzygy",
+            "--syzygy",
+            dir,
+            "--json",
+            "-q",
+            "--tables",
+            tables,
+        ])
+    };
+    let o = verify(fixtures, "/nonexistent");
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let summary = json(&stdout(&o));
+    let report = &summary["statements"][0];
+    assert_eq!(report["status"], "PASS", "{summary}");
+    // KRkr's 2,860,284 positions and KPk's 373,086, each side to move.
+    assert_eq!(report["checked"], 2_860_284 + 373_086, "{summary}");
+    assert_eq!(
+        report["tables"],
+        serde_json::json!([
+            "chess-KRkr-dtz.gtab (solved)",
+            "chess-KPk-dtz.gtab (solved)"
+        ])
+    );
+
+    // KRkr's table with a win in 7 plies to zeroing made a win in 9, under a valid header.
+    let tables = TempDir::new("syzygy-altered");
+    let s = spec("KRkr");
+    let mut solved = s.solve(ValueKind::Dtz, &()).unwrap();
+    let i = (0..solved.len())
+        .find(|&i| standing::unpack(solved.value(i)) == Some((Standing::Win, 7)))
+        .unwrap();
+    solved.set_value(i, standing::pack(Standing::Win, 9) as u32);
+    let encoded = gamedb::format::payload::encode(solved);
+    let path = tables.path().join(s.file_name(ValueKind::Dtz));
+    gamedb::format::write_table(&path, &s.meta(&encoded), &encoded.bytes).unwrap();
+    let o = verify(fixtures, tables.arg());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let summary = json(&stdout(&o));
+    let report = &summary["statements"][0];
+    let found = report["counterexample"].as_str().unwrap();
+    assert!(
+        found.starts_with("KRkr: 1 of 2860284 positions differ, first "),
+        "{found}"
+    );
+    assert!(found.contains("gamedb win dtz 9"), "{found}");
+    assert!(
+        report["tables"][0].as_str().unwrap().ends_with("(reused)"),
+        "{summary}"
+    );
+
+    let other = TempDir::new("syzygy-other");
+    for f in std::fs::read_dir(fixtures).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, other.path().join(f.file_name().unwrap())).unwrap();
+    }
+    for ext in ["rtbw", "rtbz"] {
+        let from = other.path().join(format!("KQvK.{ext}"));
+        std::fs::copy(from, other.path().join(format!("KRvK.{ext}"))).unwrap();
+    }
+    let empty = TempDir::new("syzygy-empty");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &[
+                "verify",
+                "chess-syzygy",
+                "--syzygy",
+                other.arg(),
+                "-q",
+                "--tables",
+                "/nonexistent",
+            ],
+            "failed to probe wdl table KRvK: corrupted table",
+        ),
+        (
+            &["verify", "chess-syzygy"],
+            "name their folder with --syzygy DIR",
+        ),
+        (
+            &["verify", "chess-syzygy", "--syzygy", "/nonexistent"],
+            "/nonexistent: No such file",
+        ),
+        (
+            &["verify", "chess-syzygy", "--syzygy", empty.arg()],
+            "no Syzygy ending with both its .rtbw and .rtbz file",
+        ),
+    ];
+    for (args, says) in cases {
+        let o = gamedb(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+        assert!(e.contains(says), "{args:?}: {e}");
+    }
 }

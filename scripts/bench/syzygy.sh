@@ -11,7 +11,7 @@
 # exactly, so that the comparison is exact). Then, one ending at a time, gamedb builds its
 # table (`gamedb build chess --men KQkr --values dtz --threads THREADS`, which solves the
 # sub-endings too, in the same table) under /usr/bin/time -v, and `syzygy-compare` compares
-# every position of it with Syzygy's (WDL and DTZ; see scripts/programs/syzygy.rs). Prints per
+# every position of it with Syzygy's (WDL and DTZ; see src/syzygy.rs). Prints per
 # ending the wall time and peak memory of each program, gamedb's time over tb's, and the
 # comparison's count of positions and of disagreements; exits 1 when a position disagrees.
 # EVERY=N compares one index in N (a five-man table's every position takes minutes).

@@ -2,7 +2,8 @@
 //! build chess --men M --values dtz`), or of distances to mate by win, draw and loss alone
 //! (the kind built for endings with pawns), with Syzygy tables of the same endings (made by
 //! `scripts/bench/syzygy-tb.sh`, read by the `shakmaty-syzygy` crate); what is compared and
-//! how is `syzygy.rs`'s.
+//! how is `gamedb::syzygy`'s (what `gamedb verify chess-syzygy` checks, every position of
+//! every ending of a folder).
 //!
 //! ```text
 //! cargo run --release --example syzygy-compare -- TABLE SYZYGY_DIR [--every N]
@@ -15,12 +16,10 @@
 //! Prints one line per ending and the first disagreements with their FEN; exits 1 when any
 //! position disagrees, 2 on bad arguments.
 
-use gamedb::{Table, ValueKind};
+use gamedb::{syzygy, Table, ValueKind};
 
 #[path = "args.rs"]
 mod args;
-#[path = "syzygy.rs"]
-mod syzygy;
 
 fn usage(why: &str) -> ! {
     eprintln!("syzygy-compare: {why}; usage: syzygy-compare TABLE SYZYGY_DIR [--every N]");
@@ -44,9 +43,10 @@ fn main() {
             table.value_kind().name()
         ));
     }
-    let (tb, files) = syzygy::tablebase(dir).unwrap_or_else(|e| usage(&e));
+    let (tb, files) =
+        syzygy::tablebase(std::path::Path::new(dir)).unwrap_or_else(|e| usage(&e.to_string()));
     let started = std::time::Instant::now();
-    let report = syzygy::compare(&table, &tb, every);
+    let report = syzygy::compare(&table, &tb, every).unwrap_or_else(|e| usage(&e.to_string()));
     println!(
         "{path} against {files} Syzygy files in {dir}, one index in {every} ({:.1} s)",
         started.elapsed().as_secs_f64()

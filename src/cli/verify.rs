@@ -34,6 +34,10 @@ pub(crate) struct VerifyArgs {
     /// memory).
     #[arg(long, default_value = "tables")]
     pub tables: PathBuf,
+    /// A folder of Syzygy tables (.rtbw and .rtbz files, made by scripts/bench/syzygy-tb.sh)
+    /// for `chess-syzygy`, which a run of every statement leaves out without it.
+    #[arg(long, value_name = "DIR")]
+    pub syzygy: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
 }
@@ -63,13 +67,29 @@ pub(crate) fn run(a: VerifyArgs) -> Result<(), Failure> {
             ))));
         }
     }
+    // The one statement that reads files of another program: asked for by name, it needs
+    // them; in a run of every statement, it is left out without them (and says so).
+    const SYZYGY: &str = "chess-syzygy";
+    if a.syzygy.is_none() && a.names.iter().any(|n| n == SYZYGY) {
+        return Err(Failure::Error(Error::BadInput(format!(
+            "{SYZYGY} compares with Syzygy tables: name their folder with --syzygy DIR \
+             (scripts/bench/syzygy-tb.sh makes them with syzygy1/tb)"
+        ))));
+    }
+    if let Some(dir) = &a.syzygy {
+        crate::syzygy::endings_in(dir)?;
+    }
     set_threads(a.common.threads)?;
     let chosen: Vec<_> = all
         .iter()
         .filter(|s| a.names.is_empty() || a.names.contains(&s.name.to_string()))
+        .filter(|s| s.name != SYZYGY || a.syzygy.is_some())
         .collect();
+    if a.names.is_empty() && a.syzygy.is_none() && !a.common.quiet {
+        eprintln!("{SYZYGY} left out: it needs a folder of Syzygy tables (--syzygy DIR)");
+    }
     let pb = progress_bar(a.common.quiet, 0, String::new());
-    let mut env = Env::new(Some(TableDir::new(&a.tables)), &pb);
+    let mut env = Env::new(Some(TableDir::new(&a.tables)), &pb).with_syzygy(a.syzygy.clone());
     let lines = a.progress || (!a.common.quiet && std::io::stderr().is_terminal());
     let total = chosen.len();
     let mut reports = Vec::new();

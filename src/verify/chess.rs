@@ -9,7 +9,8 @@ use crate::game::{standing, Standing, ValueKind};
 use crate::games::chess::{ChessSpec, Endgame};
 use crate::games::Spec;
 use crate::lookup::Table;
-use crate::Result;
+use crate::syzygy::{self as sz, Tally};
+use crate::{Error, Result};
 
 pub(super) fn statements() -> Vec<Statement> {
     vec![
@@ -41,6 +42,15 @@ pub(super) fn statements() -> Vec<Statement> {
             claim: "every KBNK position with black to move, black not stalemated and no \
                     capture for black, is lost for black within 33 moves (66 plies)",
             run: kbnk,
+        },
+        Statement {
+            name: "chess-syzygy",
+            source: "de Man's Syzygy tables",
+            claim: "every position of each ending whose Syzygy tables are in the folder \
+                    --syzygy names, and of its sub-endings, either side to move, has Syzygy's \
+                    value under the 50-move rule and its DTZ (exactly, or one of the two a \
+                    halved entry stands for) in gamedb's table of distances to zeroing",
+            run: syzygy,
         },
     ]
 }
@@ -140,6 +150,74 @@ fn kbnk(env: &mut Env) -> Result<Finding> {
     });
     f.note = Some(format!(
         "{counted} positions with black to move, no capture, not stalemated"
+    ));
+    Ok(f)
+}
+
+/// Each ending of the Syzygy folder that no larger one of it holds as a sub-ending, as
+/// gamedb's dtz table (reused or solved), compared position by position.
+fn syzygy(env: &mut Env) -> Result<Finding> {
+    let Some(dir) = env.syzygy.clone() else {
+        return Err(Error::bad(
+            "chess-syzygy compares with Syzygy tables: name their folder with --syzygy DIR \
+             (scripts/bench/syzygy-tb.sh makes them with syzygy1/tb)",
+        ));
+    };
+    let endings = sz::endings_in(&dir)?;
+    if endings.is_empty() {
+        return Err(Error::bad(format!(
+            "{}: no Syzygy ending with both its .rtbw and .rtbz file",
+            dir.display()
+        )));
+    }
+    let (tb, _) = sz::tablebase(&dir)?;
+    let mut f = Finding::default();
+    let mut covered = std::collections::BTreeSet::new();
+    let mut said = Vec::new();
+    let mut all = Tally::default();
+    for ending in &endings {
+        if covered.contains(ending) {
+            continue;
+        }
+        let men = sz::men_of(ending).ok_or_else(|| {
+            Error::bad(format!(
+                "{}: {ending}.rtbz names no ending (expected names such as KRvKN)",
+                dir.display()
+            ))
+        })?;
+        let spec = ChessSpec::new(&men)
+            .map_err(|e| Error::bad(format!("{}: {ending}: {e}", dir.display())))?;
+        let t = env.table(&Spec::new(spec), ValueKind::Dtz)?;
+        let report =
+            sz::compare(&t, &tb, 1).map_err(|e| Error::bad(format!("{}: {e}", dir.display())))?;
+        for (name, tally) in &report.endings {
+            // Syzygy files an ending under its stronger side first: KRvK holds KvKR too.
+            if let Some((w, b)) = name.split_once('v') {
+                covered.insert(format!("{b}v{w}"));
+            }
+            covered.insert(name.clone());
+            all.add(tally);
+        }
+        let total = report.total();
+        f.checked += total.positions;
+        if total.differ > 0 && f.counterexample.is_none() {
+            f.counterexample = Some(format!(
+                "{men}: {} of {} positions differ, first {}",
+                total.differ,
+                total.positions,
+                report.shown.first().map_or("?", String::as_str)
+            ));
+        }
+        said.push(format!("{men} {} positions", total.positions));
+    }
+    f.note = Some(format!(
+        "{}; {} with Syzygy's value and exact DTZ, {} with a halved DTZ, {} mated (Syzygy's \
+         -1), {} kings alone",
+        said.join(", "),
+        all.dtz_exact,
+        all.dtz_rounded,
+        all.mates,
+        all.kings_alone
     ));
     Ok(f)
 }

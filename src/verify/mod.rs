@@ -145,6 +145,7 @@ pub(crate) const COSTS: &[(&str, f64)] = &[
     ("chess-longest-mates-4", 60.0),
     ("chess-kbnk-33", 30.0),
     ("chess-longest-mates-conrady", 700.0),
+    ("chess-syzygy", 1.0), // the tables of tests/data/syzygy; a five-man ending takes minutes
 ];
 
 /// A cost for people: `<0.1 s`, `~0.4 s`, `~3 s`, `~40 s`, `~4 min`; `?` when unknown.
@@ -219,6 +220,8 @@ pub(crate) struct Env<'p> {
     memo: HashMap<String, Arc<dyn Any + Send + Sync>>,
     used: Vec<String>,
     progress: &'p dyn Progress,
+    /// The folder of Syzygy tables `chess-syzygy` compares with (`--syzygy`).
+    syzygy: Option<std::path::PathBuf>,
 }
 
 impl<'p> Env<'p> {
@@ -231,7 +234,14 @@ impl<'p> Env<'p> {
             memo: HashMap::new(),
             used: Vec::new(),
             progress,
+            syzygy: None,
         }
+    }
+
+    /// The same, with the folder of Syzygy tables `chess-syzygy` compares with.
+    pub(crate) fn with_syzygy(mut self, dir: Option<std::path::PathBuf>) -> Env<'p> {
+        self.syzygy = dir;
+        self
     }
 
     /// The table of `spec` holding `kind` values.
@@ -424,6 +434,7 @@ pub(crate) const REFERENCES: &[(&str, &str)] = &[
     ("Chen Jingrun", "陳景潤 (Chen Jingrun), \"關于十五子的游戲\" (On the game of fifteen). The inversion count and the blank's row decide whether a 15-puzzle arrangement can be solved; the others reach the goal with two tiles swapped."),
     ("Conrady 2000", "H. Conrady, the longest sequences to mate of every 3- to 5-man Nalimov table (distance to mate, either side to move), Computer Chess Club, 1 June 2000, www.stmintz.com/ccc/index.php?id=113253: the longest 3-man ending is KP–K with 56 plies, the longest 4-man KR–KP with 85 plies, and the longest pawnless ending KBN–KN with 213 plies."),
     ("De Clercq's Morris page", "D. De Clercq, \"5-6-7 Men's Morris\", http://puzzles.net23.net/6mm.htm: Six Men's Morris, with the rules of Nine Men's Morris (the World Merrills Association's) on the board of two squares, solved by a program of his: a draw with perfect play, and Five Men's Morris on the same board a draw too; the deepest reachable position of Six Men's a \"mate in 149\"; Seven Men's Morris (17 points) a first-player win in 25 moves."),
+    ("de Man's Syzygy tables", "R. de Man, the Syzygy endgame tables and their generator, https://github.com/syzygy1/tb: for every ending of up to seven men, the value with the 50-move rule (win, cursed win, draw, blessed loss, loss) after a zeroing move, and the distance to zeroing (DTZ: plies to the next capture or pawn move of the best play), many of them stored halved; read here by the shakmaty-syzygy crate."),
     ("Dyson 1946", "F. J. Dyson, \"The problem of the pennies\", The Mathematical Gazette 30 (1946), 231–234. With one coin heavier or lighter and a balance, n ≥ 3 coins can be done in w weighings when n ≤ (3^w − 3)/2 if heavier or lighter must be told, (3^w − 1)/2 if not, and (3^w − 1)/2 with telling when one more coin is known to be good; his solutions are plans fixed in advance."),
     ("Gale 1974", "D. Gale, \"A curious Nim-type game\", American Mathematical Monthly 81 (1974), 876–879. The rules of Chomp; every rectangle but 1×1 is won by the first player (strategy stealing)."),
     ("Chomp figures known by search", "Grundy values of single Chomp rectangles known by search (8×8 = 13, 10×10 = 19, 12×12 = 41, 14×14 = 29) and ⌊(3n − 1)/2⌋ for the 2×n rectangle, observed to n = 12 (figures gamedb's Chomp work at research scale started from); no publication is named for them."),

@@ -1,10 +1,12 @@
 //! A gamedb chess table of distances to zeroing (`--values dtz`) against Syzygy tables,
-//! position by position: shared by `syzygy-compare.rs` (the benchmark's comparison) and
-//! `tests/chess_dtz.rs` (the same on small tables kept in `tests/data/syzygy/`).
+//! position by position, read by the `shakmaty-syzygy` crate: what `gamedb verify
+//! chess-syzygy --syzygy DIR` checks, what `scripts/programs/syzygy-compare.rs` (the
+//! benchmark's comparison) prints, and what `tests/chess_dtz.rs` holds the small tables of
+//! `tests/data/syzygy/` to.
 //!
-//! A table of distances to mate (`remoteness`) is compared by its win, draw or loss alone, which the 50-move rule does not change
-//! when it is set aside: a win is Syzygy's win or cursed win, a loss its loss or blessed loss,
-//! a tie or a draw its draw.
+//! A table of distances to mate (`remoteness`) is compared by its win, draw or loss alone,
+//! which the 50-move rule does not change when it is set aside: a win is Syzygy's win or
+//! cursed win, a loss its loss or blessed loss, a tie or a draw its draw.
 //!
 //! Every legal position of the table (every index that holds a value: both sides to move,
 //! every sub-ending) is written as a FEN, probed in Syzygy (WDL after a zeroing move, and DTZ)
@@ -14,13 +16,16 @@
 //! differ and are counted apart, not as disagreements: Syzygy reads a mated position as DTZ
 //! -1 (it files mate with the losses in one ply) where gamedb says 0 (the game is over); and
 //! kings alone have no Syzygy table (a draw in both). A FEN shakmaty cannot read counts as a
-//! disagreement.
+//! disagreement; a probe Syzygy cannot answer (a table missing or damaged) stops the
+//! comparison with an error.
 
 use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use gamedb::game::{standing, Standing, Wdl50};
-use gamedb::{Table, ValueKind};
+use crate::game::{standing, Standing, Wdl50};
+use crate::{Error, Result, Table, ValueKind};
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position, PositionError, Role};
@@ -29,17 +34,25 @@ use shakmaty_syzygy::{Dtz, MaybeRounded, Tablebase, Wdl};
 /// What one ending's positions gave.
 #[derive(Default, Clone, Copy, Debug)]
 pub struct Tally {
+    /// Positions compared.
     pub positions: u64,
+    /// Of them, those with Syzygy's class (win, cursed win, draw, blessed loss, loss).
     pub wdl_equal: u64,
+    /// Those with Syzygy's class and its DTZ, stored exactly.
     pub dtz_exact: u64,
+    /// Those with Syzygy's class and its DTZ, stored halved (one of the two it can be).
     pub dtz_rounded: u64,
+    /// Mated positions (Syzygy's DTZ -1, gamedb's 0).
     pub mates: u64,
+    /// Kings alone (no Syzygy table; a draw).
     pub kings_alone: u64,
+    /// Positions that disagree, or that shakmaty or Syzygy cannot read.
     pub differ: u64,
 }
 
 impl Tally {
-    fn add(&mut self, o: &Tally) {
+    /// Adds `o`'s counts to these.
+    pub fn add(&mut self, o: &Tally) {
         self.positions += o.positions;
         self.wdl_equal += o.wdl_equal;
         self.dtz_exact += o.dtz_exact;
@@ -50,9 +63,14 @@ impl Tally {
     }
 }
 
+/// How many disagreements a [`Report`] shows.
+pub const SHOWN: usize = 20;
+
 /// The comparison: a tally per ending (Syzygy's names) and the first disagreements.
 pub struct Report {
+    /// Each ending's tally, by Syzygy's name (`KRvKN`).
     pub endings: BTreeMap<String, Tally>,
+    /// The first disagreements by index ([`SHOWN`] at most), each with its FEN.
     pub shown: Vec<String>,
 }
 
@@ -67,12 +85,55 @@ impl Report {
     }
 }
 
-/// The Syzygy tables of `dir`, mapped.
-pub fn tablebase(dir: &str) -> Result<(Tablebase<Chess>, usize), String> {
-    // Safety: the files are not changed while mapped (they were made before and are only read).
+/// The Syzygy tables of the folder `dir`, mapped, and how many files it holds.
+pub fn tablebase(dir: &Path) -> Result<(Tablebase<Chess>, usize)> {
+    // SAFETY: the files are only read, and tables are made before they are compared (a file
+    // changed while mapped could give wrong probes, never unsafety beyond that).
     let mut tb = unsafe { Tablebase::<Chess>::with_mmap_filesystem() };
-    let files = tb.add_directory(dir).map_err(|e| format!("{dir}: {e}"))?;
+    let files = tb.add_directory(dir).map_err(|e| {
+        Error::bad(format!(
+            "{}: {}; expected a folder of Syzygy tables (.rtbw and .rtbz files)",
+            dir.display(),
+            first_line(&e)
+        ))
+    })?;
     Ok((tb, files))
+}
+
+/// The endings of the Syzygy tables in `dir` (`KRvKN` for `KRvKN.rtbz`) that have both a WDL
+/// and a DTZ file: most men first, then most pawns (an ending with pawns holds the endings
+/// its promotions reach), then by name.
+pub fn endings_in(dir: &Path) -> Result<Vec<String>> {
+    let read = std::fs::read_dir(dir).map_err(|e| {
+        Error::bad(format!(
+            "{}: {e}; expected a folder of Syzygy tables (.rtbw and .rtbz files)",
+            dir.display()
+        ))
+    })?;
+    let names: Vec<String> = read
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    let mut found: Vec<String> = names
+        .iter()
+        .filter_map(|n| n.strip_suffix(".rtbz"))
+        .filter(|e| names.iter().any(|n| n.strip_suffix(".rtbw") == Some(*e)))
+        .map(str::to_string)
+        .collect();
+    let pawns = |e: &str| e.matches('P').count();
+    found.sort_by(|a, b| {
+        (b.len().cmp(&a.len()))
+            .then(pawns(b).cmp(&pawns(a)))
+            .then(a.cmp(b))
+    });
+    Ok(found)
+}
+
+/// gamedb's name of a Syzygy ending (`KRPkr` for `KRPvKR`), `None` when it is not one.
+pub fn men_of(ending: &str) -> Option<String> {
+    let (white, black) = ending.split_once('v')?;
+    let ok = |s: &str| s.starts_with('K') && s.chars().all(|c| "KQRBNP".contains(c));
+    (ok(white) && ok(black)).then(|| format!("{white}{}", black.to_ascii_lowercase()))
 }
 
 /// `KRvKN`: white's men, `v`, black's, each strongest first (Syzygy's order).
@@ -101,25 +162,35 @@ pub fn ending(pos: &Chess) -> String {
 
 /// Compares every position of `table` (a dtz table, or a remoteness table by its classes) with
 /// `tb`; with `every` over 1 only the indices that are a multiple of it (a sample of a large
-/// table: a probe costs microseconds).
-pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Report {
+/// table: a probe costs microseconds). `Err` when Syzygy cannot answer a probe (a table of the
+/// folder missing or damaged): the comparison stops there, since every later probe of that
+/// table would fail too, each trying to read it again.
+pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Result<Report> {
     let rules = table.rules();
     // A table of distances to mate: compared by win, draw and loss alone.
     let by_class = table.value_kind() == ValueKind::Remoteness;
     let tallies: Mutex<BTreeMap<String, Tally>> = Mutex::new(BTreeMap::new());
-    let shown = Mutex::new(Vec::<String>::new());
-    let show = |s: String| {
-        let mut v = shown.lock().unwrap();
-        if v.len() < 20 {
-            v.push(s);
-        }
-    };
+    // The first disagreements in index order, whatever order the tasks finish in.
+    let shown = Mutex::new(Vec::<(u64, String)>::new());
+    let unanswered = Mutex::new(None::<(u64, String)>);
+    let stop = AtomicBool::new(false);
     const CHUNK: u64 = 1 << 14;
     (0..table.len().div_ceil(CHUNK))
         .into_par_iter()
         .for_each(|c| {
             let mut mine: BTreeMap<String, Tally> = BTreeMap::new();
+            let mut mine_shown = Vec::new();
+            let cannot = |i: u64, fen: &str, e: &dyn std::fmt::Display| {
+                stop.store(true, Ordering::Relaxed);
+                let mut first = unanswered.lock().unwrap_or_else(|e| e.into_inner());
+                if first.as_ref().is_none_or(|f| i < f.0) {
+                    *first = Some((i, format!("{fen}: {}", first_line(e))));
+                }
+            };
             for i in c * CHUNK..((c + 1) * CHUNK).min(table.len()) {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
                 if i % every != 0 {
                     continue;
                 }
@@ -138,7 +209,7 @@ pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Report {
                     let t = mine.entry("?".into()).or_default();
                     t.positions += 1;
                     t.differ += 1;
-                    show(format!("{fen}: shakmaty refuses it"));
+                    mine_shown.push((i, format!("{fen}: shakmaty refuses it")));
                     continue;
                 };
                 let name = ending(&pos);
@@ -154,8 +225,7 @@ pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Report {
                         Ok(Wdl::Draw) => Standing::Draw,
                         Ok(Wdl::CursedWin | Wdl::Win) => Standing::Win,
                         Err(e) => {
-                            t.differ += 1;
-                            show(format!("{fen}: Syzygy answers {e}"));
+                            cannot(i, &fen, &e);
                             continue;
                         }
                     };
@@ -168,7 +238,10 @@ pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Report {
                         t.wdl_equal += 1;
                     } else {
                         t.differ += 1;
-                        show(format!("{fen}: gamedb {value:?} in {d}, Syzygy {signed:?}"));
+                        mine_shown.push((
+                            i,
+                            format!("{fen}: gamedb {value:?} in {d}, Syzygy {signed:?}"),
+                        ));
                     }
                     continue;
                 }
@@ -176,12 +249,9 @@ pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Report {
                 let (wdl, dtz) = match (tb.probe_wdl_after_zeroing(&pos), tb.probe_dtz(&pos)) {
                     (Ok(w), Ok(z)) => (w, z),
                     (w, z) => {
-                        t.differ += 1;
-                        show(format!(
-                            "{fen}: Syzygy answers {:?} / {:?}",
-                            w.err().map(|e| e.to_string()),
-                            z.err().map(|e| e.to_string())
-                        ));
+                        if let Some(e) = w.err().or(z.err()) {
+                            cannot(i, &fen, &e);
+                        }
                         continue;
                     }
                 };
@@ -218,19 +288,47 @@ pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Report {
                     }
                 } else {
                     t.differ += 1;
-                    show(format!(
-                        "{fen}: gamedb {} dtz {our_dtz}, Syzygy {wdl:?} dtz {dtz:?}",
-                        ours.words()
+                    mine_shown.push((
+                        i,
+                        format!(
+                            "{fen}: gamedb {} dtz {our_dtz}, Syzygy {wdl:?} dtz {dtz:?}",
+                            ours.words()
+                        ),
                     ));
                 }
             }
-            let mut all = tallies.lock().unwrap();
+            mine_shown.truncate(SHOWN);
+            shown
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(mine_shown);
+            let mut all = tallies.lock().unwrap_or_else(|e| e.into_inner());
             for (k, v) in mine {
                 all.entry(k).or_default().add(&v);
             }
         });
-    Report {
-        endings: tallies.into_inner().unwrap(),
-        shown: shown.into_inner().unwrap(),
+    if let Some((_, why)) = unanswered.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(Error::bad(format!(
+            "Syzygy cannot answer a probe (a table missing or damaged): {why}"
+        )));
     }
+    Ok(Report {
+        endings: tallies.into_inner().unwrap_or_else(|e| e.into_inner()),
+        shown: {
+            let mut v = shown.into_inner().unwrap_or_else(|e| e.into_inner());
+            v.sort_unstable_by_key(|&(i, _)| i);
+            v.into_iter().take(SHOWN).map(|(_, s)| s).collect()
+        },
+    })
+}
+
+/// The first line of an error: shakmaty-syzygy's carry a backtrace after it when
+/// `RUST_BACKTRACE` is set.
+fn first_line(e: &(impl std::fmt::Display + ?Sized)) -> String {
+    let text = e.to_string();
+    let line = text.lines().next().unwrap_or("");
+    // The backtrace can start on the same line, after a colon and spaces.
+    let line = line.split(":    ").next().unwrap_or(line);
+    let line = line.trim_end_matches(": disabled backtrace");
+    line.trim_end_matches(':').to_string()
 }
