@@ -62,8 +62,8 @@ impl Buckets {
 
     /// Takes the buckets in order of remoteness, nearest first, until none is left: a
     /// position not yet valued when it comes out of one gets that value and remoteness (so
-    /// the nearest bucket it was pushed to), and `then` is told of each of its parents
-    /// (`seen`'s entry and value so far), as `parents` lists them, and says which bucket that
+    /// the nearest bucket it was pushed to), and `then` is told of each of its parents not
+    /// yet valued (`seen`'s entry), as `parents` lists them, and says which bucket that
     /// parent goes to, if any. The parents of the positions a bucket values are listed in
     /// parallel, a slice at a time (a game that lists un-moves works out each position's),
     /// and handed to `then` in parallel too, each to the one task that owns its range of the
@@ -74,7 +74,7 @@ impl Buckets {
         values: &mut [u16],
         seen: &mut [Seen],
         parents: &(dyn Fn(u32, &mut Vec<u32>) + Sync),
-        then: impl Fn(&mut Seen, u16, Standing, usize) -> Option<(usize, Standing)> + Sync,
+        then: impl Fn(&mut Seen, Standing, usize) -> Option<(usize, Standing)> + Sync,
     ) -> Result<()> {
         /// Positions whose parents are listed at once (their lists held together).
         const SLICE: usize = 1 << 18;
@@ -108,13 +108,17 @@ impl Buckets {
                 let values: &[u16] = values;
                 for slice in valued.chunks(SLICE) {
                     // Each chunk's parents, grouped by the range that owns them.
-                    let lists: Vec<(Vec<u32>, [u32; RANGES + 1])> = slice
+                    let lists: Vec<(Vec<u32>, Vec<u32>)> = slice
                         .par_chunks(CHUNK)
                         .map(|chunk| {
                             let mut all = Vec::new();
                             for &i in chunk {
                                 parents(i, &mut all);
                             }
+                            // A parent valued already has nothing to learn (`then` is
+                            // asked of the others only): most are, by the time their
+                            // children are.
+                            all.retain(|&p| values[p as usize] == standing::ILLEGAL);
                             by_range(&all, shift)
                         })
                         .collect();
@@ -128,7 +132,7 @@ impl Buckets {
                                 let mine = &sorted[starts[o] as usize..starts[o + 1] as usize];
                                 for &p in mine {
                                     let s = &mut owned[(p - base) as usize];
-                                    if let Some((to, w)) = then(s, values[p as usize], v, r) {
+                                    if let Some((to, w)) = then(s, v, r) {
                                         pushes.push((to as u32, p, w));
                                     }
                                 }
@@ -151,30 +155,40 @@ impl Buckets {
 /// The ranges of a tier whose parents the settle hands to one task each.
 const RANGES: usize = 64;
 
-/// `all` reordered by the range of `1 << shift` positions each lies in (a counting sort,
-/// stable), and where each range's run starts.
-fn by_range(all: &[u32], shift: u32) -> (Vec<u32>, [u32; RANGES + 1]) {
-    let mut starts = [0u32; RANGES + 1];
-    for &p in all {
-        starts[(p >> shift) as usize + 1] += 1;
+/// A stable counting sort (linear, where sorting pairs took a tenth of a Quixo solve): the
+/// value of each item, grouped by its key (below `keys`), and where each key's group starts
+/// (`keys + 1` offsets, the last the number of items).
+fn counting_sort<T: Copy>(
+    items: impl Iterator<Item = T> + Clone,
+    keys: usize,
+    key_value: impl Fn(T) -> (usize, u32),
+) -> (Vec<u32>, Vec<u32>) {
+    let mut starts = vec![0u32; keys + 1];
+    for x in items.clone() {
+        starts[key_value(x).0 + 1] += 1;
     }
-    for o in 0..RANGES {
-        starts[o + 1] += starts[o];
+    for k in 0..keys {
+        starts[k + 1] += starts[k];
     }
-    let mut next = starts;
-    let mut sorted = vec![0u32; all.len()];
-    for &p in all {
-        let o = (p >> shift) as usize;
-        sorted[next[o] as usize] = p;
-        next[o] += 1;
+    let mut sorted = vec![0u32; starts[keys] as usize];
+    let mut next = starts.clone();
+    for x in items {
+        let (k, v) = key_value(x);
+        sorted[next[k] as usize] = v;
+        next[k] += 1;
     }
     (sorted, starts)
 }
 
+/// `all` grouped by the range of `1 << shift` positions each lies in, and where each range's
+/// run starts.
+fn by_range(all: &[u32], shift: u32) -> (Vec<u32>, Vec<u32>) {
+    counting_sort(all.iter().copied(), RANGES, |p| ((p >> shift) as usize, p))
+}
+
 /// The parents inside a tier, from the [`edge`]s its scan kept: the parents of local position
-/// `c` are `parents[offsets[c]..offsets[c + 1]]`, by a counting sort of the edges on the child
-/// (linear, where sorting the pairs took a tenth of a Quixo solve); the pieces come in index
-/// order, so each child's parents come in index order.
+/// `c` are `parents[offsets[c]..offsets[c + 1]]`, by a counting sort of the edges on the child;
+/// the pieces come in index order, so each child's parents come in index order.
 pub(crate) struct EdgeParents {
     offsets: Vec<u32>,
     parents: Vec<u32>,
@@ -183,20 +197,8 @@ pub(crate) struct EdgeParents {
 impl EdgeParents {
     /// The parents of a tier of `len` positions from the edges of every piece of its scan.
     pub(crate) fn new(len: usize, pieces: &[&[u64]]) -> EdgeParents {
-        let mut offsets = vec![0u32; len + 1];
-        for &e in pieces.iter().copied().flatten() {
-            offsets[(e >> 32) as usize + 1] += 1;
-        }
-        for c in 0..len {
-            offsets[c + 1] += offsets[c];
-        }
-        let mut parents = vec![0u32; offsets[len] as usize];
-        let mut next = offsets.clone();
-        for &e in pieces.iter().copied().flatten() {
-            let c = (e >> 32) as usize;
-            parents[next[c] as usize] = e as u32;
-            next[c] += 1;
-        }
+        let edges = pieces.iter().copied().flatten().copied();
+        let (parents, offsets) = counting_sort(edges, len, |e| ((e >> 32) as usize, e as u32));
         EdgeParents { offsets, parents }
     }
 
@@ -234,9 +236,9 @@ pub(crate) fn settle_tier(
             None => None,
         }
     });
-    buckets.settle(values, seen, &parents, |s, value, v, r| {
+    buckets.settle(values, seen, &parents, |s, v, r| {
         // Listed un-moves may name what is no position or where the game is over.
-        if value != standing::ILLEGAL || s.flags & LEGAL == 0 || s.over.is_some() {
+        if s.flags & LEGAL == 0 || s.over.is_some() {
             return None;
         }
         match v {
@@ -274,9 +276,9 @@ pub(crate) fn settle_tier(
         None if s.tie != NONE => Some((s.tie as usize + 1, Standing::Tie)),
         None => None,
     });
-    buckets.settle(values, seen, &parents, |s, value, _, r| {
+    buckets.settle(values, seen, &parents, |s, _, r| {
         // No position still undecided was queued in step 2: those all won.
-        if value == standing::ILLEGAL && s.flags & (LEGAL | QUEUED) == LEGAL && s.over.is_none() {
+        if s.flags & (LEGAL | QUEUED) == LEGAL && s.over.is_none() {
             s.flags |= QUEUED;
             Some((r + 1, Standing::Tie))
         } else {
@@ -293,4 +295,36 @@ pub(crate) fn settle_tier(
             }
         });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::standing::edge;
+
+    #[test]
+    fn a_counting_sort_groups_by_key_and_keeps_the_order_within_a_key() {
+        let items = [(2, 10), (0, 11), (2, 12), (3, 13), (0, 14)];
+        let (sorted, starts) = counting_sort(items.iter().copied(), 4, |(k, v)| (k, v));
+        assert_eq!(sorted, [11, 14, 10, 12, 13]);
+        assert_eq!(starts, [0, 2, 2, 4, 5]);
+        let (sorted, starts) = counting_sort(std::iter::empty::<(usize, u32)>(), 2, |x| x);
+        assert!(sorted.is_empty());
+        assert_eq!(starts, [0, 0, 0]);
+    }
+
+    #[test]
+    fn edge_parents_list_each_childs_parents_in_order() {
+        let edges = [edge(1, 5), edge(0, 3), edge(1, 4)];
+        let more = [edge(1, 7)];
+        let p = EdgeParents::new(3, &[&edges, &more]);
+        let of = |c| {
+            let mut out = vec![9];
+            p.of(c, &mut out);
+            out
+        };
+        assert_eq!(of(0), [9, 3]);
+        assert_eq!(of(1), [9, 5, 4, 7]);
+        assert_eq!(of(2), [9]);
+    }
 }

@@ -400,15 +400,7 @@ pub(super) fn solve_tier<G: Tiered>(
                         out.push((p - first) as u32);
                     }
                 });
-                out[from..].sort_unstable();
-                let mut kept = from;
-                for k in from..out.len() {
-                    if kept == from || out[k] != out[kept - 1] {
-                        out[kept] = out[k];
-                        kept += 1;
-                    }
-                }
-                out.truncate(kept);
+                sort_dedup_from(out, from);
             },
             values,
         );
@@ -416,6 +408,20 @@ pub(super) fn solve_tier<G: Tiered>(
     let pieces: Vec<&[u64]> = pieces.iter().map(|p| &p[..]).collect();
     let edges = EdgeParents::new(len, &pieces);
     settle_tier(first, &mut seen, |c, out| edges.of(c, out), values)
+}
+
+/// Sorts `out[from..]` and keeps each of its numbers once: `Vec::dedup` of a tail appended in
+/// place (a vector of its own a position cost a copy of every parent).
+fn sort_dedup_from(out: &mut Vec<u32>, from: usize) {
+    out[from..].sort_unstable();
+    let mut kept = from;
+    for k in from..out.len() {
+        if kept == from || out[k] != out[kept - 1] {
+            out[kept] = out[k];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
 }
 
 /// Tier `t`, checked to start at `at` (where the last one ended) and to end within `0..n`.
@@ -863,5 +869,15 @@ mod tests {
         let v = solve_standings(&ring, &()).unwrap();
         // From the top every ring position is reached.
         assert!(v.iter().all(|&e| standing::reachable(e as u32)));
+    }
+
+    #[test]
+    fn a_tail_is_sorted_and_kept_once_and_the_head_left_alone() {
+        let mut out = vec![7, 7, 5, 3, 5, 1, 3];
+        sort_dedup_from(&mut out, 2);
+        assert_eq!(out, [7, 7, 1, 3, 5]);
+        let mut out = vec![2];
+        sort_dedup_from(&mut out, 1);
+        assert_eq!(out, [2]);
     }
 }

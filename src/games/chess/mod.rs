@@ -148,6 +148,16 @@ struct Part {
     ep_files: [Vec<u8>; 2],
 }
 
+impl Part {
+    /// The index of the king pair numbered `pair` and the men's `squares` (see
+    /// [`index::fold_squares`]) with `side` to move (0 white), in a material whose men's
+    /// squares take `span` numbers; outside the en passant block.
+    #[inline]
+    fn index(&self, span: u64, pair: u64, squares: u64, side: u64) -> u64 {
+        self.start + (pair * span + squares) * 2 + side
+    }
+}
+
 /// A board at an index, `Err` when the index places no position.
 type Placed = std::result::Result<Board, Board>;
 
@@ -503,7 +513,7 @@ impl Endgame {
         if rep && !tier.pawns {
             squares = self.least_of_mirror(pair as usize, sym, &found[..n], squares);
         }
-        Some(part.start + (rest + squares) * 2 + side)
+        Some(part.index(tier.span, pair as u64, squares, side))
     }
 
     /// The index of a board and side when the position is legal and one of the table's

@@ -87,7 +87,7 @@ impl Endgame {
             at /= 64;
         }
         let mirrored = fold_squares(&mut keys[..n]);
-        (mirrored != squares).then(|| part.start + (pair * tier.span + mirrored) * 2 + side)
+        (mirrored != squares).then(|| part.index(tier.span, pair, mirrored, side))
     }
 
     /// Whether the tier `t` lists its un-moves: every one does.
@@ -143,7 +143,6 @@ impl Endgame {
             return;
         };
         let tier = &self.tiers[part.tier];
-        let rest = pair as u64 * tier.span;
         let mut keys = [0u16; MAX_MEN];
         let mut slot = [usize::MAX; MAX_MEN];
         let mut pieces = 0;
@@ -178,7 +177,7 @@ impl Endgame {
                 if diagonal {
                     squares = self.least_of_mirror(pair as usize, sym, &men[..n], squares);
                 }
-                let i = part.start + (rest + squares) * 2 + mover as u64;
+                let i = part.index(tier.span, pair as u64, squares, mover as u64);
                 self.parents_at(part, Some(i), kings, &men[..n], mover, &mut f);
             }
             men[k].1 = sq;
@@ -254,7 +253,7 @@ impl Endgame {
         if !tier.pawns {
             squares = self.least_of_mirror(pair as usize, sym, men, squares);
         }
-        Some(part.start + (pair as u64 * tier.span + squares) * 2 + side)
+        Some(part.index(tier.span, pair as u64, squares, side))
     }
 
     /// Whether both kings of the pair numbered `pair` (without pawns) stand on the long
