@@ -20,7 +20,7 @@
 //! comparison with an error.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
@@ -98,6 +98,37 @@ pub fn tablebase(dir: &Path) -> Result<(Tablebase<Chess>, usize)> {
         ))
     })?;
     Ok((tb, files))
+}
+
+/// What `chess-syzygy` says when no folder of Syzygy tables was named.
+pub const NO_FOLDER: &str = "chess-syzygy compares with Syzygy tables: name their folder with \
+     --syzygy DIR (scripts/bench/syzygy-tb.sh makes them with syzygy1/tb)";
+
+/// A folder of Syzygy tables, read once: its path and the endings [`endings_in`] finds there.
+#[derive(Clone, Debug)]
+pub struct Folder {
+    /// Where the tables are.
+    pub dir: PathBuf,
+    /// The endings with both files, in the order of [`endings_in`].
+    pub endings: Vec<String>,
+}
+
+impl Folder {
+    /// The folder `dir`, refused with one line where it cannot be read or holds no ending with
+    /// both its files.
+    pub fn open(dir: &Path) -> Result<Folder> {
+        let endings = endings_in(dir)?;
+        if endings.is_empty() {
+            return Err(Error::bad(format!(
+                "{}: no Syzygy ending with both its .rtbw and .rtbz file",
+                dir.display()
+            )));
+        }
+        Ok(Folder {
+            dir: dir.to_path_buf(),
+            endings,
+        })
+    }
 }
 
 /// The endings of the Syzygy tables in `dir` (`KRvKN` for `KRvKN.rtbz`) that have both a WDL

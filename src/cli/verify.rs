@@ -71,14 +71,14 @@ pub(crate) fn run(a: VerifyArgs) -> Result<(), Failure> {
     // them; in a run of every statement, it is left out without them (and says so).
     const SYZYGY: &str = "chess-syzygy";
     if a.syzygy.is_none() && a.names.iter().any(|n| n == SYZYGY) {
-        return Err(Failure::Error(Error::BadInput(format!(
-            "{SYZYGY} compares with Syzygy tables: name their folder with --syzygy DIR \
-             (scripts/bench/syzygy-tb.sh makes them with syzygy1/tb)"
-        ))));
+        return Err(Failure::Error(Error::bad(crate::syzygy::NO_FOLDER)));
     }
-    if let Some(dir) = &a.syzygy {
-        crate::syzygy::endings_in(dir)?;
-    }
+    // Read before any statement runs: a folder that will not do is refused up front.
+    let syzygy = a
+        .syzygy
+        .as_deref()
+        .map(crate::syzygy::Folder::open)
+        .transpose()?;
     set_threads(a.common.threads)?;
     let chosen: Vec<_> = all
         .iter()
@@ -89,7 +89,7 @@ pub(crate) fn run(a: VerifyArgs) -> Result<(), Failure> {
         eprintln!("{SYZYGY} left out: it needs a folder of Syzygy tables (--syzygy DIR)");
     }
     let pb = progress_bar(a.common.quiet, 0, String::new());
-    let mut env = Env::new(Some(TableDir::new(&a.tables)), &pb).with_syzygy(a.syzygy.clone());
+    let mut env = Env::new(Some(TableDir::new(&a.tables)), &pb).with_syzygy(syzygy);
     let lines = a.progress || (!a.common.quiet && std::io::stderr().is_terminal());
     let total = chosen.len();
     let mut reports = Vec::new();

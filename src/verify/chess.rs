@@ -157,19 +157,9 @@ fn kbnk(env: &mut Env) -> Result<Finding> {
 /// Each ending of the Syzygy folder that no larger one of it holds as a sub-ending, as
 /// gamedb's dtz table (reused or solved), compared position by position.
 fn syzygy(env: &mut Env) -> Result<Finding> {
-    let Some(dir) = env.syzygy.clone() else {
-        return Err(Error::bad(
-            "chess-syzygy compares with Syzygy tables: name their folder with --syzygy DIR \
-             (scripts/bench/syzygy-tb.sh makes them with syzygy1/tb)",
-        ));
+    let Some(sz::Folder { dir, endings }) = env.syzygy.clone() else {
+        return Err(Error::bad(sz::NO_FOLDER));
     };
-    let endings = sz::endings_in(&dir)?;
-    if endings.is_empty() {
-        return Err(Error::bad(format!(
-            "{}: no Syzygy ending with both its .rtbw and .rtbz file",
-            dir.display()
-        )));
-    }
     let (tb, _) = sz::tablebase(&dir)?;
     let mut f = Finding::default();
     let mut covered = std::collections::BTreeSet::new();

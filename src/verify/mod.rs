@@ -221,7 +221,7 @@ pub(crate) struct Env<'p> {
     used: Vec<String>,
     progress: &'p dyn Progress,
     /// The folder of Syzygy tables `chess-syzygy` compares with (`--syzygy`).
-    syzygy: Option<std::path::PathBuf>,
+    syzygy: Option<crate::syzygy::Folder>,
 }
 
 impl<'p> Env<'p> {
@@ -239,8 +239,8 @@ impl<'p> Env<'p> {
     }
 
     /// The same, with the folder of Syzygy tables `chess-syzygy` compares with.
-    pub(crate) fn with_syzygy(mut self, dir: Option<std::path::PathBuf>) -> Env<'p> {
-        self.syzygy = dir;
+    pub(crate) fn with_syzygy(mut self, folder: Option<crate::syzygy::Folder>) -> Env<'p> {
+        self.syzygy = folder;
         self
     }
 
