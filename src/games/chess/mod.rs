@@ -331,64 +331,15 @@ impl Endgame {
         }
     }
 
-    /// The board, side and en passant square at an index, `Err` with the cells (a clash
-    /// marked) when the index is no placement (men on one square, men of a kind out of order).
-    fn placement(&self, index: u64) -> (Placed, Color, Option<Square>, Vec<u32>) {
-        let Decoded {
-            side,
-            kings: [wk, bk],
-            men,
-            at,
-            file,
-            ..
-        } = self.decode(index);
-        let side = colour(side);
-        let mut cells = vec![0u32; fen::CELLS + 1];
-        cells[fen::CELLS] = u32::from(side == Color::Black);
-        let mut board = Board::empty();
-        let mut ok = true;
-        for (sq, c) in [(wk, Color::White), (bk, Color::Black)] {
-            let p = Piece {
-                color: c,
-                role: Role::King,
-            };
-            board.set_piece_at(Square::new(sq as u32), p);
-            cells[sq] = fen::code(p);
-        }
-        let mut ep = None;
-        match file {
-            Some(NO_FILE) => ok = false,
-            Some(f) => {
-                // Behind the pawn that crossed it, the side to move's enemy (one of the men).
-                let target = if side == Color::White { 40 + f } else { 16 + f };
-                cells.push(target as u32);
-                ep = Some(Square::new(target as u32));
-            }
-            None => {}
-        }
-        for (k, &(c, r)) in men.iter().enumerate() {
-            let sq = at[k];
-            let p = Piece {
-                color: colour(c),
-                role: ROLE_OF[r],
-            };
-            if cells[sq] != 0 {
-                cells[sq] = fen::CLASH;
-                ok = false;
-                continue;
-            }
-            if k > 0 && men[k - 1] == (c, r) && at[k - 1] > sq {
-                ok = false;
-            }
-            cells[sq] = fen::code(p);
-            board.set_piece_at(Square::new(sq as u32), p);
-        }
-        (if ok { Ok(board) } else { Err(board) }, side, ep, cells)
-    }
-
-    /// The legal position at an index, `None` for no position: the board of `placement`, without
-    /// its cells (the scan asks this of every index).
-    fn position_at(&self, index: u64) -> Option<Chess> {
+    /// The board, side to move and en passant square at an index, and whether it places a
+    /// position's men: none on another (such a man is left off the board), men of a kind in
+    /// rising order, a file where the en passant block names one. `each` is told of every man,
+    /// the kings first: its square, what it is, and whether it landed on another.
+    fn board_at(
+        &self,
+        index: u64,
+        mut each: impl FnMut(usize, Piece, bool),
+    ) -> (Board, Color, Option<Square>, bool) {
         let Decoded {
             side,
             kings,
@@ -399,11 +350,17 @@ impl Endgame {
         } = self.decode(index);
         let side = colour(side);
         let mut board = Board::empty();
+        let mut ok = true;
         for (sq, c) in kings.into_iter().zip([Color::White, Color::Black]) {
             board.set_piece_at(Square::new(sq as u32), c.king());
+            each(sq, c.king(), false);
         }
+        // Behind the pawn that crossed it: the side to move's enemy, one of the men.
         let ep = match file {
-            Some(NO_FILE) => return None,
+            Some(NO_FILE) => {
+                ok = false;
+                None
+            }
             Some(f) => Some(Square::new(
                 if side == Color::White { 40 + f } else { 16 + f } as u32,
             )),
@@ -411,19 +368,43 @@ impl Endgame {
         };
         for (k, &(c, r)) in men.iter().enumerate() {
             let sq = Square::new(at[k] as u32);
-            if board.occupied().contains(sq) || (k > 0 && men[k - 1] == (c, r) && at[k - 1] > at[k])
-            {
-                return None;
+            let p = Piece {
+                color: colour(c),
+                role: ROLE_OF[r],
+            };
+            let clash = board.occupied().contains(sq);
+            each(at[k], p, clash);
+            if clash {
+                ok = false;
+                continue;
             }
-            board.set_piece_at(
-                sq,
-                Piece {
-                    color: colour(c),
-                    role: ROLE_OF[r],
-                },
-            );
+            if k > 0 && men[k - 1] == (c, r) && at[k - 1] > at[k] {
+                ok = false;
+            }
+            board.set_piece_at(sq, p);
         }
-        fen::position(board, side, ep).ok()
+        (board, side, ep, ok)
+    }
+
+    /// The board, side and en passant square at an index, `Err` with the cells (a clash
+    /// marked) when the index is no placement (men on one square, men of a kind out of order).
+    fn placement(&self, index: u64) -> (Placed, Color, Option<Square>, Vec<u32>) {
+        let mut cells = vec![0u32; fen::CELLS + 1];
+        let (board, side, ep, ok) = self.board_at(index, |sq, p, clash| {
+            cells[sq] = if clash { fen::CLASH } else { fen::code(p) };
+        });
+        cells[fen::CELLS] = u32::from(side == Color::Black);
+        if let Some(ep) = ep {
+            cells.push(u32::from(ep));
+        }
+        (if ok { Ok(board) } else { Err(board) }, side, ep, cells)
+    }
+
+    /// The legal position at an index, `None` for no position: the board of `placement`, without
+    /// its cells (the scan asks this of every index).
+    fn position_at(&self, index: u64) -> Option<Chess> {
+        let (board, side, ep, ok) = self.board_at(index, |_, _, _| {});
+        ok.then(|| fen::position(board, side, ep).ok())?
     }
 
     /// The tier of a material, `None` when it is not this table's.
