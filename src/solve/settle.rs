@@ -116,8 +116,8 @@ impl Buckets {
                                 parents(i, &mut all);
                             }
                             // A parent valued already has nothing to learn (`then` is
-                            // asked of the others only): most are, by the time their
-                            // children are.
+                            // asked of the others only): dropped before it is grouped and
+                            // handed on.
                             all.retain(|&p| values[p as usize] == standing::ILLEGAL);
                             by_range(&all, shift)
                         })

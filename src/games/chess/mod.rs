@@ -404,7 +404,10 @@ impl Endgame {
     /// its cells (the scan asks this of every index).
     fn position_at(&self, index: u64) -> Option<Chess> {
         let (board, side, ep, ok) = self.board_at(index, |_, _, _| {});
-        ok.then(|| fen::position(board, side, ep).ok())?
+        if !ok {
+            return None;
+        }
+        fen::position(board, side, ep).ok()
     }
 
     /// The tier of a material, `None` when it is not this table's.
