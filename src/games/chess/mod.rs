@@ -23,6 +23,7 @@
 pub mod fen;
 pub mod index;
 mod retro;
+mod scan;
 
 use std::ops::Range;
 
@@ -338,6 +339,15 @@ impl Endgame {
     fn board_at(
         &self,
         index: u64,
+        each: impl FnMut(usize, Piece, bool),
+    ) -> (Board, Color, Option<Square>, bool) {
+        self.board_of(&self.decode(index), each)
+    }
+
+    /// [`board_at`](Endgame::board_at) of an index already decoded.
+    fn board_of(
+        &self,
+        d: &Decoded,
         mut each: impl FnMut(usize, Piece, bool),
     ) -> (Board, Color, Option<Square>, bool) {
         let Decoded {
@@ -347,7 +357,7 @@ impl Endgame {
             at,
             file,
             ..
-        } = self.decode(index);
+        } = *d;
         let side = colour(side);
         let mut board = Board::empty();
         let mut ok = true;
@@ -546,6 +556,35 @@ impl Endgame {
         (Visit::Moves, counted)
     }
 
+    /// [`Tiered::visit_counting`] by `shakmaty`'s positions and moves: what
+    /// [`scan_visit`](Endgame::scan_visit) does on bitboards, kept for the en passant block
+    /// and as the reference its test holds it to.
+    fn visit_by_rules<F: FnMut(u64)>(&self, pos: u64, f: F) -> (Visit, u32) {
+        let Some(chess) = self.position_at(pos) else {
+            return (Visit::Illegal, 0);
+        };
+        if self.twin(pos).is_some_and(|j| j < pos) {
+            return (Visit::Image, 0);
+        }
+        let pawns = self.tiers[self.parts[self.part_at(pos)].tier].pawns;
+        let fixed = Endgame::fixed_by_diagonal(chess.board(), !chess.turn());
+        self.expand_counting(&chess, pawns || !fixed, f)
+    }
+
+    /// Whether the king of `side` (the side not to move) stands where a symmetry of a tier
+    /// without pawns can map one quiet move of the other side to another. Two quiet moves
+    /// lead to one class only where a symmetry of the tier maps one child to the other. Both
+    /// moves are the mover's, so it fixes the other king's square: no symmetry of a tier with
+    /// pawns fixes a square (the mirror of files), and of the eight of a tier without, only
+    /// the reflections in the long diagonals do, those squares. Elsewhere each quiet move is a
+    /// class of its own, and is counted, not named.
+    fn fixed_by_diagonal(board: &Board, side: Color) -> bool {
+        board.king_of(side).is_some_and(|k| {
+            let (file, rank) = (u32::from(k.file()), u32::from(k.rank()));
+            file == rank || file + rank == 7
+        })
+    }
+
     fn over(pos: &Chess) -> Option<Standing> {
         Endgame::over_with(pos, &pos.legal_moves())
     }
@@ -653,23 +692,7 @@ impl Tiered for Endgame {
         Endgame::tier_parents(self, pos, f);
     }
     fn visit_counting<F: FnMut(u64)>(&self, pos: u64, _tier: Range<u64>, f: F) -> (Visit, u32) {
-        let Some(chess) = self.position_at(pos) else {
-            return (Visit::Illegal, 0);
-        };
-        if self.twin(pos).is_some_and(|j| j < pos) {
-            return (Visit::Image, 0);
-        }
-        // Two quiet moves lead to one class only where a symmetry of the tier maps one child
-        // to the other. Both moves are the mover's, so it fixes the other king's square: no
-        // symmetry of a tier with pawns fixes a square (the mirror of files), and of the
-        // eight of a tier without, only the reflections in the long diagonals do, those
-        // squares. Elsewhere each quiet move is a class of its own, and is counted.
-        let pawns = self.tiers[self.parts[self.part_at(pos)].tier].pawns;
-        let fixed = chess.board().king_of(!chess.turn()).is_some_and(|k| {
-            let (file, rank) = (u32::from(k.file()), u32::from(k.rank()));
-            file == rank || file + rank == 7
-        });
-        self.expand_counting(&chess, pawns || !fixed, f)
+        self.scan_visit(pos, f)
     }
     fn moves_bound(&self) -> u64 {
         // A king 8, a queen 27, a rook 14, a bishop 13, a knight 8, a pawn 12 (pushes and

@@ -64,7 +64,11 @@ impl Endgame {
     /// both kings on the long diagonal whose other men the reflection moves; `None` for every
     /// other index.
     pub(super) fn twin(&self, index: u64) -> Option<u64> {
-        let part = &self.parts[self.part_at(index)];
+        self.twin_in(&self.parts[self.part_at(index)], index)
+    }
+
+    /// [`twin`](Endgame::twin) of an index of `part`.
+    pub(super) fn twin_in(&self, part: &Part, index: u64) -> Option<u64> {
         let tier = &self.tiers[part.tier];
         if tier.pawns {
             // Only the mirror of files keeps pawns' moves, and it is chosen by the pawns (or,
