@@ -158,6 +158,10 @@ impl Endgame {
             }
         }
         let diagonal = !tier.pawns && self.kings_on_diagonal(pair as usize);
+        // The number of the pieces' squares as they stand. A piece alone of its kind keeps its
+        // place among the sorted keys as it moves back: its digit alone changes.
+        let mut sorted = keys;
+        let base = fold_squares(&mut sorted[..pieces]);
         for k in 0..n {
             let (kind, sq) = men[k];
             if kind / 5 != mover {
@@ -172,12 +176,25 @@ impl Endgame {
                 // A pawn's move comes from another tier.
                 _ => continue,
             } & !occupied;
+            let key = keys[slot[k]];
+            let alone = keys[..pieces]
+                .iter()
+                .filter(|&&o| o / 64 == key / 64)
+                .count()
+                == 1;
+            let below = keys[..pieces].iter().filter(|&&o| o < key).count();
+            let weight = 1u64 << (6 * (pieces - 1 - below));
+            let rest = base - u64::from(key % 64) * weight;
             for from in from {
                 let from = u32::from(from) as usize;
                 men[k].1 = from;
-                let mut moved = keys;
-                moved[slot[k]] = (kind * 64 + transform(sym, from)) as u16;
-                let mut squares = fold_squares(&mut moved[..pieces]);
+                let mut squares = if alone {
+                    rest + transform(sym, from) as u64 * weight
+                } else {
+                    let mut moved = keys;
+                    moved[slot[k]] = (kind * 64 + transform(sym, from)) as u16;
+                    fold_squares(&mut moved[..pieces])
+                };
                 if diagonal {
                     squares = self.least_of_mirror(pair as usize, sym, &men[..n], squares);
                 }
@@ -370,6 +387,8 @@ mod tests {
         for (men, step, ep_step) in [
             ("KRk", 1, 1),
             ("KBNk", 97, 1),
+            // Two men of a kind: a piece's un-move can change their order among the keys.
+            ("KNNk", 89, 1),
             ("KPk", 1, 1),
             ("KPkp", 7, 3),
             ("KPPkp", 11, 5),
