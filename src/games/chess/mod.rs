@@ -189,6 +189,9 @@ pub struct Endgame {
     /// The king pairs under eight symmetries, under the mirror and under none.
     pairs: [KingPairs; 3],
     positions: u64,
+    /// Each part's first index: searched for every index decoded, eight bytes apart (a
+    /// [`Part`] is a hundred; a five-man ending with pawns has thousands).
+    starts: Vec<u64>,
 }
 
 const ROLE_OF: [Role; 5] = [
@@ -275,6 +278,7 @@ impl Endgame {
         }
         Endgame {
             spec,
+            starts: parts.iter().map(|p| p.start).collect(),
             tiers,
             parts,
             pairs,
@@ -288,7 +292,7 @@ impl Endgame {
 
     /// The part of an index below [`Tiered::positions`].
     fn part_at(&self, index: u64) -> usize {
-        self.parts.partition_point(|x| x.start <= index) - 1
+        self.starts.partition_point(|&s| s <= index) - 1
     }
 
     /// The numbers of an index (below [`Tiered::positions`]): what the board and the un-moves
