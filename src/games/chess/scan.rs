@@ -8,7 +8,7 @@
 
 use shakmaty::{attacks, Bitboard, Board, Color, Piece, Role, Square};
 
-use super::Endgame;
+use super::{Endgame, MAX_MEN};
 use crate::game::{Standing, Visit};
 
 /// The roles a pawn promotes to.
@@ -88,7 +88,8 @@ pub(super) fn legal_moves(
         .first()
         .map_or(!ours, |c| attacks::between(king, c).with(c));
     // A man of ours alone between the king and a slider of theirs moves along their line.
-    let mut pins = [(Bitboard::EMPTY, Bitboard::FULL); 4];
+    // A table holds fewer than MAX_MEN men besides the kings, so no pin is left out here.
+    let mut pins = [(Bitboard::EMPTY, Bitboard::FULL); MAX_MEN];
     let mut npins = 0;
     let sliders = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
         | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
