@@ -4,6 +4,7 @@
 
 use rayon::prelude::*;
 
+use super::bfs::prefetch;
 use super::standing::{Seen, ALL_WIN, CHUNK, LEGAL, NONE, QUEUED};
 use crate::game::model::{standing, Standing};
 use crate::{Error, Result};
@@ -98,13 +99,21 @@ impl Buckets {
                 // The bucket itself becomes the list of the positions it values: no second
                 // list beside it.
                 let mut valued = std::mem::take(&mut self.0[r][k]);
-                valued.retain(|&i| {
-                    let fresh = values[i as usize] == standing::ILLEGAL;
-                    if fresh {
-                        values[i as usize] = standing::pack(v, r as u32);
+                let mut kept = 0;
+                for j in 0..valued.len() {
+                    // A bucket's positions lie anywhere in the tier: each one's entry is
+                    // asked for a few positions ahead, so the reads overlap.
+                    if let Some(&a) = valued.get(j + LAG) {
+                        prefetch(values.as_ptr().wrapping_add(a as usize).cast());
                     }
-                    fresh
-                });
+                    let i = valued[j];
+                    if values[i as usize] == standing::ILLEGAL {
+                        values[i as usize] = standing::pack(v, r as u32);
+                        valued[kept] = i;
+                        kept += 1;
+                    }
+                }
+                valued.truncate(kept);
                 let values: &[u16] = values;
                 for slice in valued.chunks(SLICE) {
                     // Each chunk's parents, grouped by the range that owns them.
@@ -112,13 +121,30 @@ impl Buckets {
                         .par_chunks(CHUNK)
                         .map(|chunk| {
                             let mut all = Vec::new();
-                            for &i in chunk {
-                                parents(i, &mut all);
+                            for block in chunk.chunks(BLOCK) {
+                                // The entries of a block's parents are asked for as they are
+                                // listed, and read once the block is listed.
+                                let from = all.len();
+                                for &i in block {
+                                    let start = all.len();
+                                    parents(i, &mut all);
+                                    for &p in &all[start..] {
+                                        prefetch(values.as_ptr().wrapping_add(p as usize).cast());
+                                    }
+                                }
+                                // A parent valued already has nothing to learn (`then` is
+                                // asked of the others only): dropped before it is grouped
+                                // and handed on.
+                                let mut kept = from;
+                                for j in from..all.len() {
+                                    let p = all[j];
+                                    if values[p as usize] == standing::ILLEGAL {
+                                        all[kept] = p;
+                                        kept += 1;
+                                    }
+                                }
+                                all.truncate(kept);
                             }
-                            // A parent valued already has nothing to learn (`then` is
-                            // asked of the others only): dropped before it is grouped and
-                            // handed on.
-                            all.retain(|&p| values[p as usize] == standing::ILLEGAL);
                             by_range(&all, shift)
                         })
                         .collect();
@@ -130,7 +156,12 @@ impl Buckets {
                             let mut pushes = Vec::new();
                             for (sorted, starts) in &lists {
                                 let mine = &sorted[starts[o] as usize..starts[o + 1] as usize];
-                                for &p in mine {
+                                for (j, &p) in mine.iter().enumerate() {
+                                    if let Some(&q) = mine.get(j + LAG) {
+                                        let ahead =
+                                            owned.as_ptr().wrapping_add((q - base) as usize);
+                                        prefetch(ahead.cast());
+                                    }
                                     let s = &mut owned[(p - base) as usize];
                                     if let Some((to, w)) = then(s, v, r) {
                                         pushes.push((to as u32, p, w));
@@ -154,6 +185,12 @@ impl Buckets {
 
 /// The ranges of a tier whose parents the settle hands to one task each.
 const RANGES: usize = 64;
+
+/// How far ahead of its use a random entry is asked for.
+const LAG: usize = 16;
+
+/// Positions whose parents are listed before their entries are read.
+const BLOCK: usize = 16;
 
 /// A stable counting sort (linear, where sorting pairs took a tenth of a Quixo solve): the
 /// value of each item, grouped by its key (below `keys`), and where each key's group starts
