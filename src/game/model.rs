@@ -746,9 +746,13 @@ pub trait Tiered: Sync {
     /// `pos` (as representatives, for a game that folds): exactly those whose children, taken
     /// once each, include `pos`. A position may come more than once, and positions that are no
     /// position, or where the game is over, may come too: the engine takes each once and skips
-    /// those. Asked only for tiers where [`lists_tier_parents`](Tiered::lists_tier_parents)
+    /// those. Says whether each came once: the engine then takes them as they come, without
+    /// sorting them (a sort for every position valued was a fifteenth of a five-man chess
+    /// ending). Asked only for tiers where [`lists_tier_parents`](Tiered::lists_tier_parents)
     /// says yes.
-    fn tier_parents<F: FnMut(u64)>(&self, _pos: u64, _f: F) {}
+    fn tier_parents<F: FnMut(u64)>(&self, _pos: u64, _f: F) -> bool {
+        false
+    }
     /// [`visit`](Tiered::visit) of a position of a tier that lists its un-moves, where the
     /// game may count some children inside that tier (`tier`, its range) instead of naming
     /// them: it gives `f` every other child, and returns with the visit how many it counted,

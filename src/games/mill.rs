@@ -714,11 +714,12 @@ impl Tiered for Mill {
     /// The moves that stay in a tier move a man and close no mill (or close one when the
     /// opponent has no man on the board to lose, with Lasker's rule): the man of the side
     /// that just moved, standing where no such mill holds it, goes back to a neighbouring
-    /// empty point, or to any empty point where that side flies.
-    fn tier_parents<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
+    /// empty point, or to any empty point where that side flies. Symmetric parents can name
+    /// one representative twice: not once each.
+    fn tier_parents<F: FnMut(u64)>(&self, pos: u64, mut f: F) -> bool {
         let c = self.decode(pos);
         if !c.tier.keeps_moves() || c.tier.fixed().is_some() {
-            return;
+            return true;
         }
         let mover = 1 - c.side;
         let mut parent = Pos { side: mover, ..c };
@@ -740,6 +741,7 @@ impl Tiered for Mill {
                 f(self.least_index(&parent));
             }
         }
+        false
     }
 }
 crate::game::tiered_game_view!(Mill);

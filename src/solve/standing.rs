@@ -395,12 +395,14 @@ pub(super) fn solve_tier<G: Tiered>(
             |c, out| {
                 // Each parent once, as the scan counted each child once.
                 let from = out.len();
-                game.tier_parents(first + c as u64, |p| {
+                let once = game.tier_parents(first + c as u64, |p| {
                     if p >= first && p < end {
                         out.push((p - first) as u32);
                     }
                 });
-                sort_dedup_from(out, from);
+                if !once {
+                    sort_dedup_from(out, from);
+                }
             },
             values,
         );

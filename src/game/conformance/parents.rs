@@ -88,10 +88,11 @@ fn check_counted<G: Tiered + Rules>(
     Ok(())
 }
 
-/// [`tier_parents`] with the un-moves listed by `un_moves` (a test alters them).
+/// [`tier_parents`] with the un-moves listed by `un_moves` (a test alters them), which says
+/// whether each came once, as [`Tiered::tier_parents`] does.
 fn check_listed<G: Tiered + Rules>(
     g: &G,
-    un_moves: impl Fn(u64, &mut dyn FnMut(u64)),
+    un_moves: impl Fn(u64, &mut dyn FnMut(u64)) -> bool,
 ) -> Result<(), String> {
     let name = |i: u64| format!("{} (index {i})", g.format(&g.unrank(i)));
     let folds = g.symmetries() > 1;
@@ -113,9 +114,18 @@ fn check_listed<G: Tiered + Rules>(
                 continue;
             }
             let mut listed = Vec::new();
-            un_moves(c, &mut |p| listed.push(p));
+            let once = un_moves(c, &mut |p| listed.push(p));
+            let n = listed.len();
             listed.sort_unstable();
             listed.dedup();
+            if once && listed.len() != n {
+                // Taken as they come, a parent listed twice counts its move down twice.
+                return Err(format!(
+                    "{}: its un-moves are said to come once each, and {} came twice",
+                    name(c),
+                    n - listed.len()
+                ));
+            }
             if let Some(&p) = listed.iter().find(|p| !tier.contains(p)) {
                 return Err(format!(
                     "{}: an un-move leads to index {p}, outside its tier {t} ({}..{})",
@@ -268,16 +278,31 @@ mod tests {
             .find(|&p| moving(&g, p).is_some_and(|kids| !kids.contains(&victim)))
             .unwrap();
         let err = check_listed(&g, |c, f| {
-            g.tier_parents(c, &mut *f);
+            let once = g.tier_parents(c, &mut *f);
             if c == victim {
                 f(stranger)
             }
+            once
         })
         .unwrap_err();
         assert!(
             err.contains("not moving to it: ") && !err.contains("to it: none"),
             "{err}"
         );
+        // A parent listed twice where the un-moves are said to come once each.
+        let err = check_listed(&g, |c, f| {
+            let mut first = c == victim;
+            g.tier_parents(c, |p| {
+                f(p);
+                if first && moving(&g, p).is_some() {
+                    first = false;
+                    f(p);
+                }
+            });
+            true
+        })
+        .unwrap_err();
+        assert!(err.contains("came twice"), "{err}");
     }
 
     /// Chess counts its quiet moves where it can (KRk without pawns, where a king on a long

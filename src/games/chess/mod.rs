@@ -692,8 +692,8 @@ impl Tiered for Endgame {
     fn lists_tier_parents(&self, t: u64) -> bool {
         Endgame::lists_tier_parents(self, t)
     }
-    fn tier_parents<F: FnMut(u64)>(&self, pos: u64, f: F) {
-        Endgame::tier_parents(self, pos, f);
+    fn tier_parents<F: FnMut(u64)>(&self, pos: u64, f: F) -> bool {
+        Endgame::tier_parents(self, pos, f)
     }
     fn visit_counting<F: FnMut(u64)>(&self, pos: u64, _tier: Range<u64>, f: F) -> (Visit, u32) {
         self.scan_visit(pos, f)

@@ -109,7 +109,13 @@ impl Endgame {
     /// stands. A position of the en passant block came by a double push, from another tier,
     /// and has no parent here. And in a material with pawns of both sides each parent comes
     /// also with every en passant square the other side's last move can have left.
-    pub(super) fn tier_parents<F: FnMut(u64)>(&self, index: u64, mut f: F) {
+    ///
+    /// Says whether each parent came once: where two un-moves lead to one class, a symmetry of
+    /// the tier maps one parent to the other and fixes the square of the king that did not
+    /// move (as it stands in both); no symmetry of a tier with pawns fixes a square (the
+    /// mirror of files), and of a tier without, only the reflections in the long diagonals,
+    /// their squares (see `Endgame::fixed_by_diagonal`, the same reading of moves forward).
+    pub(super) fn tier_parents<F: FnMut(u64)>(&self, index: u64, mut f: F) -> bool {
         let Decoded {
             part,
             side,
@@ -120,7 +126,7 @@ impl Endgame {
             ..
         } = self.decode(index);
         if file.is_some() {
-            return;
+            return true;
         }
         let n = men_of.len();
         let mut men = [(0usize, 0usize); MAX_MEN];
@@ -133,20 +139,37 @@ impl Endgame {
         for &sq in kings.iter().chain(men[..n].iter().map(|(_, sq)| sq)) {
             occupied.add(Square::new(sq as u32));
         }
+        let tier = &self.tiers[part.tier];
+        let Some((sym, pair)) = self.pairs[part.kings].canonical(kings[0], kings[1]) else {
+            return true;
+        };
+        let (file, rank) = (kings[side] % 8, kings[side] / 8);
+        let once = tier.pawns || (file != rank && file + rank != 7);
+        // The number of the pieces' squares as they stand (outside the en passant block) is
+        // the parent's too where the king's un-move leaves the frame as it is (the identity) and its
+        // mirror out of play: only the kings' pair changes then.
+        let squares = (sym == 0).then_some(((index - part.start) / 2) & (tier.span - 1));
         let king = Square::new(kings[mover] as u32);
         for from in attacks::king_attacks(king) & !occupied {
             let was = kings[mover];
             kings[mover] = u32::from(from) as usize;
-            let i = self.place(part, kings, &men[..n], mover as u64);
+            let i = match (
+                squares,
+                self.pairs[part.kings].canonical(kings[0], kings[1]),
+            ) {
+                (_, None) => None,
+                (Some(squares), Some((0, p)))
+                    if tier.pawns || !self.kings_on_diagonal(p as usize) =>
+                {
+                    Some(part.index(tier.span, u64::from(p), squares, mover as u64))
+                }
+                _ => self.place(part, kings, &men[..n], mover as u64),
+            };
             self.parents_at(part, i, kings, &men[..n], mover, &mut f);
             kings[mover] = was;
         }
         // A piece's un-move keeps the kings, so their symmetry and pair, and the other men's
         // keys: one key changes, which the rest are sorted around.
-        let Some((sym, pair)) = self.pairs[part.kings].canonical(kings[0], kings[1]) else {
-            return;
-        };
-        let tier = &self.tiers[part.tier];
         let mut keys = [0u16; MAX_MEN];
         let mut slot = [usize::MAX; MAX_MEN];
         let mut pieces = 0;
@@ -203,6 +226,7 @@ impl Endgame {
             }
             men[k].1 = sq;
         }
+        once
     }
 
     /// Calls `f` with `index`, that of the placement `kings` and `men` (kind `colour · 5 +
@@ -360,9 +384,14 @@ mod tests {
                 continue;
             }
             let mut listed = Vec::new();
-            e.tier_parents(c, |p| listed.push(p));
+            let once = e.tier_parents(c, |p| listed.push(p));
+            let n = listed.len();
             listed.sort_unstable();
             listed.dedup();
+            assert!(
+                !once || listed.len() == n,
+                "{c}: said once, a parent came twice"
+            );
             let listed: Vec<u64> = listed
                 .into_iter()
                 .filter(|&p| children(e, p).is_some())
