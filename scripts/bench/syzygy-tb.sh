@@ -19,7 +19,9 @@
 # already there is not generated again, an ENDING always is. Each table's log (the
 # generator's output, with its statistics: positions per value, longest wins) is
 # OUT/NAME.log, its /usr/bin/time -v report OUT/NAME.time. Sub-endings are marked `sub` in
-# the summary. TB_FLAGS passes options to the generator: TB_FLAGS=-p stores DTZ exactly (by
+# the summary; SUBS=again generates them again (each timed, in this run), and OUT/NAME.subs
+# lists, for each ENDING, the sub-endings it needs (what gamedb solves in the same table, so
+# that scripts/bench/syzygy.sh can set tb's time for the whole against gamedb's). TB_FLAGS passes options to the generator: TB_FLAGS=-p stores DTZ exactly (by
 # default tb stores most distances halved, which a probe reads as the value or one more).
 set -euo pipefail
 usage="usage: TB_SRC=/path/to/tb scripts/bench/syzygy-tb.sh OUT THREADS ENDING..."
@@ -52,7 +54,7 @@ make -s -C "$build/src" rtbgen rtbgenp >"$OUT/build.log" 2>&1 || { cat "$OUT/bui
 # The endings to generate: the closure of the ENDINGs under captures and promotions, named as
 # tb names them (more men first; with as many, the side whose pieces, strongest first in the
 # order Q R B N P, come first), fewer men first, then fewer pawns. One line each: NAME ROLE.
-plan=$(python3 - "$@" <<'PY'
+plan=$(python3 - "$OUT" "$@" <<'PY'
 import sys
 ORDER = "QRBNP"
 
@@ -82,8 +84,21 @@ def successors(w, b):
             for p in "QRBN":
                 yield w, b[:i] + p + b[i + 1:]
 
+def closure(n):
+    found, todo = {}, [n]
+    while todo:
+        m = todo.pop()
+        if m in found:
+            continue
+        found[m] = parse(m)
+        for w, b in successors(*found[m]):
+            if w or b:
+                todo.append(name(w, b))
+    return found
+
+out = sys.argv[1]
 asked, seen, todo = [], {}, []
-for e in sys.argv[1:]:
+for e in sys.argv[2:]:
     n = name(*parse(e))
     if n != e:
         print(f"{e} is {n} in Syzygy's naming", file=sys.stderr)
@@ -98,7 +113,11 @@ while todo:
     for w, b in successors(*seen[n]):
         if w or b:
             todo.append(name(w, b))
-for n in sorted(seen, key=lambda n: (len(n), n.count("P"), n)):
+order = lambda n: (len(n), n.count("P"), n)
+for n in asked:
+    with open(f"{out}/{n}.subs", "w") as f:
+        f.writelines(f"{m}\n" for m in sorted(closure(n), key=order) if m != n)
+for n in sorted(seen, key=order):
     print(n, "asked" if n in asked else "sub")
 PY
 )
@@ -106,11 +125,12 @@ PY
 tables=$OUT/tables
 mkdir -p "$tables"
 echo "load $(load), $threads threads, $(echo "$plan" | grep -c ' asked$') endings" \
-    "($(echo "$plan" | grep -c ' sub$') sub-endings), tb $(git --git-dir="$TB_SRC" rev-parse --short HEAD 2>/dev/null || echo checkout)"
+    "($(echo "$plan" | grep -c ' sub$') sub-endings), tb $(git --git-dir="$TB_SRC" rev-parse --short HEAD 2>/dev/null || git -C "$TB_SRC" rev-parse --short HEAD 2>/dev/null || echo checkout)"
 printf '%-8s %-5s %9s %14s %12s %12s\n' ending role seconds "peak RSS KiB" "rtbw bytes" "rtbz bytes"
 start=$(date +%s.%N)
 while read -r e role; do
-    if [ "$role" = sub ] && [ -f "$tables/$e.rtbw" ] && [ -f "$tables/$e.rtbz" ]; then
+    if [ "$role" = sub ] && [ "${SUBS:-}" != again ] && [ -f "$tables/$e.rtbw" ] &&
+        [ -f "$tables/$e.rtbz" ]; then
         printf '%-8s %-5s %9s %14s %12s %12s\n' "$e" "$role" - - \
             "$(stat -c %s "$tables/$e.rtbw")" "$(stat -c %s "$tables/$e.rtbz")"
         continue

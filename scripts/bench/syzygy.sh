@@ -14,6 +14,10 @@
 # every position of it with Syzygy's (WDL and DTZ; see src/syzygy.rs). Prints per
 # ending the wall time and peak memory of each program, gamedb's time over tb's, and the
 # comparison's count of positions and of disagreements; exits 1 when a position disagrees.
+# gamedb's table holds the sub-endings too: the columns "tb+subs s" and "like" set it against
+# tb's time for the ending and every sub-ending it needs (OUT/tb/NAME.subs), each timed as
+# tb generated it; with SUBS=again tb generates them all in this run, else a sub-ending
+# generated in an earlier run counts with that run's time and the ratio is marked `*`.
 # EVERY=N compares one index in N (a five-man table's every position takes minutes).
 set -euo pipefail
 usage="usage: TB_SRC=/path/to/tb scripts/bench/syzygy.sh OUT THREADS ENDING..."
@@ -29,6 +33,7 @@ cargo build --release -q
 cargo build --release -q --example syzygy-compare
 compare=$PWD/target/release/examples/syzygy-compare
 
+touch "$OUT/.start"
 TB_FLAGS=${TB_FLAGS--p} "$here/syzygy-tb.sh" "$OUT/tb" "$threads" "$@" | tee "$OUT/tb.txt"
 
 seconds() {
@@ -40,7 +45,8 @@ peak() { grep 'Maximum resident' "$1" | awk '{print $NF}'; }
 mkdir -p "$OUT/gamedb"
 echo
 echo "gamedb against tb, $threads threads, load $(load)"
-printf '%-8s %9s %12s %9s %12s %7s %12s %7s\n' ending "tb s" "tb KiB" "gamedb s" "gamedb KiB" ratio positions differ
+printf '%-8s %9s %12s %10s %9s %12s %7s %8s %12s %7s\n' ending "tb s" "tb KiB" "tb+subs s" \
+    "gamedb s" "gamedb KiB" ratio like positions differ
 bad=0
 for e in "$@"; do
     # gamedb's men for Syzygy's name: KQvKR -> KQkr.
@@ -55,8 +61,15 @@ for e in "$@"; do
     all=$(grep '^all ' "$OUT/gamedb/$men.compare")
     tb_s=$(seconds "$OUT/tb/$name.time")
     db_s=$(seconds "$OUT/gamedb/$men.time")
-    printf '%-8s %9.2f %12s %9.2f %12s %7.2f %12s %7s\n' "$name" "$tb_s" "$(peak "$OUT/tb/$name.time")" \
-        "$db_s" "$(peak "$OUT/gamedb/$men.time")" "$(echo "$db_s / $tb_s" | bc -l)" \
+    # tb's time for the ending and its sub-endings; `*` where one was timed in an earlier run.
+    all_s=$tb_s mark=
+    while read -r s; do
+        all_s=$(echo "$all_s + $(seconds "$OUT/tb/$s.time")" | bc -l)
+        [ "$OUT/tb/$s.time" -nt "$OUT/.start" ] || mark='*'
+    done <"$OUT/tb/$name.subs"
+    printf '%-8s %9.2f %12s %10.2f %9.2f %12s %7.2f %7.2f%1s %12s %7s\n' "$name" "$tb_s" \
+        "$(peak "$OUT/tb/$name.time")" "$all_s" "$db_s" "$(peak "$OUT/gamedb/$men.time")" \
+        "$(echo "$db_s / $tb_s" | bc -l)" "$(echo "$db_s / $all_s" | bc -l)" "$mark" \
         "$(echo "$all" | awk '{print $2}')" "$(echo "$all" | awk '{print $NF}')"
 done
 echo "load $(load); comparisons in $OUT/gamedb/*.compare"
