@@ -340,3 +340,41 @@ fn verify_holds_every_position_to_a_folder_of_syzygy_tables() {
         assert!(e.contains(says), "{args:?}: {e}");
     }
 }
+
+/// Syzygy's DTZ of a draw is 0, and so is gamedb's: a position neither won nor lost keeps no
+/// distance (a draw, or a tie where the game is over: stalemate, a dead position), while the
+/// distance-to-mate table of the same ending keeps its distance to the nearest tie.
+#[test]
+fn a_drawn_position_keeps_no_distance() {
+    let s = spec("KRkr");
+    let (dtz, dtm) = (table(&s, ValueKind::Dtz), table(&s, ValueKind::Remoteness));
+    let (mut draws, mut over, mut far_ties) = (0, 0, 0);
+    for i in 0..dtz.len() {
+        let (z, m) = (dtz.value(i).unwrap(), dtm.value(i).unwrap());
+        let (Some((zv, zr)), Some((mv, mr))) = (standing::unpack(z), standing::unpack(m)) else {
+            assert_eq!(z, 0, "index {i}: an entry where the other table has none");
+            continue;
+        };
+        match zv {
+            Standing::Win | Standing::Lose => assert_eq!(zv, mv, "index {i}"),
+            Standing::Draw => {
+                assert_eq!(zr, 0, "index {i}");
+                assert!(matches!(mv, Standing::Tie | Standing::Draw), "index {i}");
+                draws += 1;
+                far_ties += u64::from(mv == Standing::Tie && mr > 0);
+            }
+            Standing::Tie => {
+                assert_eq!(
+                    (zr, mv, mr),
+                    (0, Standing::Tie, 0),
+                    "index {i}: a tie not over"
+                );
+                over += 1;
+            }
+        }
+    }
+    assert!(
+        draws > 0 && over > 0 && far_ties > 0,
+        "{draws} {over} {far_ties}"
+    );
+}

@@ -446,6 +446,9 @@ fn one_entry_moves(
 /// * [`ValueKind::Remoteness`]: a position where the game is over has the value the rules
 ///   give it ([`Rules::terminal_standing`]) and remoteness 0; any other its children's value
 ///   and remoteness (`standing_of_children`); an index that is no position holds 0;
+/// * [`ValueKind::Dtz`]: the same, a child across a move that resets the counter seen by its
+///   class alone ([`crate::game::after_reset`]), and a position neither won nor lost where the
+///   game goes on a draw at 0 (the distance to a tie is not kept);
 /// * [`ValueKind::Wlt`]: the same without remoteness (win exactly when a move leaves a lose,
 ///   lose exactly when every move leaves a win, tie or draw otherwise), a weaker check: with
 ///   cycles, a table can be wrong and still pass it.
@@ -688,7 +691,18 @@ pub fn values_in(
                                 }
                             }
                         }
-                        standing_of_children(&seen)
+                        match standing_of_children(&seen) {
+                            // Under a counter a draw keeps no distance (see `settle_tier`).
+                            ((Standing::Tie | Standing::Draw, _), why)
+                                if kind == ValueKind::Dtz =>
+                            {
+                                (
+                                    (Standing::Draw, 0),
+                                    format!("{why}: a draw under a counter"),
+                                )
+                            }
+                            found => found,
+                        }
                     }
                 };
                 if found != want {

@@ -251,11 +251,15 @@ impl EdgeParents {
 /// Steps 2 to 4 of a tier into `values`, from the whole tier's scan `seen` and `parents`,
 /// which appends to its vector the parents of a local position inside the tier (as often as
 /// the scan counted the moves from them: once each where it counted children once each).
+/// With `zeroing` (a counter's distances, [`ValueKind::Dtz`](crate::game::ValueKind)) a
+/// position neither won nor lost keeps no distance: it is a draw, or a tie where the game is
+/// over.
 pub(crate) fn settle_tier(
     first: u64,
     seen: &mut [Seen],
     parents: impl Fn(u32, &mut Vec<u32>) + Sync,
     values: &mut [u16],
+    zeroing: bool,
 ) -> Result<()> {
     let mut buckets = Buckets::default();
     // 2. Win and lose.
@@ -305,6 +309,25 @@ pub(crate) fn settle_tier(
             first + i as u64,
             seen[i].over.map_or("none", |v| v.as_str())
         )));
+    }
+    if zeroing {
+        // Syzygy's DTZ of a draw is 0: the distance to the nearest tie, which took the settle
+        // of every drawn position's parents (half of a five-man build: most positions of
+        // KBNkn are drawn), is no part of it.
+        values
+            .par_iter_mut()
+            .zip(seen.par_iter())
+            .for_each(|(v, s)| {
+                if s.flags & LEGAL != 0 && *v == standing::ILLEGAL {
+                    let value = if s.over.is_some() {
+                        Standing::Tie
+                    } else {
+                        Standing::Draw
+                    };
+                    *v = standing::pack(value, 0);
+                }
+            });
+        return Ok(());
     }
     let undecided = |i: usize, s: &Seen| s.flags & LEGAL != 0 && values[i] == standing::ILLEGAL;
     buckets.sweep(seen, |i, s| match s.over {

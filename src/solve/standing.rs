@@ -405,11 +405,18 @@ pub(super) fn solve_tier<G: Tiered>(
                 }
             },
             values,
+            done.zeroing,
         );
     }
     let pieces: Vec<&[u64]> = pieces.iter().map(|p| &p[..]).collect();
     let edges = EdgeParents::new(len, &pieces);
-    settle_tier(first, &mut seen, |c, out| edges.of(c, out), values)
+    settle_tier(
+        first,
+        &mut seen,
+        |c, out| edges.of(c, out),
+        values,
+        done.zeroing,
+    )
 }
 
 /// Sorts `out[from..]` and keeps each of its numbers once: `Vec::dedup` of a tail appended in

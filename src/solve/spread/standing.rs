@@ -219,7 +219,13 @@ pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
         let values = &mut rest[..len];
         let pieces: Vec<&[u64]> = edges.iter().map(|e| &e[..]).collect();
         let parents = EdgeParents::new(len, &pieces);
-        settle_tier(first, &mut seen, |c, out| parents.of(c, out), values)?;
+        settle_tier(
+            first,
+            &mut seen,
+            |c, out| parents.of(c, out),
+            values,
+            zeroing,
+        )?;
         let levels = values
             .iter()
             .filter_map(|&v| standing::unpack(v as u32))
