@@ -41,6 +41,8 @@ seconds() {
         awk -F: '{ if (NF == 3) print $1*3600+$2*60+$3; else print $1*60+$2 }'
 }
 peak() { grep 'Maximum resident' "$1" | awk '{print $NF}'; }
+# A over B, or 0 where B is: a three-man table takes tb under the clock's hundredth.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > 0 ? a / b : 0) }'; }
 
 mkdir -p "$OUT/gamedb"
 echo
@@ -69,7 +71,7 @@ for e in "$@"; do
     done <"$OUT/tb/$name.subs"
     printf '%-8s %9.2f %12s %10.2f %9.2f %12s %7.2f %7.2f%1s %12s %7s\n' "$name" "$tb_s" \
         "$(peak "$OUT/tb/$name.time")" "$all_s" "$db_s" "$(peak "$OUT/gamedb/$men.time")" \
-        "$(echo "$db_s / $tb_s" | bc -l)" "$(echo "$db_s / $all_s" | bc -l)" "$mark" \
+        "$(ratio "$db_s" "$tb_s")" "$(ratio "$db_s" "$all_s")" "$mark" \
         "$(echo "$all" | awk '{print $2}')" "$(echo "$all" | awk '{print $NF}')"
 done
 echo "load $(load); comparisons in $OUT/gamedb/*.compare"
