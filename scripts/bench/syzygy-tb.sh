@@ -97,26 +97,19 @@ def closure(n):
     return found
 
 out = sys.argv[1]
-asked, seen, todo = [], {}, []
+asked, seen = [], {}
 for e in sys.argv[2:]:
     n = name(*parse(e))
     if n != e:
         print(f"{e} is {n} in Syzygy's naming", file=sys.stderr)
     if n not in asked:
         asked.append(n)
-    todo.append(n)
-while todo:
-    n = todo.pop()
-    if n in seen:
-        continue
-    seen[n] = parse(n)
-    for w, b in successors(*seen[n]):
-        if w or b:
-            todo.append(name(w, b))
 order = lambda n: (len(n), n.count("P"), n)
 for n in asked:
+    needs = closure(n)
+    seen.update(needs)
     with open(f"{out}/{n}.subs", "w") as f:
-        f.writelines(f"{m}\n" for m in sorted(closure(n), key=order) if m != n)
+        f.writelines(f"{m}\n" for m in sorted(needs, key=order) if m != n)
 for n in sorted(seen, key=order):
     print(n, "asked" if n in asked else "sub")
 PY

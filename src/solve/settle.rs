@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::bfs::prefetch;
-use super::standing::{Seen, ALL_WIN, CHUNK, LEGAL, NONE, QUEUED};
+use super::standing::{prefetch as prefetch_entry, Seen, ALL_WIN, CHUNK, LEGAL, NONE, QUEUED};
 use crate::game::model::{standing, Standing};
 use crate::{Error, Result};
 
@@ -104,7 +104,7 @@ impl Buckets {
                     // A bucket's positions lie anywhere in the tier: each one's entry is
                     // asked for a few positions ahead, so the reads overlap.
                     if let Some(&a) = valued.get(j + LAG) {
-                        prefetch(values.as_ptr().wrapping_add(a as usize).cast());
+                        prefetch_entry(values, a.into());
                     }
                     let i = valued[j];
                     if values[i as usize] == standing::ILLEGAL {
@@ -129,7 +129,7 @@ impl Buckets {
                                     let start = all.len();
                                     parents(i, &mut all);
                                     for &p in &all[start..] {
-                                        prefetch(values.as_ptr().wrapping_add(p as usize).cast());
+                                        prefetch_entry(values, p.into());
                                     }
                                 }
                                 // A parent valued already has nothing to learn (`then` is

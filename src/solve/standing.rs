@@ -358,7 +358,7 @@ pub(super) fn le_bytes(values: &[u16]) -> std::borrow::Cow<'_, [u8]> {
 
 /// Asks the processor to bring `values[i]` into its cache, if `i` is in range.
 #[inline(always)]
-fn prefetch(values: &[u16], i: u64) {
+pub(super) fn prefetch(values: &[u16], i: u64) {
     #[cfg(target_arch = "x86_64")]
     if let Some(v) = values.get(i as usize) {
         // SAFETY: a prefetch reads nothing the program sees and cannot fault; the address is

@@ -210,6 +210,13 @@ const ROLE_OF: [Role; 5] = [
     Role::Pawn,
 ];
 
+/// Whether square `sq` (a1 = 0) lies on a long diagonal, a1–h8 or a8–h1: the squares a
+/// symmetry of the board other than the identity can fix.
+fn on_long_diagonal(sq: usize) -> bool {
+    let (file, rank) = (sq % 8, sq / 8);
+    file == rank || file + rank == 7
+}
+
 fn colour(c: usize) -> Color {
     if c == 0 {
         Color::White
@@ -604,10 +611,9 @@ impl Endgame {
     /// the reflections in the long diagonals do, those squares. Elsewhere each quiet move is a
     /// class of its own, and is counted, not named.
     fn fixed_by_diagonal(board: &Board, side: Color) -> bool {
-        board.king_of(side).is_some_and(|k| {
-            let (file, rank) = (u32::from(k.file()), u32::from(k.rank()));
-            file == rank || file + rank == 7
-        })
+        board
+            .king_of(side)
+            .is_some_and(|k| on_long_diagonal(u32::from(k) as usize))
     }
 
     fn over(pos: &Chess) -> Option<Standing> {

@@ -20,7 +20,7 @@
 use shakmaty::{attacks, Bitboard, Board, Piece, Square};
 
 use super::index::{fold_squares, transform};
-use super::{colour, Decoded, Endgame, Part, MAX_MEN, ROLE_OF};
+use super::{colour, on_long_diagonal, Decoded, Endgame, Part, MAX_MEN, ROLE_OF};
 
 /// Whether `side` to move has a legal en passant capture of the pawn of `men` (kind `colour · 5 +
 /// role`, square) on `landed`, which has just crossed `crossed`. Cheap first: a pawn of `side`
@@ -143,8 +143,7 @@ impl Endgame {
         let Some((sym, pair)) = self.pairs[part.kings].canonical(kings[0], kings[1]) else {
             return true;
         };
-        let (file, rank) = (kings[side] % 8, kings[side] / 8);
-        let once = tier.pawns || (file != rank && file + rank != 7);
+        let once = tier.pawns || !on_long_diagonal(kings[side]);
         // The number of the pieces' squares as they stand (outside the en passant block) is
         // the parent's too where the king's un-move leaves the frame as it is (the identity) and its
         // mirror out of play: only the kings' pair changes then.
