@@ -37,7 +37,8 @@
 
 use serde::Serialize;
 
-use crate::game::{Move, Outcome, Rules, Standing, Wdl50, Wlt};
+use crate::game::{Move, Rules};
+use crate::model::{Outcome, Standing, Wdl50, Wlt};
 
 /// A move as answers show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -145,7 +146,7 @@ pub struct StandingValue {
     /// one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reachable: Option<bool>,
-    /// In a table of distances to zeroing ([`crate::game::ValueKind::Dtz`], where
+    /// In a table of distances to zeroing ([`crate::model::ValueKind::Dtz`], where
     /// `remoteness` counts the plies to the counter's reset): the class and the signed
     /// distance, as Syzygy gives them.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]

@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::format::{self, payload};
-use crate::game::{Progress, ValueKind};
 use crate::games::Spec;
 use crate::lock::TableLock;
+use crate::model::ValueKind;
+use crate::progress::Progress;
 use crate::resources;
 use crate::{Error, Result};
 use checkpoint::Checkpoint;

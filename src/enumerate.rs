@@ -1,6 +1,6 @@
 //! Enumerating a sliding puzzle level by level through the partitioned breadth-first engine of
-//! [`crate::solve::spread`] (`gamedb enumerate slide`): positions per depth and, when it fits,
-//! the complete 2-bit table (a mod3 table file, see `tables/README.md`), on one process or on
+//! [`crate::solve::bfs::partitioned`] (`gamedb enumerate slide`): positions per depth and, when it
+//! fits, the complete 2-bit table (a mod3 table file, see `tables/README.md`), on one process or on
 //! many (MPI).
 //!
 //! The service around the engine lives here, as [`crate::build`] does for `gamedb build`: the
@@ -14,12 +14,14 @@ use std::time::Instant;
 
 use crate::format::payload::mod3_bytes;
 use crate::format::{Encoding, TableMeta, TableParts, EXTENSION};
-use crate::game::{GameSpec, ValueKind};
+use crate::game::GameSpec;
 use crate::games::slide::{SlideIndex, SlideSpec};
+use crate::model::ValueKind;
 use crate::progress::Progress;
 use crate::resources::bytes;
+use crate::solve::bfs::partitioned::{self, checkpoint, dense, Bipartite, Layout, Plan};
 use crate::solve::bfs::Puzzle;
-use crate::solve::spread::{self, checkpoint, dense, Bipartite, Exchange, Layout, Plan};
+use crate::solve::exchange::Exchange;
 use crate::{Error, Result};
 
 /// What `gamedb enumerate slide` is asked to do.
@@ -47,7 +49,7 @@ pub(crate) struct Options {
     /// Test hook: sleep after each level.
     pub level_delay_ms: u64,
     /// Use this store whatever the sizes (tests, benchmarks).
-    pub force: Option<spread::Store>,
+    pub force: Option<partitioned::Store>,
     /// Test hook: positions per stripe instead of about 2^20 (see [`Layout::with_stripe`]), so
     /// that a small board is dealt to many processes. The table's bytes do not depend on it.
     pub stripe: Option<u64>,
@@ -123,7 +125,7 @@ pub(crate) struct Prepared {
     /// What one process needs.
     pub plan: Plan,
     /// The engine's configuration.
-    pub config: spread::Config,
+    pub config: partitioned::Config,
 }
 
 /// Checks the options and plans the run: refuses a board out of range, a plan that does not
@@ -134,7 +136,7 @@ pub(crate) fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Pre
     let sides = index.sides();
     let stripe = opts
         .stripe
-        .unwrap_or_else(|| spread::layout::stripe_len(sides.len() as u64));
+        .unwrap_or_else(|| partitioned::layout::stripe_len(sides.len() as u64));
     let layout = Layout::with_stripe(
         index.positions(),
         &sides,
@@ -143,7 +145,7 @@ pub(crate) fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Pre
         stripe,
     );
     let dir = checkpoint_dir(&spec, &opts.out);
-    let config = spread::Config {
+    let config = partitioned::Config {
         max_depth: opts.max_depth,
         memory: opts.memory.unwrap_or_else(memory_per_process),
         round_entries: opts.round_entries,
@@ -162,7 +164,7 @@ pub(crate) fn prepare<X: Exchange + ?Sized>(opts: &Options, x: &X) -> Result<Pre
         level_delay_ms: opts.level_delay_ms,
         force: opts.force,
     };
-    let plan = spread::plan(&layout, &config, opts.table)?;
+    let plan = partitioned::plan(&layout, &config, opts.table)?;
     check_disk(opts, &layout, &plan, x)?;
     if !opts.resume && checkpoint::exists(&dir) {
         return Err(Error::bad(format!(
@@ -195,7 +197,7 @@ fn check_disk<X: Exchange + ?Sized>(
     }
     crate::resources::check_output_folder(&opts.out)?;
     let checkpoints = match (opts.checkpoint_every, plan.store) {
-        (Some(_), spread::Store::Dense) => 2 * (plan.table + plan.frontier),
+        (Some(_), partitioned::Store::Dense) => 2 * (plan.table + plan.frontier),
         _ => 0,
     };
     let table = if opts.table && x.rank() == 0 {
@@ -254,7 +256,7 @@ pub(crate) fn enumerate<X: Exchange + ?Sized>(
     agree(x, lock.as_ref().err(), "lock the board's table")?;
     let _lock = lock?;
     let started = Instant::now();
-    let report = spread::run(&index, x, &layout, &plan, &config, progress)?;
+    let report = partitioned::run(&index, x, &layout, &plan, &config, progress)?;
     let seconds = started.elapsed().as_secs_f64();
     let mut written = None;
     let write_started = Instant::now();

@@ -27,9 +27,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::fifteen::{BoardQuery, Options};
-use crate::game::Outcome;
-use crate::game::ValueKind;
 use crate::lookup::Table;
+use crate::model::Outcome;
+use crate::model::ValueKind;
 use crate::tables::TableDir;
 
 /// A required pointer argument was NULL.
@@ -380,7 +380,11 @@ pub unsafe extern "C" fn gamedb_parameters(
 #[no_mangle]
 pub unsafe extern "C" fn gamedb_value_kind(table: *const Table) -> i64 {
     // SAFETY: forwarded from this function's contract.
-    unsafe { with_table(table, |t| t.value_kind() as i64) }
+    unsafe {
+        with_table(table, |t| {
+            crate::format::value_kind_code(t.value_kind()) as i64
+        })
+    }
 }
 
 /// The index of a position in the table (`0 <= index < gamedb_positions`), or a negative

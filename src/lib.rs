@@ -25,7 +25,7 @@
 //!   tables found by their headers), [`Answer`] and the rest of [`answer`] (the one answer
 //!   model every interface prints), [`Spec`] and [`build`] (solve and write tables), [`Error`];
 //!   [`fifteen`], the 15-puzzle solver over pattern-database tables;
-//! * for game authors: the traits of [`game`] ([`game::GameSpec`], [`game::Game`],
+//! * for game authors: the traits of [`game`] ([`game::GameSpec`], [`model::Game`],
 //!   [`game::Rules`], parameters as plain data: [`game::Param`], [`game::Arguments`]), the
 //!   solvers of [`solve`], the conformance checks of [`game::conformance`], the games of
 //!   [`games`] as examples, and the [`Registry`] with [`cli::main_with`], which give a game of
@@ -42,16 +42,21 @@
 //! checks every file under `src/` against it, circles included):
 //! * `error`, `progress`, `resources`, `lock`: the leaves, used everywhere (the one error
 //!   type, progress reports, the machine's memory and disk, table locks);
-//! * `game::model`: what the solvers see of a game (`Game`, `Retro`) and the values they
-//!   produce (`Solved`, outcomes, value kinds);
-//! * `solve`: solvers that know nothing about particular games (backward induction, waves,
-//!   breadth-first search, token distances, IDA*);
-//! * `game`: the rest of the trait family every game implements (lookup view, registration,
-//!   parameters as data), which solves through the solvers; `game::conformance` checks a
-//!   game's contracts with them;
+//! * `model`: the game model the solvers read, below them: what a game is to a solver
+//!   (`Game`, `Retro`, `Tiered`) and the values of positions (outcomes, value kinds, the
+//!   values of two-player games);
+//! * `format`: every byte layout: the table file (its header, legacy versions, writing and
+//!   opening), the codes of value kinds and encodings, the payload encodings and the packing of
+//!   one entry (`format::entries`), and the solved values as a payload lays them out
+//!   (`Solved`), which the solvers produce;
+//! * `solve`: solvers that know nothing about particular games, a folder an engine (the
+//!   acyclic engines, the two-player engine, breadth-first search) beside single-file ones
+//!   (token distances, IDA*, minimax);
+//! * `game`: the trait family game authors implement (the spec with its parameters, the view
+//!   the program solves and asks, the rules of lookups, the one-type games), which solves
+//!   through the solvers; `game::conformance` checks a game's contracts with them;
 //! * `games`: one file per game (the pattern databases with the 15-puzzle's standard
 //!   partitions), and the registry (one line per game);
-//! * `format`: the table file format and the payload encodings (`format::payload`);
 //! * `answer`: the one answer model every interface prints;
 //! * `lookup`: answers from an open table (a missing file is a plain `Error::NoTable`);
 //! * `tables`: a folder of tables, found and checked by their headers;
@@ -87,6 +92,7 @@ pub mod game;
 pub mod games;
 pub mod lock;
 pub mod lookup;
+pub mod model;
 pub mod play;
 mod progress;
 #[cfg(feature = "python")]
@@ -103,9 +109,11 @@ mod verify;
 pub use answer::Answer;
 pub use error::{Error, Result};
 pub use format::Encoding;
-pub use game::{Move, Outcome, Rules, ValueKind};
+pub use game::{Move, Rules};
 pub use games::{registry, Registry, Spec};
 pub use lookup::Table;
+pub use model::{Outcome, ValueKind};
+pub use progress::Progress;
 pub use tables::TableDir;
 
 /// What the fuzz targets of `tests/fuzz/` drive besides the public API: the stream of

@@ -22,8 +22,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::answer::AnswerMove;
-use crate::game::{Move, Outcome, Standing, ValueKind};
+use crate::game::Move;
 use crate::lookup::Table;
+use crate::model::{Outcome, Standing, ValueKind};
 use crate::{Error, Result};
 
 /// Most positions the remoteness search of an outcome table visits for one game; past it the

@@ -24,7 +24,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use crate::game::{standing, Standing, Wdl50};
+use crate::format::entries::standing;
+use crate::model::{Standing, Wdl50};
 use crate::{Error, Result, Table, ValueKind};
 use rayon::prelude::*;
 use shakmaty::fen::Fen;

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::format::{self, Header};
-use crate::game::ValueKind;
 use crate::games::{NotKnown, Spec};
 use crate::lookup::Table;
+use crate::model::ValueKind;
 use crate::{Error, Result};
 
 /// One `*.gtab` file of a folder and what its header says.

@@ -78,7 +78,8 @@ fn header_declares_exactly_the_exported_functions() {
         GAMEDB_ERR_GAME, GAMEDB_ERR_INDEX, GAMEDB_ERR_INTERNAL, GAMEDB_ERR_KIND, GAMEDB_ERR_NULL,
         GAMEDB_ERR_POSITION, GAMEDB_OPEN_NO_VERIFY, GAMEDB_QUERY_PATH,
     };
-    use gamedb::game::{wlt, Wlt};
+    use gamedb::format::entries::wlt;
+    use gamedb::model::Wlt;
     for (name, value) in [
         ("GAMEDB_ERR_NULL", format!("({GAMEDB_ERR_NULL})")),
         ("GAMEDB_ERR_POSITION", format!("({GAMEDB_ERR_POSITION})")),
@@ -90,22 +91,28 @@ fn header_declares_exactly_the_exported_functions() {
         ("GAMEDB_QUERY_PATH", format!("{GAMEDB_QUERY_PATH}u")),
         (
             "GAMEDB_VALUES_OUTCOME",
-            (ValueKind::Outcome as u32).to_string(),
+            gamedb::format::value_kind_code(ValueKind::Outcome).to_string(),
         ),
         (
             "GAMEDB_VALUES_GRUNDY",
-            (ValueKind::Grundy as u32).to_string(),
+            gamedb::format::value_kind_code(ValueKind::Grundy).to_string(),
         ),
         (
             "GAMEDB_VALUES_DISTANCE",
-            (ValueKind::Distance as u32).to_string(),
+            gamedb::format::value_kind_code(ValueKind::Distance).to_string(),
         ),
         (
             "GAMEDB_VALUES_REMOTENESS",
-            (ValueKind::Remoteness as u32).to_string(),
+            gamedb::format::value_kind_code(ValueKind::Remoteness).to_string(),
         ),
-        ("GAMEDB_VALUES_WLT", (ValueKind::Wlt as u32).to_string()),
-        ("GAMEDB_VALUES_DTZ", (ValueKind::Dtz as u32).to_string()),
+        (
+            "GAMEDB_VALUES_WLT",
+            gamedb::format::value_kind_code(ValueKind::Wlt).to_string(),
+        ),
+        (
+            "GAMEDB_VALUES_DTZ",
+            gamedb::format::value_kind_code(ValueKind::Dtz).to_string(),
+        ),
         ("GAMEDB_WLT_LOSE", wlt::code(Wlt::Lose).to_string()),
         ("GAMEDB_WLT_WIN", wlt::code(Wlt::Win).to_string()),
         (

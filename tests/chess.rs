@@ -8,8 +8,9 @@
 mod common;
 
 use common::*;
-use gamedb::game::{standing, Standing};
+use gamedb::format::entries::standing;
 use gamedb::games::chess::ChessSpec;
+use gamedb::model::Standing;
 use gamedb::{Spec, Table, ValueKind};
 
 fn spec(men: &str) -> Spec {
@@ -309,7 +310,8 @@ fn the_quick_fen_reader_reads_as_shakmaty_does() {
 /// without the right, and lists the capture.
 #[test]
 fn en_passant_positions_rank_read_back_and_list_the_capture() {
-    use gamedb::game::{GameSpec, Rules, Tiered};
+    use gamedb::game::{GameSpec, Rules};
+    use gamedb::model::Tiered;
     let g = ChessSpec::new("KPkp").unwrap().view();
     // The tiers of KPkp: those at the end whose positions have four men.
     let men = |i: u64| g.unrank(i)[..64].iter().filter(|&&c| c != 0).count();

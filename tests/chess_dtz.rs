@@ -9,8 +9,9 @@
 mod common;
 
 use common::*;
-use gamedb::game::{standing, Standing};
+use gamedb::format::entries::standing;
 use gamedb::games::chess::ChessSpec;
+use gamedb::model::Standing;
 use gamedb::{syzygy, Spec, Table, ValueKind};
 
 fn spec(men: &str) -> Spec {

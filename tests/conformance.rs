@@ -5,8 +5,10 @@
 use std::collections::BTreeSet;
 use std::ops::{ControlFlow, Range};
 
+use gamedb::format::Solved;
 use gamedb::game::conformance;
-use gamedb::game::{Game, Move, Outcome, Retro, Rules, Solved, ValueKind};
+use gamedb::game::{Move, Rules};
+use gamedb::model::{Game, Outcome, Retro, ValueKind};
 use gamedb::solve::Puzzle;
 use gamedb::{Error, Result, Spec};
 
@@ -418,7 +420,8 @@ fn a_grundy_value_changed_in_a_solved_table_is_caught() {
 
 #[test]
 fn a_value_or_a_remoteness_changed_in_a_solved_table_is_caught() {
-    use gamedb::game::{standing, Standing};
+    use gamedb::format::entries::standing;
+    use gamedb::model::Standing;
     let (spec, mut solved) = solved_sample("mnk", ValueKind::Remoteness, |s| {
         s.parameters() == "rows=3,cols=3,k=3"
     });
@@ -467,7 +470,8 @@ fn a_value_or_a_remoteness_changed_in_a_solved_table_is_caught() {
 
 #[test]
 fn a_wlt_value_changed_in_a_solved_table_is_caught() {
-    use gamedb::game::{wlt, Wlt};
+    use gamedb::format::entries::wlt;
+    use gamedb::model::Wlt;
     let (spec, mut solved) = solved_sample("mnk", ValueKind::Wlt, |s| {
         s.parameters() == "rows=3,cols=3,k=3"
     });
@@ -547,7 +551,7 @@ fn a_distance_changed_in_a_solved_table_is_caught() {
         &spec,
         &mut solved,
         far,
-        gamedb::game::UNREACHED as u32,
+        gamedb::format::entries::UNREACHED as u32,
         &["distance 255, expected"],
     );
     // A pattern database: a goal not at 0, or 0 away from the goal.

@@ -9,8 +9,10 @@ mod common;
 use std::collections::HashMap;
 
 use common::*;
-use gamedb::game::{standing, GameSpec, Rules, Standing};
+use gamedb::format::entries::standing;
+use gamedb::game::{GameSpec, Rules};
 use gamedb::games::connect4::Connect4Spec;
+use gamedb::model::Standing;
 use gamedb::{Spec, ValueKind};
 
 /// A board as columns of discs from the bottom, 1 for x and 2 for o.

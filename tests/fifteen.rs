@@ -9,7 +9,8 @@ use std::path::Path;
 
 use common::*;
 use gamedb::fifteen::{Options, Solution, Solver};
-use gamedb::game::{GameSpec, UNREACHED};
+use gamedb::format::entries::UNREACHED;
+use gamedb::game::GameSpec;
 use gamedb::games::board::{Board, Dir};
 use gamedb::games::pdb::PdbSpec;
 use gamedb::games::pdb::{Partition, PARTITIONS};

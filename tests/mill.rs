@@ -11,8 +11,9 @@ mod common;
 use std::collections::{HashMap, VecDeque};
 
 use common::*;
-use gamedb::game::{standing, Standing};
+use gamedb::format::entries::standing;
 use gamedb::games::mill::MillSpec;
+use gamedb::model::Standing;
 use gamedb::{Spec, ValueKind};
 
 /// The 16-point board, points top to bottom and left to right: the outer square's corners

@@ -8,8 +8,9 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use common::*;
-use gamedb::game::{Game, Rules};
+use gamedb::game::Rules;
 use gamedb::games::nim::{Nim, NimSpec};
+use gamedb::model::Game;
 use gamedb::solve::{solve_grundy, solve_outcomes, solve_outcomes_retro};
 use gamedb::{Outcome, Spec, Table, ValueKind};
 

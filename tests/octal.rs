@@ -9,9 +9,11 @@ use std::collections::{BTreeSet, HashMap};
 
 use common::{cli_build, gamedb_ok, json, moves, str_at};
 use gamedb::answer::Value;
-use gamedb::game::{GameSpec, Solved, ValueKind};
+use gamedb::format::Solved;
+use gamedb::game::GameSpec;
 use gamedb::games::octal::{periodicity, plain_values, sparse_values, Code, Method, OctalSpec};
 use gamedb::games::subtraction::SubtractionSpec;
+use gamedb::model::ValueKind;
 use gamedb::{Spec, Table};
 use proptest::prelude::*;
 

@@ -8,8 +8,9 @@ mod common;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use common::*;
-use gamedb::game::{standing, Standing};
+use gamedb::format::entries::standing;
 use gamedb::games::quixo::QuixoSpec;
+use gamedb::model::Standing;
 use gamedb::{Spec, ValueKind};
 
 /// A position: cells row-major (`b'.'`, `b'x'`, `b'o'`) and the side to move.

@@ -8,8 +8,9 @@ mod common;
 use std::collections::HashMap;
 
 use common::*;
-use gamedb::game::{standing, Standing};
+use gamedb::format::entries::standing;
 use gamedb::games::mnk::MnkSpec;
+use gamedb::model::Standing;
 use gamedb::{Spec, ValueKind};
 
 /// Value and remoteness of a board for the player to move, by plain minimax: a win as soon as

@@ -12,12 +12,13 @@ mod common;
 use std::ffi::CString;
 
 use common::*;
+use gamedb::format::entries::{standing, wlt};
 use gamedb::format::payload::{self, Encoding, Entries};
-use gamedb::game::{standing, wlt, Standing};
 use gamedb::games::connect4::Connect4Spec;
 use gamedb::games::mill::MillSpec;
 use gamedb::games::mnk::MnkSpec;
 use gamedb::games::quixo::QuixoSpec;
+use gamedb::model::Standing;
 use gamedb::{Spec, Table, ValueKind};
 
 /// Tic-tac-toe, Connect Four 4×4, Quixo 3×3, Three Men's Morris on the 3×3 grid and on the

@@ -28,7 +28,9 @@ use std::time::Instant;
 
 use gamedb::games::board::Board;
 use gamedb::games::slide::SlideIndex;
-use gamedb::solve::spread::{self, checkpoint::Identity, Bipartite, Config, Layout, Single};
+use gamedb::solve::bfs::partitioned::checkpoint::Identity;
+use gamedb::solve::bfs::partitioned::{self, Bipartite, Config, Layout};
+use gamedb::solve::exchange::Single;
 use gamedb::solve::Puzzle;
 
 /// 2^bits blocks of 14 cells.
@@ -175,9 +177,10 @@ fn memory(args: &[String]) {
             level_delay_ms: 0,
             force: None,
         };
-        let plan = spread::plan(&layout, &config, true).expect("a plan");
+        let plan = partitioned::plan(&layout, &config, true).expect("a plan");
         let (cpu, wall) = (cpu_seconds(), Instant::now());
-        let report = spread::run(&puzzle, &Single, &layout, &plan, &config, &()).expect("a run");
+        let report =
+            partitioned::run(&puzzle, &Single, &layout, &plan, &config, &()).expect("a run");
         let (cpu, wall) = (cpu_seconds() - cpu, wall.elapsed().as_secs_f64());
         let reached: u64 = report.counts.iter().sum();
         println!(

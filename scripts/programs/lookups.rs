@@ -107,7 +107,7 @@ fn main() {
             let mut n = 0u64;
             for pos in positions() {
                 match table.standing_of(pos) {
-                    Ok((gamedb::game::Standing::Win, _)) => n += 1,
+                    Ok((gamedb::model::Standing::Win, _)) => n += 1,
                     Ok(_) => {}
                     Err(e) => panic!("an unranked position failed its check: {e}"),
                 }

@@ -33,8 +33,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::game::{Progress, ValueKind};
 use crate::games::Spec;
+use crate::model::ValueKind;
+use crate::progress::Progress;
 use crate::resources::bytes;
 use crate::solve::saves::{sync_dir, Hashed, Reader};
 use crate::solve::{Saves, Wave, WordBits};
@@ -263,7 +264,7 @@ impl<'a> Checkpoint<'a> {
             )));
         }
         r.take(&mut b4).map_err(truncated)?;
-        let kind = ValueKind::from_code(u32::from_le_bytes(b4));
+        let kind = crate::format::value_kind(u32::from_le_bytes(b4));
         let head = r.words(14).map_err(truncated)?;
         let same = head[0] == key_of(self.spec)
             && kind == Some(self.kind)
@@ -336,7 +337,8 @@ impl<'a> Checkpoint<'a> {
             let mut w = Hashed::create(&tmp)?;
             w.put(MAGIC).map_err(io)?;
             w.put(&VERSION.to_le_bytes()).map_err(io)?;
-            w.put(&(self.kind as u32).to_le_bytes()).map_err(io)?;
+            w.put(&crate::format::value_kind_code(self.kind).to_le_bytes())
+                .map_err(io)?;
             let mut head = vec![key_of(self.spec)];
             head.push(match data {
                 Data::Bits(_) => 0,

@@ -8,10 +8,11 @@ use clap::Args;
 
 use crate::build::checkpoint::Checkpoints;
 use crate::build::{build_locked, plan_all, Built, Options};
-use crate::game::{Arguments, ParamValue, ValueKind};
+use crate::game::{Arguments, ParamValue};
 use crate::games::pdb::{Partition, DEFAULT_PARTITION};
 use crate::games::{registry, Entry, Spec};
 use crate::lock::TableLock;
+use crate::model::ValueKind;
 use crate::{Error, Result};
 
 use super::{progress_bar, set_threads, Common, Failure};

@@ -1,5 +1,5 @@
 //! `mpirun -np K gamedb build GAME ...` (built with `--features mpi`): the processes solve one
-//! two-player table together ([`crate::solve::spread::standing`]) and process 0 writes it.
+//! two-player table together ([`crate::solve::two_player::processes`]) and process 0 writes it.
 //!
 //! A build is spread when an MPI launcher started it (Open MPI's `mpirun`, or a PMI launcher
 //! such as Slurm's `srun`, sets the variables of [`launched`]); started plainly, the same
@@ -11,7 +11,9 @@ use serde_json::json;
 
 use crate::build::{build_locked, plan_all, Options};
 use crate::lock::TableLock;
-use crate::solve::spread::{exchange::Mpi, standing, Exchange};
+use crate::solve::exchange::Exchange;
+use crate::solve::exchange::Mpi;
+use crate::solve::two_player;
 use crate::Error;
 
 use super::build::{summary, wrote, BuildArgs};
@@ -36,7 +38,7 @@ pub(crate) fn run(a: BuildArgs) -> Result<(), Failure> {
     };
     let (rank, size) = (x.rank(), x.size());
     // The processes stay installed until this function returns (dropping them ends MPI).
-    let _processes = standing::install(Box::new(x));
+    let _processes = two_player::install(Box::new(x));
     build(&a, rank).map_err(|e| match e {
         Failure::Error(e) if size > 1 => Error::Unsupported(format!("process {rank}: {e}")).into(),
         other => other,
@@ -94,7 +96,7 @@ fn build(a: &BuildArgs, rank: usize) -> Result<(), Failure> {
         };
         Ok((spec.clone(), *kind, lock))
     })();
-    if standing::any_process(ready.is_err())? {
+    if two_player::any_process(ready.is_err())? {
         return match ready {
             Err(e) => Err(e.into()),
             Ok(_) if lead => Err(Error::Unsupported(
@@ -113,9 +115,9 @@ fn build(a: &BuildArgs, rank: usize) -> Result<(), Failure> {
     let pb = progress_bar(a.common.quiet, spec.positions(), spec.file_name(kind));
     let built = build_locked(&spec, kind, &a.out, &options, &lock, &pb)?;
     pb.finish_and_clear();
-    let tiers = standing::traffic();
+    let tiers = two_player::traffic();
     let (procs, bytes, messages) = (
-        standing::processes().map_or(1, |p| p.1),
+        two_player::processes().map_or(1, |p| p.1),
         tiers.iter().map(|t| t.bytes).sum::<u64>(),
         tiers.iter().map(|t| t.messages).sum::<u64>(),
     );

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use clap::Parser;
 
-use crate::game::ValueKind;
 use crate::games::Spec;
+use crate::model::ValueKind;
 use crate::{Error, Result};
 
 use super::build::BuildTarget;

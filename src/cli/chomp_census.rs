@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::game::ValueKind;
 use crate::games::chomp::ChompSpec;
 use crate::games::Spec;
+use crate::model::ValueKind;
 use crate::report::census::Census;
 use crate::resources::{self, Available};
 use crate::{Error, Table};

@@ -13,7 +13,8 @@ use serde::Serialize;
 use crate::enumerate::{self, Enumerated, Options};
 use crate::progress::Progress;
 use crate::resources::bytes;
-use crate::solve::spread::{self, Exchange};
+use crate::solve::bfs::partitioned;
+use crate::solve::exchange::Exchange;
 use crate::Error;
 
 use super::{progress_bar, set_threads, Common, Failure};
@@ -144,13 +145,13 @@ pub(crate) fn run(a: EnumerateArgs) -> Result<(), Failure> {
     set_threads(a.common.threads)?;
     #[cfg(feature = "mpi")]
     {
-        let Some(x) = spread::exchange::Mpi::init() else {
+        let Some(x) = crate::solve::exchange::Mpi::init() else {
             return Err(Error::internal("MPI was initialized twice").into());
         };
         slide(&a, &x)
     }
     #[cfg(not(feature = "mpi"))]
-    slide(&a, &spread::Single)
+    slide(&a, &crate::solve::exchange::Single)
 }
 
 fn slide<X: Exchange>(a: &SlideArgs, x: &X) -> Result<(), Failure> {
@@ -165,7 +166,7 @@ fn slide<X: Exchange>(a: &SlideArgs, x: &X) -> Result<(), Failure> {
         checkpoint_every: (!a.no_checkpoints).then_some(a.checkpoint_every),
         round_entries: a.round_entries,
         level_delay_ms: a.level_delay_ms,
-        force: a.sparse.then_some(spread::Store::Sparse),
+        force: a.sparse.then_some(partitioned::Store::Sparse),
         stripe: a.stripe,
     };
     let lead = x.rank() == 0;

@@ -8,10 +8,11 @@ use std::path::Path;
 
 use clap::Args;
 
-use crate::game::{GameSpec, ValueKind};
+use crate::game::GameSpec;
 use crate::games::weighing::plan::{fewest_weighings, Plan};
 use crate::games::weighing::{tree, WeighingSpec};
 use crate::games::Spec;
+use crate::model::ValueKind;
 use crate::resources::{self, Available};
 use crate::Error;
 
@@ -87,7 +88,7 @@ fn adaptive(a: &WeighingPlanArgs) -> Result<(), Failure> {
     };
     resources::check(&needs, &here, Path::new("."))?;
     let values = match spec.solve(ValueKind::Distance, &())? {
-        crate::game::Solved::Distances(v) => v,
+        crate::format::Solved::Distances(v) => v,
         _ => return Err(Error::internal("the weighing puzzle solves to distances").into()),
     };
     let puzzle = spec.puzzle();

@@ -19,12 +19,13 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::answer::{Answer, AnswerMove, DistanceValue, Value};
-use crate::game::{format_numbers, GameSpec, Move, Rules, ValueKind};
+use crate::game::{format_numbers, GameSpec, Move, Rules};
 use crate::games::board::{Board, Step};
 use crate::games::pdb::{standard_patterns, PdbSpec, DEFAULT_PARTITION};
 use crate::games::slide::{SlideRules, SlideSpec};
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::ValueKind;
 use crate::resources::copy_to_huge_pages;
 use crate::solve::{ida_star_within, Budget, IdaProblem, Stopped};
 use crate::tables::TableDir;

@@ -77,14 +77,7 @@ impl<'a> Statics<'a> {
 
     #[inline]
     fn prefetch(&self, j: usize, rank: u32) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint and never faults; the address lies inside the table.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.tables[j].as_ptr().add(rank as usize) as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (j, rank);
+        crate::solve::prefetch::prefetch_entry(self.tables[j], rank as u64);
     }
 
     /// The rank of pattern `j` in `cells` with the cell of flat slot `slot` replaced by `to`.

@@ -9,11 +9,10 @@ use bincode::{Decode, Encode};
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::{
-    legacy, payload, Encoding, EXTENSION, FORMAT_VERSION, GAME_NAME_LEN, HEADER_LEN, MAGIC,
-    PARAMETERS_LEN, PAYLOAD_OFFSET,
+    legacy, payload, Encoding, FORMAT_VERSION, GAME_NAME_LEN, HEADER_LEN, MAGIC, PARAMETERS_LEN,
+    PAYLOAD_OFFSET,
 };
-use crate::game::ValueKind;
-use crate::games::Spec;
+use crate::model::ValueKind;
 use crate::{Error, Result};
 
 /// The header as bincode sees it: exactly the on-disk fields, in order.
@@ -84,27 +83,6 @@ pub struct TableMeta {
     pub entry_count: u64,
 }
 
-/// What the file format adds to a table's game and parameters: its file name and its header
-/// fields (here rather than in the registry: games know nothing of files).
-impl Spec {
-    /// File name (without folder) of the table of these parameters and value kind.
-    pub fn file_name(&self, kind: ValueKind) -> String {
-        format!("{}.{EXTENSION}", self.table_stem(kind))
-    }
-
-    /// The header fields of this spec's table of `encoded` values.
-    pub fn meta(&self, encoded: &payload::Encoded) -> TableMeta {
-        TableMeta {
-            game: self.name().to_string(),
-            rules_version: self.rules_version(),
-            parameters: self.parameters(),
-            value_kind: encoded.kind,
-            encoding: encoded.encoding,
-            entry_count: encoded.entries,
-        }
-    }
-}
-
 pub(super) fn encode_header(meta: &TableMeta, payload: &[u8]) -> Vec<u8> {
     header_for(meta, payload.len() as u64, xxh3_64(payload))
 }
@@ -116,7 +94,7 @@ pub(super) fn header_for(meta: &TableMeta, payload_len: u64, payload_xxh3: u64) 
     let mut raw = RawHeader {
         magic: MAGIC,
         format_version: FORMAT_VERSION,
-        value_kind: meta.value_kind as u32,
+        value_kind: payload::value_kind_code(meta.value_kind),
         encoding: meta.encoding.code(),
         rules_version: meta.rules_version,
         entry_count: meta.entry_count,
@@ -258,7 +236,7 @@ pub(super) struct Sizes {
 /// Checks the value kind, the encoding and the sizes a header states against each other and
 /// against the file's length.
 pub(super) fn check_sizes(path: &Path, raw: Sizes, file_len: u64) -> Result<(ValueKind, Encoding)> {
-    let value_kind = ValueKind::from_code(raw.value_kind)
+    let value_kind = payload::value_kind(raw.value_kind)
         .ok_or_else(|| Error::corrupt(path, format!("unknown value kind {}", raw.value_kind)))?;
     let encoding = Encoding::from_code(raw.encoding)
         .ok_or_else(|| Error::corrupt(path, format!("unknown encoding {}", raw.encoding)))?;

@@ -39,8 +39,10 @@
 //! writing, whole or in pieces), `read.rs` (opening and checking), [`payload`] (the encodings
 //! of the values) and [`legacy`] (version 1 headers).
 
+pub mod entries;
 pub mod legacy;
 pub mod payload;
+mod solved;
 
 mod header;
 mod read;
@@ -48,9 +50,10 @@ mod write;
 
 pub(crate) use header::identity_key;
 pub use header::{Header, TableMeta};
-pub use payload::Encoding;
+pub use payload::{value_kind, value_kind_code, Encoding};
 pub(crate) use read::read_header;
 pub use read::TableFile;
+pub use solved::Solved;
 pub(crate) use write::{remove_stale_temporaries, remove_temporaries_of, TableParts};
 pub use write::{upgrade, write_table};
 
@@ -68,7 +71,7 @@ pub const PAYLOAD_OFFSET: u64 = 4096;
 pub const EXTENSION: &str = "gtab";
 
 /// Bytes of the game name field.
-pub const GAME_NAME_LEN: usize = crate::games::MAX_NAME_LEN;
+pub const GAME_NAME_LEN: usize = 64;
 /// Bytes of the parameter text field.
 pub const PARAMETERS_LEN: usize = 384;
 
@@ -80,7 +83,7 @@ mod tests {
 
     use super::header::encode_header;
     use super::*;
-    use crate::game::ValueKind;
+    use crate::model::ValueKind;
     use crate::Error;
 
     fn meta(n: u64) -> TableMeta {

@@ -21,9 +21,30 @@
 //! written in pieces by `gamedb enumerate` (`mod3_bytes` and `format::TableParts`), never
 //! held twice in memory.
 
-use crate::game::{Outcome, Solved, ValueKind};
+#[cfg(doc)]
+use super::entries::{mod3, standing, wlt, UNREACHED};
+use super::Solved;
+use crate::model::{Outcome, ValueKind};
 
-pub use crate::game::{mod3, standing, wlt, UNREACHED};
+/// The code of a value kind in table headers (the header's `value_kind` field).
+pub fn value_kind_code(kind: ValueKind) -> u32 {
+    match kind {
+        ValueKind::Outcome => 1,
+        ValueKind::Grundy => 2,
+        ValueKind::Distance => 3,
+        ValueKind::Extension => 4,
+        ValueKind::Remoteness => 5,
+        ValueKind::Wlt => 6,
+        ValueKind::Dtz => 7,
+    }
+}
+
+/// The value kind stored as `code` in table headers; `None` for a code no table writes.
+pub fn value_kind(code: u32) -> Option<ValueKind> {
+    ValueKind::ALL
+        .into_iter()
+        .find(|&k| value_kind_code(k) == code)
+}
 
 /// How each entry is stored in the payload. Non-exhaustive: larger values or denser packings
 /// bring new encodings (as `Mod3`, `U24` and `U2` came after the first three).
@@ -500,6 +521,7 @@ impl<'a> Entries<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::entries::{mod3, standing, wlt};
 
     #[test]
     fn grundy_values_take_one_byte_when_they_fit() {
@@ -596,7 +618,7 @@ mod tests {
 
     #[test]
     fn wlt_codes_pack_four_a_byte() {
-        use crate::game::{Standing, Wlt};
+        use crate::model::{Standing, Wlt};
         // Standing entries: no position, lose in 0, win in 3 (reachable), tie in 9, draw, and
         // a lose in 4: codes 0, 1, 2, 3, 3, 1.
         let entries = [

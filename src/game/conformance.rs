@@ -20,7 +20,9 @@ pub use two_player::standing_of_children;
 mod parents;
 mod two_player;
 
-use super::{standing, Game, Outcome, Retro, Rules, Standing, ValueKind, UNREACHED};
+use super::Rules;
+use crate::format::entries::{standing, UNREACHED};
+use crate::model::{Game, Outcome, Retro, Standing, ValueKind};
 use crate::solve::{Mirror, Puzzle, Waves};
 #[cfg(test)]
 pub(crate) use parents::KeptMoves;
@@ -447,16 +449,16 @@ fn one_entry_moves(
 ///   give it ([`Rules::terminal_standing`]) and remoteness 0; any other its children's value
 ///   and remoteness (`standing_of_children`); an index that is no position holds 0;
 /// * [`ValueKind::Dtz`]: the same, a child across a move that resets the counter seen by its
-///   class alone ([`crate::game::after_reset`]), and a position neither won nor lost where the
+///   class alone ([`crate::model::after_reset`]), and a position neither won nor lost where the
 ///   game goes on a draw at 0 (the distance to a tie is not kept);
 /// * [`ValueKind::Wlt`]: the same without remoteness (win exactly when a move leaves a lose,
 ///   lose exactly when every move leaves a win, tie or draw otherwise), a weaker check: with
 ///   cycles, a table can be wrong and still pass it.
 ///
-/// Distances kept modulo 3 ([`super::mod3`]) are written by `gamedb enumerate`'s breadth-first
-/// engine, never returned by `Spec::solve`, so they do not pass through here:
-/// `engine_agrees_with_byte_tables_position_by_position` in `tests/enumerate.rs` holds them to
-/// the byte tables, which this check covers.
+/// Distances kept modulo 3 ([`mod3`](crate::format::entries::mod3)) are written by `gamedb
+/// enumerate`'s breadth-first engine, never returned by `Spec::solve`, so they do not pass through
+/// here: `engine_agrees_with_byte_tables_position_by_position` in `tests/enumerate.rs` holds them
+/// to the byte tables, which this check covers.
 ///
 /// Returns the number of positions checked, or every position that breaks the recurrence (a
 /// dozen shown, those whose moves all lead to sound positions first), each with what was
@@ -679,7 +681,7 @@ pub fn values_in(
                                 Some((s, d))
                                     if kind == ValueKind::Dtz && r.resets_counter(i, c) =>
                                 {
-                                    seen.push((s, crate::game::after_reset(s, d)))
+                                    seen.push((s, crate::model::after_reset(s, d)))
                                 }
                                 Some(x) => seen.push(x),
                                 None => {
@@ -767,14 +769,14 @@ pub fn values_in(
     }
 }
 
-/// [`Tiered`](super::Tiered) with its [`Rules`]: the tiers cut the index in order; an index is
-/// [`legal`](super::Tiered::legal) exactly when the rules accept the position it unranks to,
-/// which ranks back to it and whose text parses back to it; its children are the ranks of
-/// the rules' moves, in tiers no higher than its own (lower when no move stays in its tier),
-/// no more than [`moves_bound`](super::Tiered::moves_bound), legal; it is terminal in both
-/// views alike, exactly when it has no move; the un-moves listed inside a tier are its moves
-/// read backward; the start is the rules' start. Returns the number of legal positions.
-pub fn tiered<G: super::Tiered + Rules>(g: &G) -> Checked {
+/// [`Tiered`](crate::model::Tiered) with its [`Rules`]: the tiers cut the index in order; an index
+/// is [`legal`](crate::model::Tiered::legal) exactly when the rules accept the position it unranks
+/// to, which ranks back to it and whose text parses back to it; its children are the ranks of the
+/// rules' moves, in tiers no higher than its own (lower when no move stays in its tier), no more
+/// than [`moves_bound`](crate::model::Tiered::moves_bound), legal; it is terminal in both views
+/// alike, exactly when it has no move; the un-moves listed inside a tier are its moves read
+/// backward; the start is the rules' start. Returns the number of legal positions.
+pub fn tiered<G: crate::model::Tiered + Rules>(g: &G) -> Checked {
     let n = g.positions();
     let mut tier_of = Vec::with_capacity(n as usize);
     let mut at = 0;

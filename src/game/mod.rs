@@ -1,8 +1,8 @@
 //! The trait family every game implements.
 //!
 //! A game is seen three times:
-//! * by the **solvers** ([`Game`], optionally [`Retro`], or the solver traits of
-//!   [`crate::solve`]), as a dense index `0..positions()` with moves between indices;
+//! * by the **solvers** ([`Game`], optionally [`Retro`](crate::model::Retro), or the solver
+//!   traits of [`crate::solve`]), as a dense index `0..positions()` with moves between indices;
 //! * by **lookups** ([`Rules`]), as positions people and programs write down: parse one,
 //!   rank it into the index, list its moves with readable labels;
 //! * by the **registry** ([`GameSpec`]), as checked parameters: what a table header stores,
@@ -17,23 +17,18 @@
 
 use std::fmt;
 
+use crate::format::Solved;
+use crate::model::{Game, Outcome, Standing, ValueKind};
+use crate::progress::Progress;
 use crate::Result;
 
 pub mod conformance;
 mod fast_paths;
-pub mod model;
 pub mod params;
 pub mod simple;
 
 pub use params::{Arguments, Param, ParamValue};
 pub use simple::{Shape, SimpleGame, SimpleView};
-
-pub use crate::progress::Progress;
-pub use model::after_reset;
-pub use model::{
-    mod3, standing, wlt, Game, Outcome, Retro, Solved, Standing, Tiered, ValueKind, Visit, Wdl50,
-    Wlt, UNREACHED, ZEROING_PLIES,
-};
 
 /// Most positions a table may have (2^38: a 32 GiB bit table). Room for the 20×20 Chomp box
 /// (1.38·10^11 positions, 16 GiB at one bit); the memory check still refuses what will not fit.
@@ -261,18 +256,18 @@ macro_rules! tiered_game_view {
     ($game:ty) => {
         impl $crate::game::GameView for $game {
             fn positions(&self) -> u64 {
-                $crate::game::Tiered::positions(self)
+                $crate::model::Tiered::positions(self)
             }
 
             fn solve(
                 &self,
-                kind: $crate::game::ValueKind,
-                progress: &dyn $crate::game::Progress,
-            ) -> $crate::Result<$crate::game::Solved> {
+                kind: $crate::model::ValueKind,
+                progress: &dyn $crate::Progress,
+            ) -> $crate::Result<$crate::format::Solved> {
                 $crate::solve::solve_tiered(self, kind, progress, &())
             }
 
-            fn solve_memory(&self, kind: $crate::game::ValueKind) -> u64 {
+            fn solve_memory(&self, kind: $crate::model::ValueKind) -> u64 {
                 $crate::solve::tiered_memory(self, kind)
             }
 
@@ -282,14 +277,14 @@ macro_rules! tiered_game_view {
 
             fn solve_saving(
                 &self,
-                kind: $crate::game::ValueKind,
-                progress: &dyn $crate::game::Progress,
+                kind: $crate::model::ValueKind,
+                progress: &dyn $crate::Progress,
                 saves: &dyn $crate::solve::Saves,
-            ) -> $crate::Result<$crate::game::Solved> {
+            ) -> $crate::Result<$crate::format::Solved> {
                 $crate::solve::solve_tiered(self, kind, progress, saves)
             }
 
-            fn saved_bytes(&self, kind: $crate::game::ValueKind) -> u64 {
+            fn saved_bytes(&self, kind: $crate::model::ValueKind) -> u64 {
                 $crate::solve::tiered_saved_bytes(self, kind)
             }
         }

@@ -4,7 +4,8 @@
 
 use std::ops::ControlFlow;
 
-use super::{quote, Arguments, Game, GameSpec, Move, Param, Rules, ValueKind};
+use super::{quote, Arguments, GameSpec, Move, Param, Rules};
+use crate::model::{Game, ValueKind};
 use crate::Result;
 
 /// How the positions of a [`SimpleGame`] are written and indexed: a fixed number of numbers,

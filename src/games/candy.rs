@@ -8,9 +8,8 @@
 
 use std::ops::{ControlFlow, Range};
 
-use crate::game::{
-    conformance, params, Arguments, Game, GameSpec, HeapSequence, Move, Outcome, Param, Rules,
-};
+use crate::game::{conformance, params, Arguments, GameSpec, HeapSequence, Move, Param, Rules};
+use crate::model::{Game, Outcome};
 use crate::{Error, Result};
 
 /// Which total wins when the candies run out.

@@ -60,10 +60,13 @@ mod census;
 mod engine;
 mod walk;
 
+use crate::format::Solved;
 use crate::game::{
     binomial, conformance, format_numbers, params, Arguments, Fact, GameSpec, GameView, Move,
-    Param, Progress, Rules, Solved, ValueKind, Values, MAX_POSITIONS,
+    Param, Rules, Values, MAX_POSITIONS,
 };
+use crate::model::ValueKind;
+use crate::progress::Progress;
 use crate::solve::Saves;
 use crate::{Error, Result};
 

@@ -47,10 +47,12 @@ mod conformance;
 mod solver;
 mod view;
 
+use crate::format::Solved;
 use crate::game::{
-    format_numbers, params, Arguments, Fact, GameSpec, GameView, Move, Outcome, Param, Progress,
-    Rules, Solved, ValueKind, Values,
+    format_numbers, params, Arguments, Fact, GameSpec, GameView, Move, Param, Rules, Values,
 };
+use crate::model::{Outcome, ValueKind};
+use crate::progress::Progress;
 use crate::{Error, Result};
 
 pub use conformance::brute_force;

@@ -27,9 +27,8 @@ use std::ops::Range;
 mod text;
 
 use super::cells::{EMPTY, O, X};
-use crate::game::{
-    params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
-};
+use crate::game::{params, Arguments, GameSpec, Move, Param, Rules};
+use crate::model::{Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 /// Most cells of a board: the standard 7×6 board (its index, 7·10^13 boards, is past any

@@ -53,7 +53,8 @@ use std::ops::Range;
 
 use super::cells::{Cells, EMPTY, O, X};
 use super::starts::Starts;
-use crate::game::{params, Arguments, GameSpec, Param, Standing, Tiered, ValueKind, Visit};
+use crate::game::{params, Arguments, GameSpec, Param};
+use crate::model::{Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 mod board;

@@ -17,9 +17,8 @@ use std::ops::Range;
 
 use super::cells::{board_cells, Cells, Symmetries, EMPTY, O, X};
 use super::starts::Starts;
-use crate::game::{
-    params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
-};
+use crate::game::{params, Arguments, GameSpec, Move, Param, Rules};
+use crate::model::{Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 /// Most cells of a board (the 5×5 board has 3.6·10^11 boards of legal counts, past any table
@@ -462,7 +461,7 @@ crate::game::tiered_game_view!(Mnk);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::standing;
+    use crate::format::entries::standing;
     use crate::{Spec, Table};
 
     fn table(m: u32, n: u32, k: u32) -> Table {

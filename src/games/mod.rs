@@ -22,7 +22,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::game::{Arguments, GameSpec, Param, Progress, Rules, Solved, ValueKind, MAX_POSITIONS};
+use crate::format::Solved;
+use crate::game::{Arguments, GameSpec, Param, Rules, MAX_POSITIONS};
+use crate::model::ValueKind;
+use crate::progress::Progress;
 use crate::solve::Saves;
 use crate::{Error, Result};
 
@@ -386,7 +389,7 @@ impl Entry {
 }
 
 /// Longest game name (the header's `game` field, `format::GAME_NAME_LEN`, holds it).
-pub const MAX_NAME_LEN: usize = 64;
+pub const MAX_NAME_LEN: usize = crate::format::GAME_NAME_LEN;
 
 /// Why a header's game could not be read back into a spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -661,5 +664,26 @@ impl Spec {
             )));
         }
         Ok(solved)
+    }
+}
+
+/// What the file format adds to a table's game and parameters: its file name and its header
+/// fields (the games themselves know nothing of files).
+impl Spec {
+    /// File name (without folder) of the table of these parameters and value kind.
+    pub fn file_name(&self, kind: ValueKind) -> String {
+        format!("{}.{}", self.table_stem(kind), crate::format::EXTENSION)
+    }
+
+    /// The header fields of this spec's table of `encoded` values.
+    pub fn meta(&self, encoded: &crate::format::payload::Encoded) -> crate::format::TableMeta {
+        crate::format::TableMeta {
+            game: self.name().to_string(),
+            rules_version: self.rules_version(),
+            parameters: self.parameters(),
+            value_kind: encoded.kind,
+            encoding: encoded.encoding,
+            entry_count: encoded.entries,
+        }
     }
 }

@@ -17,10 +17,13 @@
 
 use std::ops::{ControlFlow, Range};
 
+use crate::format::Solved;
 use crate::game::{
-    binomial, conformance, params, Arguments, Game, GameSpec, HeapSequence, Move, Outcome, Param,
-    Progress, Retro, Rules, Solved, ValueKind, MAX_POSITIONS,
+    binomial, conformance, params, Arguments, GameSpec, HeapSequence, Move, Param, Rules,
+    MAX_POSITIONS,
 };
+use crate::model::{Game, Outcome, Retro, ValueKind};
+use crate::progress::Progress;
 use crate::solve::solve_retro;
 use crate::{Error, Result};
 

@@ -29,10 +29,13 @@
 //! any board (`standard_patterns`).
 
 use super::board::Board;
+use crate::format::Solved;
 use crate::game::{
     conformance, format_numbers, params, parse_numbers, Arguments, GameSpec, GameView, Move, Param,
-    Progress, Rules, Solved, ValueKind,
+    Rules,
 };
+use crate::model::ValueKind;
+use crate::progress::Progress;
 use crate::solve::{token_distances, Placements};
 use crate::{Error, Result};
 

@@ -31,9 +31,8 @@ use std::ops::{ControlFlow, Range};
 
 use super::cells::{Cells, Symmetries, EMPTY, O, X};
 use super::starts::Starts;
-use crate::game::{
-    params, Arguments, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind, Visit,
-};
+use crate::game::{params, Arguments, GameSpec, Move, Param, Rules};
+use crate::model::{Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 /// The smallest board side (on a 1×1 board no cube has another end to go to).
@@ -786,7 +785,7 @@ mod tests {
 
     #[test]
     fn folding_the_squares_symmetries_changes_no_byte_of_the_table() {
-        use crate::solve::standing::solve_standings;
+        use crate::solve::two_player::solve_standings;
         for n in [2, 3] {
             let folded = QuixoSpec::new(n).unwrap().view();
             assert_eq!(Tiered::symmetries(&folded), 8);

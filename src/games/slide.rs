@@ -10,10 +10,13 @@
 mod index;
 
 use super::board::{move_label, Board, FACTORIAL};
+use crate::format::Solved;
 use crate::game::{
-    conformance, format_numbers, params, Arguments, Fact, GameSpec, GameView, Move, Param,
-    Progress, Rules, Solved, ValueKind, Values,
+    conformance, format_numbers, params, Arguments, Fact, GameSpec, GameView, Move, Param, Rules,
+    Values,
 };
+use crate::model::ValueKind;
+use crate::progress::Progress;
 use crate::solve::bfs::{self, Puzzle};
 use crate::{Error, Result};
 

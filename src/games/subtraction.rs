@@ -6,10 +6,8 @@
 
 use std::ops::{ControlFlow, Range};
 
-use crate::game::{
-    format_numbers, params, Arguments, Game, GameSpec, HeapSequence, Move, Outcome, Param, Rules,
-    ValueKind,
-};
+use crate::game::{format_numbers, params, Arguments, GameSpec, HeapSequence, Move, Param, Rules};
+use crate::model::{Game, Outcome, ValueKind};
 use crate::{Error, Result};
 
 /// Largest heap a table may hold (2^32 − 2: 2^32 − 1 positions).
@@ -226,7 +224,7 @@ impl Rules for Subtraction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Solved;
+    use crate::format::Solved;
 
     #[test]
     fn grundy_values_of_s_134_have_period_7() {

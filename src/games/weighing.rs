@@ -27,10 +27,13 @@ pub mod tree;
 
 use std::ops::{ControlFlow, Range};
 
+use crate::format::entries::UNREACHED;
+use crate::format::Solved;
 use crate::game::{
-    params, Arguments, Choice, Fact, GameSpec, GameView, Move, Param, Progress, Rules, Solved,
-    ValueKind, Values, UNREACHED,
+    params, Arguments, Choice, Fact, GameSpec, GameView, Move, Param, Rules, Values,
 };
+use crate::model::ValueKind;
+use crate::progress::Progress;
 use crate::solve::{against_memory, solve_against, Adversary};
 use crate::{Error, Result};
 

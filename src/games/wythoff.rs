@@ -16,10 +16,10 @@
 
 use std::ops::{ControlFlow, Range};
 
-use crate::game::{
-    conformance, params, Arguments, Game, GameSpec, Move, Outcome, Param, Progress, Retro, Rules,
-    Solved, ValueKind,
-};
+use crate::format::Solved;
+use crate::game::{conformance, params, Arguments, GameSpec, Move, Param, Rules};
+use crate::model::{Game, Outcome, Retro, ValueKind};
+use crate::progress::Progress;
 use crate::solve::solve_retro;
 use crate::{Error, Result};
 

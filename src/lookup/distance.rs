@@ -6,7 +6,8 @@
 
 use super::{Answerer, Table};
 use crate::answer::{AnswerMove, BoundValue, DistanceValue, Value};
-use crate::format::payload::{mod3, Encoding, UNREACHED};
+use crate::format::entries::{mod3, UNREACHED};
+use crate::format::payload::Encoding;
 use crate::game::Move;
 use crate::{Error, Result};
 

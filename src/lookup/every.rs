@@ -4,7 +4,7 @@
 
 use super::Table;
 use crate::answer::{Answer, AnswerMove, Value, ValuedMove};
-use crate::game::{Outcome, ValueKind};
+use crate::model::{Outcome, ValueKind};
 use crate::{Error, Result};
 
 /// Most moves an answer lists with every move: a position with more (a heap of millions in
@@ -77,9 +77,9 @@ impl Table {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::{Outcome, ValueKind};
     use crate::games::nim::NimSpec;
     use crate::games::octal::OctalSpec;
+    use crate::model::{Outcome, ValueKind};
     use crate::{Spec, Table};
 
     fn table(spec: Spec, kind: ValueKind) -> Table {

@@ -4,7 +4,7 @@
 
 use super::{Answerer, Table};
 use crate::answer::{AnswerMove, GameValue, Value};
-use crate::game::Outcome;
+use crate::model::Outcome;
 use crate::{Error, Result};
 
 /// The game reads what it needs from the entries.

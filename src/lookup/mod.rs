@@ -26,9 +26,11 @@ use std::path::Path;
 
 use crate::answer::{Answer, AnswerMove, EntryValue, Value};
 use crate::format::payload::{self, Encoding, Entries};
+use crate::format::Solved;
 use crate::format::TableFile;
-use crate::game::{Fact, Move, Outcome, Rules, Solved, Standing, ValueKind, Values};
+use crate::game::{Fact, Move, Rules, Values};
 use crate::games::{NotKnown, Spec};
+use crate::model::{Outcome, Standing, ValueKind};
 use crate::{Error, Result};
 
 pub use distance::DistanceCensus;
@@ -534,7 +536,7 @@ impl Table {
             Some(i) => i?,
             None => self.index_of(position)?,
         };
-        match crate::game::standing::unpack(self.raw(i)) {
+        match crate::format::entries::standing::unpack(self.raw(i)) {
             Some((v, r)) => Ok((v, (v != Standing::Draw).then_some(r))),
             None => {
                 self.rules.check(position)?;
@@ -551,7 +553,7 @@ impl Table {
     /// Refused for tables of other values (a remoteness table answers
     /// [`standing_of`](Table::standing_of)).
     #[inline]
-    pub fn wlt_of(&self, position: &[u32]) -> Result<crate::game::Wlt> {
+    pub fn wlt_of(&self, position: &[u32]) -> Result<crate::model::Wlt> {
         if self.value_kind() != ValueKind::Wlt {
             return Err(Error::bad(format!(
                 "{} holds {} values, not wlt values (expected a table built with --values wlt)",
@@ -563,7 +565,7 @@ impl Table {
             Some(i) => i?,
             None => self.index_of(position)?,
         };
-        if crate::game::wlt::value(self.raw(i)).is_none() {
+        if crate::format::entries::wlt::value(self.raw(i)).is_none() {
             self.rules.check(position)?;
         }
         wlt::read(self, i)

@@ -7,7 +7,7 @@
 use super::distance::{self, Exact};
 use super::{Answerer, Table};
 use crate::answer::Value;
-use crate::format::payload::mod3;
+use crate::format::entries::mod3;
 use crate::{Error, Result};
 
 /// Exact distances read from a table of distances mod 3, by descent.

@@ -4,7 +4,7 @@
 
 use super::{Answerer, Table};
 use crate::answer::{AnswerMove, GameValue, Value};
-use crate::game::Outcome;
+use crate::model::Outcome;
 use crate::{Error, Result};
 
 /// An entry per position: P/N, or the Grundy value.

@@ -4,7 +4,8 @@
 
 use super::{Answerer, Table};
 use crate::answer::{AnswerMove, Counter, StandingMove, StandingValue, Value};
-use crate::game::{after_reset, standing, Outcome, Standing, ValueKind, Wdl50};
+use crate::format::entries::standing;
+use crate::model::{after_reset, Outcome, Standing, ValueKind, Wdl50};
 use crate::{Error, Result};
 
 /// An entry per index: a value with its remoteness, or no legal position.

@@ -4,7 +4,8 @@
 
 use super::Table;
 use crate::answer::{AnswerMove, GameValue};
-use crate::game::{Move, Outcome, ValueKind};
+use crate::game::Move;
+use crate::model::{Outcome, ValueKind};
 use crate::{Error, Result};
 
 impl Table {

@@ -4,7 +4,8 @@
 
 use super::{Answerer, Table};
 use crate::answer::{AnswerMove, Value, WltMove, WltValue};
-use crate::game::{wlt, Outcome, Wlt};
+use crate::format::entries::wlt;
+use crate::model::{Outcome, Wlt};
 use crate::{Error, Result};
 
 /// A two-bit code per index: win, lose, tie or draw, or no legal position.

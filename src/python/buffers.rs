@@ -13,8 +13,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyString};
 
 use super::{bad, outcome_value, short_repr, Position};
-use crate::game::ValueKind;
 use crate::lookup::Table;
+use crate::model::ValueKind;
 
 /// The exporter of a table's payload to the buffer protocol (what `Table.values()` hands to
 /// `numpy.frombuffer`): read-only bytes over the payload, which stays mapped while an array

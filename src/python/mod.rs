@@ -26,9 +26,10 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::fifteen::{BoardQuery, Options};
 use crate::format::Encoding;
-use crate::game::{format_numbers, Arguments, Outcome, ParamValue, ValueKind};
+use crate::game::{format_numbers, Arguments, ParamValue};
 use crate::games::{NotKnown, Registry, Spec};
 use crate::lookup::Table;
+use crate::model::{Outcome, ValueKind};
 use crate::tables::TableDir;
 use buffers::{at_row, u32_array, Batch, Payload};
 

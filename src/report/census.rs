@@ -160,8 +160,8 @@ impl Census {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Outcome, ValueKind};
     use crate::games::chomp::{bite, ChompSpec};
+    use crate::model::{Outcome, ValueKind};
     use crate::Spec;
     use std::collections::HashMap;
 

@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use crate::format::payload::UNREACHED;
-use crate::game::{Standing, ValueKind, Wdl50, Wlt};
+use crate::format::entries::UNREACHED;
 use crate::lookup::Table;
+use crate::model::{Standing, ValueKind, Wdl50, Wlt};
 
 /// The value distribution of a table. JSON keys: `values` (the value kind), `labels` (`P`,
 /// `N`; `lose`, `tie`, `draw`, `win`; `lose`, `tie-or-draw`, `win`; or the values `0`, `1`,
@@ -35,7 +35,7 @@ impl Distribution {
             ValueKind::Remoteness => {
                 let mut by = [0u64; 4];
                 for (entry, n) in counts.iter().enumerate() {
-                    if let Some((v, _)) = crate::game::standing::unpack(entry as u32) {
+                    if let Some((v, _)) = crate::format::entries::standing::unpack(entry as u32) {
                         by[v as usize] += n;
                     }
                 }
@@ -57,7 +57,7 @@ impl Distribution {
                 ];
                 let mut by = [0u64; 5];
                 for (entry, n) in counts.iter().enumerate() {
-                    if let Some((v, r)) = crate::game::standing::unpack(entry as u32) {
+                    if let Some((v, r)) = crate::format::entries::standing::unpack(entry as u32) {
                         by[Wdl50::of(v, r) as usize] += n;
                     }
                 }
@@ -70,7 +70,7 @@ impl Distribution {
                 let labels = [Wlt::Lose, Wlt::TieOrDraw, Wlt::Win];
                 counts = labels
                     .iter()
-                    .map(|&v| counts[crate::game::wlt::code(v) as usize])
+                    .map(|&v| counts[crate::format::entries::wlt::code(v) as usize])
                     .collect();
                 (
                     labels.iter().map(|v| v.as_str().to_string()).collect(),

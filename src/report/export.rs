@@ -13,10 +13,10 @@ use std::io::Write;
 
 use rayon::prelude::*;
 
-use crate::format::payload::UNREACHED;
+use crate::format::entries::UNREACHED;
 use crate::format::Encoding;
-use crate::game::{Outcome, ValueKind};
 use crate::lookup::Table;
+use crate::model::{Outcome, ValueKind};
 use crate::progress::Progress;
 use crate::{Error, Result};
 
@@ -126,16 +126,16 @@ fn block(
         let raw = entries.raw(i);
         if kind == ValueKind::Remoteness {
             // Only legal positions have a row (an entry of 0 is no position).
-            let Some((value, r)) = crate::game::standing::unpack(raw) else {
+            let Some((value, r)) = crate::format::entries::standing::unpack(raw) else {
                 n -= 1;
                 continue;
             };
-            let r = if value == crate::game::Standing::Draw {
+            let r = if value == crate::model::Standing::Draw {
                 "null".to_string()
             } else {
                 r.to_string()
             };
-            let reach = crate::game::standing::reachable(raw);
+            let reach = crate::format::entries::standing::reachable(raw);
             let _ = match format {
                 Format::Csv => {
                     let r = if r == "null" { "" } else { &r };
@@ -150,13 +150,13 @@ fn block(
             continue;
         }
         if kind == ValueKind::Dtz {
-            let Some((value, r)) = crate::game::standing::unpack(raw) else {
+            let Some((value, r)) = crate::format::entries::standing::unpack(raw) else {
                 n -= 1;
                 continue;
             };
             let (class, dtz) = (
-                crate::game::Wdl50::of(value, r),
-                crate::game::Wdl50::dtz(value, r),
+                crate::model::Wdl50::of(value, r),
+                crate::model::Wdl50::dtz(value, r),
             );
             let _ = match format {
                 Format::Csv => writeln!(
@@ -176,7 +176,7 @@ fn block(
         }
         if kind == ValueKind::Wlt {
             // Only legal positions have a row (code 0 is no position).
-            let Some(value) = crate::game::wlt::value(raw) else {
+            let Some(value) = crate::format::entries::wlt::value(raw) else {
                 n -= 1;
                 continue;
             };

@@ -3,8 +3,10 @@
 
 use serde::Serialize;
 
-use crate::game::{standing, wlt, Fact, Standing, ValueKind, Wdl50, Wlt};
+use crate::format::entries::{standing, wlt};
+use crate::game::Fact;
 use crate::lookup::Table;
+use crate::model::{Standing, ValueKind, Wdl50, Wlt};
 
 /// Positions listed as the farthest from the goal when there are at most this many.
 pub(crate) const ANTIPODES_LISTED: usize = 20;
@@ -466,8 +468,8 @@ impl Info {
                 }
                 if *unreached > 0 {
                     let marker = match distance_residues {
-                        Some(_) => format!("code {}", crate::game::mod3::UNREACHED),
-                        None => format!("value {}", crate::game::UNREACHED),
+                        Some(_) => format!("code {}", crate::format::entries::mod3::UNREACHED),
+                        None => format!("value {}", crate::format::entries::UNREACHED),
                     };
                     line(format!("unreached:       {unreached} ({marker})"));
                 }

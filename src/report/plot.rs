@@ -22,9 +22,9 @@ use std::sync::Arc;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::game::{Outcome, ValueKind};
 use crate::games::{chomp::ChompSpec, chomp3::Chomp3Spec, nim::NimSpec, wythoff::WythoffSpec};
 use crate::lookup::Table;
+use crate::model::{Outcome, ValueKind};
 use crate::report::distribution::Distribution;
 use crate::report::sequence::{self, HeapRange, Sequence, Survey};
 use crate::{Error, Result};

@@ -4,10 +4,11 @@
 
 use serde::Serialize;
 
-use crate::game::{format_numbers, Outcome};
+use crate::game::format_numbers;
 use crate::games::chomp::bite;
 use crate::games::chomp::ChompSpec;
 use crate::lookup::Table;
+use crate::model::Outcome;
 use crate::{Error, Result};
 
 /// One winning bite of a rectangle.

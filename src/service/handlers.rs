@@ -18,8 +18,8 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
 use crate::fifteen::{BoardQuery, Options};
-use crate::game::ValueKind;
 use crate::lookup::Table;
+use crate::model::ValueKind;
 use crate::report::distribution::Distribution;
 use crate::report::info::Info;
 use crate::report::plot::{self, default_picture, possible, Picture};

@@ -18,7 +18,7 @@ use std::ops::{ControlFlow, Range};
 
 use rayon::prelude::*;
 
-use crate::game::model::UNREACHED;
+use crate::format::entries::UNREACHED;
 use crate::progress::Progress;
 use crate::Result;
 

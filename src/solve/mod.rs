@@ -4,29 +4,35 @@
 //! (the pattern-database search), search problems through [`IdaProblem`] (the
 //! heuristic search), puzzles against an adversary through [`Adversary`] (minimax, the
 //! weighing puzzle), and bipartite puzzles too large for a byte per position through
-//! [`spread::Bipartite`] (the partitioned breadth-first engine: threads, and MPI processes).
-//! What they produce is [`crate::game::Solved`] data, which the format module encodes. Each
+//! [`bfs::partitioned::Bipartite`] (the partitioned breadth-first engine: threads, and MPI processes).
+//! What they produce is [`crate::format::Solved`] data, which the format module encodes. Each
 //! solver states the memory it needs (`*_memory`), so a game can say what its build needs
 //! before it starts (see [`crate::game::GameSpec::solve_memory`]). The run and triangle
 //! solvers save their finished waves through [`Saves`], so that a long solve resumes.
 
-pub(crate) mod acyclic;
-pub(crate) mod bfs;
+pub mod acyclic;
+pub mod bfs;
+pub mod exchange;
+pub(crate) mod grid_tiles;
 pub(crate) mod ida;
 pub(crate) mod minimax;
-pub(crate) mod reachable;
-pub(crate) mod runs;
+pub(crate) mod prefetch;
 pub(crate) mod saves;
-pub(crate) mod settle;
-pub mod spread;
-pub(crate) mod standing;
-pub(crate) mod tokens;
-pub(crate) mod triangles;
-pub(crate) mod two_bits;
-pub(crate) mod wavefront;
-pub(crate) mod waves;
-pub(crate) mod wordbits;
+pub(crate) mod token_distances;
+pub mod two_player;
+pub(crate) mod word_bits;
 
+pub use acyclic::runs::{
+    outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs,
+};
+pub use acyclic::triangles::{
+    grundy_triangles_memory, outcomes_triangles_memory, solve_grundy_triangles,
+    solve_outcomes_triangles, solve_outcomes_triangles_words, Triangles, MAX_TRIANGLE,
+};
+pub use acyclic::waves::{
+    grundy_waves_memory, outcomes_waves_memory, solve_grundy_waves, solve_outcomes_waves, Mirror,
+    Staged, Waves,
+};
 pub use acyclic::{
     grundy_memory, outcomes_memory, solve_grundy, solve_outcomes, solve_outcomes_retro,
     solve_retro, Bits,
@@ -34,22 +40,13 @@ pub use acyclic::{
 pub use bfs::{distances, distances_memory, Distances, Puzzle};
 pub use ida::{ida_star, ida_star_within, Budget, IdaOutcome, IdaProblem, Stopped};
 pub use minimax::{against_memory, solve_against, Adversary};
-pub use runs::{outcomes_runs_memory, solve_outcomes_runs, solve_outcomes_runs_words, Edge, Runs};
 pub use saves::{Saves, Saving, Wave};
-pub use standing::{
+pub use token_distances::{token_distances, token_distances_memory, Grid, Placements};
+pub use two_player::{
     solve_standings, solve_standings_saving, solve_tiered, standings_memory, tiered_memory,
     tiered_saved_bytes,
 };
-pub use tokens::{token_distances, token_distances_memory, Grid, Placements};
-pub use triangles::{
-    grundy_triangles_memory, outcomes_triangles_memory, solve_grundy_triangles,
-    solve_outcomes_triangles, solve_outcomes_triangles_words, Triangles, MAX_TRIANGLE,
-};
-pub use waves::{
-    grundy_waves_memory, outcomes_waves_memory, solve_grundy_waves, solve_outcomes_waves, Mirror,
-    Staged, Waves,
-};
-pub use wordbits::WordBits;
+pub use word_bits::WordBits;
 
 /// Runs `f` on a pool of `threads` threads: the solvers' tests compare 1 and 2 threads.
 #[cfg(test)]

@@ -22,9 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 use xxhash_rust::xxh3::Xxh3Default;
 
-use super::waves::Staged;
-use super::wordbits::WordBits;
 use crate::progress::Progress;
+use crate::solve::acyclic::waves::Staged;
+use crate::solve::word_bits::WordBits;
 use crate::{Error, Result};
 
 /// Where a wave solve stands after a finished wave.

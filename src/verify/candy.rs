@@ -1,10 +1,10 @@
 //! The candy game: Xiao Renwu, “过年玩几个数学游戏”, part I.
 
 use super::{Env, Finding, Statement};
-use crate::game::ValueKind;
 use crate::games::candy::{CandySpec, WinRule};
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::ValueKind;
 use crate::{Outcome, Result};
 
 /// Largest total checked: every state of every odd total up to this.

@@ -4,11 +4,12 @@
 //! take a piece nor is stalemated.
 
 use super::{Env, Finding, Statement};
+use crate::format::entries::standing;
 use crate::game::GameSpec;
-use crate::game::{standing, Standing, ValueKind};
 use crate::games::chess::{ChessSpec, Endgame};
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::{Standing, ValueKind};
 use crate::syzygy::{self as sz, Tally};
 use crate::{Error, Result};
 

@@ -11,10 +11,10 @@ use std::sync::Arc;
 
 use super::{Env, Finding, Statement};
 use crate::game::format_numbers;
-use crate::game::ValueKind;
 use crate::games::chomp::{bite, transpose, ChompSpec};
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::ValueKind;
 use crate::{Outcome, Result};
 
 /// The box of the general statements.

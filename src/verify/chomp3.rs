@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use super::{Env, Finding, Statement};
-use crate::game::ValueKind;
 use crate::games::chomp::ChompSpec;
 use crate::games::chomp3::{Chomp3Spec, Pattern, View};
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::ValueKind;
 use crate::{Outcome, Result};
 
 /// The longest second row of the table the statements read (solved in well under a second;

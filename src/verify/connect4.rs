@@ -7,10 +7,12 @@
 //! in a row (no play of Connect Four goes on forever, so no position is a `draw`).
 
 use super::{Env, Finding, Statement};
-use crate::game::{conformance, standing, wlt, Standing, ValueKind, Wlt};
+use crate::format::entries::{standing, wlt};
+use crate::game::conformance;
 use crate::games::connect4::Connect4Spec;
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::{Standing, ValueKind, Wlt};
 use crate::Result;
 
 pub(super) fn statements() -> Vec<Statement> {

@@ -10,10 +10,11 @@
 //! without symmetries, is past any machine this runs on (see the two-player guide).
 
 use super::{Env, Finding, Statement};
-use crate::game::{standing, Standing, ValueKind};
+use crate::format::entries::standing;
 use crate::games::mill::MillSpec;
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::{Standing, ValueKind};
 use crate::Result;
 
 pub(super) fn statements() -> Vec<Statement> {

@@ -9,10 +9,12 @@
 use std::collections::HashSet;
 
 use super::{Env, Finding, Statement};
-use crate::game::{conformance, standing, Rules, Standing, ValueKind};
+use crate::format::entries::standing;
+use crate::game::{conformance, Rules};
 use crate::games::mnk::MnkSpec;
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::{Standing, ValueKind};
 use crate::Result;
 
 pub(super) fn statements() -> Vec<Statement> {

@@ -14,9 +14,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::game::{Progress, ValueKind};
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::ValueKind;
+use crate::progress::Progress;
 use crate::tables::TableDir;
 use crate::Result;
 

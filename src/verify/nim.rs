@@ -3,10 +3,10 @@
 
 use super::{Env, Finding, Statement};
 use crate::game::format_numbers;
-use crate::game::ValueKind;
 use crate::games::nim::NimSpec;
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::ValueKind;
 use crate::{Outcome, Result};
 
 /// Tables for the general statements: 5 heaps of 0..=31 (376,992 positions) for unlimited

@@ -8,9 +8,9 @@
 //! compares what [`periodicity`] proves with the claim.
 
 use super::{Env, Finding, Statement};
-use crate::game::ValueKind;
 use crate::games::octal::{periodicity, Code, OctalSpec};
 use crate::games::Spec;
+use crate::model::ValueKind;
 use crate::Result;
 
 /// One claim: code, period, last exceptional heap (`None`: the source gives no preperiod).

@@ -14,11 +14,12 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::{Env, Finding, Statement};
-use crate::game::ValueKind;
-use crate::game::{format_numbers, Progress};
+use crate::game::format_numbers;
 use crate::games::board::{Board, FACTORIAL};
 use crate::games::slide::{SlideIndex, SlideSpec};
 use crate::games::Spec;
+use crate::model::ValueKind;
+use crate::progress::Progress;
 use crate::solve::bfs::{self, Puzzle, CHUNK};
 use crate::solve::WordBits;
 use crate::Result;

@@ -11,9 +11,12 @@
 use rayon::prelude::*;
 
 use super::{Env, Finding, Statement};
-use crate::game::{GameSpec, Solved, ValueKind, UNREACHED};
+use crate::format::entries::UNREACHED;
+use crate::format::Solved;
+use crate::game::GameSpec;
 use crate::games::weighing::plan::{essay_twelve, fewest_weighings, most_balls, Plan};
 use crate::games::weighing::WeighingSpec;
+use crate::model::ValueKind;
 use crate::Result;
 
 /// Largest `n` the adaptive statements search exhaustively.

@@ -5,10 +5,10 @@
 //! Grundy statements every position of the table with heaps up to [`GRUNDY`].
 
 use super::{Env, Finding, Statement};
-use crate::game::ValueKind;
 use crate::games::wythoff::{floor_k_phi, WythoffSpec};
 use crate::games::Spec;
 use crate::lookup::Table;
+use crate::model::ValueKind;
 use crate::{Outcome, Result};
 
 /// Largest heap of the table the outcome statement reads.

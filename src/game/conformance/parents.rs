@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 
-use crate::game::{Rules, Tiered, Visit};
+use crate::game::Rules;
+use crate::model::{Tiered, Visit};
 
 /// The children of `p`, once each, when the engine solves it with its moves (a represented
 /// position where the game goes on).
@@ -194,7 +195,7 @@ impl<G: Tiered> Tiered for KeptMoves<'_, G> {
     fn legal(&self, pos: u64) -> bool {
         self.0.legal(pos)
     }
-    fn terminal(&self, pos: u64) -> Option<crate::game::Standing> {
+    fn terminal(&self, pos: u64) -> Option<crate::model::Standing> {
         self.0.terminal(pos)
     }
     fn children<F: FnMut(u64)>(&self, pos: u64, f: F) {

@@ -2,7 +2,7 @@
 //! [`super::values`] checks a remoteness or wlt entry against.
 
 use super::Rules;
-use crate::game::Standing;
+use crate::model::Standing;
 
 /// The check of a [`ValueKind::Wlt`] entry `v` of a legal position against its children's
 /// entries: lose where the game is over and lost, tie or draw where it is over otherwise; win
@@ -16,7 +16,8 @@ pub(super) fn check_wlt(
     kids: &[u64],
     value: &dyn Fn(u64) -> u32,
 ) -> std::result::Result<(), String> {
-    use crate::game::{wlt, Wlt};
+    use crate::format::entries::wlt;
+    use crate::model::Wlt;
     let Some(found) = wlt::value(v) else {
         return Err(format!(
             "entry {v} holds no value, but the rules accept the position"

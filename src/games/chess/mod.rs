@@ -31,10 +31,9 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Board, Chess, Color, EnPassantMode, Piece, Position, Role, Square};
 
 use self::index::{transform, KingPairs, Material};
-use crate::game::{
-    params, standing, Arguments, Fact, GameSpec, Move, Param, Rules, Standing, Tiered, ValueKind,
-    Values, Visit,
-};
+use crate::format::entries::standing;
+use crate::game::{params, Arguments, Fact, GameSpec, Move, Param, Rules, Values};
+use crate::model::{Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 /// The most men a table may hold (with kings).

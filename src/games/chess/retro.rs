@@ -332,9 +332,10 @@ impl Endgame {
 mod tests {
     use super::super::ChessSpec;
     use super::*;
+    use crate::format::entries::standing;
     use crate::game::conformance::KeptMoves;
-    use crate::game::standing;
-    use crate::game::{GameSpec, Standing, Tiered, Visit};
+    use crate::game::GameSpec;
+    use crate::model::{Standing, Tiered, Visit};
     use crate::solve::solve_standings;
 
     #[test]

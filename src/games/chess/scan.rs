@@ -1,4 +1,4 @@
-//! The scan's visit of a position ([`Tiered::visit_counting`](crate::game::Tiered)), on
+//! The scan's visit of a position ([`Tiered::visit_counting`](crate::model::Tiered)), on
 //! bitboards from the index's numbers: the scan asks it of every index of a table, and building
 //! a `shakmaty` position for each (its checks of a setup, its list of moves, a copy of the
 //! position for each child) took half of a five-man build. The rules are still `shakmaty`'s:
@@ -9,7 +9,7 @@
 use shakmaty::{attacks, Bitboard, Board, Color, Piece, Role, Square};
 
 use super::{Endgame, MAX_MEN};
-use crate::game::{Standing, Visit};
+use crate::model::{Standing, Visit};
 
 /// The roles a pawn promotes to.
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
@@ -192,7 +192,7 @@ fn en_passant(board: &Board, us: Color, from: Square, crossed: Square) -> Option
 impl Endgame {
     /// The scan's visit of `pos` (see the module): whether it is a position, represents its
     /// class, is over; else its children out of the tier (and, where `name_quiet` is asked
-    /// by [`Tiered::visit_counting`](crate::game::Tiered)'s rule, in it) and the count of
+    /// by [`Tiered::visit_counting`](crate::model::Tiered)'s rule, in it) and the count of
     /// its quiet moves.
     pub(super) fn scan_visit<F: FnMut(u64)>(&self, pos: u64, mut f: F) -> (Visit, u32) {
         let d = self.decode(pos);
@@ -240,7 +240,8 @@ impl Endgame {
 mod tests {
     use super::super::ChessSpec;
     use super::*;
-    use crate::game::{GameSpec, Tiered};
+    use crate::game::GameSpec;
+    use crate::model::Tiered;
 
     /// The visit and the children, sorted.
     fn seen(v: (Visit, u32), mut kids: Vec<u64>) -> (Visit, u32, Vec<u64>) {

@@ -5,7 +5,7 @@
 use std::ops::ControlFlow;
 
 use super::{Chomp, Cursor};
-use crate::game::Outcome;
+use crate::model::Outcome;
 use crate::solve::{Edge, Mirror, Runs, Triangles, Waves};
 
 impl Waves for Chomp {

@@ -5,7 +5,8 @@ use rayon::prelude::*;
 
 use super::bites::{LastRow, LastTwoRows};
 use super::{transpose, Chomp, ChompSpec, MAX_ROWS};
-use crate::game::{GameSpec, Progress, Rules};
+use crate::game::{GameSpec, Rules};
+use crate::progress::Progress;
 use crate::solve::{
     solve_grundy_triangles, solve_grundy_waves, solve_outcomes_runs_words,
     solve_outcomes_triangles_words, solve_outcomes_waves, Bits, Saves, Saving, WordBits,
@@ -184,7 +185,7 @@ impl Chomp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::ValueKind;
+    use crate::model::ValueKind;
     use crate::solve::in_pool;
 
     fn chomp(r: u32, c: u32) -> Chomp {

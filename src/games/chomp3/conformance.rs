@@ -2,7 +2,8 @@
 //! position of a small board.
 
 use super::{entries, index, solve, Chomp3Rules, View};
-use crate::game::{Move, Outcome, Rules};
+use crate::game::{Move, Rules};
+use crate::model::Outcome;
 
 /// The conformance checks of a table of `--max max`: `f` against a brute force over every
 /// position with `p ≤ max + 2` (outcome and winning bites), the lookups' rules (parse, format,
@@ -91,8 +92,10 @@ pub fn brute_force(m: usize) -> Vec<Vec<Vec<bool>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameSpec, Solved, ValueKind};
+    use crate::format::Solved;
+    use crate::game::GameSpec;
     use crate::games::chomp::{Chomp, ChompSpec};
+    use crate::model::ValueKind;
 
     fn solved(n: u32) -> Vec<u8> {
         solve(n, &()).unwrap()

@@ -18,14 +18,14 @@
 //!
 //! Rows are cut into chunks and columns into blocks; a tile (block, chunk) needs the tile to
 //! its left (the row bits of the columns before it) and the one above (its columns' state), so
-//! tiles run as a wavefront ([`crate::solve::wavefront`]). Each value is a function of the
+//! tiles run as a wavefront ([`crate::solve::grid_tiles`]). Each value is a function of the
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use super::{entries, entry_width, index, MAX_N};
-use crate::game::Progress;
-use crate::solve::wavefront;
+use crate::progress::Progress;
+use crate::solve::grid_tiles;
 use crate::{Error, Result};
 
 /// Columns per block of the wavefront (a block's windows and a chunk's rows stay in L2).
@@ -254,7 +254,7 @@ fn solve_width(max: u32, width: usize, progress: &dyn Progress) -> Result<Vec<u8
         progress.inc(cells);
         Ok(())
     };
-    wavefront::run(blocks, chunks, exists, tile)?;
+    grid_tiles::run(blocks, chunks, exists, tile)?;
     drop(chunk_state);
     Ok(bytes)
 }
@@ -263,7 +263,7 @@ fn solve_width(max: u32, width: usize, progress: &dyn Progress) -> Result<Vec<u8
 mod tests {
     use super::super::{Chomp3Spec, NARROW_MAX};
     use super::*;
-    use crate::game::ValueKind;
+    use crate::model::ValueKind;
     use crate::solve::in_pool;
 
     fn solved(n: u32) -> Vec<u8> {

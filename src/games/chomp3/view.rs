@@ -3,7 +3,7 @@
 //! they settle into, and the Sheiner check of the `3 × n` rectangles.
 
 use super::{entries, index, Pos3};
-use crate::game::Outcome;
+use crate::model::Outcome;
 
 /// A winning bite: the cell `(row, col)` bitten (1-based) and the P-position it leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,8 +2,9 @@
 //! played from the empty board, and what makes a board one no play reaches.
 
 use super::Connect4;
-use crate::game::{Rules, Standing};
+use crate::game::Rules;
 use crate::games::cells::{board_cells, EMPTY, O, X};
+use crate::model::Standing;
 use crate::Result;
 
 impl Connect4 {

@@ -148,8 +148,9 @@ mod tests {
     use std::ops::Range;
 
     use super::*;
-    use crate::game::{GameSpec, Standing, Tiered};
+    use crate::game::GameSpec;
     use crate::games::mill::MillSpec;
+    use crate::model::{Standing, Tiered};
 
     #[test]
     fn every_symmetry_keeps_neighbours_and_mills_and_there_are_16_or_8() {
@@ -284,7 +285,7 @@ mod tests {
 
     #[test]
     fn folding_the_boards_symmetries_and_reading_moves_backward_change_no_byte_of_the_table() {
-        use crate::solve::standing::solve_standings;
+        use crate::solve::two_player::solve_standings;
         for (men, points, flying, endgame, lasker) in [
             (3, Some(9), false, None, false),
             (3, Some(9), true, None, false),

@@ -1,8 +1,9 @@
 //! The mill games as people read and write them: positions, moves, the board drawn.
 
 use super::{side_name, Mill};
-use crate::game::{Move, Rules, Standing};
+use crate::game::{Move, Rules};
 use crate::games::cells::{EMPTY, O, X};
+use crate::model::Standing;
 use crate::{Error, Result};
 
 impl Rules for Mill {

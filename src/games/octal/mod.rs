@@ -15,10 +15,13 @@
 //! periodicity theorem ([`periodicity`]) proves a sequence periodic from finitely many values,
 //! and `gamedb info` reports it ([`Rules::facts`]).
 
+use crate::format::Solved;
 use crate::game::{
-    conformance, params, Arguments, Fact, GameSpec, GameView, HeapSequence, Move, Param, Progress,
-    Rules, Solved, ValueKind, Values,
+    conformance, params, Arguments, Fact, GameSpec, GameView, HeapSequence, Move, Param, Rules,
+    Values,
 };
+use crate::model::ValueKind;
+use crate::progress::Progress;
 use crate::solve::Saves;
 use crate::{Error, Result};
 

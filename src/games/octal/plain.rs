@@ -2,7 +2,7 @@
 //! of the tests, and the method of Grundy's game and of codes whose moves may leave three heaps.
 
 use super::{too_large, Code};
-use crate::game::Progress;
+use crate::progress::Progress;
 use crate::Result;
 
 /// The Grundy values of heaps `0..=max_heap` by the plain quadratic method: `G(n)` is the mex

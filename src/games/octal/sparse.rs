@@ -27,7 +27,7 @@ mod search;
 
 use std::borrow::Cow;
 
-use crate::game::Progress;
+use crate::progress::Progress;
 use crate::solve::{Saves, Wave};
 use crate::{Error, Result};
 

@@ -24,7 +24,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::games::board::{lex_rank, select_bit, Board, FACTORIAL, SEQ_CELLS as MAX_CELLS};
-use crate::solve::spread::FastDiv;
+use crate::solve::bfs::partitioned::FastDiv;
 
 /// A board's arrangements over the dense index (solvable ones only, the tables' index) or the
 /// full index (all of them, for the checks that must not assume the parity rule); see the

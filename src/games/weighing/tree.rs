@@ -5,7 +5,7 @@
 use std::ops::ControlFlow;
 
 use super::{Known, Weighing, ANSWERS};
-use crate::game::UNREACHED;
+use crate::format::entries::UNREACHED;
 use crate::{Error, Result};
 
 /// A node of the decision tree.

@@ -537,12 +537,12 @@ pub(crate) fn rows(name: &str, seq: &Sequence, s: &Survey, range: HeapRange) -> 
 mod tests {
     use super::survey::Marked;
     use super::*;
-    use crate::game::ValueKind;
     use crate::games::candy::{CandySpec, WinRule};
     use crate::games::nim::NimSpec;
     use crate::games::octal::OctalSpec;
     use crate::games::subtraction::SubtractionSpec;
     use crate::lookup::Table;
+    use crate::model::ValueKind;
     use crate::Spec;
 
     fn table(spec: Spec, kind: ValueKind) -> Table {

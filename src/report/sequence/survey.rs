@@ -4,9 +4,10 @@
 
 use rayon::prelude::*;
 
-use crate::game::{HeapSequence, ValueKind};
+use crate::game::HeapSequence;
 use crate::games::octal::{is_rare, periodicity, rare_mask, Periodicity};
 use crate::lookup::Table;
+use crate::model::ValueKind;
 
 /// Buckets of the overview: about one per pixel of its width.
 const BUCKETS: u64 = 800;

@@ -76,7 +76,9 @@ impl SimpleGame for Kayles {
 mod tests {
     use super::Kayles;
     // The spec's side of Kayles (not `SimpleGame`, whose items of the same names it forwards).
-    use gamedb::game::{Arguments, GameSpec, Rules, Solved, ValueKind};
+    use gamedb::format::Solved;
+    use gamedb::game::{Arguments, GameSpec, Rules};
+    use gamedb::model::ValueKind;
     use gamedb::Spec;
 
     /// Grundy values of a full row of n pins, n = 0..=15: OEIS A002186 (Winning Ways, ch. 4).

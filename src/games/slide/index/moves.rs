@@ -7,8 +7,8 @@
 
 use super::{Cursor, SlideIndex};
 use crate::games::board::SEQ_CELLS as MAX_CELLS;
+use crate::solve::bfs::partitioned::Bipartite;
 use crate::solve::bfs::Puzzle;
-use crate::solve::spread::Bipartite;
 
 impl SlideIndex {
     /// The full rank of a variant of `c`'s block.
