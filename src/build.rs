@@ -37,18 +37,21 @@ pub struct Built {
 }
 
 /// What building the table of `spec` with `kind` values needs: memory at the peak (the
-/// game's solver, see [`crate::game::GameSpec::solve_memory`], then the encoding) and the
-/// output file (its size when the game knows it, [`crate::game::GameSpec::solved_bytes`],
+/// game's solver, see [`crate::game::View::solve_memory`], then the encoding) and the
+/// output file (its size when the game knows it, [`crate::game::Engine::solved_bytes`],
 /// else at most: Grundy values may turn out to fit one byte each, see
 /// `payload::max_payload_len`). Computed without solving.
 pub fn needs(spec: &Spec, kind: ValueKind) -> Needs {
     let n = spec.positions();
     let table = spec
+        .view()
+        .engine()
         .solved_bytes(kind)
         .unwrap_or_else(|| payload::max_payload_len(kind, n));
     Needs {
         what: spec.file_name(kind),
         memory: spec
+            .view()
             .solve_memory(kind)
             .saturating_add(payload::encode_memory(kind, n)),
         table,

@@ -16,11 +16,11 @@ use crate::format::payload::mod3_bytes;
 use crate::format::{Encoding, TableMeta, TableParts, EXTENSION};
 use crate::game::GameSpec;
 use crate::games::slide::{SlideIndex, SlideSpec};
+use crate::model::Indexed;
 use crate::model::ValueKind;
 use crate::progress::Progress;
 use crate::resources::bytes;
 use crate::solve::bfs::partitioned::{self, checkpoint, dense, Bipartite, Layout, Plan};
-use crate::solve::bfs::Puzzle;
 use crate::solve::exchange::Exchange;
 use crate::{Error, Result};
 

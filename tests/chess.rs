@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use gamedb::format::entries::standing;
-use gamedb::games::chess::ChessSpec;
+use gamedb::games::chess::{ChessSpec, Endgame};
 use gamedb::model::Standing;
 use gamedb::{Spec, Table, ValueKind};
 
@@ -268,7 +268,7 @@ fn random_fen(rng: &mut Rng) -> String {
 fn the_quick_fen_reader_reads_as_shakmaty_does() {
     use gamedb::games::chess::fen;
     use shakmaty::fen::Fen;
-    let rules = spec("KRPk").rules().unwrap();
+    let rules = spec("KRPk").view().shared_rules();
     let mut rng = Rng(0x5eed_f3e2);
     let (mut quick, mut indexed) = (0, 0);
     for _ in 0..200_000 {
@@ -310,9 +310,9 @@ fn the_quick_fen_reader_reads_as_shakmaty_does() {
 /// without the right, and lists the capture.
 #[test]
 fn en_passant_positions_rank_read_back_and_list_the_capture() {
-    use gamedb::game::{GameSpec, Rules};
-    use gamedb::model::Tiered;
-    let g = ChessSpec::new("KPkp").unwrap().view();
+    use gamedb::game::Rules;
+    use gamedb::model::{Indexed, Tiered};
+    let g = Endgame::new(ChessSpec::new("KPkp").unwrap());
     // The tiers of KPkp: those at the end whose positions have four men.
     let men = |i: u64| g.unrank(i)[..64].iter().filter(|&&c| c != 0).count();
     let mut t = g.tier_count();
@@ -351,8 +351,8 @@ fn en_passant_positions_rank_read_back_and_list_the_capture() {
 /// is refused.
 #[test]
 fn double_pushes_and_en_passant_fields() {
-    use gamedb::game::{GameSpec, Rules};
-    let g = ChessSpec::new("KPkp").unwrap().view();
+    use gamedb::game::Rules;
+    let g = Endgame::new(ChessSpec::new("KPkp").unwrap());
     let pos = g.parse("8/8/8/8/5p2/8/4P3/K6k w - - 0 1").unwrap();
     let moves = g.moves(&pos);
     let leaves = |label: &str| {
@@ -376,7 +376,7 @@ fn double_pushes_and_en_passant_fields() {
     let mirrored = g.parse("8/8/8/8/2pP4/8/8/k6K b - d3 0 1").unwrap();
     assert_eq!(g.rank(&mirrored), g.rank(&with));
     // No black pawn beside it: the square is dropped (the same position as without it).
-    let k = ChessSpec::new("KPk").unwrap().view();
+    let k = Endgame::new(ChessSpec::new("KPk").unwrap());
     let lone = k.parse("8/8/8/8/4P3/8/8/K6k b - e3 0 1").unwrap();
     assert_eq!(lone, k.parse("8/8/8/8/4P3/8/8/K6k b - - 0 1").unwrap());
     // Cells that claim an en passant square no capture can use are refused.

@@ -8,7 +8,7 @@ use std::ops::{ControlFlow, Range};
 use gamedb::format::Solved;
 use gamedb::game::conformance;
 use gamedb::game::{Move, Rules};
-use gamedb::model::{Game, Outcome, Retro, ValueKind};
+use gamedb::model::{Game, Indexed, Outcome, Retro, ValueKind};
 use gamedb::solve::Puzzle;
 use gamedb::{Error, Result, Spec};
 
@@ -21,7 +21,7 @@ fn every_registered_game_conforms_on_its_samples() {
     let mut failures = Vec::new();
     for spec in &samples {
         let started = std::time::Instant::now();
-        match spec.conformance() {
+        match spec.view().conformance() {
             Ok(checked) => {
                 println!(
                     "{:>8} positions checked in {:>6.3} s: {}",
@@ -90,11 +90,13 @@ impl Subtraction {
     }
 }
 
-impl Game for Subtraction {
+impl Indexed for Subtraction {
     fn positions(&self) -> u64 {
         self.n + 1
     }
+}
 
+impl Game for Subtraction {
     fn level_count(&self) -> u64 {
         match self.flaw {
             Flaw::LevelsWithAGap => self.n,
@@ -194,7 +196,7 @@ impl Rules for Subtraction {
 }
 
 /// Every check of the conformance module that fits the game, as a game file runs them.
-fn check(g: &Subtraction) -> std::result::Result<u64, String> {
+fn check(g: &Subtraction) -> conformance::Checked {
     let children = conformance::game(g)?;
     conformance::retro(g, &children)?;
     conformance::rules(g, g.positions(), Some(&children))
@@ -227,7 +229,7 @@ fn broken_games_are_caught_with_the_position_named() {
     ] {
         match check(&sub(flaw)) {
             Ok(n) => panic!("{flaw:?}: passed ({n} positions checked)"),
-            Err(what) => assert!(what.contains(says), "{flaw:?}: {what}"),
+            Err(what) => assert!(what.what.contains(says), "{flaw:?}: {what}"),
         }
     }
 }
@@ -238,11 +240,13 @@ struct Ring {
     both_ways: bool,
 }
 
-impl Puzzle for Ring {
+impl Indexed for Ring {
     fn positions(&self) -> u64 {
         6
     }
+}
 
+impl Puzzle for Ring {
     fn goals(&self) -> Vec<u64> {
         vec![0]
     }
@@ -261,7 +265,8 @@ fn puzzles_must_be_reversible() {
     assert_eq!(sound, Ok(6));
     let err = conformance::puzzle(&Ring { both_ways: false }).unwrap_err();
     assert!(
-        err.contains("position 0 has a move to 1, which has no move back"),
+        err.what
+            .contains("position 0 has a move to 1, which has no move back"),
         "{err}"
     );
 }
@@ -325,7 +330,7 @@ fn solved_sample(name: &str, kind: ValueKind, pick: impl Fn(&Spec) -> bool) -> (
 /// `check_solved` on `solved` with entry `i` set to `v` fails and says `says`.
 /// The index of the first goal of a puzzle, as its rules say.
 fn first_goal(spec: &Spec) -> u64 {
-    let rules = spec.rules().unwrap();
+    let rules = spec.view().shared_rules();
     (0..spec.positions())
         .find(|&i| rules.is_goal(&rules.unrank(i)))
         .expect("a goal")
@@ -340,7 +345,7 @@ fn altered_fails(spec: &Spec, solved: &mut Solved, i: u64, v: u32, says: &[&str]
         .expect_err("an altered table passes the value check");
     for s in says {
         assert!(
-            err.contains(s),
+            err.what.contains(s),
             "{}: {err:?} does not say {s:?}",
             spec.describe()
         );
@@ -405,7 +410,7 @@ fn a_grundy_value_changed_in_a_solved_table_is_caught() {
     );
     // A terminal Grundy value of 1 (Chomp's single cell, index 0... found by having no moves).
     let (spec, mut solved) = solved_sample("chomp", ValueKind::Grundy, |s| s.positions() > 10);
-    let rules = spec.rules().unwrap();
+    let rules = spec.view().shared_rules();
     let t = (0..solved.len())
         .find(|&i| rules.moves(&rules.unrank(i)).is_empty())
         .unwrap();
@@ -455,7 +460,7 @@ fn a_value_or_a_remoteness_changed_in_a_solved_table_is_caught() {
         &["draw, expected tie in 9"],
     );
     // An index that is no position must hold no value.
-    let rules = spec.rules().unwrap();
+    let rules = spec.view().shared_rules();
     let illegal = (0..solved.len())
         .find(|&i| rules.check(&rules.unrank(i)).is_err())
         .unwrap();
@@ -503,7 +508,7 @@ fn a_wlt_value_changed_in_a_solved_table_is_caught() {
     );
     // A lost position where the game goes on made a tie or draw: every move wins for the
     // opponent.
-    let rules = spec.rules().unwrap();
+    let rules = spec.view().shared_rules();
     let lost = (0..solved.len())
         .find(|&i| solved.value(i) == code(Wlt::Lose) && !rules.moves(&rules.unrank(i)).is_empty())
         .unwrap();
@@ -576,7 +581,7 @@ fn a_distance_changed_in_a_solved_table_is_caught() {
 
 /// The outcomes the crate's solver finds for `g` (from its [`Game`] view), checked against the
 /// recurrence of its [`Rules`] view.
-fn solved_outcomes_check(g: &Subtraction) -> std::result::Result<u64, String> {
+fn solved_outcomes_check(g: &Subtraction) -> conformance::Checked {
     let bits = gamedb::solve::solve_outcomes(g, &()).unwrap();
     conformance::values(g, g.positions(), ValueKind::Outcome, &|i| {
         bits.get(i) as u32
@@ -591,13 +596,13 @@ fn a_terminal_value_flipped_in_the_game_is_caught_by_the_value_check_alone() {
     assert_eq!(check(&flipped), Ok(N + 1), "the structure is sound");
     let err = solved_outcomes_check(&flipped).unwrap_err();
     assert!(
-        err.contains("0 (index 0): outcome N, expected P (it has no move and the rules make such a position P)"),
+        err.what.contains("0 (index 0): outcome N, expected P (it has no move and the rules make such a position P)"),
         "{err}"
     );
     // The other positions follow the solver's children consistently: only the flipped
     // terminal breaks the recurrence, and it is the one named.
     assert!(
-        err.starts_with(&format!("1 of {} positions", N + 1)),
+        err.what.starts_with(&format!("1 of {} positions", N + 1)),
         "{err}"
     );
     // Sound games, normal and misère, pass.
@@ -620,7 +625,7 @@ fn a_wrong_solver_is_caught_by_the_value_check() {
     let err =
         conformance::values(&g, g.positions(), ValueKind::Grundy, &|i| (i % 2) as u32).unwrap_err();
     assert!(
-        err.contains(
+        err.what.contains(
             "2 (index 2): Grundy value 0, expected 2 (the mex of its moves' values {0, 1})"
         ),
         "{err}"
@@ -631,5 +636,5 @@ fn a_wrong_solver_is_caught_by_the_value_check() {
         right[i as usize] as u32
     })
     .unwrap_err();
-    assert!(err.contains("Grundy values need normal play"), "{err}");
+    assert!(err.what.contains("Grundy values need normal play"), "{err}");
 }

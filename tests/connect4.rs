@@ -10,8 +10,8 @@ use std::collections::HashMap;
 
 use common::*;
 use gamedb::format::entries::standing;
-use gamedb::game::{GameSpec, Rules};
-use gamedb::games::connect4::Connect4Spec;
+use gamedb::game::Rules;
+use gamedb::games::connect4::{Connect4, Connect4Spec};
 use gamedb::model::Standing;
 use gamedb::{Spec, ValueKind};
 
@@ -157,7 +157,7 @@ fn small_boards_have_the_results_of_tromps_table() {
 
 #[test]
 fn move_sequences_and_boards_read_back() {
-    let g = Connect4Spec::new(4, 4).unwrap().view();
+    let g = Connect4::new(Connect4Spec::new(4, 4).unwrap());
     let empty = g.parse("start").unwrap();
     assert_eq!(g.parse("").unwrap(), empty);
     assert_eq!(g.format(&empty), "..../..../..../....");
@@ -182,7 +182,7 @@ fn move_sequences_and_boards_read_back() {
         }
     }
     // Past nine columns the numbers are separated.
-    let wide = Connect4Spec::new(10, 2).unwrap().view();
+    let wide = Connect4::new(Connect4Spec::new(10, 2).unwrap());
     let b = wide.parse("10,1,10").unwrap();
     assert_eq!(wide.format(&b), ".........x/o........x");
 }

@@ -1,15 +1,17 @@
-//! A game of another crate, end to end: `tests/kayles/` is a crate of its own (its
-//! own workspace and `Cargo.lock`) that depends on gamedb by path, implements Kayles through
-//! the game traits, and registers it in its binary with one line. This test builds that crate
-//! (and runs its unit tests: the conformance checks of its samples and the published
-//! values), drives its binary through `build`, `query` (arguments, `#INDEX`, the stdin
-//! stream), `info`, `export`, `verify-table` and `serve`, and opens its tables with the plain
-//! `gamedb` binary, which does not know the game: counts and queries by index, positions
-//! refused.
+//! Games of other crates, end to end. `tests/kayles/` and `tests/hexapawn/` are crates of their
+//! own (each its own workspace and `Cargo.lock`) that depend on gamedb by path, implement a game
+//! through the game traits (Kayles, an impartial game, as a `SimpleGame`; Hexapawn, a
+//! two-player game, as a `TwoPlayerGame`), and register it in their binary with one line. This
+//! test builds each crate and runs its unit tests (the conformance checks of its samples, and
+//! the published values of Kayles; every Hexapawn position against a plain minimax), drives the
+//! binaries through `build`, `query` (arguments, `#INDEX`, the stdin stream), `play`, `info`,
+//! `export`, `verify-table` and `serve`, and opens their tables with the plain `gamedb` binary,
+//! which does not know the games: counts and queries by index, positions refused.
 //!
-//! The nested build compiles gamedb and its dependencies a second time, into
-//! `<target>/kayles` (never the target folder of the running `cargo test`, which cargo holds
-//! locked), with the profile of this run: minutes on a cold folder, seconds after.
+//! The nested builds compile gamedb and its dependencies a second time, once for both crates
+//! (their locks hold the same versions), into `<target>/outside` (never the target folder of
+//! the running `cargo test`, which cargo holds locked), with the profile of this run: minutes on
+//! a cold folder, seconds after.
 
 mod common;
 
@@ -25,13 +27,16 @@ use common::*;
 /// Conway & Guy, Winning Ways, ch. 4, p. 91).
 const PUBLISHED: [u64; 16] = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7];
 
-/// `cargo SUBCOMMAND` on the kayles crate, with this run's profile, into `<target>/kayles`;
-/// prints what it ran and how long it took. Returns the target folder.
-fn cargo_kayles(subcommand: &str) -> PathBuf {
+/// `cargo SUBCOMMAND` on the crate `tests/CRATE`, with this run's profile, into
+/// `<target>/outside`; prints what it ran and how long it took. Returns the target folder.
+fn cargo_outside(krate: &str, subcommand: &str) -> PathBuf {
     let profile = profile_dir();
     let release = profile.file_name().is_some_and(|p| p == "release");
-    let target = profile.parent().expect("<target>/<profile>").join("kayles");
-    let manifest = Path::new(ROOT).join("tests/kayles/Cargo.toml");
+    let target = profile
+        .parent()
+        .expect("<target>/<profile>")
+        .join("outside");
+    let manifest = Path::new(ROOT).join(format!("tests/{krate}/Cargo.toml"));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(&cargo);
     cmd.args([subcommand, "--locked", "--manifest-path"])
@@ -41,7 +46,7 @@ fn cargo_kayles(subcommand: &str) -> PathBuf {
         cmd.arg("--release");
     }
     eprintln!(
-        "extern_game: cargo {subcommand} of tests/kayles ({}) into {} ...",
+        "extern_game: cargo {subcommand} of tests/{krate} ({}) into {} ...",
         if release { "release" } else { "debug" },
         target.display()
     );
@@ -50,7 +55,7 @@ fn cargo_kayles(subcommand: &str) -> PathBuf {
         .output()
         .unwrap_or_else(|e| panic!("{cargo} does not run: {e}"));
     eprintln!(
-        "extern_game: cargo {subcommand} of tests/kayles took {:.1} s",
+        "extern_game: cargo {subcommand} of tests/{krate} took {:.1} s",
         started.elapsed().as_secs_f64()
     );
     assert!(
@@ -62,7 +67,9 @@ fn cargo_kayles(subcommand: &str) -> PathBuf {
     );
     if subcommand == "test" {
         let said = stdout(&out);
-        assert!(said.contains("test result: ok. 3 passed"), "{said}");
+        let tests = if krate == "kayles" { 3 } else { 4 };
+        let passed = format!("test result: ok. {tests} passed");
+        assert!(said.contains(&passed), "{said}");
     }
     target.join(if release { "release" } else { "debug" })
 }
@@ -70,7 +77,13 @@ fn cargo_kayles(subcommand: &str) -> PathBuf {
 /// The kayles binary, built once for the tests of this file.
 fn kayles() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| cargo_kayles("build").join("kayles"))
+    BIN.get_or_init(|| cargo_outside("kayles", "build").join("kayles"))
+}
+
+/// The hexapawn binary, built once for the tests of this file.
+fn hexapawn() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| cargo_outside("hexapawn", "build").join("hexapawn"))
 }
 
 /// A full row of `n` pins in a table of `pins`: `n` ones, then zeros.
@@ -84,7 +97,87 @@ fn row(n: usize, pins: usize) -> String {
 fn the_kayles_crate_passes_its_own_conformance_tests() {
     // Its unit tests: Spec::conformance and Spec::check_values on every sample (1..=8 pins),
     // the published values, parameters and move labels.
-    cargo_kayles("test");
+    cargo_outside("kayles", "test");
+}
+
+#[test]
+fn the_hexapawn_crate_agrees_with_minimax_on_every_position() {
+    // Its unit tests: every position of the 3×3, 4×3 and 3×4 boards solved through gamedb
+    // against a plain minimax (value and remoteness), Gardner's result (Black wins the 3×3
+    // game), the conformance checks of its sample and refused parameters and positions.
+    cargo_outside("hexapawn", "test");
+}
+
+/// Hexapawn's start on the 3×3 board, as `query` reads it: White's pawns on row 1, Black's on
+/// row 3, White to move.
+const START: &str = "1,1,1,0,0,0,2,2,2,0";
+
+#[test]
+fn the_hexapawn_binary_builds_queries_and_plays_its_tables() {
+    let h = hexapawn();
+    let dir = TempDir::new("extern-hexapawn");
+    let help = run_ok(h, &["build", "hexapawn/hexapawn", "--help"]);
+    assert!(
+        help.contains("--cols <C>") && help.contains("--rows <R>"),
+        "{help}"
+    );
+    for words in [
+        "--cols 3 --rows 3",
+        "--cols 3 --rows 3 --values wlt",
+        "--cols 4 --rows 3",
+    ] {
+        let mut args = vec!["build", "hexapawn/hexapawn", "-q", "--out", dir.arg()];
+        args.extend(words.split_whitespace());
+        run_ok(h, &args);
+    }
+    let t33 = dir.join("hexapawn-3-3.gtab");
+    let wlt = dir.join("hexapawn-3-3-wlt.gtab");
+
+    // The start is lost for White, the player to move (Gardner: Black wins), and every move
+    // leaves Black a win.
+    let start = json(&run_ok(h, &["query", "--json", &t33, START]));
+    assert_eq!(start["value"], "lose", "{start}");
+    let two_bits = json(&run_ok(h, &["query", "--json", &wlt, START]));
+    assert_eq!(two_bits["value"], "lose", "{two_bits}");
+    let text = run_ok(h, &["query", &t33, START]);
+    assert!(text.contains("lose"), "{text}");
+    run_refused(
+        h,
+        "too many pawns",
+        &["query", &t33, "1,1,1,1,0,0,2,2,2,0"],
+        &["more than 3 pawns of one side"],
+    );
+    run_refused(
+        h,
+        "short",
+        &["query", &t33, "1,1,1"],
+        &["3 numbers instead of 10"],
+    );
+
+    // play: the person plays White from the start, the table answers for Black; every move
+    // White has loses, so the game ends with Black's pawn on row 1 or White stalemated.
+    let out = run_stdin(
+        h,
+        &["play", &t33, "--color", "never"],
+        b"a1-a2\nb1-b2\nc1-c2\n",
+    );
+    let said = stdout(&out) + &stderr(&out);
+    assert!(said.contains("a1-a2"), "{said}");
+    assert!(said.contains("Black") || said.contains("wins"), "{said}");
+
+    // info and verify-table, and the plain gamedb binary, which opens the table by its header.
+    let info = json(&run_ok(h, &["info", "--json", &t33]));
+    assert_eq!(info["game"], "hexapawn/hexapawn", "{info}");
+    assert_eq!(info["parameters"], "cols=3,rows=3", "{info}");
+    assert_eq!(info["entries"], 2 * 3u64.pow(9), "{info}");
+    assert!(run_ok(h, &["verify-table", &t33]).contains(": OK"));
+    let plain = json(&gamedb_ok(&["info", "--json", &t33]));
+    assert_eq!(plain["known"], false, "{plain}");
+    refused(
+        "unknown game",
+        &["query", &t33, START],
+        &["game 'hexapawn/hexapawn' is not known to this build"],
+    );
 }
 
 #[test]
@@ -262,6 +355,8 @@ fn the_game_authors_guide_quotes_the_kayles_crate() {
     let sources = [
         read("tests/kayles/src/lib.rs"),
         read("tests/kayles/src/main.rs"),
+        read("tests/hexapawn/src/lib.rs"),
+        read("tests/hexapawn/src/main.rs"),
     ];
     let (mut quoted, mut block, mut bad) = (0, None::<Vec<&str>>, Vec::new());
     for line in guide.lines() {
@@ -317,10 +412,11 @@ fn the_game_authors_guide_shows_what_the_binaries_print() {
         }
     }
     for body in blocks {
-        if !body
-            .first()
-            .is_some_and(|l| l.starts_with("$ kayles ") || l.starts_with("$ gamedb "))
-        {
+        if !body.first().is_some_and(|l| {
+            ["kayles", "hexapawn", "gamedb"]
+                .iter()
+                .any(|p| l.starts_with(&format!("$ {p} ")))
+        }) {
             continue;
         }
         let mut i = 0;
@@ -334,6 +430,7 @@ fn the_game_authors_guide_shows_what_the_binaries_print() {
             let mut words = cmd.split_whitespace().map(|w| w.trim_matches('\''));
             let program = match words.next() {
                 Some("kayles") => k,
+                Some("hexapawn") => hexapawn(),
                 _ => Path::new(GAMEDB),
             };
             let args: Vec<&str> = words.collect();

@@ -11,6 +11,7 @@ use common::*;
 use gamedb::game::Rules;
 use gamedb::games::nim::{Nim, NimSpec};
 use gamedb::model::Game;
+use gamedb::model::Indexed;
 use gamedb::solve::{solve_grundy, solve_outcomes, solve_outcomes_retro};
 use gamedb::{Outcome, Spec, Table, ValueKind};
 

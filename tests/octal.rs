@@ -10,7 +10,6 @@ use std::collections::{BTreeSet, HashMap};
 use common::{cli_build, gamedb_ok, json, moves, str_at};
 use gamedb::answer::Value;
 use gamedb::format::Solved;
-use gamedb::game::GameSpec;
 use gamedb::games::octal::{periodicity, plain_values, sparse_values, Code, Method, OctalSpec};
 use gamedb::games::subtraction::SubtractionSpec;
 use gamedb::model::ValueKind;
@@ -84,8 +83,7 @@ fn subtraction_codes_are_the_subtraction_game() {
         ("0.3033", &[1, 3, 4][..]),
     ] {
         let n = 300;
-        let Solved::Grundy(sub) = SubtractionSpec::new(set, n)
-            .unwrap()
+        let Solved::Grundy(sub) = Spec::new(SubtractionSpec::new(set, n).unwrap())
             .solve(ValueKind::Grundy, &())
             .unwrap()
         else {

@@ -94,7 +94,7 @@ proptest! {
 
     #[test]
     fn rank_unrank_and_print_parse_round_trip((spec, seed) in spec_and_seed()) {
-        let rules = spec.rules().unwrap();
+        let rules = spec.view().shared_rules();
         let n = spec.positions();
         for k in 0..16u64 {
             let i = seed.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)) % n;
@@ -118,7 +118,7 @@ proptest! {
 
     #[test]
     fn moves_agree_with_their_indices((spec, seed) in spec_and_seed(), pick in any::<u64>()) {
-        let rules = spec.rules().unwrap();
+        let rules = spec.view().shared_rules();
         let n = spec.positions();
         let pos = rules.unrank(seed % n);
         prop_assume!(rules.check(&pos).is_ok());
@@ -160,7 +160,7 @@ proptest! {
         numbers in proptest::collection::vec(prop_oneof![0u32..12, any::<u32>()], 0..12),
         at in any::<usize>(),
     ) {
-        let rules = spec.rules().unwrap();
+        let rules = spec.view().shared_rules();
         let pos = rules.unrank(seed % spec.positions());
         let mut changed = pos.clone();
         if let (Some(slot), Some(&v)) = (changed.len().checked_sub(1), numbers.first()) {
@@ -179,7 +179,7 @@ proptest! {
         (spec, seed) in spec_and_seed(),
         changes in proptest::collection::vec(any::<usize>(), 0..4),
     ) {
-        let rules = spec.rules().unwrap();
+        let rules = spec.view().shared_rules();
         let mut text = rules.format(&rules.unrank(seed % spec.positions()));
         let agrees = gamedb::game::conformance::text_entry_index(rules.as_ref(), &text);
         prop_assert!(agrees.is_ok(), "{spec:?}: {}", agrees.unwrap_err());
@@ -196,7 +196,7 @@ proptest! {
         numbers in proptest::collection::vec(0u32..40, 0..20),
         noise in "[ ,0-9x+-]{0,12}",
     ) {
-        let rules = spec.rules().unwrap();
+        let rules = spec.view().shared_rules();
         let text = numbers.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(",") + &noise;
         match rules.parse(&text) {
             Ok(pos) => {
@@ -227,7 +227,7 @@ proptest! {
     /// game's own contracts over a whole random small instance.
     #[test]
     fn conformance_of_random_small_instances((spec, _) in spec_and_seed()) {
-        let checked = spec.conformance();
+        let checked = spec.view().conformance();
         prop_assert!(checked.is_ok(), "{spec:?}: {:?}", checked.err());
     }
 

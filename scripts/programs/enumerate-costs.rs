@@ -28,6 +28,7 @@ use std::time::Instant;
 
 use gamedb::games::board::Board;
 use gamedb::games::slide::SlideIndex;
+use gamedb::model::Indexed;
 use gamedb::solve::bfs::partitioned::checkpoint::Identity;
 use gamedb::solve::bfs::partitioned::{self, Bipartite, Config, Layout};
 use gamedb::solve::exchange::Single;
@@ -78,11 +79,13 @@ impl Shuffle {
     }
 }
 
-impl Puzzle for Shuffle {
+impl Indexed for Shuffle {
     fn positions(&self) -> u64 {
         CELLS << self.bits
     }
+}
 
+impl Puzzle for Shuffle {
     fn goals(&self) -> Vec<u64> {
         vec![CELLS - 1]
     }

@@ -152,7 +152,7 @@ impl<'a> Checkpoint<'a> {
     /// written; one already there (resumed) counts as written. 0 when the game saves nothing
     /// or no checkpoints are written.
     pub fn disk(&self, file: u64) -> u64 {
-        let saved = self.spec.saved_bytes(self.kind);
+        let saved = self.spec.view().engine().saved_bytes(self.kind);
         if saved == 0 || self.options.every.is_none() {
             return 0;
         }
@@ -171,7 +171,7 @@ impl<'a> Checkpoint<'a> {
     pub fn check(&self) -> Result<()> {
         let exists = self.path.exists();
         if self.options.resume {
-            if self.spec.saved_bytes(self.kind) == 0 {
+            if self.spec.view().engine().saved_bytes(self.kind) == 0 {
                 return Err(Error::bad(format!(
                     "--resume: builds of {} keep no checkpoints, so there is nothing to resume; \
                      run without --resume",
@@ -294,7 +294,7 @@ impl<'a> Checkpoint<'a> {
         let words = r.words(1).map_err(truncated)?[0];
         let bytes = head[1];
         let want = self.spec.positions().div_ceil(64).max(1);
-        let max_bytes = self.spec.saved_bytes(self.kind);
+        let max_bytes = self.spec.view().engine().saved_bytes(self.kind);
         if bytes == 0 && words != want {
             return Err(self.refuse(format!(
                 "damaged (it holds {words} words; this table's checkpoint holds {want})"

@@ -28,7 +28,7 @@ pub(crate) fn run(a: VerifyTableArgs) -> Result<(), Failure> {
         match checked {
             Ok(t) if a.json => println!(
                 "{}",
-                serde_json::json!({"file": path.display().to_string(), "ok": true, "description": t.spec().map_or_else(|| t.describe(), |s| s.describe())})
+                serde_json::json!({"file": path.display().to_string(), "ok": true, "description": t.spec().map_or_else(|| t.describe(), |s| s.describe().to_string())})
             ),
             Err(e) if a.json => {
                 println!(

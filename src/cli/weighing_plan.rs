@@ -8,7 +8,6 @@ use std::path::Path;
 
 use clap::Args;
 
-use crate::game::GameSpec;
 use crate::games::weighing::plan::{fewest_weighings, Plan};
 use crate::games::weighing::{tree, WeighingSpec};
 use crate::games::Spec;
@@ -87,7 +86,7 @@ fn adaptive(a: &WeighingPlanArgs) -> Result<(), Failure> {
         disk: None,
     };
     resources::check(&needs, &here, Path::new("."))?;
-    let values = match spec.solve(ValueKind::Distance, &())? {
+    let values = match any.solve(ValueKind::Distance, &())? {
         crate::format::Solved::Distances(v) => v,
         _ => return Err(Error::internal("the weighing puzzle solves to distances").into()),
     };

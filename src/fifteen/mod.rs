@@ -19,7 +19,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::answer::{Answer, AnswerMove, DistanceValue, Value};
-use crate::game::{format_numbers, GameSpec, Move, Rules};
+use crate::game::{format_numbers, Move, Rules};
 use crate::games::board::{Board, Step};
 use crate::games::pdb::{standard_patterns, PdbSpec, DEFAULT_PARTITION};
 use crate::games::slide::{SlideRules, SlideSpec};

@@ -4,12 +4,13 @@
 //! [`conformance`](super::conformance) on every position of a table and by the property tests
 //! on random and damaged input.
 
+use super::conformance::{Broken, Contract};
 use super::Rules;
 
 /// [`Rules::entry_index`] on any list of numbers: `None`, or the index of a position that
 /// [`Rules::check`] accepts, not [`outside`](Rules::outside) and not a sum — its
 /// [`rank`](Rules::rank). Returns what is wrong otherwise.
-pub fn entry_index(r: &dyn Rules, pos: &[u32]) -> Result<(), String> {
+pub fn entry_index(r: &dyn Rules, pos: &[u32]) -> Result<(), Broken> {
     let Some(got) = r.entry_index(pos) else {
         return Ok(());
     };
@@ -24,20 +25,24 @@ pub fn entry_index(r: &dyn Rules, pos: &[u32]) -> Result<(), String> {
     } else {
         return Ok(());
     };
-    Err(format!("entry_index({pos:?}) gives {got}, but {why}"))
+    Err(Broken::new(
+        Contract::FastPaths,
+        format!("entry_index({pos:?}) gives {got}, but {why}"),
+    ))
 }
 
 /// [`Rules::text_entry_index`] on any text: `None`, or the index
 /// [`entry_index`](Rules::entry_index) gives for what [`parse`](Rules::parse) reads from it.
-pub fn text_entry_index(r: &dyn Rules, text: &str) -> Result<(), String> {
+pub fn text_entry_index(r: &dyn Rules, text: &str) -> Result<(), Broken> {
     let Some(got) = r.text_entry_index(text) else {
         return Ok(());
     };
     let read = r.parse(text).map(|pos| r.entry_index(&pos));
     match read {
         Ok(Some(i)) if i == got => Ok(()),
-        _ => Err(format!(
-            "text_entry_index('{text}') gives {got}; parse, entry_index: {read:?}"
+        _ => Err(Broken::new(
+            Contract::FastPaths,
+            format!("text_entry_index('{text}') gives {got}; parse, entry_index: {read:?}"),
         )),
     }
 }

@@ -118,7 +118,7 @@ impl Arguments {
     /// Reads parameter text as a header stores it: `name=value` pairs separated by commas; a
     /// piece without `=` continues the value before it, so lists need no quoting
     /// (`rows=4,cols=4,pattern=1,2,3`). Names must be lower-case words.
-    pub fn parse(text: &str) -> std::result::Result<Arguments, String> {
+    pub fn parse(text: &str) -> Result<Arguments> {
         let mut args = Arguments::new();
         let mut last: Option<String> = None;
         if text.is_empty() {
@@ -132,10 +132,10 @@ impl Arguments {
                             .bytes()
                             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
                     if !word {
-                        return Err(format!("'{name}' is not a parameter name"));
+                        return Err(Error::bad(format!("'{name}' is not a parameter name")));
                     }
                     if args.values.contains_key(name) {
-                        return Err(format!("parameter '{name}' is given twice"));
+                        return Err(Error::bad(format!("parameter '{name}' is given twice")));
                     }
                     args.values.insert(name.to_string(), value.to_string());
                     last = Some(name.to_string());
@@ -146,7 +146,11 @@ impl Arguments {
                         value.push(',');
                         value.push_str(piece);
                     }
-                    None => return Err(format!("'{piece}' has no name (expected NAME=VALUE)")),
+                    None => {
+                        return Err(Error::bad(format!(
+                            "'{piece}' has no name (expected NAME=VALUE)"
+                        )))
+                    }
                 },
             }
         }

@@ -1,11 +1,14 @@
-//! A small game in one type ([`SimpleGame`]): its parameters, its positions as a [`Shape`]
-//! and its moves; gamedb makes the spec, the index, the solvers' children and the lookups'
-//! rules from them.
+//! A small impartial game in one page ([`SimpleGame`]): beside its parameters, its positions as
+//! a [`Shape`] and its moves; gamedb makes the index, the solvers' children, the lookups' rules
+//! and the engine from them.
 
 use std::ops::ControlFlow;
 
-use super::{quote, Arguments, GameSpec, Move, Param, Rules};
-use crate::model::{Game, ValueKind};
+use super::rules::{Move, Rules};
+use super::spec::GameSpec;
+use super::text::quote;
+use super::view::View;
+use crate::model::{Game, Indexed};
 use crate::Result;
 
 /// How the positions of a [`SimpleGame`] are written and indexed: a fixed number of numbers,
@@ -70,42 +73,19 @@ impl Shape {
     }
 }
 
-/// A game in one type: the spec is the game. It writes what [`GameSpec`] requires of every
-/// game (the name, the line for people, the parameters, reading and writing them, samples),
-/// the [`shape`](SimpleGame::shape) of its positions and its [`moves`](SimpleGame::moves);
-/// everything else is made from these ([`GameSpec`] for every `SimpleGame`, with a
-/// [`SimpleView`] as its view).
+/// A small impartial game in one page: beside its parameters ([`GameSpec`], whose
+/// [`view`](GameSpec::view) is [`SimpleView::of`]), the [`shape`](SimpleGame::shape) of its
+/// positions and its [`moves`](SimpleGame::moves); the index, the solvers' view ([`Game`]), the
+/// lookups' rules and the engine are made from these ([`SimpleView`]).
 ///
 /// Its index is the shape's (every list of numbers in range is a position), every move must
 /// lower the index (each index is a level of its own), a position without moves is lost for
 /// the player to move (normal play), and the solvers find the children of a position by
 /// listing its moves and ranking what they leave: right for any game, but slow, as each
 /// child costs a move with its label. A game that needs another index, levels, terminal
-/// values or a fast engine implements [`GameSpec`] with a view of its own.
-///
-/// The items of `SimpleGame` named as [`GameSpec`]'s are forwarded to it; where both traits
-/// are in scope, `Kayles::samples()` is ambiguous, so code that uses the spec imports
-/// [`GameSpec`] alone (as the Kayles crate's tests do).
-pub trait SimpleGame: Sized + Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {
-    /// See [`GameSpec::NAME`].
-    const NAME: &'static str;
-    /// See [`GameSpec::ABOUT`].
-    const ABOUT: &'static str;
-    /// See [`GameSpec::RULES_VERSION`].
-    const RULES_VERSION: u32 = 1;
-    /// See [`GameSpec::PARAMS`].
-    const PARAMS: &'static [Param];
-    /// See [`GameSpec::VALUES`]. By default Grundy values (what an impartial game in normal
-    /// play has), or P/N bits when asked for.
-    const VALUES: &'static [ValueKind] = &[ValueKind::Grundy, ValueKind::Outcome];
-
-    /// See [`GameSpec::from_args`].
-    fn from_args(args: &Arguments) -> Result<Self>;
-    /// See [`GameSpec::parameters`].
-    fn parameters(&self) -> String;
-    /// See [`GameSpec::samples`].
-    fn samples() -> Vec<Self>;
-
+/// values or a fast engine implements [`Game`] and [`Rules`] and makes its view with
+/// [`View::acyclic`] or an engine of its own.
+pub trait SimpleGame: GameSpec {
     /// How the positions of these parameters are written, checked and indexed.
     fn shape(&self) -> Shape;
     /// Every legal move of a checked position, in a fixed order (see [`Rules::moves`]).
@@ -120,37 +100,23 @@ pub struct SimpleView<T> {
     shape: Shape,
 }
 
-impl<T: SimpleGame> GameSpec for T {
-    const NAME: &'static str = T::NAME;
-    const ABOUT: &'static str = T::ABOUT;
-    const RULES_VERSION: u32 = T::RULES_VERSION;
-    const PARAMS: &'static [Param] = T::PARAMS;
-    const VALUES: &'static [ValueKind] = T::VALUES;
+impl<T: SimpleGame> SimpleView<T> {
+    /// The [`View`] of `game`: what its [`GameSpec::view`] returns.
+    pub fn of(game: &T) -> View {
+        View::acyclic(SimpleView {
+            shape: game.shape(),
+            game: game.clone(),
+        })
+    }
+}
 
-    type View = SimpleView<T>;
-    fn view(&self) -> SimpleView<T> {
-        SimpleView {
-            shape: self.shape(),
-            game: self.clone(),
-        }
-    }
-
-    fn from_args(args: &Arguments) -> Result<Self> {
-        T::from_args(args)
-    }
-    fn parameters(&self) -> String {
-        T::parameters(self)
-    }
-    fn samples() -> Vec<Self> {
-        T::samples()
+impl<T: SimpleGame> Indexed for SimpleView<T> {
+    fn positions(&self) -> u64 {
+        self.shape.positions()
     }
 }
 
 impl<T: SimpleGame> Game for SimpleView<T> {
-    fn positions(&self) -> u64 {
-        self.shape.positions()
-    }
-
     fn children<F: FnMut(u64) -> ControlFlow<()>>(&self, pos: u64, mut f: F) -> ControlFlow<()> {
         let moves = self.game.moves(&self.shape.unrank(pos));
         moves.iter().try_for_each(|m| f(self.shape.rank(&m.leaves)))

@@ -8,8 +8,8 @@
 
 use std::ops::{ControlFlow, Range};
 
-use crate::game::{conformance, params, Arguments, GameSpec, HeapSequence, Move, Param, Rules};
-use crate::model::{Game, Outcome};
+use crate::game::{params, Arguments, GameSpec, HeapSequence, Move, Param, Rules, View};
+use crate::model::{Game, Indexed, Outcome};
 use crate::{Error, Result};
 
 /// Which total wins when the candies run out.
@@ -94,9 +94,12 @@ impl GameSpec for CandySpec {
         Param::choice("win", &["even", "odd"], "even", "Which total wins"),
     ];
 
-    type View = Candy;
-    fn view(&self) -> Candy {
-        Candy::new(self.clone())
+    fn view(&self) -> View {
+        let game = Candy::new(self.clone());
+        // The last index, N candies left and the mover's total odd, is a state no game of odd
+        // total up to N reaches (the totals would add up to N + 2): no position names it.
+        let named = game.positions() - 1;
+        View::acyclic(game).naming(named)
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -119,10 +122,6 @@ impl GameSpec for CandySpec {
             ("max-take", Some(self.max_take.to_string())),
             ("win", Some(self.win.name().to_string())),
         ])
-    }
-
-    fn positions(&self) -> u64 {
-        2 * (self.max_candies as u64 + 1)
     }
 
     fn stem(&self) -> String {
@@ -154,14 +153,6 @@ impl GameSpec for CandySpec {
         .filter_map(|(n, k, w)| CandySpec::new(n, k, w).ok())
         .collect()
     }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        let game = Candy::new(self.clone());
-        let children = conformance::game(&game)?;
-        // The last index, N candies left and the mover's total odd, is a state no game of odd
-        // total up to N reaches (the totals would add up to N + 2): no position names it.
-        conformance::rules(&game, game.positions() - 1, Some(&children))
-    }
 }
 
 /// The candy game over its dense index.
@@ -181,11 +172,13 @@ impl Candy {
     }
 }
 
-impl Game for Candy {
+impl Indexed for Candy {
     fn positions(&self) -> u64 {
-        self.spec.positions()
+        2 * (self.spec.max_candies as u64 + 1)
     }
+}
 
+impl Game for Candy {
     fn level_count(&self) -> u64 {
         self.spec.max_candies as u64 + 1
     }

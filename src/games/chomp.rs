@@ -61,11 +61,12 @@ mod engine;
 mod walk;
 
 use crate::format::Solved;
+use crate::game::conformance::{self, Broken, Children};
 use crate::game::{
-    binomial, conformance, format_numbers, params, Arguments, Fact, GameSpec, GameView, Move,
-    Param, Rules, Values, MAX_POSITIONS,
+    binomial, format_numbers, params, Arguments, Fact, GameSpec, Move, Param, Rules, Values, View,
+    MAX_POSITIONS,
 };
-use crate::model::ValueKind;
+use crate::model::{Indexed, ValueKind};
 use crate::progress::Progress;
 use crate::solve::Saves;
 use crate::{Error, Result};
@@ -155,6 +156,12 @@ impl ChompSpec {
             .max()
             .unwrap_or(0)
     }
+
+    /// Number of positions: the diagrams inside the box that hold the poisoned cell.
+    pub fn positions(&self) -> u64 {
+        // Checked in `ChompSpec::new`: the binomial fits.
+        binomial(self.rows as u64 + self.cols as u64, self.rows as u64).unwrap_or(1) - 1
+    }
 }
 
 impl GameSpec for ChompSpec {
@@ -167,9 +174,8 @@ impl GameSpec for ChompSpec {
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Outcome, ValueKind::Grundy];
 
-    type View = Chomp;
-    fn view(&self) -> Chomp {
-        Chomp::new(self.clone())
+    fn view(&self) -> View {
+        View::with_engine(Chomp::new(self.clone()))
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -183,11 +189,6 @@ impl GameSpec for ChompSpec {
         ])
     }
 
-    fn positions(&self) -> u64 {
-        // Checked in `ChompSpec::new`: the binomial fits.
-        binomial(self.rows as u64 + self.cols as u64, self.rows as u64).unwrap_or(1) - 1
-    }
-
     fn stem(&self) -> String {
         format!("chomp-{}x{}", self.rows, self.cols)
     }
@@ -197,81 +198,6 @@ impl GameSpec for ChompSpec {
             "Chomp: every position of the {}×{} box (Young diagrams holding the poisoned cell)",
             self.rows, self.cols
         )
-    }
-
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        self.solve_saving(kind, progress, &())
-    }
-
-    /// P/N tables save the finished waves of the run or triangle solver (Grundy tables,
-    /// under two minutes even for the 16×16 box, save nothing).
-    fn solve_saving(
-        &self,
-        kind: ValueKind,
-        progress: &dyn Progress,
-        saves: &dyn Saves,
-    ) -> Result<Solved> {
-        let game = Chomp::new(self.clone());
-        Ok(match kind {
-            ValueKind::Grundy => {
-                if self.positions() > MAX_GRUNDY_POSITIONS {
-                    return Err(Error::Unsupported(format!(
-                        "the {}×{} box has {} positions; Grundy tables are limited to {MAX_GRUNDY_POSITIONS}",
-                        self.rows,
-                        self.cols,
-                        self.positions()
-                    )));
-                }
-                Solved::Grundy(game.solve_grundy(progress)?)
-            }
-            _ => game
-                .solve_with(game.engine(), progress, saves)?
-                .into_solved(),
-        })
-    }
-
-    /// The solver's words for P/N with the run or triangle engine (directly or through the
-    /// transpose, which has as many positions); the wave engine saves nothing.
-    fn saved_bytes(&self, kind: ValueKind) -> u64 {
-        match (kind, self.engine()) {
-            (ValueKind::Outcome, Engine::Runs | Engine::Triangles | Engine::Transposed) => {
-                self.positions().div_ceil(64) * 8
-            }
-            _ => 0,
-        }
-    }
-
-    /// What the engine chosen for the box and `kind` needs (see [`Engine`]); every engine's
-    /// figure comes from its solver's `*_memory` in [`crate::solve`].
-    fn solve_memory(&self, kind: ValueKind) -> u64 {
-        let (r, c) = (self.rows as u64, self.cols as u64);
-        let n = self.positions();
-        // The ranking tables t, q and u (see `Chomp::new`).
-        let ranking = (3 * r * (c + 1) + (c + 1) * (r + 1)) * 8;
-        // A wave's pieces are its prefixes of PIECE_ROWS rows, each holding at least one of
-        // its diagrams (the runs' and triangles' waves are those of fewer rows: no more).
-        let widest = self.widest_wave();
-        let m = r.min(c).min(PIECE_ROWS as u64);
-        let pieces = widest.min(binomial(r.max(c) + m, m).unwrap_or(u64::MAX));
-        let piece = std::mem::size_of::<Piece>() as u64;
-        ranking
-            + match (kind, self.engine()) {
-                (ValueKind::Grundy, _) => match self.grundy_engine() {
-                    Engine::Triangles => crate::solve::grundy_triangles_memory(n, pieces, piece),
-                    _ => crate::solve::grundy_waves_memory(n, pieces, piece),
-                },
-                (_, Engine::Waves) => crate::solve::outcomes_waves_memory(n, widest, pieces, piece),
-                (_, Engine::Runs) => crate::solve::outcomes_runs_memory(n, pieces, piece),
-                (_, Engine::Triangles) => crate::solve::outcomes_triangles_memory(n, pieces, piece),
-                // The transpose's table (as words) and this one, both whole at the end, and
-                // the transposed box's ranking tables.
-                (_, Engine::Transposed) => {
-                    ranking
-                        + crate::solve::outcomes_runs_memory(n, pieces, piece)
-                            .max(crate::solve::outcomes_triangles_memory(n, pieces, piece))
-                        + crate::solve::WordBits::memory(n)
-                }
-            }
     }
 
     fn samples() -> Vec<Self> {
@@ -290,31 +216,86 @@ impl GameSpec for ChompSpec {
         .filter_map(|(r, c)| ChompSpec::new(r, c).ok())
         .collect()
     }
+}
 
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        let game = Chomp::new(self.clone());
-        let children = conformance::waves(&game)?;
-        conformance::rules(&game, self.positions(), Some(&children))
+/// Chomp is solved by engines of its own (runs, triangles, waves: see [`Engine`]), not over
+/// `Game`.
+impl crate::game::Engine for Chomp {
+    /// P/N tables save the finished waves of the run or triangle solver (Grundy tables,
+    /// under two minutes even for the 16×16 box, save nothing).
+    fn solve(&self, kind: ValueKind, progress: &dyn Progress, saves: &dyn Saves) -> Result<Solved> {
+        let (game, spec) = (self, &self.spec);
+        Ok(match kind {
+            ValueKind::Grundy => {
+                if spec.positions() > MAX_GRUNDY_POSITIONS {
+                    return Err(Error::Unsupported(format!(
+                        "the {}×{} box has {} positions; Grundy tables are limited to {MAX_GRUNDY_POSITIONS}",
+                        spec.rows,
+                        spec.cols,
+                        spec.positions()
+                    )));
+                }
+                Solved::Grundy(game.solve_grundy(progress)?)
+            }
+            _ => game
+                .solve_with(game.engine(), progress, saves)?
+                .into_solved(),
+        })
+    }
+
+    /// The solver's words for P/N with the run or triangle engine (directly or through the
+    /// transpose, which has as many positions); the wave engine saves nothing.
+    fn saved_bytes(&self, kind: ValueKind) -> u64 {
+        match (kind, self.spec.engine()) {
+            (ValueKind::Outcome, Engine::Runs | Engine::Triangles | Engine::Transposed) => {
+                self.spec.positions().div_ceil(64) * 8
+            }
+            _ => 0,
+        }
+    }
+
+    /// What the engine chosen for the box and `kind` needs (see [`Engine`]); every engine's
+    /// figure comes from its solver's `*_memory` in [`crate::solve`].
+    fn memory(&self, kind: ValueKind) -> u64 {
+        let spec = &self.spec;
+        let (r, c) = (spec.rows as u64, spec.cols as u64);
+        let n = spec.positions();
+        // The ranking tables t, q and u (see `Chomp::new`).
+        let ranking = (3 * r * (c + 1) + (c + 1) * (r + 1)) * 8;
+        // A wave's pieces are its prefixes of PIECE_ROWS rows, each holding at least one of
+        // its diagrams (the runs' and triangles' waves are those of fewer rows: no more).
+        let widest = spec.widest_wave();
+        let m = r.min(c).min(PIECE_ROWS as u64);
+        let pieces = widest.min(binomial(r.max(c) + m, m).unwrap_or(u64::MAX));
+        let piece = std::mem::size_of::<Piece>() as u64;
+        ranking
+            + match (kind, spec.engine()) {
+                (ValueKind::Grundy, _) => match spec.grundy_engine() {
+                    Engine::Triangles => crate::solve::grundy_triangles_memory(n, pieces, piece),
+                    _ => crate::solve::grundy_waves_memory(n, pieces, piece),
+                },
+                (_, Engine::Waves) => crate::solve::outcomes_waves_memory(n, widest, pieces, piece),
+                (_, Engine::Runs) => crate::solve::outcomes_runs_memory(n, pieces, piece),
+                (_, Engine::Triangles) => crate::solve::outcomes_triangles_memory(n, pieces, piece),
+                // The transpose's table (as words) and this one, both whole at the end, and
+                // the transposed box's ranking tables.
+                (_, Engine::Transposed) => {
+                    ranking
+                        + crate::solve::outcomes_runs_memory(n, pieces, piece)
+                            .max(crate::solve::outcomes_triangles_memory(n, pieces, piece))
+                        + crate::solve::WordBits::memory(n)
+                }
+            }
+    }
+
+    fn children(&self) -> std::result::Result<Option<Children>, Broken> {
+        conformance::waves(self).map(Some)
     }
 }
 
-/// Chomp is solved by its own engines (runs, triangles, waves), not over `Game`: the view
-/// answers for the solvers from the spec.
-impl GameView for Chomp {
+impl Indexed for Chomp {
     fn positions(&self) -> u64 {
         self.spec.positions()
-    }
-
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        self.spec.solve(kind, progress)
-    }
-
-    fn solve_memory(&self, kind: ValueKind) -> u64 {
-        self.spec.solve_memory(kind)
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        self.spec.conformance()
     }
 }
 
@@ -666,7 +647,7 @@ mod tests {
         // and the 21×21 box (C(42, 21) − 1).
         let square = ChompSpec::new(20, 20).unwrap();
         assert_eq!(square.positions(), 137_846_528_819);
-        assert!(square.solve_memory(ValueKind::Outcome) >= square.positions() / 8);
+        assert!(square.view().solve_memory(ValueKind::Outcome) >= square.positions() / 8);
         assert!(ChompSpec::new(21, 21)
             .unwrap_err()
             .to_string()

@@ -48,11 +48,13 @@ mod solver;
 mod view;
 
 use crate::format::Solved;
+use crate::game::conformance::Checked;
 use crate::game::{
-    format_numbers, params, Arguments, Fact, GameSpec, GameView, Move, Param, Rules, Values,
+    format_numbers, params, Arguments, Engine, Fact, GameSpec, Move, Param, Rules, Values,
 };
-use crate::model::{Outcome, ValueKind};
+use crate::model::{Indexed, Outcome, ValueKind};
 use crate::progress::Progress;
+use crate::solve::Saves;
 use crate::{Error, Result};
 
 pub use conformance::brute_force;
@@ -143,11 +145,10 @@ impl GameSpec for Chomp3Spec {
     )];
     const VALUES: &'static [ValueKind] = &[ValueKind::Extension];
 
-    type View = Chomp3Rules;
-    fn view(&self) -> Chomp3Rules {
-        Chomp3Rules {
+    fn view(&self) -> crate::game::View {
+        crate::game::View::with_engine(Chomp3Rules {
             max: self.max as u64,
-        }
+        })
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -169,10 +170,6 @@ impl GameSpec for Chomp3Spec {
         )
     }
 
-    fn solved_bytes(&self, _kind: ValueKind) -> Option<u64> {
-        Some(entry_width(self.max) as u64 * entries(self.max))
-    }
-
     fn samples() -> Vec<Self> {
         [1, 2, 7, 30]
             .into_iter()
@@ -181,13 +178,9 @@ impl GameSpec for Chomp3Spec {
     }
 }
 
-/// Three-rowed Chomp is solved per prefix (`f(q, r)`), not over `Game`.
-impl GameView for Chomp3Rules {
-    fn positions(&self) -> u64 {
-        entries(self.max as u32)
-    }
-
-    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+/// Three-rowed Chomp is solved per prefix (`f(q, r)`) by an engine of its own, not over `Game`.
+impl Engine for Chomp3Rules {
+    fn solve(&self, _kind: ValueKind, progress: &dyn Progress, _: &dyn Saves) -> Result<Solved> {
         let max = self.max as u32;
         let bytes = solve(max, progress)?;
         Ok(Solved::Extensions {
@@ -197,12 +190,25 @@ impl GameView for Chomp3Rules {
         })
     }
 
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
+    fn memory(&self, _kind: ValueKind) -> u64 {
         memory_bound(self.max as u32)
     }
 
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        conformance(self.max as u32)
+    fn solved_bytes(&self, _kind: ValueKind) -> Option<u64> {
+        let max = self.max as u32;
+        Some(entry_width(max) as u64 * entries(max))
+    }
+
+    // An entry is the value of a prefix, not of a position, so the value check of the registry
+    // passes these tables by: the engine is held to a brute force over small boards instead.
+    fn conformance(&self, rules: &dyn Rules, named: u64) -> Checked {
+        conformance(self.max as u32, rules, named)
+    }
+}
+
+impl Indexed for Chomp3Rules {
+    fn positions(&self) -> u64 {
+        entries(self.max as u32)
     }
 }
 

@@ -27,8 +27,8 @@ use std::ops::Range;
 mod text;
 
 use super::cells::{EMPTY, O, X};
-use crate::game::{params, Arguments, GameSpec, Move, Param, Rules};
-use crate::model::{Standing, Tiered, ValueKind, Visit};
+use crate::game::{params, Arguments, GameSpec, Move, Param, Rules, View};
+use crate::model::{Indexed, Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 /// Most cells of a board: the standard 7×6 board (its index, 7·10^13 boards, is past any
@@ -79,9 +79,8 @@ impl GameSpec for Connect4Spec {
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt];
 
-    type View = Connect4;
-    fn view(&self) -> Connect4 {
-        Connect4::new(self.clone())
+    fn view(&self) -> View {
+        View::two_player(Connect4::new(self.clone()))
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -93,13 +92,6 @@ impl GameSpec for Connect4Spec {
             ("cols", Some(self.cols.to_string())),
             ("rows", Some(self.rows.to_string())),
         ])
-    }
-
-    fn positions(&self) -> u64 {
-        let (w, h) = (self.cols as usize, self.rows as usize);
-        let comp = profiles(w, h);
-        let choose = pascal(w * h);
-        (0..=w * h).map(|n| comp[w][n] * choose[n][n / 2]).sum()
     }
 
     fn describe(&self) -> String {
@@ -183,7 +175,8 @@ pub struct Connect4 {
 }
 
 impl Connect4 {
-    fn new(spec: Connect4Spec) -> Connect4 {
+    /// The game of `spec`: its index, made once.
+    pub fn new(spec: Connect4Spec) -> Connect4 {
         let (w, h) = (spec.cols as usize, spec.rows as usize);
         let cells = w * h;
         let comp = profiles(w, h);
@@ -390,10 +383,13 @@ impl Connect4 {
     }
 }
 
-impl Tiered for Connect4 {
+impl Indexed for Connect4 {
     fn positions(&self) -> u64 {
         *self.counts_at.last().expect("one count at least")
     }
+}
+
+impl Tiered for Connect4 {
     fn tier_count(&self) -> u64 {
         *self.tiers_at.last().expect("one count at least")
     }
@@ -443,7 +439,7 @@ impl Tiered for Connect4 {
         false
     }
     fn start_index(&self) -> Option<u64> {
-        Some(Tiered::positions(self) - 1)
+        Some(self.positions() - 1)
     }
     /// A move adds one disc: from a count's tiers it reaches the boards of one more disc,
     /// which come just before them.
@@ -607,11 +603,10 @@ impl Rules for Connect4 {
     }
 }
 
-crate::game::tiered_game_view!(Connect4);
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Indexed;
     use crate::{Spec, Table};
 
     fn table(w: u32, h: u32) -> Table {
@@ -623,9 +618,12 @@ mod tests {
     fn every_index_round_trips_and_the_counts_add_up() {
         for (w, h) in [(4, 3), (3, 4), (2, 2), (4, 1), (1, 4)] {
             let spec = Connect4Spec::new(w, h).unwrap();
-            let g = spec.view();
-            assert_eq!(GameSpec::positions(&spec), Tiered::positions(&g));
-            for i in 0..Tiered::positions(&g) {
+            let g = Connect4::new(spec.clone());
+            assert_eq!(
+                crate::games::Spec::from(spec.clone()).positions(),
+                g.positions()
+            );
+            for i in 0..Indexed::positions(&g) {
                 let (x, o) = g.unrank_bits(i);
                 let (fx, fo, _) = g.unrank_fresh(i);
                 assert_eq!((x, o), (fx, fo), "{w}x{h} index {i}: the next choice");
@@ -640,7 +638,7 @@ mod tests {
     #[test]
     fn tiers_cut_each_disc_count_in_order() {
         for (w, h) in [(5, 5), (21, 2), (4, 4)] {
-            let g = Connect4Spec::new(w, h).unwrap().view();
+            let g = Connect4::new(Connect4Spec::new(w, h).unwrap());
             if w * h <= 25 {
                 let walked = (0..g.tier_count())
                     .map(|t| g.tier(t).end - g.tier(t).start)
@@ -667,7 +665,7 @@ mod tests {
             }
             if (w, h) == (5, 5) {
                 assert!(cut);
-                assert_eq!(at, Tiered::positions(&g));
+                assert_eq!(at, Indexed::positions(&g));
             }
         }
     }
@@ -677,7 +675,7 @@ mod tests {
     #[test]
     fn moves_reach_no_lower_than_the_tier_says() {
         for (w, h) in [(4, 3), (3, 4), (5, 2)] {
-            let g = Connect4Spec::new(w, h).unwrap().view();
+            let g = Connect4::new(Connect4Spec::new(w, h).unwrap());
             let mut last = 0;
             let mut widest = 0;
             for t in 0..g.tier_count() {

@@ -53,8 +53,8 @@ use std::ops::Range;
 
 use super::cells::{Cells, EMPTY, O, X};
 use super::starts::Starts;
-use crate::game::{params, Arguments, GameSpec, Param};
-use crate::model::{Standing, Tiered, ValueKind, Visit};
+use crate::game::{params, Arguments, GameSpec, Param, View};
+use crate::model::{Indexed, Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 mod board;
@@ -167,9 +167,8 @@ impl GameSpec for MillSpec {
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt];
 
-    type View = Mill;
-    fn view(&self) -> Mill {
-        Mill::new(self.clone())
+    fn view(&self) -> View {
+        View::two_player(Mill::new(self.clone()))
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -193,17 +192,6 @@ impl GameSpec for MillSpec {
             ("endgame", self.endgame.map(|k| k.to_string())),
             ("lasker", self.lasker.then(|| "true".into())),
         ])
-    }
-
-    fn positions(&self) -> u64 {
-        let (tiers, _) = tiers(
-            self.men,
-            Layout::of(self.points as usize).points,
-            self.endgame,
-            self.lasker,
-        );
-        let cells = Cells::new(Layout::of(self.points as usize).points);
-        tiers.iter().map(|t| t.size(&cells)).sum()
     }
 
     fn describe(&self) -> String {
@@ -292,7 +280,8 @@ fn side_name(side: usize) -> char {
 }
 
 impl Mill {
-    fn new(spec: MillSpec) -> Mill {
+    /// The game of `spec`: its tiers and symmetries, made once.
+    pub fn new(spec: MillSpec) -> Mill {
         let layout = Layout::of(spec.points as usize);
         let cells = Cells::new(layout.points);
         let (tiers, of) = tiers(spec.men, layout.points, spec.endgame, spec.lasker);
@@ -617,10 +606,13 @@ impl Mill {
     }
 }
 
-impl Tiered for Mill {
+impl Indexed for Mill {
     fn positions(&self) -> u64 {
         self.starts.total()
     }
+}
+
+impl Tiered for Mill {
     fn tier_count(&self) -> u64 {
         self.tiers.len() as u64
     }
@@ -745,7 +737,6 @@ impl Tiered for Mill {
         false
     }
 }
-crate::game::tiered_game_view!(Mill);
 
 #[cfg(test)]
 mod tests {
@@ -777,7 +768,7 @@ mod tests {
 
     #[test]
     fn placing_moving_and_removing() {
-        let g = MillSpec::new(6, None, false).unwrap().view();
+        let g = Mill::new(MillSpec::new(6, None, false).unwrap());
         let start = g.start().unwrap();
         assert_eq!(g.format(&start), ".../.../..../.../...,x,6,6");
         assert_eq!(g.moves(&start).len(), 16);

@@ -17,8 +17,8 @@ use std::ops::Range;
 
 use super::cells::{board_cells, Cells, Symmetries, EMPTY, O, X};
 use super::starts::Starts;
-use crate::game::{params, Arguments, GameSpec, Move, Param, Rules};
-use crate::model::{Standing, Tiered, ValueKind, Visit};
+use crate::game::{params, Arguments, GameSpec, Move, Param, Rules, View};
+use crate::model::{Indexed, Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 /// Most cells of a board (the 5×5 board has 3.6·10^11 boards of legal counts, past any table
@@ -63,9 +63,8 @@ impl GameSpec for MnkSpec {
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt];
 
-    type View = Mnk;
-    fn view(&self) -> Mnk {
-        Mnk::new(self.clone())
+    fn view(&self) -> View {
+        View::two_player(Mnk::new(self.clone()))
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -78,10 +77,6 @@ impl GameSpec for MnkSpec {
             ("cols", Some(self.cols.to_string())),
             ("k", Some(self.k.to_string())),
         ])
-    }
-
-    fn positions(&self) -> u64 {
-        tier_starts(&Cells::new((self.rows * self.cols) as usize)).total()
     }
 
     fn describe(&self) -> String {
@@ -152,7 +147,8 @@ impl Mnk {
             .map(|_| self.index_of_bits(x, o))
     }
 
-    fn new(spec: MnkSpec) -> Mnk {
+    /// The game of `spec`: its index and symmetries, made once.
+    pub fn new(spec: MnkSpec) -> Mnk {
         let (rows, cols, k) = (spec.rows as i32, spec.cols as i32, spec.k as i32);
         let mut lines = Vec::new();
         for r in 0..rows {
@@ -289,10 +285,13 @@ impl Mnk {
     }
 }
 
-impl Tiered for Mnk {
+impl Indexed for Mnk {
     fn positions(&self) -> u64 {
         self.starts.total()
     }
+}
+
+impl Tiered for Mnk {
     fn tier_count(&self) -> u64 {
         self.starts.tiers() as u64
     }
@@ -334,7 +333,7 @@ impl Tiered for Mnk {
         false
     }
     fn start_index(&self) -> Option<u64> {
-        Some(Tiered::positions(self) - 1)
+        Some(self.positions() - 1)
     }
     fn symmetries(&self) -> u64 {
         self.symmetries.len() as u64
@@ -455,8 +454,6 @@ impl Rules for Mnk {
             .join("/")
     }
 }
-
-crate::game::tiered_game_view!(Mnk);
 
 #[cfg(test)]
 mod tests {

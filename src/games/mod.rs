@@ -4,10 +4,11 @@
 //! crate's own binary: `Registry::builtin().with::<MySpec>()`, handed to
 //! `gamedb::cli::main_with`.
 //!
-//! * [`Spec`] is a table's game and parameters, of any registered game: a shared handle on the
-//!   game's spec, which answers the calls every other module makes (`describe`, `rules`,
-//!   `solve`, ...) through [`AnySpec`], the one object-safe form of [`GameSpec`];
-//!   [`Spec::get`] gives the game's own type back to the reports about one game.
+//! * [`Spec`] is a table's game and parameters, of any registered game: what its [`GameSpec`]
+//!   says of them as plain data (name, parameter text, value kinds) and the [`View`] they make
+//!   (the rules of lookups and the engine that solves them), with the checks made the same way
+//!   for every game (the value kind, the size, the solved values); [`Spec::get`] gives the
+//!   game's own type back to the reports about one game.
 //! * [`Registry`] lists the games a running program knows: their names, parameters
 //!   ([`Param`]) and samples; it reads a header's game name and parameter text back into a
 //!   spec ([`Registry::spec`]). One registry is in force per process ([`registry`]): the
@@ -23,7 +24,8 @@ use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::format::Solved;
-use crate::game::{Arguments, GameSpec, Param, Rules, MAX_POSITIONS};
+use crate::game::conformance::{Broken, Checked, Contract};
+use crate::game::{Arguments, GameSpec, Param, View, MAX_POSITIONS};
 use crate::model::ValueKind;
 use crate::progress::Progress;
 use crate::solve::Saves;
@@ -69,130 +71,41 @@ fn builtin_entries() -> Vec<Entry> {
     ]
 }
 
-/// [`GameSpec`] made object-safe: what a [`Spec`] answers for any game (implemented for every
-/// `GameSpec`, nothing for a game to write). [`Spec`] dereferences to it, so a call of
-/// another module reads `spec.describe()`; [`Spec`]'s own methods add the checks made the
-/// same way for every game (the value kind, the size, the solved values).
-pub trait AnySpec: Send + Sync + fmt::Debug {
-    /// The game's own spec, for [`Spec::get`].
-    fn as_any(&self) -> &dyn Any;
-    /// Whether `other` is the same game with the same parameters.
-    fn same(&self, other: &dyn AnySpec) -> bool;
-    /// The game's name: its identity in headers and its word in `gamedb build`.
-    fn name(&self) -> &'static str;
-    /// The version of the game's rules (see [`GameSpec::RULES_VERSION`]).
-    fn rules_version(&self) -> u32;
-    /// The parameters as canonical text, as headers store them.
-    fn parameters(&self) -> String;
-    /// Number of positions.
-    fn positions(&self) -> u64;
-    /// File name stem without the value kind (see [`GameSpec::stem`]; [`Spec::table_stem`]
-    /// adds the kind).
-    fn stem(&self) -> String;
-    /// One line for people.
-    fn describe(&self) -> String;
-    /// Value kinds this game can be solved for; the first is the default.
-    fn value_kinds(&self) -> &'static [ValueKind];
-    /// Why these parameters refuse a kind the game has (see [`GameSpec::refuses`]).
-    fn refuses(&self, kind: ValueKind) -> Option<String>;
-    /// Memory solving needs at its peak (see [`GameSpec::solve_memory`]).
-    fn solve_memory(&self, kind: ValueKind) -> u64;
-    /// Bytes of the solved values when known before solving (see [`GameSpec::solved_bytes`]).
-    fn solved_bytes(&self, kind: ValueKind) -> Option<u64>;
-    /// Rules for lookups.
-    fn rules(&self) -> Result<Box<dyn Rules>>;
-    /// Checks the game's contracts on this instance (see [`crate::game::conformance`]).
-    fn conformance(&self) -> std::result::Result<u64, String>;
-    /// Bytes each save of a solve holds (see [`GameSpec::saved_bytes`]).
-    fn saved_bytes(&self, kind: ValueKind) -> u64;
-    /// The game's own [`GameSpec::solve_saving`], unchecked: [`Spec::solve_saving`] checks
-    /// the kind and the size before and the values it gives after.
-    fn solve_unchecked(
-        &self,
-        kind: ValueKind,
-        progress: &dyn Progress,
-        saves: &dyn Saves,
-    ) -> Result<Solved>;
-}
-
-impl<T: GameSpec> AnySpec for T {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn same(&self, other: &dyn AnySpec) -> bool {
-        other.as_any().downcast_ref::<T>() == Some(self)
-    }
-    fn name(&self) -> &'static str {
-        T::NAME
-    }
-    fn rules_version(&self) -> u32 {
-        T::RULES_VERSION
-    }
-    fn parameters(&self) -> String {
-        GameSpec::parameters(self)
-    }
-    fn positions(&self) -> u64 {
-        GameSpec::positions(self)
-    }
-    fn stem(&self) -> String {
-        GameSpec::stem(self)
-    }
-    fn describe(&self) -> String {
-        GameSpec::describe(self)
-    }
-    fn value_kinds(&self) -> &'static [ValueKind] {
-        GameSpec::value_kinds(self)
-    }
-    fn refuses(&self, kind: ValueKind) -> Option<String> {
-        GameSpec::refuses(self, kind)
-    }
-    fn solve_memory(&self, kind: ValueKind) -> u64 {
-        GameSpec::solve_memory(self, kind)
-    }
-    fn solved_bytes(&self, kind: ValueKind) -> Option<u64> {
-        GameSpec::solved_bytes(self, kind)
-    }
-    fn rules(&self) -> Result<Box<dyn Rules>> {
-        GameSpec::rules(self)
-    }
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        GameSpec::conformance(self)
-    }
-    fn saved_bytes(&self, kind: ValueKind) -> u64 {
-        GameSpec::saved_bytes(self, kind)
-    }
-    fn solve_unchecked(
-        &self,
-        kind: ValueKind,
-        progress: &dyn Progress,
-        saves: &dyn Saves,
-    ) -> Result<Solved> {
-        GameSpec::solve_saving(self, kind, progress, saves)
-    }
-}
-
-/// A table's game and parameters, of any registered game (cheap to clone: a shared handle).
-/// It dereferences to [`AnySpec`], which answers for the game.
+/// A table's game and parameters, of any registered game (cheap to clone: a shared handle):
+/// what every other module holds of a game. It keeps what the game's [`GameSpec`] says of
+/// these parameters (the name, the parameter text, the line for people, the value kinds) as
+/// plain data, made once, and the [`View`] they make, made when first asked for.
 #[derive(Clone)]
-pub struct Spec(Arc<dyn AnySpec>);
+pub struct Spec(Arc<Held>);
 
-impl std::ops::Deref for Spec {
-    type Target = dyn AnySpec;
-
-    fn deref(&self) -> &(dyn AnySpec + 'static) {
-        &*self.0
-    }
+/// What a [`Spec`] holds.
+struct Held {
+    name: &'static str,
+    rules_version: u32,
+    parameters: String,
+    describe: String,
+    stem: String,
+    value_kinds: &'static [ValueKind],
+    /// Why these parameters refuse each kind the game has that they do not take.
+    refusals: Vec<(ValueKind, String)>,
+    /// The game's own spec, for [`Spec::get`] and the view.
+    game: Box<dyn Any + Send + Sync>,
+    make_view: fn(&dyn Any) -> View,
+    debug: fn(&dyn Any, &mut fmt::Formatter<'_>) -> fmt::Result,
+    view: OnceLock<View>,
 }
 
 impl fmt::Debug for Spec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        (self.0.debug)(&*self.0.game, f)
     }
 }
 
 impl PartialEq for Spec {
+    /// The same game with the same parameters: two specs of a game are equal exactly when
+    /// their parameter texts are.
     fn eq(&self, other: &Spec) -> bool {
-        self.0.same(&*other.0)
+        self.0.name == other.0.name && self.0.parameters == other.0.parameters
     }
 }
 
@@ -222,7 +135,7 @@ pub struct Entry {
     /// The game's own parameters ([`GameSpec::PARAMS`]), which its parameter text holds.
     pub game_params: &'static [Param],
     from_args: fn(&Arguments) -> Result<Spec>,
-    from_parameters: fn(&str) -> std::result::Result<Spec, String>,
+    from_parameters: fn(&str) -> Result<Spec>,
     samples: fn() -> Vec<Spec>,
 }
 
@@ -366,7 +279,7 @@ impl Entry {
     }
 
     /// The spec a header's parameter text describes.
-    pub fn from_parameters(&self, text: &str) -> std::result::Result<Spec, String> {
+    pub fn from_parameters(&self, text: &str) -> Result<Spec> {
         (self.from_parameters)(text)
     }
 
@@ -460,7 +373,7 @@ impl Registry {
         self
     }
 
-    fn add(&mut self, entry: Entry, outside: bool) -> std::result::Result<(), String> {
+    fn add(&mut self, entry: Entry, outside: bool) -> Result<()> {
         let name = entry.name;
         let word = |w: &str| {
             !w.is_empty()
@@ -473,15 +386,15 @@ impl Registry {
                 None => !outside && word(name),
             };
         if !valid {
-            return Err(format!(
+            return Err(Error::bad(format!(
                 "game name '{name}': expected {} (lower-case letters, digits and '-', at most {} \
                  bytes)",
                 if outside { "CRATE/GAME" } else { "a word" },
                 MAX_NAME_LEN
-            ));
+            )));
         }
         if self.get(name).is_some() {
-            return Err(format!("game '{name}' is registered twice"));
+            return Err(Error::bad(format!("game '{name}' is registered twice")));
         }
         self.entries.push(entry);
         Ok(())
@@ -544,12 +457,81 @@ impl Registry {
 impl Spec {
     /// The spec of one game's checked parameters.
     pub fn new<T: GameSpec>(game: T) -> Spec {
-        Spec(Arc::new(game))
+        let refusals = T::VALUES
+            .iter()
+            .filter(|k| !game.value_kinds().contains(k))
+            .filter_map(|&k| Some((k, game.refuses(k)?)))
+            .collect();
+        Spec(Arc::new(Held {
+            name: T::NAME,
+            rules_version: T::RULES_VERSION,
+            parameters: game.parameters(),
+            describe: game.describe(),
+            stem: game.stem(),
+            value_kinds: game.value_kinds(),
+            refusals,
+            make_view: |game| {
+                game.downcast_ref::<T>()
+                    .expect("the spec's own game")
+                    .view()
+            },
+            debug: |game, f| {
+                game.downcast_ref::<T>()
+                    .expect("the spec's own game")
+                    .fmt(f)
+            },
+            game: Box::new(game),
+            view: OnceLock::new(),
+        }))
     }
 
     /// The game's own spec, when this is a spec of game `T` (for reports about one game).
     pub fn get<T: GameSpec>(&self) -> Option<&T> {
-        self.0.as_any().downcast_ref::<T>()
+        self.0.game.downcast_ref::<T>()
+    }
+
+    /// The game's name: its identity in headers and its word in `gamedb build`.
+    pub fn name(&self) -> &'static str {
+        self.0.name
+    }
+
+    /// The version of the game's rules (see [`GameSpec::RULES_VERSION`]).
+    pub fn rules_version(&self) -> u32 {
+        self.0.rules_version
+    }
+
+    /// The parameters as canonical text, as headers store them.
+    pub fn parameters(&self) -> &str {
+        &self.0.parameters
+    }
+
+    /// One line for people.
+    pub fn describe(&self) -> &str {
+        &self.0.describe
+    }
+
+    /// File name stem without the value kind (see [`GameSpec::stem`]; [`Spec::table_stem`]
+    /// adds the kind).
+    pub fn stem(&self) -> &str {
+        &self.0.stem
+    }
+
+    /// Value kinds these parameters can be solved for; the first is the default.
+    pub fn value_kinds(&self) -> &'static [ValueKind] {
+        self.0.value_kinds
+    }
+
+    /// What these parameters make of the game: its rules and the engine that solves it, made
+    /// the first time it is asked for and kept.
+    pub fn view(&self) -> &View {
+        self.0
+            .view
+            .get_or_init(|| (self.0.make_view)(&*self.0.game))
+    }
+
+    /// Number of positions: the entries of a table of these parameters.
+    pub fn positions(&self) -> u64 {
+        self.view().rules().positions()
     }
 
     /// Small instances of every game of the registry in force, for the conformance tests.
@@ -561,12 +543,15 @@ impl Spec {
     /// game's own recurrence, computed from the rules' moves independently of the solver (see
     /// [`crate::game::conformance::values`]); no game writes a line for it. Returns the
     /// positions checked (over all kinds), or the first kind and position that break it.
-    pub fn check_values(&self) -> std::result::Result<u64, String> {
+    pub fn check_values(&self) -> Checked {
         let mut checked = 0;
         for &kind in self.value_kinds() {
-            let solved = self
-                .solve(kind, &())
-                .map_err(|e| format!("{} values: solving failed: {e}", kind.name()))?;
+            let solved = self.solve(kind, &()).map_err(|e| {
+                Broken::new(
+                    Contract::Values,
+                    format!("{} values: solving failed: {e}", kind.name()),
+                )
+            })?;
             checked += self.check_solved(&solved)?;
         }
         Ok(checked)
@@ -575,19 +560,22 @@ impl Spec {
     /// Checks the values of a solved table of this instance (as [`Spec::solve`] returns them)
     /// against the game's recurrence (see [`Spec::check_values`]); the error names the value
     /// kind, the position, what was expected and what was found.
-    pub fn check_solved(&self, solved: &Solved) -> std::result::Result<u64, String> {
+    pub fn check_solved(&self, solved: &Solved) -> Checked {
         let kind = solved.kind();
         if solved.len() != self.positions() {
-            return Err(format!(
-                "{} values: {} entries for {} positions",
-                kind.name(),
-                solved.len(),
-                self.positions()
+            return Err(Broken::new(
+                Contract::Values,
+                format!(
+                    "{} values: {} entries for {} positions",
+                    kind.name(),
+                    solved.len(),
+                    self.positions()
+                ),
             ));
         }
-        let rules = self.rules().map_err(|e| e.to_string())?;
-        crate::game::conformance::values(&*rules, self.positions(), kind, &|i| solved.value(i))
-            .map_err(|e| format!("{} values: {e}", kind.name()))
+        let rules = self.view().rules();
+        crate::game::conformance::values(rules, self.positions(), kind, &|i| solved.value(i))
+            .map_err(|e| Broken::new(e.contract, format!("{} values: {e}", kind.name())))
     }
 
     /// The default value kind of this game's tables.
@@ -600,7 +588,7 @@ impl Spec {
     pub fn table_stem(&self, kind: ValueKind) -> String {
         let stem = self.stem();
         if kind == self.default_kind() {
-            stem
+            stem.to_string()
         } else {
             format!("{stem}-{}", kind.name())
         }
@@ -617,8 +605,8 @@ impl Spec {
         if self.value_kinds().contains(&kind) {
             return Ok(());
         }
-        if let Some(why) = self.refuses(kind) {
-            return Err(Error::bad(why));
+        if let Some((_, why)) = self.0.refusals.iter().find(|(k, _)| *k == kind) {
+            return Err(Error::bad(why.clone()));
         }
         Err(Error::bad(format!(
             "{} tables hold {}; {} values are not available for this game",
@@ -653,7 +641,7 @@ impl Spec {
                 self.describe()
             )));
         }
-        let solved = self.solve_unchecked(kind, progress, saves)?;
+        let solved = self.view().engine().solve(kind, progress, saves)?;
         if solved.len() != positions || solved.kind() != kind {
             return Err(Error::internal(format!(
                 "solving {} gave {} {} values, expected {positions} {} values",
@@ -680,7 +668,7 @@ impl Spec {
         crate::format::TableMeta {
             game: self.name().to_string(),
             rules_version: self.rules_version(),
-            parameters: self.parameters(),
+            parameters: self.parameters().to_string(),
             value_kind: encoded.kind,
             encoding: encoded.encoding,
             entry_count: encoded.entries,

@@ -17,14 +17,10 @@
 
 use std::ops::{ControlFlow, Range};
 
-use crate::format::Solved;
 use crate::game::{
-    binomial, conformance, params, Arguments, GameSpec, HeapSequence, Move, Param, Rules,
-    MAX_POSITIONS,
+    binomial, params, Arguments, GameSpec, HeapSequence, Move, Param, Rules, View, MAX_POSITIONS,
 };
-use crate::model::{Game, Outcome, Retro, ValueKind};
-use crate::progress::Progress;
-use crate::solve::solve_retro;
+use crate::model::{Game, Indexed, Outcome, Retro, ValueKind};
 use crate::{Error, Result};
 
 /// Most heaps a table may have.
@@ -109,6 +105,16 @@ impl NimSpec {
     fn take(&self) -> u32 {
         self.max_take.unwrap_or(self.max_heap)
     }
+
+    /// Memory of the ranking tables `cnt` and `start`, and the packed terms and their rows (see
+    /// `Nim::new`): row `(k, m)` holds `min(k * (m + 1), s * h) + 1` terms.
+    fn ranking_memory(&self) -> u64 {
+        let (s, h) = (self.heaps as u64, self.max_heap as u64);
+        let packed: u64 = (0..=s)
+            .flat_map(|k| (0..=h).map(move |m| (k * (m + 1)).min(s * h) + 1))
+            .sum();
+        ((s + 1) * (h + 1) * (s * h + 1) + s * h + 2 + packed + (s + 1) * (h + 1)) * 8
+    }
 }
 
 impl GameSpec for NimSpec {
@@ -129,9 +135,10 @@ impl GameSpec for NimSpec {
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Outcome, ValueKind::Grundy];
 
-    type View = Nim;
-    fn view(&self) -> Nim {
-        Nim::new(self.clone())
+    // Solved by pushing each P-position to its parents (each P-position marks its parents N),
+    // not by the forward solver; the ranking tables beside its tables.
+    fn view(&self) -> View {
+        View::retrograde(Nim::new(self.clone())).plus_memory(self.ranking_memory())
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -156,11 +163,6 @@ impl GameSpec for NimSpec {
             ("max-take", self.max_take.map(|k| k.to_string())),
             ("misere", self.misere.then(|| "true".into())),
         ])
-    }
-
-    fn positions(&self) -> u64 {
-        // Checked in `NimSpec::new`: the binomial fits.
-        binomial(self.max_heap as u64 + self.heaps as u64, self.heaps as u64).unwrap_or(0)
     }
 
     fn stem(&self) -> String {
@@ -195,33 +197,6 @@ impl GameSpec for NimSpec {
         }
     }
 
-    // The push solver (each P-position marks its parents N), not the view's forward one:
-    // builds and `verify` solve through `solve_saving`, and `solve` comes here by default.
-    fn solve_saving(
-        &self,
-        kind: ValueKind,
-        progress: &dyn Progress,
-        _saves: &dyn crate::solve::Saves,
-    ) -> Result<Solved> {
-        solve_retro(&Nim::new(self.clone()), kind, progress)
-    }
-
-    fn solve_memory(&self, kind: ValueKind) -> u64 {
-        let (s, h) = (self.heaps as u64, self.max_heap as u64);
-        // The ranking tables `cnt` and `start`, and the packed terms and their rows (see
-        // `Nim::new`): row `(k, m)` holds `min(k * (m + 1), s * h) + 1` terms.
-        let packed: u64 = (0..=s)
-            .flat_map(|k| (0..=h).map(move |m| (k * (m + 1)).min(s * h) + 1))
-            .sum();
-        let ranking =
-            ((s + 1) * (h + 1) * (s * h + 1) + s * h + 2 + packed + (s + 1) * (h + 1)) * 8;
-        ranking
-            + match kind {
-                ValueKind::Grundy => crate::solve::grundy_memory(self.positions()),
-                _ => crate::solve::outcomes_memory(self.positions()),
-            }
-    }
-
     fn samples() -> Vec<Self> {
         [
             (1, 6, None, false),
@@ -233,13 +208,6 @@ impl GameSpec for NimSpec {
         .into_iter()
         .filter_map(|(s, h, k, m)| NimSpec::new(s, h, k, m).ok())
         .collect()
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        let game = Nim::new(self.clone());
-        let children = conformance::game(&game)?;
-        conformance::retro(&game, &children)?;
-        conformance::rules(&game, game.positions(), Some(&children))
     }
 }
 
@@ -405,11 +373,13 @@ impl Nim {
     }
 }
 
-impl Game for Nim {
+impl Indexed for Nim {
     fn positions(&self) -> u64 {
         *self.start.last().unwrap()
     }
+}
 
+impl Game for Nim {
     fn level_count(&self) -> u64 {
         self.start.len() as u64 - 1
     }

@@ -31,12 +31,11 @@
 use super::board::Board;
 use crate::format::Solved;
 use crate::game::{
-    conformance, format_numbers, params, parse_numbers, Arguments, GameSpec, GameView, Move, Param,
-    Rules,
+    format_numbers, params, parse_numbers, Arguments, Engine, GameSpec, Move, Param, Rules, View,
 };
-use crate::model::ValueKind;
+use crate::model::{Indexed, ValueKind};
 use crate::progress::Progress;
-use crate::solve::{token_distances, Placements};
+use crate::solve::{token_distances, Placements, Saves};
 use crate::{Error, Result};
 
 /// Most placements a pattern database may have (indices fit in `u32`).
@@ -139,6 +138,12 @@ impl PdbSpec {
     pub fn pattern_name(&self) -> String {
         ranges(&self.pattern).join(",")
     }
+
+    /// Number of entries: the placements of the pattern tiles on the board.
+    pub fn positions(&self) -> u64 {
+        // Checked in `PdbSpec::new`: the count fits.
+        self.placements_checked().unwrap_or(0)
+    }
 }
 
 fn ranges(tiles: &[u32]) -> Vec<String> {
@@ -175,12 +180,11 @@ impl GameSpec for PdbSpec {
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Distance];
 
-    type View = PdbRules;
-    fn view(&self) -> PdbRules {
-        PdbRules {
+    fn view(&self) -> View {
+        View::with_engine(PdbRules {
             spec: self.clone(),
             index: self.placements(),
-        }
+        })
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -193,11 +197,6 @@ impl GameSpec for PdbSpec {
             ("cols", Some(self.board.cols().to_string())),
             ("pattern", Some(format_numbers(&self.pattern))),
         ])
-    }
-
-    fn positions(&self) -> u64 {
-        // Checked in `PdbSpec::new`: the count fits.
-        self.placements_checked().unwrap_or(0)
     }
 
     fn stem(&self) -> String {
@@ -216,18 +215,6 @@ impl GameSpec for PdbSpec {
         )
     }
 
-    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        let board = self.board;
-        let goal: Vec<u8> = self.pattern.iter().map(|&t| board.home(t) as u8).collect();
-        let values = token_distances(board, &goal, board.cells() - 1, progress)
-            .map_err(|e| Error::Unsupported(format!("{}: {e}", self.describe())))?;
-        Ok(Solved::Distances(values))
-    }
-
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        crate::solve::token_distances_memory(self.board.cells(), self.positions())
-    }
-
     fn samples() -> Vec<Self> {
         [
             (2, 2, vec![1, 2]),
@@ -239,35 +226,28 @@ impl GameSpec for PdbSpec {
         .filter_map(|(r, c, p)| PdbSpec::new(r, c, &p).ok())
         .collect()
     }
+}
 
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        // Placements have no solver view with children (the search works on placements and
-        // blank components): the rules' ranking and moves are what can be checked.
-        let rules = PdbRules {
-            spec: self.clone(),
-            index: self.placements(),
-        };
-        conformance::rules(&rules, self.positions(), None)
+/// A pattern database is searched over placements by the token-distance search, not over
+/// `Game`; placements have no view with children (the search works on placements and blank
+/// components), so the conformance checks hold its rules' ranking and moves alone.
+impl Engine for PdbRules {
+    fn solve(&self, _kind: ValueKind, progress: &dyn Progress, _: &dyn Saves) -> Result<Solved> {
+        let (spec, board) = (&self.spec, self.spec.board);
+        let goal: Vec<u8> = spec.pattern.iter().map(|&t| board.home(t) as u8).collect();
+        let values = token_distances(board, &goal, board.cells() - 1, progress)
+            .map_err(|e| Error::Unsupported(format!("{}: {e}", spec.describe())))?;
+        Ok(Solved::Distances(values))
+    }
+
+    fn memory(&self, _kind: ValueKind) -> u64 {
+        crate::solve::token_distances_memory(self.spec.board.cells(), self.positions())
     }
 }
 
-/// A pattern database is searched over placements, not over `Game`: the view answers for the
-/// solvers from the spec.
-impl GameView for PdbRules {
+impl Indexed for PdbRules {
     fn positions(&self) -> u64 {
         self.spec.positions()
-    }
-
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        self.spec.solve(kind, progress)
-    }
-
-    fn solve_memory(&self, kind: ValueKind) -> u64 {
-        self.spec.solve_memory(kind)
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        self.spec.conformance()
     }
 }
 

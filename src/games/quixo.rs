@@ -31,8 +31,8 @@ use std::ops::{ControlFlow, Range};
 
 use super::cells::{Cells, Symmetries, EMPTY, O, X};
 use super::starts::Starts;
-use crate::game::{params, Arguments, GameSpec, Move, Param, Rules};
-use crate::model::{Standing, Tiered, ValueKind, Visit};
+use crate::game::{params, Arguments, GameSpec, Move, Param, Rules, View};
+use crate::model::{Indexed, Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 /// The smallest board side (on a 1×1 board no cube has another end to go to).
@@ -70,9 +70,8 @@ impl GameSpec for QuixoSpec {
     )];
     const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt];
 
-    type View = Quixo;
-    fn view(&self) -> Quixo {
-        Quixo::new(self.clone())
+    fn view(&self) -> View {
+        View::two_player(Quixo::new(self.clone()))
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -81,10 +80,6 @@ impl GameSpec for QuixoSpec {
 
     fn parameters(&self) -> String {
         params::write(&[("size", Some(self.size.to_string()))])
-    }
-
-    fn positions(&self) -> u64 {
-        2 * 3u64.pow(self.size * self.size)
     }
 
     fn describe(&self) -> String {
@@ -192,7 +187,8 @@ fn side_name(side: u32) -> char {
 }
 
 impl Quixo {
-    fn new(spec: QuixoSpec) -> Quixo {
+    /// The game of `spec`: its index and symmetries, made once.
+    pub fn new(spec: QuixoSpec) -> Quixo {
         let n = spec.size as usize;
         let cells = Cells::new(n * n);
         let mut classes = Vec::new();
@@ -416,10 +412,13 @@ impl Quixo {
     }
 }
 
-impl Tiered for Quixo {
+impl Indexed for Quixo {
     fn positions(&self) -> u64 {
         self.starts.total()
     }
+}
+
+impl Tiered for Quixo {
     fn tier_count(&self) -> u64 {
         self.classes.len() as u64
     }
@@ -465,7 +464,7 @@ impl Tiered for Quixo {
     }
     fn start_index(&self) -> Option<u64> {
         // The empty board is the last tier's only board; x to move is its first index.
-        Some(Tiered::positions(self) - 2)
+        Some(self.positions() - 2)
     }
     fn symmetries(&self) -> u64 {
         self.symmetries.len() as u64
@@ -665,11 +664,10 @@ impl Rules for Quixo {
     }
 }
 
-crate::game::tiered_game_view!(Quixo);
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Indexed;
     use crate::{Spec, Table};
 
     fn table(n: u32) -> Table {
@@ -679,7 +677,7 @@ mod tests {
 
     #[test]
     fn moves_push_the_row_or_column() {
-        let q = QuixoSpec::new(3).unwrap().view();
+        let q = Quixo::new(QuixoSpec::new(3).unwrap());
         let start = q.start().unwrap();
         let moves = q.moves(&start);
         // 4 corners with 2 ends, 4 edge cubes with 3.
@@ -709,7 +707,7 @@ mod tests {
 
     #[test]
     fn lines_end_the_game_and_the_player_to_move_wins_a_double() {
-        let q = QuixoSpec::new(3).unwrap().view();
+        let q = Quixo::new(QuixoSpec::new(3).unwrap());
         let s = |t: &str| q.terminal_standing(&q.parse(t).unwrap());
         assert_eq!(s("xxx/oo./...,o"), Some(Standing::Lose));
         assert_eq!(s("xxx/oo./o..,x"), Some(Standing::Win));
@@ -751,10 +749,13 @@ mod tests {
     /// Quixo solved board by board: no class folded, every child as the move leaves it.
     struct Whole(Quixo);
 
-    impl Tiered for Whole {
+    impl Indexed for Whole {
         fn positions(&self) -> u64 {
-            Tiered::positions(&self.0)
+            Indexed::positions(&self.0)
         }
+    }
+
+    impl Tiered for Whole {
         fn tier_count(&self) -> u64 {
             self.0.tier_count()
         }
@@ -787,9 +788,9 @@ mod tests {
     fn folding_the_squares_symmetries_changes_no_byte_of_the_table() {
         use crate::solve::two_player::solve_standings;
         for n in [2, 3] {
-            let folded = QuixoSpec::new(n).unwrap().view();
+            let folded = Quixo::new(QuixoSpec::new(n).unwrap());
             assert_eq!(Tiered::symmetries(&folded), 8);
-            let whole = Whole(QuixoSpec::new(n).unwrap().view());
+            let whole = Whole(Quixo::new(QuixoSpec::new(n).unwrap()));
             assert_eq!(
                 solve_standings(&folded, &()).unwrap(),
                 solve_standings(&whole, &()).unwrap(),

@@ -9,15 +9,16 @@
 
 mod index;
 
-use super::board::{move_label, Board, FACTORIAL};
+use super::board::{move_label, Board};
 use crate::format::Solved;
+use crate::game::conformance::{self, Broken, Children};
 use crate::game::{
-    conformance, format_numbers, params, Arguments, Fact, GameSpec, GameView, Move, Param, Rules,
-    Values,
+    format_numbers, params, Arguments, Engine, Fact, GameSpec, Move, Param, Rules, Values, View,
 };
-use crate::model::ValueKind;
+use crate::model::{Indexed, ValueKind};
 use crate::progress::Progress;
-use crate::solve::bfs::{self, Puzzle};
+use crate::solve::bfs;
+use crate::solve::Saves;
 use crate::{Error, Result};
 
 pub use index::{SlideIndex, Visit};
@@ -90,9 +91,8 @@ impl GameSpec for SlideSpec {
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Distance];
 
-    type View = SlideRules;
-    fn view(&self) -> SlideRules {
-        SlideRules::new(self.grid())
+    fn view(&self) -> View {
+        View::with_engine(SlideRules::new(self.grid()))
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -106,22 +106,17 @@ impl GameSpec for SlideSpec {
         ])
     }
 
-    fn from_parameters(text: &str) -> std::result::Result<Self, String> {
+    fn from_parameters(text: &str) -> Result<Self> {
         // Boards past 12 cells have 2-bit tables (`gamedb enumerate`), not built by `build`.
         let a = Arguments::parse(text)?;
-        let board = (|| SlideSpec::enumerated(a.number("rows")?, a.number("cols")?))()
-            .map_err(|e| e.to_string())?;
+        let board = SlideSpec::enumerated(a.number("rows")?, a.number("cols")?)?;
         if board.parameters() != text {
-            return Err(format!(
+            return Err(Error::bad(format!(
                 "parameters '{text}' are not written canonically (expected '{}')",
                 board.parameters()
-            ));
+            )));
         }
         Ok(board)
-    }
-
-    fn positions(&self) -> u64 {
-        FACTORIAL[(self.rows * self.cols) as usize] / 2
     }
 
     fn stem(&self) -> String {
@@ -139,82 +134,11 @@ impl GameSpec for SlideSpec {
         )
     }
 
-    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        if (self.rows * self.cols) as usize > MAX_TABLE_CELLS {
-            return Err(Error::bad(format!(
-                "a byte table of the {}×{} board would not fit: byte tables stop at \
-                 {MAX_TABLE_CELLS} cells; `gamedb enumerate slide --rows {} --cols {} --table` \
-                 writes its 2-bit table",
-                self.rows, self.cols, self.rows, self.cols
-            )));
-        }
-        let index = SlideIndex::dense(self.grid());
-        let d = bfs::distances(&index, progress)?;
-        if d.reached() != index.positions() {
-            return Err(Error::internal(format!(
-                "the search reached {} of the {} solvable arrangements",
-                d.reached(),
-                index.positions()
-            )));
-        }
-        Ok(Solved::Distances(d.values))
-    }
-
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        crate::solve::distances_memory(self.positions())
-    }
-
     fn samples() -> Vec<Self> {
         [(2, 2), (2, 3), (3, 2)]
             .into_iter()
             .filter_map(|(r, c)| SlideSpec::new(r, c).ok())
             .collect()
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        let index = SlideIndex::dense(self.grid());
-        let children = conformance::puzzle(&index)?;
-        conformance::rules(
-            &SlideRules::new(self.grid()),
-            index.positions(),
-            Some(&children),
-        )
-    }
-}
-
-/// A sliding puzzle is searched breadth first, not over `Game`: the view answers for the
-/// solvers from the spec.
-impl GameView for SlideRules {
-    fn positions(&self) -> u64 {
-        SlideSpec {
-            rows: self.grid.rows() as u32,
-            cols: self.grid.cols() as u32,
-        }
-        .positions()
-    }
-
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        SlideSpec {
-            rows: self.grid.rows() as u32,
-            cols: self.grid.cols() as u32,
-        }
-        .solve(kind, progress)
-    }
-
-    fn solve_memory(&self, kind: ValueKind) -> u64 {
-        SlideSpec {
-            rows: self.grid.rows() as u32,
-            cols: self.grid.cols() as u32,
-        }
-        .solve_memory(kind)
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        SlideSpec {
-            rows: self.grid.rows() as u32,
-            cols: self.grid.cols() as u32,
-        }
-        .conformance()
     }
 }
 
@@ -231,6 +155,44 @@ impl SlideRules {
             grid,
             index: SlideIndex::dense(grid),
         }
+    }
+}
+
+/// A sliding puzzle is searched breadth first from its goal ([`Puzzle`]), not over `Game`.
+impl Engine for SlideRules {
+    fn solve(&self, _kind: ValueKind, progress: &dyn Progress, _: &dyn Saves) -> Result<Solved> {
+        let (rows, cols) = (self.grid.rows(), self.grid.cols());
+        if rows * cols > MAX_TABLE_CELLS {
+            return Err(Error::bad(format!(
+                "a byte table of the {rows}×{cols} board would not fit: byte tables stop at \
+                 {MAX_TABLE_CELLS} cells; `gamedb enumerate slide --rows {rows} --cols {cols} \
+                 --table` writes its 2-bit table"
+            )));
+        }
+        let index = &self.index;
+        let d = bfs::distances(index, progress)?;
+        if d.reached() != index.positions() {
+            return Err(Error::internal(format!(
+                "the search reached {} of the {} solvable arrangements",
+                d.reached(),
+                index.positions()
+            )));
+        }
+        Ok(Solved::Distances(d.values))
+    }
+
+    fn memory(&self, _kind: ValueKind) -> u64 {
+        crate::solve::distances_memory(self.positions())
+    }
+
+    fn children(&self) -> std::result::Result<Option<Children>, Broken> {
+        conformance::puzzle(&self.index).map(Some)
+    }
+}
+
+impl Indexed for SlideRules {
+    fn positions(&self) -> u64 {
+        self.index.positions()
     }
 }
 

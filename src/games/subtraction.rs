@@ -6,8 +6,10 @@
 
 use std::ops::{ControlFlow, Range};
 
-use crate::game::{format_numbers, params, Arguments, GameSpec, HeapSequence, Move, Param, Rules};
-use crate::model::{Game, Outcome, ValueKind};
+use crate::game::{
+    format_numbers, params, Arguments, GameSpec, HeapSequence, Move, Param, Rules, View,
+};
+use crate::model::{Game, Indexed, Outcome, ValueKind};
 use crate::{Error, Result};
 
 /// Largest heap a table may hold (2^32 − 2: 2^32 − 1 positions).
@@ -74,9 +76,8 @@ impl GameSpec for SubtractionSpec {
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Grundy, ValueKind::Outcome];
 
-    type View = Subtraction;
-    fn view(&self) -> Subtraction {
-        Subtraction(self.clone())
+    fn view(&self) -> View {
+        View::acyclic(Subtraction(self.clone()))
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -102,10 +103,6 @@ impl GameSpec for SubtractionSpec {
             ("set", Some(format_numbers(&self.set))),
             ("max-heap", Some(self.max_heap.to_string())),
         ])
-    }
-
-    fn positions(&self) -> u64 {
-        self.max_heap as u64 + 1
     }
 
     fn stem(&self) -> String {
@@ -136,11 +133,13 @@ impl GameSpec for SubtractionSpec {
 /// A subtraction game over its index (the heap size).
 pub struct Subtraction(SubtractionSpec);
 
-impl Game for Subtraction {
+impl Indexed for Subtraction {
     fn positions(&self) -> u64 {
-        self.0.positions()
+        self.0.max_heap as u64 + 1
     }
+}
 
+impl Game for Subtraction {
     fn level_count(&self) -> u64 {
         self.positions()
     }
@@ -225,13 +224,14 @@ impl Rules for Subtraction {
 mod tests {
     use super::*;
     use crate::format::Solved;
+    use crate::games::Spec;
 
     #[test]
     fn grundy_values_of_s_134_have_period_7() {
         // Winning Ways, ch. 4: S = {1,3,4} has Grundy values 0,1,0,1,2,3,2 repeating.
         let spec = SubtractionSpec::new(&[4, 1, 3], 40).unwrap();
         assert_eq!(spec.parameters(), "set=1,3,4,max-heap=40");
-        let Solved::Grundy(g) = spec.solve(ValueKind::Grundy, &()).unwrap() else {
+        let Solved::Grundy(g) = Spec::from(spec).solve(ValueKind::Grundy, &()).unwrap() else {
             panic!("grundy values")
         };
         let period = [0, 1, 0, 1, 2, 3, 2];

@@ -29,12 +29,13 @@ use std::ops::{ControlFlow, Range};
 
 use crate::format::entries::UNREACHED;
 use crate::format::Solved;
+use crate::game::conformance::{self, Broken, Children};
 use crate::game::{
-    params, Arguments, Choice, Fact, GameSpec, GameView, Move, Param, Rules, Values,
+    params, Arguments, Choice, Engine, Fact, GameSpec, Move, Param, Rules, Values, View,
 };
-use crate::model::ValueKind;
+use crate::model::{Indexed, ValueKind};
 use crate::progress::Progress;
-use crate::solve::{against_memory, solve_against, Adversary};
+use crate::solve::{against_memory, solve_against, Adversary, Saves};
 use crate::{Error, Result};
 
 /// Most balls of a table: about 2.45·10^11 positions, under the format's limit; the memory
@@ -116,9 +117,8 @@ impl GameSpec for WeighingSpec {
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Distance];
 
-    type View = Weighing;
-    fn view(&self) -> Weighing {
-        self.puzzle()
+    fn view(&self) -> View {
+        View::with_engine(self.puzzle())
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -162,36 +162,25 @@ impl GameSpec for WeighingSpec {
     }
 }
 
-impl GameView for Weighing {
-    fn positions(&self) -> u64 {
-        offset(self.balls as u64 + 1)
-    }
-
-    fn solve(&self, _kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
+/// The weighing puzzle is solved by minimax against the balance ([`Adversary`]), not over
+/// `Game`.
+impl Engine for Weighing {
+    fn solve(&self, _kind: ValueKind, progress: &dyn Progress, _: &dyn Saves) -> Result<Solved> {
         Ok(Solved::Distances(solve_against(self, progress)?))
     }
 
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        against_memory(GameView::positions(self))
+    fn memory(&self, _kind: ValueKind) -> u64 {
+        against_memory(self.positions())
     }
 
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        let n = GameView::positions(self);
-        let mut children = Vec::with_capacity(n as usize);
-        for i in 0..n {
-            let mut set = std::collections::BTreeSet::new();
-            Adversary::choices(self, i, u32::MAX, &mut |answers| {
-                set.extend(answers.iter().copied());
-                ControlFlow::Continue(())
-            });
-            if let Some(&c) = set.iter().find(|&&c| self.level_of(c) >= self.level_of(i)) {
-                return Err(format!(
-                    "index {i} has an answer {c} in a level not earlier"
-                ));
-            }
-            children.push(set);
-        }
-        crate::game::conformance::rules(self, n, Some(&children))
+    fn children(&self) -> std::result::Result<Option<Children>, Broken> {
+        conformance::adversary(self).map(Some)
+    }
+}
+
+impl Indexed for Weighing {
+    fn positions(&self) -> u64 {
+        offset(self.balls as u64 + 1)
     }
 }
 
@@ -309,12 +298,6 @@ impl Weighing {
         k
     }
 
-    /// The level of an index: `2(k − 1)` for `h,l` positions, one more for `k,0,0`.
-    fn level_of(&self, i: u64) -> u64 {
-        let k = self.group(i);
-        2 * (k - 1) + (i - offset(k) > k) as u64
-    }
-
     /// Good balls of a position.
     fn good(&self, k: Known) -> u32 {
         self.total - k[0] - k[1] - k[2]
@@ -415,10 +398,6 @@ impl Weighing {
 }
 
 impl Adversary for Weighing {
-    fn positions(&self) -> u64 {
-        GameView::positions(self)
-    }
-
     fn levels(&self) -> Vec<Range<u64>> {
         let mut levels = Vec::with_capacity(2 * self.balls as usize);
         for k in 1..=self.balls as u64 {
@@ -607,7 +586,7 @@ mod tests {
     #[test]
     fn the_index_is_dense_and_grouped_by_candidates() {
         let w = WeighingSpec::new(9, true, 0).unwrap().puzzle();
-        let n = GameView::positions(&w);
+        let n = w.positions();
         assert_eq!(n, 9 * 14 / 2);
         for i in 0..n {
             assert_eq!(w.index(w.known(i)), i);

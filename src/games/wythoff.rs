@@ -16,11 +16,8 @@
 
 use std::ops::{ControlFlow, Range};
 
-use crate::format::Solved;
-use crate::game::{conformance, params, Arguments, GameSpec, Move, Param, Rules};
-use crate::model::{Game, Outcome, Retro, ValueKind};
-use crate::progress::Progress;
-use crate::solve::solve_retro;
+use crate::game::{params, Arguments, GameSpec, Move, Param, Rules, View};
+use crate::model::{Game, Indexed, Outcome, Retro, ValueKind};
 use crate::{Error, Result};
 
 /// Largest heap a table may allow ((N + 1)² = 4,295,098,369 positions at most).
@@ -61,9 +58,11 @@ impl GameSpec for WythoffSpec {
     )];
     const VALUES: &'static [ValueKind] = &[ValueKind::Outcome, ValueKind::Grundy];
 
-    type View = Wythoff;
-    fn view(&self) -> Wythoff {
-        Wythoff::new(self.clone())
+    // Solved by pushing each P-position to its parents (each P-position marks its parents N),
+    // not by the forward solver; the level starts (see `Wythoff::new`) beside its tables.
+    fn view(&self) -> View {
+        let ranking = (2 * self.max_heap as u64 + 2) * 8;
+        View::retrograde(Wythoff::new(self.clone())).plus_memory(ranking)
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -72,11 +71,6 @@ impl GameSpec for WythoffSpec {
 
     fn parameters(&self) -> String {
         params::write(&[("max-heap", Some(self.max_heap.to_string()))])
-    }
-
-    fn positions(&self) -> u64 {
-        let side = self.max_heap as u64 + 1;
-        side * side
     }
 
     fn stem(&self) -> String {
@@ -90,39 +84,11 @@ impl GameSpec for WythoffSpec {
         )
     }
 
-    // The push solver (each P-position marks its parents N), not the view's forward one:
-    // builds and `verify` solve through `solve_saving`, and `solve` comes here by default.
-    fn solve_saving(
-        &self,
-        kind: ValueKind,
-        progress: &dyn Progress,
-        _saves: &dyn crate::solve::Saves,
-    ) -> Result<Solved> {
-        solve_retro(&Wythoff::new(self.clone()), kind, progress)
-    }
-
-    fn solve_memory(&self, kind: ValueKind) -> u64 {
-        // The level starts (see `Wythoff::new`).
-        let ranking = (2 * self.max_heap as u64 + 2) * 8;
-        ranking
-            + match kind {
-                ValueKind::Grundy => crate::solve::grundy_memory(self.positions()),
-                _ => crate::solve::outcomes_memory(self.positions()),
-            }
-    }
-
     fn samples() -> Vec<Self> {
         [1, 2, 5, 12]
             .into_iter()
             .filter_map(|n| WythoffSpec::new(n).ok())
             .collect()
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        let game = Wythoff::new(self.clone());
-        let children = conformance::game(&game)?;
-        conformance::retro(&game, &children)?;
-        conformance::rules(&game, game.positions(), Some(&children))
     }
 }
 
@@ -171,11 +137,13 @@ impl Wythoff {
     }
 }
 
-impl Game for Wythoff {
+impl Indexed for Wythoff {
     fn positions(&self) -> u64 {
         *self.start.last().unwrap_or(&0)
     }
+}
 
+impl Game for Wythoff {
     fn level_count(&self) -> u64 {
         self.start.len() as u64 - 1
     }

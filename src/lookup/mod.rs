@@ -23,6 +23,7 @@ mod sums;
 mod wlt;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::answer::{Answer, AnswerMove, EntryValue, Value};
 use crate::format::payload::{self, Encoding, Entries};
@@ -30,7 +31,7 @@ use crate::format::Solved;
 use crate::format::TableFile;
 use crate::game::{Fact, Move, Rules, Values};
 use crate::games::{NotKnown, Spec};
-use crate::model::{Outcome, Standing, ValueKind};
+use crate::model::{Indexed, Outcome, Standing, ValueKind};
 use crate::{Error, Result};
 
 pub use distance::DistanceCensus;
@@ -86,7 +87,7 @@ fn answerer(kind: ValueKind, encoding: Encoding, bound: bool) -> &'static dyn An
 pub struct Table {
     file: TableFile,
     spec: Option<Spec>,
-    rules: Box<dyn Rules>,
+    rules: Arc<dyn Rules>,
     /// Whether a position's entry is read by [`Rules::entry_index`] (a known game whose
     /// entries are positions: not an extension table, whose entries are prefixes).
     by_entry: bool,
@@ -97,6 +98,13 @@ pub struct Table {
 /// The rules of a table whose game this program does not know: every position is refused
 /// with why.
 struct NotKnownRules(String);
+
+// No position: the table's entries are there, but none can be named.
+impl Indexed for NotKnownRules {
+    fn positions(&self) -> u64 {
+        0
+    }
+}
 
 impl Rules for NotKnownRules {
     fn parse(&self, _text: &str) -> Result<Vec<u32>> {
@@ -170,7 +178,7 @@ impl Table {
                 if Entries::new(file.payload(), h.value_kind, h.encoding, h.entry_count).is_none() {
                     return Err(not_encodable(&file));
                 }
-                let rules: Box<dyn Rules> = Box::new(NotKnownRules(why));
+                let rules: Arc<dyn Rules> = Arc::new(NotKnownRules(why));
                 return Ok(Table {
                     answerer: answerer(h.value_kind, h.encoding, rules.distance_bound().is_some()),
                     file,
@@ -201,7 +209,7 @@ impl Table {
                 ),
             ));
         }
-        let rules = spec.rules()?;
+        let rules = spec.view().shared_rules();
         // Distances mod 3 are answered by descent: exact distances only, not lower bounds.
         let descends = h.encoding != Encoding::Mod3 || rules.distance_bound().is_none();
         if !descends

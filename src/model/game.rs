@@ -3,7 +3,7 @@
 
 use std::ops::{ControlFlow, Range};
 
-use super::Outcome;
+use super::{Indexed, Outcome};
 
 /// A finite acyclic game over a dense index, as the solvers need it.
 ///
@@ -17,10 +17,7 @@ use super::Outcome;
 ///
 /// Levels are asked for one at a time rather than listed, so a game of 2^32 one-position
 /// levels needs no memory for them.
-pub trait Game: Sync {
-    /// Number of positions; indices are `0..positions()`.
-    fn positions(&self) -> u64;
-
+pub trait Game: Indexed + Sync {
     /// Number of levels. By default one a position, which holds when every move lowers the
     /// index (the conformance checks say when it does not).
     fn level_count(&self) -> u64 {

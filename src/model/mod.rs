@@ -6,9 +6,11 @@
 //! above the solvers and make these views.
 
 mod game;
+mod indexed;
 mod tiered;
 mod values;
 
 pub use game::{Game, Retro};
+pub use indexed::Indexed;
 pub use tiered::{Tiered, Visit};
 pub use values::{after_reset, Outcome, Standing, ValueKind, Wdl50, Wlt, ZEROING_PLIES};

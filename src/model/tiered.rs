@@ -3,7 +3,7 @@
 
 use std::ops::{ControlFlow, Range};
 
-use super::Standing;
+use super::{Indexed, Standing};
 
 /// What [`Tiered::visit`] found at an index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,9 +38,7 @@ pub enum Visit {
 ///   every child, in [`visit`](Tiered::visit) and [`children`](Tiered::children), as the
 ///   representative of its class ([`represents`](Tiered::represents)); its symmetries keep a
 ///   position's tier, whether it is legal, its value and its remoteness, and fix the start.
-pub trait Tiered: Sync {
-    /// Number of indices, legal or not.
-    fn positions(&self) -> u64;
+pub trait Tiered: Indexed + Sync {
     /// Number of tiers.
     fn tier_count(&self) -> u64;
     /// The index range of tier `t`, for `t < tier_count()`.

@@ -368,7 +368,7 @@ impl Info {
             file: file.to_string(),
             game: h.game.clone(),
             description: match table.spec() {
-                Some(spec) => spec.describe(),
+                Some(spec) => spec.describe().to_string(),
                 None => table.describe(),
             },
             parameters: h.parameters.clone(),

@@ -84,7 +84,7 @@ pub(crate) fn list(dir: &TableDir) -> Vec<ListedTable> {
                 Ok(h) => Described::Table {
                     game: h.header.game.clone(),
                     description: match &h.spec {
-                        Some(spec) => spec.describe(),
+                        Some(spec) => spec.describe().to_string(),
                         None => h.describe(),
                     },
                     parameters: h.header.parameters.clone(),

@@ -19,14 +19,12 @@ use std::ops::{ControlFlow, Range};
 use rayon::prelude::*;
 
 use crate::format::entries::UNREACHED;
+use crate::model::Indexed;
 use crate::progress::Progress;
 use crate::Result;
 
 /// A puzzle against an adversary over a dense index, as [`solve_against`] sees it.
-pub trait Adversary: Sync {
-    /// Number of positions; indices are `0..positions()`.
-    fn positions(&self) -> u64;
-
+pub trait Adversary: Indexed + Sync {
     /// The levels in the order they are solved; every answer of a choice of a position lies
     /// in an earlier level. Together they cover the index once.
     fn levels(&self) -> Vec<Range<u64>>;
@@ -111,10 +109,13 @@ mod tests {
     /// position is the size of the range left, the value ⌈log2 n⌉.
     struct Guess(u64);
 
-    impl Adversary for Guess {
+    impl Indexed for Guess {
         fn positions(&self) -> u64 {
             self.0 + 1
         }
+    }
+
+    impl Adversary for Guess {
         fn levels(&self) -> Vec<Range<u64>> {
             (0..=self.0).map(|i| i..i + 1).collect()
         }

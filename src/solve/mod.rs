@@ -98,12 +98,16 @@ impl HeapBlocks {
 }
 
 #[cfg(test)]
-impl Staged for HeapBlocks {
-    type Piece = u64;
-    type Cursor = u64;
+impl crate::model::Indexed for HeapBlocks {
     fn positions(&self) -> u64 {
         (self.heap + 1) * self.block
     }
+}
+
+#[cfg(test)]
+impl Staged for HeapBlocks {
+    type Piece = u64;
+    type Cursor = u64;
     fn waves(&self) -> usize {
         self.heap as usize + 1
     }

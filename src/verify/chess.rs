@@ -5,7 +5,7 @@
 
 use super::{Env, Finding, Statement};
 use crate::format::entries::standing;
-use crate::game::GameSpec;
+
 use crate::games::chess::{ChessSpec, Endgame};
 use crate::games::Spec;
 use crate::lookup::Table;
@@ -134,7 +134,7 @@ fn conrady(env: &mut Env) -> Result<Finding> {
 fn kbnk(env: &mut Env) -> Result<Finding> {
     let mut f = Finding::default();
     let t = table(env, "KBNk")?;
-    let game: Endgame = ChessSpec::new("KBNk")?.view();
+    let game = Endgame::new(ChessSpec::new("KBNk")?);
     let rules = t.rules();
     let mut counted = 0u64;
     each(&t, 4, |pos, side, v, r| {

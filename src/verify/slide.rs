@@ -18,9 +18,9 @@ use crate::game::format_numbers;
 use crate::games::board::{Board, FACTORIAL};
 use crate::games::slide::{SlideIndex, SlideSpec};
 use crate::games::Spec;
-use crate::model::ValueKind;
+use crate::model::{Indexed, ValueKind};
 use crate::progress::Progress;
-use crate::solve::bfs::{self, Puzzle, CHUNK};
+use crate::solve::bfs::{self, CHUNK};
 use crate::solve::WordBits;
 use crate::Result;
 

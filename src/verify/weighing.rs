@@ -13,9 +13,9 @@ use rayon::prelude::*;
 use super::{Env, Finding, Statement};
 use crate::format::entries::UNREACHED;
 use crate::format::Solved;
-use crate::game::GameSpec;
 use crate::games::weighing::plan::{essay_twelve, fewest_weighings, most_balls, Plan};
 use crate::games::weighing::WeighingSpec;
+use crate::games::Spec;
 use crate::model::ValueKind;
 use crate::Result;
 
@@ -83,7 +83,7 @@ pub(super) fn statements() -> Vec<Statement> {
 /// search.
 fn searched(n: u32, tell: bool, genuine: u32) -> Result<Option<u32>> {
     let spec = WeighingSpec::new(n, tell, genuine)?;
-    let Solved::Distances(values) = spec.solve(ValueKind::Distance, &())? else {
+    let Solved::Distances(values) = Spec::new(spec.clone()).solve(ValueKind::Distance, &())? else {
         return Err(crate::Error::internal(
             "the weighing puzzle solves to distances",
         ));

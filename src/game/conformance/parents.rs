@@ -3,6 +3,7 @@
 //! missing from the list leaves a position waiting for ever (a draw where there is a win), one
 //! too many counts a move down twice: both are wrong values, so the check is exact.
 
+use super::{Broken, Contract};
 use std::collections::HashMap;
 
 use crate::game::Rules;
@@ -25,7 +26,7 @@ fn moving<G: Tiered>(g: &G, p: u64) -> Option<Vec<u64>> {
 /// For every tier that lists its un-moves and every position the engine solves there, the
 /// parents listed (once each, less those that are no position or where the game is over) are
 /// exactly the positions of the tier with a move to it, and each of them is a representative.
-pub(super) fn tier_parents<G: Tiered + Rules>(g: &G) -> Result<(), String> {
+pub(super) fn tier_parents<G: Tiered + Rules>(g: &G) -> Result<(), Broken> {
     check_listed(g, |c, f| g.tier_parents(c, f))?;
     check_counted(g, |p, tier, f| g.visit_counting(p, tier, f))
 }
@@ -38,7 +39,7 @@ pub(super) fn tier_parents<G: Tiered + Rules>(g: &G) -> Result<(), String> {
 fn check_counted<G: Tiered + Rules>(
     g: &G,
     counting: impl Fn(u64, std::ops::Range<u64>, &mut dyn FnMut(u64)) -> (Visit, u32),
-) -> Result<(), String> {
+) -> Result<(), Broken> {
     let name = |i: u64| format!("{} (index {i})", g.format(&g.unrank(i)));
     let split = |mut kids: Vec<u64>, tier: &std::ops::Range<u64>| {
         kids.sort_unstable();
@@ -57,8 +58,11 @@ fn check_counted<G: Tiered + Rules>(
             let mut named = Vec::new();
             let (counted_visit, counted) = counting(p, tier.clone(), &mut |c| named.push(c));
             if visit != counted_visit {
-                return Err(format!(
+                return Err(Broken::new(
+                    Contract::Parents,
+                    format!(
                     "index {p}: visited {visit:?}, and {counted_visit:?} where children are counted"
+                ),
                 ));
             }
             if visit != Visit::Moves {
@@ -67,21 +71,27 @@ fn check_counted<G: Tiered + Rules>(
             let ((inside, outside), (named_inside, named_outside)) =
                 (split(all, &tier), split(named, &tier));
             if outside != named_outside {
-                return Err(format!(
+                return Err(Broken::new(
+                    Contract::Parents,
+                    format!(
                     "{}: where children are counted, those outside the tier are not its moves' \
                      ({} named, {} moves)",
                     name(p),
                     named_outside.len(),
                     outside.len()
+                ),
                 ));
             }
             let found = named_inside.len() as u64 + u64::from(counted);
             if found != inside.len() as u64 || named_inside.iter().any(|c| !inside.contains(c)) {
-                return Err(format!(
-                    "{}: {} children inside the tier, {} named and {counted} counted",
-                    name(p),
-                    inside.len(),
-                    named_inside.len()
+                return Err(Broken::new(
+                    Contract::Parents,
+                    format!(
+                        "{}: {} children inside the tier, {} named and {counted} counted",
+                        name(p),
+                        inside.len(),
+                        named_inside.len()
+                    ),
                 ));
             }
         }
@@ -94,7 +104,7 @@ fn check_counted<G: Tiered + Rules>(
 fn check_listed<G: Tiered + Rules>(
     g: &G,
     un_moves: impl Fn(u64, &mut dyn FnMut(u64)) -> bool,
-) -> Result<(), String> {
+) -> Result<(), Broken> {
     let name = |i: u64| format!("{} (index {i})", g.format(&g.unrank(i)));
     let folds = g.symmetries() > 1;
     for t in 0..g.tier_count() {
@@ -121,25 +131,34 @@ fn check_listed<G: Tiered + Rules>(
             listed.dedup();
             if once && listed.len() != n {
                 // Taken as they come, a parent listed twice counts its move down twice.
-                return Err(format!(
-                    "{}: its un-moves are said to come once each, and {} came twice",
-                    name(c),
-                    n - listed.len()
+                return Err(Broken::new(
+                    Contract::Parents,
+                    format!(
+                        "{}: its un-moves are said to come once each, and {} came twice",
+                        name(c),
+                        n - listed.len()
+                    ),
                 ));
             }
             if let Some(&p) = listed.iter().find(|p| !tier.contains(p)) {
-                return Err(format!(
-                    "{}: an un-move leads to index {p}, outside its tier {t} ({}..{})",
-                    name(c),
-                    tier.start,
-                    tier.end
+                return Err(Broken::new(
+                    Contract::Parents,
+                    format!(
+                        "{}: an un-move leads to index {p}, outside its tier {t} ({}..{})",
+                        name(c),
+                        tier.start,
+                        tier.end
+                    ),
                 ));
             }
             if let Some(&p) = listed.iter().find(|&&p| folds && !g.represents(p)) {
-                return Err(format!(
-                    "{}: an un-move leads to {}, which is not the representative of its class",
-                    name(c),
-                    name(p)
+                return Err(Broken::new(
+                    Contract::Parents,
+                    format!(
+                        "{}: an un-move leads to {}, which is not the representative of its class",
+                        name(c),
+                        name(p)
+                    ),
                 ));
             }
             listed.retain(|&p| moving(g, p).is_some());
@@ -153,22 +172,25 @@ fn check_listed<G: Tiered + Rules>(
                     .take(4)
                     .map(|&p| name(p))
                     .collect();
-                return Err(format!(
-                    "{}: its listed un-moves are not the tier's moves to it read backward \
+                return Err(Broken::new(
+                    Contract::Parents,
+                    format!(
+                        "{}: its listed un-moves are not the tier's moves to it read backward \
                      (expected {} parents, listed {}; missing: {}; not moving to it: {})",
-                    name(c),
-                    want.len(),
-                    listed.len(),
-                    if missing.is_empty() {
-                        "none".into()
-                    } else {
-                        missing.join(", ")
-                    },
-                    if extra.is_empty() {
-                        "none".into()
-                    } else {
-                        extra.join(", ")
-                    },
+                        name(c),
+                        want.len(),
+                        listed.len(),
+                        if missing.is_empty() {
+                            "none".into()
+                        } else {
+                            missing.join(", ")
+                        },
+                        if extra.is_empty() {
+                            "none".into()
+                        } else {
+                            extra.join(", ")
+                        },
+                    ),
                 ));
             }
         }
@@ -182,10 +204,14 @@ fn check_listed<G: Tiered + Rules>(
 pub(crate) struct KeptMoves<'a, G>(pub &'a G);
 
 #[cfg(test)]
-impl<G: Tiered> Tiered for KeptMoves<'_, G> {
+impl<G: Tiered> crate::model::Indexed for KeptMoves<'_, G> {
     fn positions(&self) -> u64 {
         self.0.positions()
     }
+}
+
+#[cfg(test)]
+impl<G: Tiered> Tiered for KeptMoves<'_, G> {
     fn tier_count(&self) -> u64 {
         self.0.tier_count()
     }
@@ -237,13 +263,14 @@ impl<G: Tiered> Tiered for KeptMoves<'_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::GameSpec;
-    use crate::games::mill::MillSpec;
+    use crate::games::chess::Endgame;
+    use crate::games::mill::{Mill, MillSpec};
+    use crate::model::Indexed;
 
     /// The un-moves of Three Men's Morris pass, and fail with one parent left out or one added.
     #[test]
     fn a_missing_or_a_false_parent_is_caught() {
-        let g = MillSpec::new(3, Some(9), false).unwrap().view();
+        let g = Mill::new(MillSpec::new(3, Some(9), false).unwrap());
         check_listed(&g, |c, f| g.tier_parents(c, f)).unwrap();
         // The first position with a parent loses its first one.
         let victim = (0..g.positions())
@@ -267,7 +294,7 @@ mod tests {
         })
         .unwrap_err();
         assert!(
-            err.contains("missing: ") && !err.contains("missing: none"),
+            err.what.contains("missing: ") && !err.what.contains("missing: none"),
             "{err}"
         );
         // A position of the tier that does not move to it, listed as a parent.
@@ -287,7 +314,7 @@ mod tests {
         })
         .unwrap_err();
         assert!(
-            err.contains("not moving to it: ") && !err.contains("to it: none"),
+            err.what.contains("not moving to it: ") && !err.what.contains("to it: none"),
             "{err}"
         );
         // A parent listed twice where the un-moves are said to come once each.
@@ -303,7 +330,7 @@ mod tests {
             true
         })
         .unwrap_err();
-        assert!(err.contains("came twice"), "{err}");
+        assert!(err.what.contains("came twice"), "{err}");
     }
 
     /// Chess counts its quiet moves where it can (KRk without pawns, where a king on a long
@@ -313,14 +340,14 @@ mod tests {
     fn a_miscounted_child_is_caught() {
         use crate::games::chess::ChessSpec;
         for men in ["KRk", "KPk"] {
-            let g = ChessSpec::new(men).unwrap().view();
+            let g = Endgame::new(ChessSpec::new(men).unwrap());
             check_counted(&g, |p, t, f| g.visit_counting(p, t, f)).unwrap();
             let err = check_counted(&g, |p, t, f| {
                 let (visit, counted) = g.visit_counting(p, t, f);
                 (visit, counted + u32::from(counted > 0))
             })
             .unwrap_err();
-            assert!(err.contains("counted"), "{men}: {err}");
+            assert!(err.what.contains("counted"), "{men}: {err}");
             let err = check_counted(&g, |p, t, f| {
                 let mut first = true;
                 g.visit_counting(p, t.clone(), |c| {
@@ -332,7 +359,7 @@ mod tests {
                 })
             })
             .unwrap_err();
-            assert!(err.contains("named"), "{men}: {err}");
+            assert!(err.what.contains("named"), "{men}: {err}");
         }
     }
 }

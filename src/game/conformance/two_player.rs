@@ -2,6 +2,7 @@
 //! [`super::values`] checks a remoteness or wlt entry against.
 
 use super::Rules;
+use super::{Broken, Contract};
 use crate::model::Standing;
 
 /// The check of a [`ValueKind::Wlt`] entry `v` of a legal position against its children's
@@ -15,26 +16,38 @@ pub(super) fn check_wlt(
     v: u32,
     kids: &[u64],
     value: &dyn Fn(u64) -> u32,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), Broken> {
     use crate::format::entries::wlt;
     use crate::model::Wlt;
     let Some(found) = wlt::value(v) else {
-        return Err(format!(
-            "entry {v} holds no value, but the rules accept the position"
+        return Err(Broken::new(
+            Contract::Values,
+            format!("entry {v} holds no value, but the rules accept the position"),
         ));
     };
     let (want, why) = match r.terminal_standing(pos) {
-        Some(_) if !kids.is_empty() => return Err("the game is over, yet it has moves".into()),
+        Some(_) if !kids.is_empty() => {
+            return Err(Broken::new(
+                Contract::Values,
+                "the game is over, yet it has moves",
+            ))
+        }
         Some(t) => (Wlt::from(t), "the game is over".to_string()),
-        None if kids.is_empty() => return Err("the game goes on, yet it has no move".into()),
+        None if kids.is_empty() => {
+            return Err(Broken::new(
+                Contract::Values,
+                "the game goes on, yet it has no move",
+            ))
+        }
         None => {
             let mut seen = Vec::with_capacity(kids.len());
             for &c in kids {
                 match wlt::value(value(c)) {
                     Some(x) => seen.push(x),
                     None => {
-                        return Err(format!(
-                            "a move leads to index {c}, whose entry holds no value"
+                        return Err(Broken::new(
+                            Contract::Values,
+                            format!("a move leads to index {c}, whose entry holds no value"),
                         ))
                     }
                 }
@@ -55,10 +68,9 @@ pub(super) fn check_wlt(
         }
     };
     if found != want {
-        return Err(format!(
-            "{}, expected {} ({why})",
-            found.text(),
-            want.text()
+        return Err(Broken::new(
+            Contract::Values,
+            format!("{}, expected {} ({why})", found.text(), want.text()),
         ));
     }
     Ok(())

@@ -32,8 +32,8 @@ use shakmaty::{Board, Chess, Color, EnPassantMode, Piece, Position, Role, Square
 
 use self::index::{transform, KingPairs, Material};
 use crate::format::entries::standing;
-use crate::game::{params, Arguments, Fact, GameSpec, Move, Param, Rules, Values};
-use crate::model::{Standing, Tiered, ValueKind, Visit};
+use crate::game::{params, Arguments, Fact, GameSpec, Move, Param, Rules, Values, View};
+use crate::model::{Indexed, Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 /// The most men a table may hold (with kings).
@@ -85,9 +85,8 @@ impl GameSpec for ChessSpec {
     )];
     const VALUES: &'static [ValueKind] = &[ValueKind::Remoteness, ValueKind::Wlt, ValueKind::Dtz];
 
-    type View = Endgame;
-    fn view(&self) -> Endgame {
-        Endgame::new(self.clone())
+    fn view(&self) -> View {
+        View::two_player(Endgame::new(self.clone()))
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -235,7 +234,8 @@ fn role_index(role: Role) -> usize {
 }
 
 impl Endgame {
-    fn new(spec: ChessSpec) -> Endgame {
+    /// The ending of `spec`: its index of placements, made once.
+    pub fn new(spec: ChessSpec) -> Endgame {
         let pairs = [KingPairs::new(8), KingPairs::new(2), KingPairs::new(1)];
         let mut tiers = Vec::new();
         let mut parts = Vec::new();
@@ -668,10 +668,13 @@ impl Endgame {
     }
 }
 
-impl Tiered for Endgame {
+impl Indexed for Endgame {
     fn positions(&self) -> u64 {
         self.positions
     }
+}
+
+impl Tiered for Endgame {
     fn tier_count(&self) -> u64 {
         self.parts.len() as u64
     }
@@ -889,5 +892,3 @@ impl Rules for Endgame {
         fen::format(pos)
     }
 }
-
-crate::game::tiered_game_view!(Endgame);

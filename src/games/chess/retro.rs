@@ -334,14 +334,13 @@ mod tests {
     use super::*;
     use crate::format::entries::standing;
     use crate::game::conformance::KeptMoves;
-    use crate::game::GameSpec;
     use crate::model::{Standing, Tiered, Visit};
     use crate::solve::solve_standings;
 
     #[test]
     fn solving_from_un_moves_gives_the_values_of_the_kept_moves() {
         for men in ["KRk", "KRkn", "KPk"] {
-            let e = ChessSpec::new(men).unwrap().view();
+            let e = Endgame::new(ChessSpec::new(men).unwrap());
             assert!(e.lists_tier_parents(e.tier_count() - 1));
             let listed = solve_standings(&e, &()).unwrap();
             let kept = solve_standings(&KeptMoves(&e), &()).unwrap();
@@ -423,7 +422,7 @@ mod tests {
             ("KPPkp", 11, 5),
             ("KRPkr", 10_007, 1),
         ] {
-            let e = ChessSpec::new(men).unwrap().view();
+            let e = Endgame::new(ChessSpec::new(men).unwrap());
             // The ending's last tier, and its first with en passant positions.
             let last = e.tiers.last().unwrap().parts.clone();
             let with_ep = last.clone().find(|&p| e.parts[p].ep_width > 0);

@@ -240,8 +240,7 @@ impl Endgame {
 mod tests {
     use super::super::ChessSpec;
     use super::*;
-    use crate::game::GameSpec;
-    use crate::model::Tiered;
+    use crate::model::Indexed;
 
     /// The visit and the children, sorted.
     fn seen(v: (Visit, u32), mut kids: Vec<u64>) -> (Visit, u32, Vec<u64>) {
@@ -257,7 +256,7 @@ mod tests {
         for men in [
             "KQk", "KBNk", "KBkb", "KNkn", "KPk", "KPkp", "KRkb", "KPPkp", "KRPkr", "KQkbn",
         ] {
-            let e = ChessSpec::new(men).unwrap().view();
+            let e = Endgame::new(ChessSpec::new(men).unwrap());
             // About a million indices of each (every one of KQk and KPk); an odd step, so
             // both sides to move come.
             let step = (e.positions() / 1_000_000) | 1;

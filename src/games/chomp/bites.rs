@@ -145,7 +145,7 @@ impl Chomp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameSpec, Rules};
+    use crate::game::Rules;
     use crate::games::chomp::ChompSpec;
     use crate::solve::{Staged, MAX_TRIANGLE};
 

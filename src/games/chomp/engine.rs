@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use super::bites::{LastRow, LastTwoRows};
 use super::{transpose, Chomp, ChompSpec, MAX_ROWS};
-use crate::game::{GameSpec, Rules};
+use crate::game::Rules;
 use crate::progress::Progress;
 use crate::solve::{
     solve_grundy_triangles, solve_grundy_waves, solve_outcomes_runs_words,
@@ -185,6 +185,7 @@ impl Chomp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameSpec;
     use crate::model::ValueKind;
     use crate::solve::in_pool;
 
@@ -270,12 +271,12 @@ mod tests {
             let spec = ChompSpec::new(r, c).unwrap();
             assert_eq!(spec.engine(), engine, "{r}x{c}");
             let table = spec.positions().div_ceil(8);
-            let need = spec.solve_memory(ValueKind::Outcome);
+            let need = spec.view().solve_memory(ValueKind::Outcome);
             assert!(need >= tables * table, "{r}x{c}: {need}");
             assert!(need <= tables * table + 32 * mib, "{r}x{c}: {need}");
         }
         let grundy = ChompSpec::new(9, 14).unwrap();
         assert_eq!(grundy.grundy_engine(), Engine::Triangles);
-        assert!(grundy.solve_memory(ValueKind::Grundy) >= 2 * grundy.positions());
+        assert!(grundy.view().solve_memory(ValueKind::Grundy) >= 2 * grundy.positions());
     }
 }

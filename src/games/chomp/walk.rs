@@ -4,7 +4,7 @@
 
 use super::bites::{LastRow, LastTwoRows};
 use super::{Chomp, Cursor, Piece, MAX_ROWS, PIECE_ROWS};
-use crate::game::GameSpec;
+use crate::model::Indexed;
 use crate::solve::Staged;
 
 impl Chomp {
@@ -143,13 +143,22 @@ impl FirstRows for LastTwoRows<'_> {
     }
 }
 
-impl<T: FirstRows> Staged for T {
+// The last rows' views of the box hold every position of it, as the box does.
+impl Indexed for LastRow<'_> {
+    fn positions(&self) -> u64 {
+        self.0.spec.positions()
+    }
+}
+
+impl Indexed for LastTwoRows<'_> {
+    fn positions(&self) -> u64 {
+        self.0.spec.positions()
+    }
+}
+
+impl<T: FirstRows + Indexed> Staged for T {
     type Piece = Piece;
     type Cursor = Cursor;
-
-    fn positions(&self) -> u64 {
-        self.chomp().spec.positions()
-    }
 
     fn waves(&self) -> usize {
         self.rows() * self.chomp().c

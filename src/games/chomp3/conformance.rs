@@ -1,20 +1,22 @@
 //! The conformance checks of a three-rowed Chomp table against a brute force over every
 //! position of a small board.
 
-use super::{entries, index, solve, Chomp3Rules, View};
+use super::{entries, solve, Chomp3Rules, View};
+use crate::game::conformance::{self, Broken, Checked, Contract};
 use crate::game::{Move, Rules};
 use crate::model::Outcome;
 
-/// The conformance checks of a table of `--max max`: `f` against a brute force over every
-/// position with `p ≤ max + 2` (outcome and winning bites), the lookups' rules (parse, format,
-/// rank and unrank round trips), and the same bytes at 1 and 2 threads. Returns the number of
-/// entries (every one was read by some checked position).
-pub(super) fn conformance(max: u32) -> std::result::Result<u64, String> {
-    let bytes = solve(max, &()).map_err(|e| e.to_string())?;
+/// The conformance checks of a table of `--max max`: the lookups' `rules` over the entries
+/// `0..named` ([`conformance::rules`]), then `f` against a brute force over every position with
+/// `p ≤ max + 2` (outcome and winning bites) and the same bytes at 1 and 2 threads. Returns the
+/// number of entries (every one was read by some checked position).
+pub(super) fn conformance(max: u32, rules: &dyn Rules, named: u64) -> Checked {
+    conformance::rules(rules, named, None)?;
+    let broken = |what: String| Broken::new(Contract::Engine, what);
+    let bytes = solve(max, &()).map_err(|e| broken(e.to_string()))?;
     let entry =
         |i: u64| u16::from_le_bytes([bytes[2 * i as usize], bytes[2 * i as usize + 1]]) as u32;
     let view = View::new(max, &entry);
-    let rules = Chomp3Rules { max: max as u64 };
     let m = max as usize + 2;
     let win = brute_force(m);
     let mut checked = 0;
@@ -34,40 +36,27 @@ pub(super) fn conformance(max: u32) -> std::result::Result<u64, String> {
                     .extension_winning_moves(&pos, &entry)
                     .unwrap_or_default();
                 if got != want {
-                    return Err(format!(
+                    return Err(broken(format!(
                         "position {p},{q},{r}: winning bites {got:?} from f, {want:?} by brute force"
-                    ));
+                    )));
                 }
                 if view.outcome((p as u64, q as u64, r as u64)) != Outcome::from_win(win[p][q][r]) {
-                    return Err(format!(
+                    return Err(broken(format!(
                         "position {p},{q},{r}: outcome differs from brute force"
-                    ));
-                }
-                let text = rules.format(&pos);
-                let back = rules.parse(&text).map_err(|e| e.to_string())?;
-                if rules.rank(&back) != index(q as u64, r as u64) {
-                    return Err(format!("position {p},{q},{r}: rank after parse differs"));
+                    )));
                 }
                 checked += 1;
             }
         }
     }
-    for i in 0..entries(max) {
-        let pos = rules.unrank(i);
-        if rules.check(&pos).is_err() || rules.rank(&pos) != i {
-            return Err(format!(
-                "entry {i}: unrank gives {pos:?}, which does not rank back"
-            ));
-        }
-    }
     let two = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
-        .map_err(|e| e.to_string())?
+        .map_err(|e| broken(e.to_string()))?
         .install(|| solve(max, &()))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| broken(e.to_string()))?;
     if two != bytes {
-        return Err("the table differs at 2 threads".into());
+        return Err(broken("the table differs at 2 threads".into()));
     }
     debug_assert!(checked >= entries(max));
     Ok(entries(max))
@@ -93,7 +82,6 @@ pub fn brute_force(m: usize) -> Vec<Vec<Vec<bool>>> {
 mod tests {
     use super::*;
     use crate::format::Solved;
-    use crate::game::GameSpec;
     use crate::games::chomp::{Chomp, ChompSpec};
     use crate::model::ValueKind;
 
@@ -148,7 +136,8 @@ mod tests {
     fn agrees_with_the_box_tables() {
         let c = 200u32;
         let spec = ChompSpec::new(3, c).unwrap();
-        let Solved::Outcomes { bits, .. } = spec.solve(ValueKind::Outcome, &()).unwrap() else {
+        let table = crate::games::Spec::from(spec.clone()).solve(ValueKind::Outcome, &());
+        let Solved::Outcomes { bits, .. } = table.unwrap() else {
             panic!("a box table holds outcomes");
         };
         let game = Chomp::new(spec.clone());

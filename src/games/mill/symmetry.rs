@@ -150,6 +150,7 @@ mod tests {
     use super::*;
     use crate::game::GameSpec;
     use crate::games::mill::MillSpec;
+    use crate::model::Indexed;
     use crate::model::{Standing, Tiered};
 
     #[test]
@@ -227,10 +228,13 @@ mod tests {
     /// leaves it, the moves inside a tier kept as edges rather than read backward.
     struct Whole(Mill);
 
-    impl Tiered for Whole {
+    impl crate::model::Indexed for Whole {
         fn positions(&self) -> u64 {
-            Tiered::positions(&self.0)
+            Indexed::positions(&self.0)
         }
+    }
+
+    impl Tiered for Whole {
         fn tier_count(&self) -> u64 {
             self.0.tier_count()
         }
@@ -262,7 +266,7 @@ mod tests {
     #[test]
     fn representatives_of_a_run_are_those_of_each_index() {
         for men in [5, 6] {
-            let g = MillSpec::new(men, None, false).unwrap().view();
+            let g = Mill::new(MillSpec::new(men, None, false).unwrap());
             for t in 0..g.tier_count() {
                 let r = g.tier(t);
                 let odd = (r.start + 4097).min(r.end);
@@ -300,8 +304,8 @@ mod tests {
             let spec = MillSpec::new(men, points, flying)
                 .and_then(|s| s.with_endgame(endgame)?.with_lasker(lasker))
                 .unwrap();
-            let folded = spec.view();
-            let whole = Whole(spec.view());
+            let folded = Mill::new(spec.clone());
+            let whole = Whole(Mill::new(spec.clone()));
             let bytes = solve_standings(&whole, &()).unwrap();
             assert!(Tiered::symmetries(&folded) > 1);
             for threads in [1, 2] {

@@ -17,10 +17,9 @@
 
 use crate::format::Solved;
 use crate::game::{
-    conformance, params, Arguments, Fact, GameSpec, GameView, HeapSequence, Move, Param, Rules,
-    Values,
+    params, Arguments, Engine, Fact, GameSpec, HeapSequence, Move, Param, Rules, Values, View,
 };
-use crate::model::ValueKind;
+use crate::model::{Indexed, ValueKind};
 use crate::progress::Progress;
 use crate::solve::Saves;
 use crate::{Error, Result};
@@ -123,9 +122,8 @@ impl GameSpec for OctalSpec {
     ];
     const VALUES: &'static [ValueKind] = &[ValueKind::Grundy];
 
-    type View = Octal;
-    fn view(&self) -> Octal {
-        Octal(self.clone())
+    fn view(&self) -> View {
+        View::with_engine(Octal(self.clone()))
     }
 
     fn from_args(a: &Arguments) -> Result<Self> {
@@ -150,10 +148,6 @@ impl GameSpec for OctalSpec {
         ])
     }
 
-    fn positions(&self) -> u64 {
-        self.max_heap as u64 + 1
-    }
-
     fn stem(&self) -> String {
         format!("octal-{}-{}", self.code, self.max_heap)
     }
@@ -174,46 +168,6 @@ impl GameSpec for OctalSpec {
         )
     }
 
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        self.solve_saving(kind, progress, &())
-    }
-
-    /// The sparse method saves the values solved so far (one or two bytes a heap) and resumes
-    /// from them.
-    fn solve_saving(
-        &self,
-        _kind: ValueKind,
-        progress: &dyn Progress,
-        saves: &dyn Saves,
-    ) -> Result<Solved> {
-        Ok(
-            match solve_values(&self.code, self.max_heap, self.method, progress, saves)? {
-                Nimbers::Bytes(g) => Solved::GrundyBytes(g),
-                Nimbers::Wide(g) => Solved::Grundy(g),
-            },
-        )
-    }
-
-    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
-        match self.method {
-            Method::Sparse => self.positions().saturating_mul(2),
-            Method::Plain => 0,
-        }
-    }
-
-    fn solve_memory(&self, _kind: ValueKind) -> u64 {
-        // The plain method: the values (two bytes a heap) and the marks of the mex. The sparse
-        // one: the values in one byte; when one does not fit, the two-byte copy beside them
-        // while they are widened (three bytes a heap at the peak, within what the build adds
-        // for encoding two-byte values: two more), the mirror of the search (at most 32 MiB),
-        // the counts and the rare heaps (few: 8 MiB allowed).
-        let n = self.positions();
-        match self.method {
-            Method::Plain => n.saturating_mul(2) + 4 * (1 << 16),
-            Method::Sparse => n.saturating_mul(2) + (40 << 20),
-        }
-    }
-
     fn samples() -> Vec<Self> {
         [
             ("0.77", 40),
@@ -228,29 +182,52 @@ impl GameSpec for OctalSpec {
         .filter_map(|(code, n)| OctalSpec::new(code, n).ok())
         .collect()
     }
+}
 
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        conformance::rules(&Octal(self.clone()), self.positions(), None)
+/// An octal game is solved heap by heap (its positions are sums of heaps) by an engine of its
+/// own, not over `Game`.
+impl Engine for Octal {
+    /// The sparse method saves the values solved so far (one or two bytes a heap) and resumes
+    /// from them.
+    fn solve(
+        &self,
+        _kind: ValueKind,
+        progress: &dyn Progress,
+        saves: &dyn Saves,
+    ) -> Result<Solved> {
+        let spec = &self.0;
+        Ok(
+            match solve_values(&spec.code, spec.max_heap, spec.method, progress, saves)? {
+                Nimbers::Bytes(g) => Solved::GrundyBytes(g),
+                Nimbers::Wide(g) => Solved::Grundy(g),
+            },
+        )
+    }
+
+    fn saved_bytes(&self, _kind: ValueKind) -> u64 {
+        match self.0.method {
+            Method::Sparse => self.positions().saturating_mul(2),
+            Method::Plain => 0,
+        }
+    }
+
+    fn memory(&self, _kind: ValueKind) -> u64 {
+        // The plain method: the values (two bytes a heap) and the marks of the mex. The sparse
+        // one: the values in one byte; when one does not fit, the two-byte copy beside them
+        // while they are widened (three bytes a heap at the peak, within what the build adds
+        // for encoding two-byte values: two more), the mirror of the search (at most 32 MiB),
+        // the counts and the rare heaps (few: 8 MiB allowed).
+        let n = self.positions();
+        match self.0.method {
+            Method::Plain => n.saturating_mul(2) + 4 * (1 << 16),
+            Method::Sparse => n.saturating_mul(2) + (40 << 20),
+        }
     }
 }
 
-/// An octal game is solved heap by heap (its positions are sums of heaps), not over `Game`:
-/// the view answers for the solvers from the spec.
-impl GameView for Octal {
+impl Indexed for Octal {
     fn positions(&self) -> u64 {
-        self.0.positions()
-    }
-
-    fn solve(&self, kind: ValueKind, progress: &dyn Progress) -> Result<Solved> {
-        self.0.solve(kind, progress)
-    }
-
-    fn solve_memory(&self, kind: ValueKind) -> u64 {
-        self.0.solve_memory(kind)
-    }
-
-    fn conformance(&self) -> std::result::Result<u64, String> {
-        self.0.conformance()
+        self.0.max_heap as u64 + 1
     }
 }
 

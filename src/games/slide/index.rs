@@ -456,7 +456,7 @@ impl SlideIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::bfs::Puzzle;
+    use crate::model::Indexed;
 
     fn boards() -> Vec<Board> {
         [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]

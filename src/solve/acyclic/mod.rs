@@ -402,6 +402,7 @@ impl Mex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Indexed;
 
     #[test]
     fn bits_become_bytes_without_a_copy() {
@@ -437,10 +438,13 @@ mod tests {
         }
     }
 
-    impl Game for Heap {
+    impl crate::model::Indexed for Heap {
         fn positions(&self) -> u64 {
             self.positions
         }
+    }
+
+    impl Game for Heap {
         fn level_count(&self) -> u64 {
             self.levels
         }

@@ -402,6 +402,7 @@ mod tests {
     //! `a` and keeps `(u, v)`. Checked against a brute-force search.
 
     use super::*;
+    use crate::model::Indexed;
 
     const K: u64 = 2;
 

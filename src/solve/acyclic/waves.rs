@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
 use crate::progress::Progress;
 use rayon::prelude::*;
 
-use crate::model::Outcome;
+use crate::model::{Indexed, Outcome};
 use crate::solve::acyclic::{stop_at_p, Bits, Mex};
 use crate::{Error, Result};
 
@@ -49,15 +49,12 @@ pub enum Mirror {
 /// solver ([`crate::solve::acyclic::runs::Runs`]) and the triangle solver
 /// ([`crate::solve::acyclic::triangles::Triangles`]) share. A walk visits *units*: positions for
 /// [`Waves`] (in increasing index order), runs or triangles for the others.
-pub trait Staged: Sync {
+pub trait Staged: Indexed + Sync {
     /// One task's share of a wave.
     type Piece: Send + Sync;
     /// The game's view of the unit being visited: the unit itself and whatever makes its
     /// indices, its children's indices and its mirror image cheap.
     type Cursor;
-
-    /// Number of positions; indices are `0..positions()`.
-    fn positions(&self) -> u64;
 
     /// Number of waves.
     fn waves(&self) -> usize;
@@ -281,12 +278,15 @@ mod tests {
         a * (N + 1) + b
     }
 
-    impl Staged for Heaps {
-        type Piece = (u64, Range<u64>);
-        type Cursor = (u64, u64);
+    impl Indexed for Heaps {
         fn positions(&self) -> u64 {
             (N + 1) * (N + 1)
         }
+    }
+
+    impl Staged for Heaps {
+        type Piece = (u64, Range<u64>);
+        type Cursor = (u64, u64);
         fn waves(&self) -> usize {
             (2 * N + 1) as usize
         }
@@ -347,10 +347,13 @@ mod tests {
         let start: u64 = (0..s).map(|t| t.min(N) - t.saturating_sub(N) + 1).sum();
         start + a - s.saturating_sub(N)
     }
-    impl Game for Levels {
+    impl Indexed for Levels {
         fn positions(&self) -> u64 {
             (N + 1) * (N + 1)
         }
+    }
+
+    impl Game for Levels {
         fn level_count(&self) -> u64 {
             2 * N + 1
         }

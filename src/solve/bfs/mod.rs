@@ -26,6 +26,7 @@ pub mod partitioned;
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
+use crate::model::Indexed;
 use crate::progress::Progress;
 use crate::solve::prefetch::prefetch;
 use crate::solve::word_bits::WordBits;
@@ -40,10 +41,7 @@ use crate::{Error, Result};
 /// * moves are reversible: `b` is a neighbour of `a` exactly when `a` is a neighbour of `b`
 ///   (the search runs from the goals outwards and reads the result as distance *to* a goal);
 /// * every move costs one.
-pub trait Puzzle: Sync {
-    /// Number of positions; indices are `0..positions()`.
-    fn positions(&self) -> u64;
-
+pub trait Puzzle: Indexed + Sync {
     /// The goal positions (distance 0).
     fn goals(&self) -> Vec<u64>;
 
@@ -441,10 +439,13 @@ mod tests {
     /// A cycle of `n` positions, each joined to its two neighbours: distances are known.
     struct Ring(u64);
 
-    impl Puzzle for Ring {
+    impl Indexed for Ring {
         fn positions(&self) -> u64 {
             self.0
         }
+    }
+
+    impl Puzzle for Ring {
         fn goals(&self) -> Vec<u64> {
             vec![0]
         }
@@ -457,10 +458,13 @@ mod tests {
     /// A three-dimensional torus of side `k`, larger than one chunk for k ≥ 41.
     struct Torus(u64);
 
-    impl Puzzle for Torus {
+    impl Indexed for Torus {
         fn positions(&self) -> u64 {
             self.0.pow(3)
         }
+    }
+
+    impl Puzzle for Torus {
         fn goals(&self) -> Vec<u64> {
             vec![0]
         }

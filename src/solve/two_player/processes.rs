@@ -351,6 +351,7 @@ fn from_word(w: u64) -> Seen {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Indexed;
     use crate::solve::exchange::Single;
     use crate::solve::two_player::solve_standings;
     use std::ops::Range;
@@ -364,10 +365,13 @@ mod tests {
         tiers: u64,
     }
 
-    impl Tiered for Rings {
+    impl crate::model::Indexed for Rings {
         fn positions(&self) -> u64 {
             self.n * self.tiers
         }
+    }
+
+    impl Tiered for Rings {
         fn tier_count(&self) -> u64 {
             self.tiers
         }

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use super::solve_standings;
 use crate::format::entries::standing;
-use crate::model::{Standing, Tiered};
+use crate::model::{Indexed, Standing, Tiered};
 
 /// A toy with cycles: positions 0..n on a ring inside one tier, each with moves to the
 /// next two positions, some positions marked as lost or tied ends; and a tier above that
@@ -14,10 +14,13 @@ struct Ring {
     ends: Vec<(u64, Standing)>,
 }
 
-impl Tiered for Ring {
+impl Indexed for Ring {
     fn positions(&self) -> u64 {
         self.n + 1
     }
+}
+
+impl Tiered for Ring {
     fn tier_count(&self) -> u64 {
         2
     }
@@ -178,10 +181,13 @@ impl Mirror {
     }
 }
 
-impl Tiered for Mirror {
+impl Indexed for Mirror {
     fn positions(&self) -> u64 {
         self.n + 1
     }
+}
+
+impl Tiered for Mirror {
     fn tier_count(&self) -> u64 {
         2
     }

@@ -3,8 +3,8 @@
 //! its index the bitmask of the standing pins (the shape of `N` numbers, each 0 or 1): `N`
 //! pins make `2^N` positions, and every move lowers the index.
 
-use gamedb::game::{params, Arguments, Move, Param, Shape, SimpleGame};
-use gamedb::{Error, Result};
+use gamedb::game::{params, Arguments, GameSpec, Move, Param, Shape, SimpleGame, SimpleView, View};
+use gamedb::{Error, Result, ValueKind};
 
 /// The Python module `kayles_py` (feature `python`): gamedb's Python API (`open`, `solve`, ...)
 /// with Kayles registered beside the built-in games (see `src/guide/game-authors.md`).
@@ -24,11 +24,13 @@ pub struct Kayles {
     pins: u32,
 }
 
-impl SimpleGame for Kayles {
+impl GameSpec for Kayles {
     const NAME: &'static str = "kayles/kayles";
     const ABOUT: &'static str =
         "Kayles: a row of N pins, knock down one pin or two adjacent pins (octal game .77)";
     const PARAMS: &'static [Param] = &[Param::required("pins", "N", "Pins in the row, 1..=20")];
+    // An impartial game in normal play: Grundy values by default, P/N bits when asked for.
+    const VALUES: &'static [ValueKind] = &[ValueKind::Grundy, ValueKind::Outcome];
 
     fn from_args(a: &Arguments) -> Result<Self> {
         match a.number("pins")? {
@@ -45,6 +47,12 @@ impl SimpleGame for Kayles {
         (1..=8).map(|pins| Kayles { pins }).collect()
     }
 
+    fn view(&self) -> View {
+        SimpleView::of(self)
+    }
+}
+
+impl SimpleGame for Kayles {
     fn shape(&self) -> Shape {
         let pins = self.pins;
         Shape {
@@ -75,9 +83,8 @@ impl SimpleGame for Kayles {
 #[cfg(test)]
 mod tests {
     use super::Kayles;
-    // The spec's side of Kayles (not `SimpleGame`, whose items of the same names it forwards).
     use gamedb::format::Solved;
-    use gamedb::game::{Arguments, GameSpec, Rules};
+    use gamedb::game::{Arguments, GameSpec};
     use gamedb::model::ValueKind;
     use gamedb::Spec;
 
@@ -88,7 +95,8 @@ mod tests {
     fn samples_pass_the_conformance_checks() {
         for sample in Kayles::samples() {
             let spec = Spec::new(sample.clone());
-            spec.conformance()
+            spec.view()
+                .conformance()
                 .unwrap_or_else(|e| panic!("{sample:?}: {e}"));
             spec.check_values()
                 .unwrap_or_else(|e| panic!("{sample:?}: {e}"));
@@ -97,7 +105,8 @@ mod tests {
 
     #[test]
     fn full_rows_have_the_published_grundy_values() {
-        let Solved::Grundy(g) = Kayles { pins: 15 }.solve(ValueKind::Grundy, &()).unwrap() else {
+        let table = Spec::new(Kayles { pins: 15 }).solve(ValueKind::Grundy, &());
+        let Solved::Grundy(g) = table.unwrap() else {
             panic!("grundy values")
         };
         let full: Vec<u16> = (0..16).map(|n| g[(1 << n) - 1]).collect();
@@ -106,10 +115,14 @@ mod tests {
 
     #[test]
     fn positions_parameters_and_moves() {
-        assert_eq!(Kayles::from_parameters("pins=12"), Ok(Kayles { pins: 12 }));
+        assert_eq!(
+            Kayles::from_parameters("pins=12").ok(),
+            Some(Kayles { pins: 12 })
+        );
         let pins = |n: u32| Kayles::from_args(&Arguments::new().with("pins", n));
         assert!(pins(0).is_err() && pins(21).is_err() && pins(20).is_ok());
-        let rules = Kayles { pins: 4 }.view();
+        let view = Kayles { pins: 4 }.view();
+        let rules = view.rules();
         assert!(rules.parse("1,1,0").is_err() && rules.parse("1,2,0,1").is_err());
         let moves = rules.moves(&rules.parse("1,1,0,1").unwrap());
         let labels: Vec<&str> = moves.iter().map(|m| m.label.as_str()).collect();

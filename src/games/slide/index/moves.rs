@@ -7,6 +7,7 @@
 
 use super::{Cursor, SlideIndex};
 use crate::games::board::SEQ_CELLS as MAX_CELLS;
+use crate::model::Indexed;
 use crate::solve::bfs::partitioned::Bipartite;
 use crate::solve::bfs::Puzzle;
 
@@ -81,11 +82,13 @@ impl SlideIndex {
     }
 }
 
-impl Puzzle for SlideIndex {
+impl Indexed for SlideIndex {
     fn positions(&self) -> u64 {
         self.blocks * self.cells as u64
     }
+}
 
+impl Puzzle for SlideIndex {
     fn goals(&self) -> Vec<u64> {
         vec![self.index_of(&self.grid.goal())]
     }

@@ -614,6 +614,7 @@ fn apply(layout: &Layout, marker: &Marker, positions: &[u64]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Indexed;
 
     #[test]
     fn reached_entries_become_bits() {
@@ -651,10 +652,13 @@ mod tests {
     /// position by position, as before the bulk moves.
     struct PerPosition(SlideIndex);
 
-    impl Puzzle for PerPosition {
+    impl crate::model::Indexed for PerPosition {
         fn positions(&self) -> u64 {
             self.0.positions()
         }
+    }
+
+    impl Puzzle for PerPosition {
         fn goals(&self) -> Vec<u64> {
             self.0.goals()
         }
