@@ -70,6 +70,12 @@ pub const PAYLOAD_OFFSET: u64 = 4096;
 /// Suffix of table files.
 pub const EXTENSION: &str = "gtab";
 
+/// The length of a table file whose payload is `payload_len` bytes: the header's page, then
+/// the payload.
+pub fn file_len(payload_len: u64) -> u64 {
+    PAYLOAD_OFFSET.saturating_add(payload_len)
+}
+
 /// Bytes of the game name field.
 pub const GAME_NAME_LEN: usize = 64;
 /// Bytes of the parameter text field.

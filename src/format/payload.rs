@@ -21,6 +21,8 @@
 //! written in pieces by `gamedb enumerate` (`mod3_bytes` and `format::TableParts`), never
 //! held twice in memory.
 
+use std::ops::Range;
+
 #[cfg(doc)]
 use super::entries::{mod3, standing, wlt, UNREACHED};
 use super::Solved;
@@ -107,6 +109,18 @@ impl Encoding {
             Encoding::Mod3 => "mod3",
             Encoding::U24 => "u24",
             Encoding::U2 => "u2",
+        }
+    }
+
+    /// The numpy type (`dtype` text) of an array over the payload as it is stored, without a
+    /// copy: `u1` for bits (the packed bytes, eight entries each) and u8 (an entry each), `<u2`
+    /// for u16 (little-endian, an entry each); `None` for the encodings no numpy element type
+    /// reads (mod3 and u2 pack four entries a byte, u24 takes three bytes an entry).
+    pub fn numpy_dtype(self) -> Option<&'static str> {
+        match self {
+            Encoding::Bits | Encoding::U8 => Some("u1"),
+            Encoding::U16 => Some("<u2"),
+            Encoding::Mod3 | Encoding::U24 | Encoding::U2 => None,
         }
     }
 
@@ -314,6 +328,47 @@ impl<'a> Entries<'a> {
                 out.extend(indices.iter().map(|&i| self.outcome(i)))
             }
         }
+    }
+
+    /// The indices of `range` (each below [`len`](Entries::len)) whose entry's outcome is
+    /// `want`, in increasing order. On a bit table whose range starts at a byte, a byte of
+    /// eight entries is tested at once (a P-list of a large box skips most bytes whole).
+    pub(crate) fn with_outcome(
+        self,
+        range: Range<u64>,
+        want: Outcome,
+    ) -> Box<dyn Iterator<Item = u64> + 'a> {
+        if self.encoding != Encoding::Bits || range.start % 8 != 0 {
+            return Box::new(range.filter(move |&i| self.outcome(i) == want));
+        }
+        let bytes = self.bytes;
+        let end = range.end;
+        let first = (range.start / 8) as usize;
+        let last = range.end.div_ceil(8) as usize;
+        Box::new((first..last).flat_map(move |b| {
+            // Bits set where the entry has the wanted outcome (1 = N).
+            let mut bits = if want == Outcome::N {
+                bytes[b]
+            } else {
+                !bytes[b]
+            };
+            std::iter::from_fn(move || {
+                while bits != 0 {
+                    let i = b as u64 * 8 + bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    if i < end {
+                        return Some(i);
+                    }
+                }
+                None
+            })
+        }))
+    }
+
+    /// The entries as one slice, entry `i` at byte `i`, when they are stored one byte each
+    /// (u8); `None` for the other encodings.
+    pub(crate) fn u8_slice(&self) -> Option<&'a [u8]> {
+        (self.encoding == Encoding::U8).then_some(self.bytes)
     }
 
     /// Calls `f` with the index of every entry whose outcome is P, in increasing order.
