@@ -2,18 +2,26 @@
 //! and how entries are read back. Encoder and decoder live side by side here; nothing else in
 //! the crate chooses an encoding or reads payload bytes.
 //!
-//! | value kind | encoding | entry `i`                                                   |
-//! |------------|----------|-------------------------------------------------------------|
-//! | outcome    | bits     | bit `i % 8` of byte `i / 8`, 1 = N                          |
-//! | Grundy     | u8       | byte `i` (every value ≤ 255)                                |
-//! | Grundy     | u16      | bytes `2i, 2i+1`, little-endian (some value > 255)          |
-//! | distance   | u8       | byte `i`; [`UNREACHED`] (255) where the goal is out of reach |
-//! | distance   | mod3     | bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`: the code of [`mod3`] |
-//! | extension  | u16      | bytes `2i, 2i+1`, little-endian: 0 none, else 1 + offset    |
-//! | extension  | u24      | bytes `3i..3i+3`, little-endian: the same, when an offset needs more than two bytes |
-//! | remoteness | u8       | byte `i`: the entry of [`standing`] (every remoteness ≤ 15)  |
-//! | remoteness | u16      | bytes `2i, 2i+1`, little-endian: the same entry (a remoteness > 15) |
-//! | wlt        | u2       | bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`: the code of [`wlt`] (0 no position, 1 lose, 2 win, 3 tie or draw) |
+//! | value kind   | encoding | entry `i`                                                          |
+//! |--------------|----------|--------------------------------------------------------------------|
+//! | `outcome`    | `bits`   | bit `i % 8` of byte `i / 8`, 1 = N                                 |
+//! | `grundy`     | `u8`     | byte `i` (every value ≤ 255)                                       |
+//! | `grundy`     | `u16`    | bytes `2i, 2i+1`, little-endian (some value > 255)                 |
+//! | `distance`   | `u8`     | byte `i`; [`UNREACHED`] (255) where the goal is out of reach       |
+//! | `distance`   | `mod3`   | two bits of byte `i / 4` (below): the code of [`mod3`]             |
+//! | `extension`  | `u16`    | bytes `2i, 2i+1`, little-endian: 0 none, else 1 + offset           |
+//! | `extension`  | `u24`    | bytes `3i..3i+3`, little-endian: the same (offsets past two bytes) |
+//! | `remoteness` | `u8`     | byte `i`: the entry of [`standing`] (every remoteness ≤ 15)        |
+//! | `remoteness` | `u16`    | bytes `2i, 2i+1`, little-endian: the same (a remoteness > 15)      |
+//! | `wlt`        | `u2`     | two bits of byte `i / 4` (below): the code of [`wlt`]              |
+//! | `dtz`        | `u8`     | byte `i`: [`standing`]'s entry, its distance to zeroing ≤ 15       |
+//! | `dtz`        | `u16`    | bytes `2i, 2i+1`, little-endian: the same (a distance > 15)        |
+//!
+//! Two bits of byte `i / 4` are its bits `2(i % 4)` and `2(i % 4) + 1`, the unused ones of the
+//! last byte 0; the [`wlt`] codes are 0 no position, 1 lose, 2 win, 3 tie or draw.
+//!
+//! The codes of the value kinds and encodings are in the [module](super) docs; a test
+//! (`tests/format_docs.rs`) holds this table's pairs to [`Encoding::holds`].
 //!
 //! The mod3 encoding keeps a distance modulo 3 (0 not reached, `1 + d mod 3` otherwise), a
 //! quarter of a byte table, for puzzles whose moves change the distance by exactly one: lookups
