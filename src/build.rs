@@ -55,7 +55,7 @@ pub fn needs(spec: &Spec, kind: ValueKind) -> Needs {
             .solve_memory(kind)
             .saturating_add(payload::encode_memory(kind, n)),
         table,
-        file: format::PAYLOAD_OFFSET + table,
+        file: format::file_len(table),
         checkpoints: 0,
     }
 }
@@ -207,7 +207,7 @@ pub fn build_locked(
     Ok(Built {
         path,
         positions: encoded.entries,
-        file_bytes: format::PAYLOAD_OFFSET + encoded.bytes.len() as u64,
+        file_bytes: format::file_len(encoded.bytes.len() as u64),
         solve_time,
         total_time: started.elapsed(),
         checkpoints: saves.map(|s| s.report()).unwrap_or_default(),

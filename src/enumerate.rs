@@ -201,7 +201,7 @@ fn check_disk<X: Exchange + ?Sized>(
         _ => 0,
     };
     let table = if opts.table && x.rank() == 0 {
-        Encoding::Mod3.payload_len(layout.n).unwrap_or(u64::MAX) + crate::format::PAYLOAD_OFFSET
+        crate::format::file_len(Encoding::Mod3.payload_len(layout.n).unwrap_or(u64::MAX))
     } else {
         0
     };

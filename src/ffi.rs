@@ -371,9 +371,9 @@ pub unsafe extern "C" fn gamedb_parameters(
     unsafe { with_table(table, |t| write_out(t.parameters(), buf, cap)) }
 }
 
-/// What the table's values are: 1 outcomes (P/N), 2 Grundy values, 3 distances, 4 extension
-/// entries, 5 win, lose, tie or draw with remoteness, 6 win, lose or tie-or-draw in two bits
-/// (see [`gamedb_value`]); or a negative error code.
+/// What the table's values are: the code of its value kind, as its header stores it
+/// ([`crate::format::value_kind_code`]; `GAMEDB_VALUES_*` in `gamedb.h`, see [`gamedb_value`]);
+/// or a negative error code.
 ///
 /// # Safety
 /// `table` is NULL or an open handle.
@@ -399,8 +399,8 @@ pub unsafe extern "C" fn gamedb_rank(table: *const Table, position: *const c_cha
 }
 
 /// The outcome of a position for the player to move: 0 = P (loses with best play),
-/// 1 = N (wins); or a negative error code. Works on outcome and Grundy tables
-/// (`GAMEDB_ERR_KIND` on distance, win/lose/tie/draw and wlt tables).
+/// 1 = N (wins); or a negative error code. Works on outcome, Grundy and extension tables
+/// (`GAMEDB_ERR_KIND` on distance, remoteness, dtz and wlt tables).
 ///
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.

@@ -47,7 +47,8 @@ extern "C" {
 #define GAMEDB_P 0 /* the player to move loses with best play */
 #define GAMEDB_N 1 /* the player to move wins */
 
-/* Value kinds returned by gamedb_value_kind(). */
+/* Value kinds returned by gamedb_value_kind(): the codes of the table header's value_kind
+ * field (tables/README.md; tests/format_docs.rs holds this list to the code's). */
 #define GAMEDB_VALUES_OUTCOME 1
 #define GAMEDB_VALUES_GRUNDY 2
 #define GAMEDB_VALUES_DISTANCE 3
@@ -57,10 +58,11 @@ extern "C" {
                                       gamedb_value describes */
 #define GAMEDB_VALUES_WLT 6 /* two-player games, two bits a position: win, lose or tie-or-draw
                                (a tie and a draw are one value), no remoteness */
-#define GAMEDB_VALUES_DTZ 7 /* chess endings without pawns under the 50-move rule: packed as
-                               GAMEDB_VALUES_REMOTENESS, the remoteness being the plies to the
-                               next capture or mate (Syzygy's DTZ; over 100: cursed win,
-                               blessed loss) */
+#define GAMEDB_VALUES_DTZ 7 /* chess endings (with pawns or without) under the 50-move rule:
+                               packed as GAMEDB_VALUES_REMOTENESS, the remoteness being the
+                               plies to the next zeroing move, a capture or a pawn's move, or
+                               to mate (Syzygy's DTZ; over 100: cursed win, blessed loss; 0 for
+                               a position neither won nor lost) */
 
 /* The codes gamedb_value returns on wlt tables, for the player to move. */
 #define GAMEDB_WLT_LOSE 1
@@ -103,15 +105,18 @@ int64_t gamedb_value_kind(const gamedb_table *table);
 /* The index of a position, 0 <= index < gamedb_positions(). */
 int64_t gamedb_rank(const gamedb_table *table, const char *position);
 
-/* GAMEDB_P (0) or GAMEDB_N (1) for the player to move. Outcome and Grundy tables;
- * GAMEDB_ERR_KIND on distance, remoteness and wlt tables (gamedb_value answers those). */
+/* GAMEDB_P (0) or GAMEDB_N (1) for the player to move. Outcome, Grundy and extension tables;
+ * GAMEDB_ERR_KIND on distance, remoteness, dtz and wlt tables (gamedb_value answers those). */
 int64_t gamedb_outcome(const gamedb_table *table, const char *position);
 
-/* The stored value: 0 = P / 1 = N (outcome tables), the Grundy value (Grundy tables), the
- * distance (distance tables); on remoteness tables the entry as stored: bits 0-2 the value for
- * the player to move (1 lose, 2 win, 3 tie, 4 draw), bit 3 set when the position is reachable
- * from the game's start, bits 4 and up the remoteness in plies (a chess table's distance to
- * mate; 0 for a draw); on wlt tables GAMEDB_WLT_LOSE, GAMEDB_WLT_WIN or GAMEDB_WLT_TIE_OR_DRAW.
+/* The stored value: 0 = P / 1 = N (outcome tables), the Grundy value (Grundy tables; for a
+ * game played as a sum of entries, the xor of the parts'), the distance (distance tables), the
+ * entry of the position's prefix (extension tables); on remoteness tables the entry as stored:
+ * bits 0-2 the value for the player to move (1 lose, 2 win, 3 tie, 4 draw), bit 3 set when the
+ * position is reachable from the game's start, bits 4 and up the remoteness in plies (a chess
+ * table's distance to mate; 0 for a draw); on dtz tables the same with the plies to zeroing in
+ * place of the remoteness; on wlt tables GAMEDB_WLT_LOSE, GAMEDB_WLT_WIN or
+ * GAMEDB_WLT_TIE_OR_DRAW.
  * A chess position is a FEN ("8/8/8/8/8/2k5/8/K2R4 w - - 0 1"); its
  * common form is read in one pass, so lookups from text run at millions a second. */
 int64_t gamedb_value(const gamedb_table *table, const char *position);

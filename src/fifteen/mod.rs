@@ -150,6 +150,16 @@ pub struct Solver {
     reflect: bool,
 }
 
+/// The distances of a pattern table, one byte each in index order. A table of lower bounds
+/// is always stored so: distance tables are u8 or mod3, and lookups refuse mod3 (kept for exact
+/// distances, found by descent) where the rules give lower bounds.
+fn distances(table: &Table) -> &[u8] {
+    table
+        .entries()
+        .u8_slice()
+        .expect("a pattern table opened by lookup is stored one byte an entry")
+}
+
 /// How to build the tables the solver misses.
 fn build_hint(board: Board, dir: &Path) -> String {
     let out = format!("--out {}", dir.display());
@@ -240,7 +250,7 @@ impl Solver {
         let copies = if options.copy {
             tables
                 .iter()
-                .map(|(_, t)| copy_to_huge_pages(t.file().payload()))
+                .map(|(_, t)| copy_to_huge_pages(distances(t)))
                 .collect()
         } else {
             Vec::new()
@@ -289,7 +299,7 @@ impl Solver {
             .map(|(j, (spec, table))| {
                 let values = match self.copies.get(j) {
                     Some(copy) => copy.as_slice(),
-                    None => table.file().payload(),
+                    None => distances(table),
                 };
                 (spec, values)
             })

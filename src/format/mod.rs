@@ -1,18 +1,25 @@
-//! The table file format: writing, opening and validating. `tables/README.md` is its
-//! specification; this module (with [`payload`], the encodings of the values) is the only code
-//! that knows the byte layout.
+//! The table file format, every byte layout of it, in one home: the header (`header.rs`:
+//! [`Header`], [`TableMeta`], the identity key), format version 1 read as version 2
+//! ([`legacy`]), the codes of value kinds ([`value_kind_code`], [`value_kind`]) and of
+//! encodings ([`Encoding::code`]), the payload encodings ([`payload`]: how values become bytes
+//! and are read back), the packing of one entry ([`entries`]), and the solved values as a
+//! payload lays them out ([`Solved`]); with them, writing tables atomically (`write.rs`,
+//! [`upgrade`] included) and opening and checking them (`read.rs`, [`TableFile`]).
+//! `tables/README.md` is the specification. Outside this module the solvers produce [`Solved`]
+//! values in the layouts it documents (with the packings of [`entries`]), and everything else
+//! reads tables through [`TableFile`] and [`payload::Entries`]; the build's checkpoints are the
+//! build's own files, not tables, which store a value kind by its code ([`value_kind_code`]).
 //!
 //! ```text
 //! offset size field
 //!      0    8 magic            "GAMEDB\r\n"
 //!      8    4 format_version   u32 = 2
-//!     12    4 value_kind       u32 (1 outcome, 2 Grundy value, 3 distance, 4 extension)
-//!     16    4 encoding         u32 (1 one bit per entry, 2 one byte, 3 u16 little-endian,
-//!                                   4 two bits: distance mod 3, 5 three bytes)
+//!     12    4 value_kind       u32, the code of a value kind (below)
+//!     16    4 encoding         u32, the code of an encoding (below)
 //!     20    4 rules_version    u32, the version of the game's rules (1 for a game never changed)
 //!     24    8 entry_count      u64
 //!     32    8 payload_offset   u64 = 4096
-//!     40    8 payload_len      u64
+//!     40    8 payload_len      u64, the length the encoding gives for entry_count
 //!     48    8 payload_xxh3     u64, xxh3-64 (seed 0) of the payload bytes XOR the identity key
 //!                              (below)
 //!     56   16 crate_version    UTF-8, zero padded
@@ -22,6 +29,31 @@
 //!    520    8 header_xxh3      u64, xxh3-64 of bytes 0..520
 //!    528      zero padding up to payload_offset, then the payload
 //! ```
+//!
+//! The value kinds ([`value_kind_code`]; `tests/format_docs.rs` holds these lists, and those
+//! of `tables/README.md` and `src/gamedb.h`, to the code's):
+//!
+//! | code | value kind   | an entry holds                                                 |
+//! |-----:|--------------|----------------------------------------------------------------|
+//! |    1 | `outcome`    | P or N                                                         |
+//! |    2 | `grundy`     | a Sprague–Grundy value                                         |
+//! |    3 | `distance`   | the moves to the goal (or that modulo 3)                       |
+//! |    4 | `extension`  | which value of a prefix's unbounded number makes it P, if any  |
+//! |    5 | `remoteness` | win, lose, tie or draw with the remoteness                     |
+//! |    6 | `wlt`        | win, lose or tie-or-draw                                       |
+//! |    7 | `dtz`        | win, lose, tie or draw with the distance to zeroing            |
+//!
+//! The encodings ([`Encoding::code`]; the entries of each in [`payload`]):
+//!
+//! | code | encoding | an entry is                                                        |
+//! |-----:|----------|--------------------------------------------------------------------|
+//! |    1 | `bits`   | one bit                                                            |
+//! |    2 | `u8`     | one byte                                                           |
+//! |    3 | `u16`    | two bytes, little-endian                                           |
+//! |    4 | `mod3`   | two bits: a distance modulo 3 ([`entries::mod3`])                  |
+//! |    5 | `u24`    | three bytes, little-endian                                         |
+//! |    6 | `u2`     | two bits: win, lose or tie-or-draw ([`entries::wlt`])              |
+//!
 //! The **identity key** is xxh3-64 of `GAME \0 RULES_VERSION \0 PARAMETERS` (the version in
 //! decimal; `identity_key`). Folding it into the payload checksum ties the payload to the
 //! game it was solved for: a header edited to name another game (with its header checksum
@@ -33,11 +65,12 @@
 //! Compatibility: a reader accepts its own `FORMAT_VERSION` and, through [`legacy`], version 1
 //! (game numbers and eight numeric parameters, written by gamedb 0.1 to 0.3), whose headers it
 //! reads as the version 2 header of the same table (`gamedb upgrade` rewrites them). Any change
-//! of layout or meaning bumps the version.
+//! of layout or meaning bumps the version; a new value kind or encoding takes a new code.
 //!
 //! The parts: `header.rs` (the codec of the header and its checks), `write.rs` (atomic
-//! writing, whole or in pieces), `read.rs` (opening and checking), [`payload`] (the encodings
-//! of the values) and [`legacy`] (version 1 headers).
+//! writing, whole or in pieces), `read.rs` (opening and checking), [`payload`] (the codes and
+//! encodings of the values), [`entries`] (the packing of one entry), `solved.rs` ([`Solved`])
+//! and [`legacy`] (version 1 headers).
 
 pub mod entries;
 pub mod legacy;
@@ -69,6 +102,12 @@ pub const HEADER_LEN: usize = 528;
 pub const PAYLOAD_OFFSET: u64 = 4096;
 /// Suffix of table files.
 pub const EXTENSION: &str = "gtab";
+
+/// The length of a table file whose payload is `payload_len` bytes: the header's page, then
+/// the payload.
+pub fn file_len(payload_len: u64) -> u64 {
+    PAYLOAD_OFFSET.saturating_add(payload_len)
+}
 
 /// Bytes of the game name field.
 pub const GAME_NAME_LEN: usize = 64;

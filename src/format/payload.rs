@@ -2,24 +2,34 @@
 //! and how entries are read back. Encoder and decoder live side by side here; nothing else in
 //! the crate chooses an encoding or reads payload bytes.
 //!
-//! | value kind | encoding | entry `i`                                                   |
-//! |------------|----------|-------------------------------------------------------------|
-//! | outcome    | bits     | bit `i % 8` of byte `i / 8`, 1 = N                          |
-//! | Grundy     | u8       | byte `i` (every value ≤ 255)                                |
-//! | Grundy     | u16      | bytes `2i, 2i+1`, little-endian (some value > 255)          |
-//! | distance   | u8       | byte `i`; [`UNREACHED`] (255) where the goal is out of reach |
-//! | distance   | mod3     | bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`: the code of [`mod3`] |
-//! | extension  | u16      | bytes `2i, 2i+1`, little-endian: 0 none, else 1 + offset    |
-//! | extension  | u24      | bytes `3i..3i+3`, little-endian: the same, when an offset needs more than two bytes |
-//! | remoteness | u8       | byte `i`: the entry of [`standing`] (every remoteness ≤ 15)  |
-//! | remoteness | u16      | bytes `2i, 2i+1`, little-endian: the same entry (a remoteness > 15) |
-//! | wlt        | u2       | bits `2(i % 4)`, `2(i % 4) + 1` of byte `i / 4`: the code of [`wlt`] (0 no position, 1 lose, 2 win, 3 tie or draw) |
+//! | value kind   | encoding | entry `i`                                                          |
+//! |--------------|----------|--------------------------------------------------------------------|
+//! | `outcome`    | `bits`   | bit `i % 8` of byte `i / 8`, 1 = N                                 |
+//! | `grundy`     | `u8`     | byte `i` (every value ≤ 255)                                       |
+//! | `grundy`     | `u16`    | bytes `2i, 2i+1`, little-endian (some value > 255)                 |
+//! | `distance`   | `u8`     | byte `i`; [`UNREACHED`] (255) where the goal is out of reach       |
+//! | `distance`   | `mod3`   | two bits of byte `i / 4` (below): the code of [`mod3`]             |
+//! | `extension`  | `u16`    | bytes `2i, 2i+1`, little-endian: 0 none, else 1 + offset           |
+//! | `extension`  | `u24`    | bytes `3i..3i+3`, little-endian: the same (offsets past two bytes) |
+//! | `remoteness` | `u8`     | byte `i`: the entry of [`standing`] (every remoteness ≤ 15)        |
+//! | `remoteness` | `u16`    | bytes `2i, 2i+1`, little-endian: the same (a remoteness > 15)      |
+//! | `wlt`        | `u2`     | two bits of byte `i / 4` (below): the code of [`wlt`]              |
+//! | `dtz`        | `u8`     | byte `i`: [`standing`]'s entry, its distance to zeroing ≤ 15       |
+//! | `dtz`        | `u16`    | bytes `2i, 2i+1`, little-endian: the same (a distance > 15)        |
+//!
+//! Two bits of byte `i / 4` are its bits `2(i % 4)` and `2(i % 4) + 1`, the unused ones of the
+//! last byte 0; the [`wlt`] codes are 0 no position, 1 lose, 2 win, 3 tie or draw.
+//!
+//! The codes of the value kinds and encodings are in the [module](super) docs; a test
+//! (`tests/format_docs.rs`) holds this table's pairs to [`Encoding::holds`].
 //!
 //! The mod3 encoding keeps a distance modulo 3 (0 not reached, `1 + d mod 3` otherwise), a
 //! quarter of a byte table, for puzzles whose moves change the distance by exactly one: lookups
 //! find the exact distance by descending to the goal (see `crate::lookup`). Its tables are
 //! written in pieces by `gamedb enumerate` (`mod3_bytes` and `format::TableParts`), never
 //! held twice in memory.
+
+use std::ops::Range;
 
 #[cfg(doc)]
 use super::entries::{mod3, standing, wlt, UNREACHED};
@@ -107,6 +117,18 @@ impl Encoding {
             Encoding::Mod3 => "mod3",
             Encoding::U24 => "u24",
             Encoding::U2 => "u2",
+        }
+    }
+
+    /// The numpy type (`dtype` text) of an array over the payload as it is stored, without a
+    /// copy: `u1` for bits (the packed bytes, eight entries each) and u8 (an entry each), `<u2`
+    /// for u16 (little-endian, an entry each); `None` for the encodings no numpy element type
+    /// reads (mod3 and u2 pack four entries a byte, u24 takes three bytes an entry).
+    pub fn numpy_dtype(self) -> Option<&'static str> {
+        match self {
+            Encoding::Bits | Encoding::U8 => Some("u1"),
+            Encoding::U16 => Some("<u2"),
+            Encoding::Mod3 | Encoding::U24 | Encoding::U2 => None,
         }
     }
 
@@ -314,6 +336,47 @@ impl<'a> Entries<'a> {
                 out.extend(indices.iter().map(|&i| self.outcome(i)))
             }
         }
+    }
+
+    /// The indices of `range` (each below [`len`](Entries::len)) whose entry's outcome is
+    /// `want`, in increasing order. On a bit table whose range starts at a byte, a byte of
+    /// eight entries is tested at once (a P-list of a large box skips most bytes whole).
+    pub(crate) fn with_outcome(
+        self,
+        range: Range<u64>,
+        want: Outcome,
+    ) -> Box<dyn Iterator<Item = u64> + 'a> {
+        if self.encoding != Encoding::Bits || range.start % 8 != 0 {
+            return Box::new(range.filter(move |&i| self.outcome(i) == want));
+        }
+        let bytes = self.bytes;
+        let end = range.end;
+        let first = (range.start / 8) as usize;
+        let last = range.end.div_ceil(8) as usize;
+        Box::new((first..last).flat_map(move |b| {
+            // Bits set where the entry has the wanted outcome (1 = N).
+            let mut bits = if want == Outcome::N {
+                bytes[b]
+            } else {
+                !bytes[b]
+            };
+            std::iter::from_fn(move || {
+                while bits != 0 {
+                    let i = b as u64 * 8 + bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    if i < end {
+                        return Some(i);
+                    }
+                }
+                None
+            })
+        }))
+    }
+
+    /// The entries as one slice, entry `i` at byte `i`, when they are stored one byte each
+    /// (u8); `None` for the other encodings.
+    pub(crate) fn u8_slice(&self) -> Option<&'a [u8]> {
+        (self.encoding == Encoding::U8).then_some(self.bytes)
     }
 
     /// Calls `f` with the index of every entry whose outcome is P, in increasing order.

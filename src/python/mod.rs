@@ -320,17 +320,19 @@ impl PyTable {
     /// The stored values as a read-only numpy array over the payload (no copy).
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let encoding = self.table.file().header().encoding;
-        let dtype = match encoding {
-            Encoding::Bits | Encoding::U8 => "u1",
-            Encoding::U16 => "<u2",
-            Encoding::Mod3 | Encoding::U24 | Encoding::U2 => {
-                return Err(UnsupportedError::new_err(format!(
-                    "{}: values stored as {} have no numpy view (accepted: bits, u8, u16); read \
-                     them by index with value_at(i)",
-                    self.table.file().path().display(),
-                    encoding.name()
-                )))
-            }
+        let Some(dtype) = encoding.numpy_dtype() else {
+            let accepted: Vec<&str> = Encoding::ALL
+                .into_iter()
+                .filter(|e| e.numpy_dtype().is_some())
+                .map(Encoding::name)
+                .collect();
+            return Err(UnsupportedError::new_err(format!(
+                "{}: values stored as {} have no numpy view (accepted: {}); read them by index \
+                 with value_at(i)",
+                self.table.file().path().display(),
+                encoding.name(),
+                accepted.join(", ")
+            )));
         };
         let payload = Bound::new(
             py,

@@ -14,7 +14,6 @@ use std::io::Write;
 use rayon::prelude::*;
 
 use crate::format::entries::UNREACHED;
-use crate::format::Encoding;
 use crate::lookup::Table;
 use crate::model::{Outcome, ValueKind};
 use crate::progress::Progress;
@@ -243,41 +242,16 @@ fn block(
     (s, n)
 }
 
-/// The indices of `range` to export, in order: all, or those of outcome `only`. On bit tables a
-/// byte of eight entries is tested at once (a P-list of a large box skips most bytes whole).
+/// The indices of `range` to export, in order: all, or those of outcome `only` (read by the
+/// format, which tests a byte of eight entries at once on bit tables).
 fn selected(
     table: &Table,
     range: std::ops::Range<u64>,
     only: Option<Outcome>,
 ) -> Box<dyn Iterator<Item = u64> + '_> {
-    let entries = table.entries();
     match only {
         None => Box::new(range),
-        Some(want) if entries.encoding() == Encoding::Bits && range.start % 8 == 0 => {
-            let bytes = table.file().payload();
-            let end = range.end;
-            let first = (range.start / 8) as usize;
-            let last = range.end.div_ceil(8) as usize;
-            Box::new((first..last).flat_map(move |b| {
-                // Bits set where the entry has the wanted outcome (1 = N).
-                let mut bits = if want == Outcome::N {
-                    bytes[b]
-                } else {
-                    !bytes[b]
-                };
-                std::iter::from_fn(move || {
-                    while bits != 0 {
-                        let i = b as u64 * 8 + bits.trailing_zeros() as u64;
-                        bits &= bits - 1;
-                        if i < end {
-                            return Some(i);
-                        }
-                    }
-                    None
-                })
-            }))
-        }
-        Some(want) => Box::new(range.filter(move |&i| entries.outcome(i) == want)),
+        Some(want) => table.entries().with_outcome(range, want),
     }
 }
 
