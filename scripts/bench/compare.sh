@@ -6,7 +6,9 @@
 # Usage: scripts/bench/compare.sh OLD_DIR NEW_DIR [ROUNDS]
 #   OLD_DIR, NEW_DIR: cargo target profile folders holding `gamedb` and `examples/lookups`
 #   (e.g. /work/base/target/release and target/release). ROUNDS (default 3) runs of each.
-# Measures: Nim 6x63, Chomp 16x16 and slide 3x4 builds at 2 threads; 100 random 15-puzzle
+# Measures: Nim 6x63, Chomp 16x16 and slide 3x4 builds at 2 threads; the two-player engine
+# (Five Men's Morris, remoteness; KQkr, distances to zeroing), the octal engine (0.137, a heap
+# of 100,000) and the retrograde solver (Wythoff 5000) at 2 threads; 100 random 15-puzzle
 # positions solved with the 7-8 tables (SOLVE_PARTITION=6-6-3 for a quicker run); in-process
 # lookups (scripts/programs/lookups.rs) on the 6x63 Nim and 16x16 Chomp tables, and `query - --json`
 # through a pipe on the Nim table.
@@ -54,6 +56,10 @@ run_one() { # side benchmark
     nim) rm -rf "$out"; best "$side nim" "$(secs "$dir/gamedb" build nim --heaps 6 --max-heap 63 --threads 2 --out "$out" -q)" ;;
     chomp) rm -rf "$out"; best "$side chomp" "$(secs "$dir/gamedb" build chomp --rows 16 --cols 16 --threads 2 --out "$out" -q)" ;;
     slide) rm -rf "$out"; best "$side slide" "$(secs "$dir/gamedb" build slide --rows 3 --cols 4 --threads 2 --out "$out" -q)" ;;
+    mill) rm -rf "$out"; best "$side mill" "$(secs "$dir/gamedb" build mill --men 5 --threads 2 --out "$out" -q)" ;;
+    chess) rm -rf "$out"; best "$side chess" "$(secs "$dir/gamedb" build chess --men KQkr --values dtz --threads 2 --out "$out" -q)" ;;
+    octal) rm -rf "$out"; best "$side octal" "$(secs "$dir/gamedb" build octal --code 0.137 --max-heap 100000 --threads 2 --out "$out" -q)" ;;
+    wythoff) rm -rf "$out"; best "$side wythoff" "$(secs "$dir/gamedb" build wythoff --max-heap 5000 --threads 2 --out "$out" -q)" ;;
     solve) best "$side solve" "$(secs "$dir/gamedb" solve --tables "$WORK/t-$side" --partition "$PARTITION" --json - <"$WORK/fifteen.txt")" ;;
     pipe) best "$side pipe" "$(secs "$dir/gamedb" query "$WORK/t-$side/nim-6x63.gtab" - --json <"$WORK/nim.txt")" ;;
     lookups | lookups-chomp)
@@ -69,7 +75,7 @@ run_one() { # side benchmark
 
 for round in $(seq "$ROUNDS"); do
     if ((round % 2)); then order="OLD NEW"; else order="NEW OLD"; fi
-    for bench in nim chomp slide solve pipe lookups lookups-chomp; do
+    for bench in nim chomp slide mill chess octal wythoff solve pipe lookups lookups-chomp; do
         for side in $order; do
             run_one "$side" "$bench"
         done
@@ -78,7 +84,7 @@ for round in $(seq "$ROUNDS"); do
 done
 
 printf '\n%-28s %12s %12s %8s\n' "benchmark (best of $ROUNDS)" "old" "new" "new/old"
-for k in nim chomp slide solve pipe; do
+for k in nim chomp slide mill chess octal wythoff solve pipe; do
     o=${BEST["OLD $k"]}; n=${BEST["NEW $k"]}
     printf '%-28s %11.2fs %11.2fs %8.3f\n' "$k" "$o" "$n" "$(awk -v a="$o" -v b="$n" 'BEGIN { print b / a }')"
 done

@@ -122,12 +122,8 @@ impl<T: TwoPlayerGame> Tiered for TwoPlayerView<T> {
         self.game.over(&self.position(pos)?)
     }
 
-    fn children<F: FnMut(u64)>(&self, pos: u64, mut f: F) {
-        if let Some(p) = self.position(pos) {
-            for m in self.game.moves(&p) {
-                f(self.shape.rank(&m.leaves));
-            }
-        }
+    fn children<F: FnMut(u64)>(&self, pos: u64, f: F) {
+        self.visit(pos, f);
     }
 
     // One unranking a visit, not one for each question.
