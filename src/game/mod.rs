@@ -26,9 +26,11 @@ pub mod conformance;
 mod fast_paths;
 pub mod params;
 pub mod simple;
+mod tiered_view;
 
 pub use params::{Arguments, Param, ParamValue};
 pub use simple::{Shape, SimpleGame, SimpleView};
+pub(crate) use tiered_view::tiered_game_view;
 
 /// Most positions a table may have (2^38: a 32 GiB bit table). Room for the 20×20 Chomp box
 /// (1.38·10^11 positions, 16 GiB at one bit); the memory check still refuses what will not fit.
@@ -246,51 +248,6 @@ impl<G: Game + Rules + 'static> GameView for G {
         conformance::rules(self, Game::positions(self), Some(&children))
     }
 }
-
-/// The [`GameView`] of a [`Tiered`] game that is its own [`Rules`]: win/lose/tie/draw values
-/// (with remoteness, or in two bits) from [`crate::solve::solve_tiered`], the memory of
-/// [`crate::solve::tiered_memory`], the checks
-/// of [`conformance::tiered`] (`tiered_game_view!(MyGame);` in the game's file; a blanket impl
-/// would overlap the one every [`Game`] has).
-macro_rules! tiered_game_view {
-    ($game:ty) => {
-        impl $crate::game::GameView for $game {
-            fn positions(&self) -> u64 {
-                $crate::model::Tiered::positions(self)
-            }
-
-            fn solve(
-                &self,
-                kind: $crate::model::ValueKind,
-                progress: &dyn $crate::Progress,
-            ) -> $crate::Result<$crate::format::Solved> {
-                $crate::solve::solve_tiered(self, kind, progress, &())
-            }
-
-            fn solve_memory(&self, kind: $crate::model::ValueKind) -> u64 {
-                $crate::solve::tiered_memory(self, kind)
-            }
-
-            fn conformance(&self) -> std::result::Result<u64, String> {
-                $crate::game::conformance::tiered(self)
-            }
-
-            fn solve_saving(
-                &self,
-                kind: $crate::model::ValueKind,
-                progress: &dyn $crate::Progress,
-                saves: &dyn $crate::solve::Saves,
-            ) -> $crate::Result<$crate::format::Solved> {
-                $crate::solve::solve_tiered(self, kind, progress, saves)
-            }
-
-            fn saved_bytes(&self, kind: $crate::model::ValueKind) -> u64 {
-                $crate::solve::tiered_saved_bytes(self, kind)
-            }
-        }
-    };
-}
-pub(crate) use tiered_game_view;
 
 /// One legal move from a position, as the lookup shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
