@@ -2,10 +2,24 @@
 //!
 //! * every file under `src/` uses only the modules that the map of the crate in `src/lib.rs`
 //!   names before its own (the map is read from `lib.rs`, so the two cannot drift): each path
-//!   `crate::...`, `$crate::...` or `super::...` of its code, in `use` lines, bodies and types
-//!   alike (not in comments, strings or unit tests), is an arrow from the file's module to the
-//!   module the path names, and a wrong one is listed with its file, line and path;
+//!   `crate::...`, `$crate::...`, `super::...` or `self::...` of its code (`super` and `self`
+//!   read in the inline module the path is in), in `use` lines, bodies and types alike (not in
+//!   comments, strings or unit tests), is an arrow from the file's module to the module the
+//!   path names, and a wrong one is listed with its file, line and path;
 //! * the arrows form no circle: one is listed with each file and path that ties it;
+//! * no two files use one another, directly or through other files. The same paths are arrows
+//!   from file to file: to the file that defines what the path names. That file is found by
+//!   walking the path down the modules to the deepest one the crate has (`src/a/b.rs` or
+//!   `src/a/b/mod.rs`, or an inline `mod c { ... }` in it), then, where that module brings
+//!   the next name in by a `use` (a re-export such as `pub use inner::Thing;`, or an import
+//!   its child modules see), on to where the `use` leads, so a `mod.rs` that only re-exports
+//!   is no step of a circle. A path to a module alone is no arrow (what is used through it
+//!   is), nor is a `mod x;` line, and a file declared by `#[cfg(test)] mod tests;` is not
+//!   read. A child that names an item its parent's file defines, while the parent names one of
+//!   the child's, is a circle like any other. A path that begins with a plain name
+//!   (`inner::f()` in a `mod.rs`) is not read. Each circle is listed with its files and the
+//!   file, line and path of each arrow, and is undone by moving what both files use to the
+//!   file that should own it, or into a small file of its own;
 //! * a game file other than the registry (`src/games/mod.rs`) does not use the registry
 //!   (`Spec`, `GAMES`, `BuildGame`);
 //! * the map keeps the solvers below the games and the games below the file format, the
@@ -15,6 +29,7 @@
 //! * nothing reads outside the repository.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -46,10 +61,14 @@ fn is_ident(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
+/// A path a use tree names, as its segments, and the name it is brought in as when that is
+/// not its last segment (`a::b as c`: `c`; `as _`: `_`).
+type Named = (Vec<String>, Option<String>);
+
 /// The paths a use tree starting at `text` names, each as its segments: `a::b::{c, d::e}`
 /// gives `[a, b, c]` and `[a, b, d, e]`; `a::b(...)` gives `[a, b]`. Returns the paths and the
 /// bytes read.
-fn use_tree(text: &str) -> (Vec<Vec<String>>, usize) {
+fn use_tree(text: &str) -> (Vec<Named>, usize) {
     let mut segments = Vec::new();
     let mut named_self = false;
     let mut at = 0;
@@ -84,10 +103,10 @@ fn use_tree(text: &str) -> (Vec<Vec<String>>, usize) {
                     inner = &inner[skip..];
                     continue;
                 }
-                for m in members {
+                for (m, alias) in members {
                     let mut p = segments.clone();
                     p.extend(m);
-                    paths.push(p);
+                    paths.push((p, alias));
                 }
                 read += used;
                 inner = &inner[used..];
@@ -110,17 +129,19 @@ fn use_tree(text: &str) -> (Vec<Vec<String>>, usize) {
             None => break,
         }
     }
-    // `path as alias`: the alias is no path.
+    // `path as alias`: the alias is no path, but the name the path is brought in as.
     let rest = &text[at..];
+    let mut named = None;
     if let Some(alias) = rest.trim_start().strip_prefix("as ") {
         let alias = alias.trim_start();
-        let name = alias.chars().take_while(|&c| is_ident(c)).count();
-        at += rest.len() - alias.len() + name;
+        let name: String = alias.chars().take_while(|&c| is_ident(c)).collect();
+        at += rest.len() - alias.len() + name.len();
+        named = Some(name);
     }
     if segments.is_empty() && !named_self {
         (Vec::new(), 0)
     } else {
-        (vec![segments], at)
+        (vec![(segments, named)], at)
     }
 }
 
@@ -260,42 +281,127 @@ fn without_test_items(code: &str) -> String {
     out.into_iter().collect()
 }
 
-/// Every crate path the code of a file names, with the line it starts on: `crate::x::...` (and
-/// `$crate::`, in macros) anywhere in the code, and `super::x` (also `super::super::x`) taken
-/// relative to `module`, the file's own module path. Groups are expanded. (`super` inside an
-/// inline module of a file is read as the file's: it stays inside the file's layer.)
-fn crate_paths(source: &str, module: &[String]) -> Vec<(usize, Vec<String>)> {
-    let code = code_of(source);
+/// The inline modules of a file's code (`mod x { ... }`), each as its name and the bytes of
+/// its body, outer ones first.
+fn inline_modules(code: &str) -> Vec<(String, Range<usize>)> {
     let mut out = Vec::new();
-    for prefix in ["crate::", "super::"] {
-        for (at, _) in code.match_indices(prefix) {
-            let before = code[..at].chars().next_back();
-            if before.is_some_and(|c| is_ident(c) || c == ':') {
-                continue; // part of a longer name or path (`a::super::`, `super::super::`)
+    for (at, _) in code.match_indices("mod ") {
+        if code[..at].chars().next_back().is_some_and(is_ident) {
+            continue;
+        }
+        let rest = code[at + "mod ".len()..].trim_start();
+        let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
+        if name.is_empty() || !rest[name.len()..].trim_start().starts_with('{') {
+            continue; // `mod x;`: a file of its own
+        }
+        let open = code.len() - rest[name.len()..].trim_start().len();
+        let mut depth = 0;
+        let mut end = code.len();
+        for (i, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i;
+                        break;
+                    }
+                }
+                _ => {}
             }
-            let line = code[..at].matches('\n').count() + 1;
-            let mut rest = &code[at + prefix.len()..];
-            let mut base: Vec<String> = Vec::new();
-            if prefix == "super::" {
-                base = module.to_vec();
+        }
+        out.push((name, open..end));
+    }
+    out
+}
+
+/// The module that the code at byte `at` of a file is in: the file's `module`, then each
+/// inline module around `at`.
+fn module_at(module: &[String], inline: &[(String, Range<usize>)], at: usize) -> Vec<String> {
+    let mut m = module.to_vec();
+    m.extend(
+        inline
+            .iter()
+            .filter(|(_, body)| body.contains(&at))
+            .map(|(name, _)| name.clone()),
+    );
+    m
+}
+
+/// Every path of `code` (as `code_of` gives it) whose first name `start` places, with the line
+/// it starts on: `start(at, name)` is the module path that `name`, the first name of a path at
+/// byte `at`, stands for ([`anchored`]: `crate`, `super`, `self`), or `None` for a name it
+/// does not place (`Vec::new`, another crate's `std::fs`). A name inside a path (`a::crate::`)
+/// or a macro's variable (`$x::`) starts none; `$crate::` is `crate::`; `super::super::`
+/// climbs twice; groups are expanded.
+fn paths_from(
+    code: &str,
+    start: impl Fn(usize, &str) -> Option<Vec<String>>,
+) -> Vec<(usize, Vec<String>)> {
+    let newlines: Vec<usize> = code.match_indices('\n').map(|(at, _)| at).collect();
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("::") {
+        let name = code[..at]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| is_ident(c))
+            .last()
+            .map_or(at, |(i, _)| i);
+        let (first, before) = (&code[name..at], code[..name].chars().next_back());
+        if first.is_empty() || before == Some(':') || (before == Some('$') && first != "crate") {
+            continue;
+        }
+        let Some(mut base) = start(name, first) else {
+            continue;
+        };
+        let mut rest = &code[at + "::".len()..];
+        if first == "super" {
+            while let Some(r) = rest.strip_prefix("super::") {
                 base.pop();
-                while let Some(r) = rest.strip_prefix("super::") {
-                    base.pop();
-                    rest = r;
-                }
+                rest = r;
             }
-            let (paths, _) = use_tree(rest);
-            for p in paths {
-                let mut full = base.clone();
-                full.extend(p);
-                if !full.is_empty() {
-                    out.push((line, full));
-                }
+        }
+        let line = newlines.partition_point(|&n| n < name) + 1;
+        for (p, _) in use_tree(rest).0 {
+            let full: Vec<String> = base.iter().cloned().chain(p).collect();
+            if !full.is_empty() {
+                out.push((line, full));
             }
         }
     }
     out.sort();
     out
+}
+
+/// The module path a path's first name stands for at byte `at` of a file of module `module`
+/// when it is `crate` (also `$crate`), `super` or `self`, read in the inline module around
+/// `at` if any; `None` for any other name.
+fn anchored(
+    module: &[String],
+    inline: &[(String, Range<usize>)],
+    at: usize,
+    name: &str,
+) -> Option<Vec<String>> {
+    match name {
+        "crate" => Some(Vec::new()),
+        "self" => Some(module_at(module, inline, at)),
+        "super" => {
+            let mut m = module_at(module, inline, at);
+            m.pop();
+            Some(m)
+        }
+        _ => None,
+    }
+}
+
+/// Every crate path the code of a file names, with the line it starts on: `crate::x::...` (and
+/// `$crate::`, in macros) anywhere in the code, `self::x` and `super::x` (also
+/// `super::super::x`) taken relative to `module`, the file's own module path, and the inline
+/// module the path is in. Groups are expanded.
+fn crate_paths(source: &str, module: &[String]) -> Vec<(usize, Vec<String>)> {
+    let code = code_of(source);
+    let inline = inline_modules(&code);
+    paths_from(&code, |at, name| anchored(module, &inline, at, name))
 }
 
 /// The module path of a file under `src/`: `src/games/octal/sparse.rs` is
@@ -358,9 +464,9 @@ fn root_reexports(lib: &str) -> BTreeMap<String, Vec<String>> {
     let mut out = BTreeMap::new();
     for (at, _) in code.match_indices("pub use ") {
         let (paths, _) = use_tree(&code[at + "pub use ".len()..]);
-        for p in paths {
-            if let Some(last) = p.last() {
-                out.insert(last.clone(), p.clone());
+        for (p, alias) in paths {
+            if let Some(name) = alias.or_else(|| p.last().cloned()) {
+                out.insert(name, p);
             }
         }
     }
@@ -543,6 +649,161 @@ fn circles(arrows: &[Arrow]) -> Vec<String> {
     out
 }
 
+/// A file as the file check reads it: its name, its module path, its code (`code_of`) and
+/// its inline modules.
+struct FileCode {
+    name: String,
+    module: Vec<String>,
+    code: String,
+    inline: Vec<(String, Range<usize>)>,
+}
+
+/// The names a module has beside its own items, each with the module path it stands for: its
+/// child modules (files and inline ones) and what its `use` lines bring in. A `use` line that
+/// begins with a name, and a path through the module, are read through them.
+type Names = BTreeMap<String, Vec<String>>;
+
+/// The module `x` of each `mod x;` of a file (a file of its own), outside unit tests.
+fn declared_files(file: &FileCode) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (at, _) in file.code.match_indices("mod ") {
+        if file.code[..at].chars().next_back().is_some_and(is_ident) {
+            continue;
+        }
+        let rest = file.code[at + "mod ".len()..].trim_start();
+        let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
+        if !name.is_empty() && rest[name.len()..].trim_start().starts_with(';') {
+            let mut m = module_at(&file.module, &file.inline, at);
+            m.push(name);
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// Every module of the crate (a file's or an inline one) with the file it is in and its names.
+fn scopes(files: &[FileCode]) -> BTreeMap<Vec<String>, (usize, Names)> {
+    let mut scopes: BTreeMap<Vec<String>, (usize, Names)> = BTreeMap::new();
+    for (i, f) in files.iter().enumerate() {
+        scopes.insert(f.module.clone(), (i, Names::new()));
+        for (_, body) in &f.inline {
+            let m = module_at(&f.module, &f.inline, body.start);
+            scopes.insert(m, (i, Names::new()));
+        }
+    }
+    let modules: Vec<Vec<String>> = scopes.keys().cloned().collect();
+    for m in modules {
+        if let Some((name, parent)) = m.split_last() {
+            if let Some((_, names)) = scopes.get_mut(parent) {
+                names.insert(name.clone(), m.clone());
+            }
+        }
+    }
+    // What each `use` brings in, in the order of the file (a `use` may begin with a name an
+    // earlier one brought in); a name from another crate is not the crate's.
+    for f in files {
+        for (at, _) in f.code.match_indices("use ") {
+            if f.code[..at].chars().next_back().is_some_and(is_ident) {
+                continue;
+            }
+            let module = module_at(&f.module, &f.inline, at);
+            for (path, alias) in use_tree(&f.code[at + "use ".len()..]).0 {
+                let Some((first, mut rest)) = path.split_first() else {
+                    continue;
+                };
+                let base = match first.as_str() {
+                    "crate" => Vec::new(),
+                    "super" => {
+                        let mut base = module.clone();
+                        base.pop();
+                        while let Some((_, r)) = rest.split_first().filter(|(s, _)| *s == "super") {
+                            base.pop();
+                            rest = r;
+                        }
+                        base
+                    }
+                    // `self::` is left out by `use_tree`: the path begins with a name.
+                    name => match scopes[&module].1.get(name) {
+                        Some(p) => p.clone(),
+                        None => continue,
+                    },
+                };
+                let full: Vec<String> = base.into_iter().chain(rest.iter().cloned()).collect();
+                let Some(name) = alias.or_else(|| full.last().cloned()) else {
+                    continue;
+                };
+                // A child module keeps its name: a `use` of the same name brings in a value
+                // (`use conformance::conformance;`, a function).
+                if name != "_" {
+                    let names = &mut scopes.get_mut(&module).unwrap().1;
+                    names.entry(name).or_insert(full);
+                }
+            }
+        }
+    }
+    scopes
+}
+
+/// The file that defines what `path` names: the deepest module on the path (a file's or an
+/// inline one) that the crate has; where that module brings the next name in by a `use` (a
+/// re-export, or an import its child modules see), the file that defines what the `use`
+/// names, and so on. `None` for a module itself: what is used through it makes the arrows.
+fn defined_in(scopes: &BTreeMap<Vec<String>, (usize, Names)>, path: &[String]) -> Option<usize> {
+    let mut path = path.to_vec();
+    for _ in 0..64 {
+        let deepest = (0..=path.len())
+            .rev()
+            .find(|&k| scopes.contains_key(&path[..k]))?;
+        let (file, names) = &scopes[&path[..deepest]];
+        let name = path.get(deepest)?;
+        match names.get(name) {
+            Some(p) => path = p.iter().chain(&path[deepest + 1..]).cloned().collect(),
+            None => return Some(*file),
+        }
+    }
+    panic!("crate::{}: re-exported in a circle", path.join("::"));
+}
+
+/// The arrows between the files of `sources` (each a file's name, its module path and its
+/// text; `src/lib.rs` is the root, module path empty): from the file a path is in to the file
+/// that defines what it names. The files read are those the crate builds: the root, and each
+/// file whose parent declares it (`mod x;`) outside unit tests.
+fn file_arrows(sources: &[(String, Vec<String>, String)]) -> Vec<Arrow> {
+    let mut files: Vec<FileCode> = sources
+        .iter()
+        .map(|(name, module, text)| {
+            let code = code_of(text);
+            let inline = inline_modules(&code);
+            FileCode {
+                name: name.clone(),
+                module: module.clone(),
+                code,
+                inline,
+            }
+        })
+        .collect();
+    let declared: BTreeSet<Vec<String>> = files.iter().flat_map(declared_files).collect();
+    files.retain(|f| f.module.is_empty() || declared.contains(&f.module));
+    let scopes = scopes(&files);
+    let mut arrows = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let paths = paths_from(&f.code, |at, name| anchored(&f.module, &f.inline, at, name));
+        for (line, path) in paths {
+            match defined_in(&scopes, &path) {
+                Some(to) if to != i => arrows.push(Arrow {
+                    file: f.name.clone(),
+                    line,
+                    path: path.join("::"),
+                    from: f.name.clone(),
+                    to: files[to].name.clone(),
+                }),
+                _ => {}
+            }
+        }
+    }
+    arrows
+}
+
 /// The crate's own files, as the checker reads them (`src/main.rs`, the binary, is another
 /// crate: it sees only the library's public items).
 fn crate_sources() -> Vec<(String, Vec<String>, String)> {
@@ -584,6 +845,25 @@ fn every_module_uses_only_the_modules_above_it() {
         order.join(", "),
         found.upward.join("\n"),
         found.circles.join("\n")
+    );
+}
+
+#[test]
+fn no_circle_ties_two_files() {
+    let mut sources = crate_sources();
+    sources.push(("src/lib.rs".to_string(), Vec::new(), lib_rs()));
+    let arrows = file_arrows(&sources);
+    assert!(
+        arrows.len() > 1000,
+        "only {} arrows between files read: the reader is wrong",
+        arrows.len()
+    );
+    let found = circles(&arrows);
+    assert!(
+        found.is_empty(),
+        "files that use one another (move what both use to the file that owns it, or to a \
+         file of its own):\n{}",
+        found.join("\n")
     );
 }
 
@@ -663,8 +943,9 @@ fn games_do_not_use_the_registry() {
 
 #[test]
 fn the_reader_sees_every_path() {
-    // Groups, nested groups, aliases, `super` chains, paths in bodies and types, `$crate`;
-    // not comments, strings or unit tests. So the checks above cannot pass by reading nothing.
+    // Groups, nested groups, aliases, `super` chains, paths in bodies and types, `$crate`,
+    // `super` and `self` in an inline module; not comments, strings, unit tests or a macro's
+    // variables. So the checks above cannot pass by reading nothing.
     let source = r##"//! [`crate::lookup::Table`] in a doc comment is no arrow.
 use crate::game::{self, Move, Rules as R};
 use crate::{format::payload::Encoded, lookup::Table, Error};
@@ -675,6 +956,7 @@ fn g<'a>(c: char) -> &'a str { if c == '"' { super::super::top() } else { $crate
 #[cfg(test)]
 mod tests { use crate::verify::Finding; fn t() { crate::service::x() } }
 fn after() -> crate::answer::Answer { todo!() }
+mod inline { use super::Local; fn f() { self::g(); $x::y() } }
 "##;
     let module = ["games".to_string(), "octal".to_string()];
     let got: Vec<(usize, String)> = crate_paths(source, &module)
@@ -695,6 +977,8 @@ fn after() -> crate::answer::Answer { todo!() }
         (7, "cli::x"),
         (7, "top"),
         (10, "answer::Answer"),
+        (11, "games::octal::Local"),
+        (11, "games::octal::inline::g"),
     ];
     let want: Vec<(usize, String)> = want.iter().map(|&(l, p)| (l, p.to_string())).collect();
     assert_eq!(got, want);
@@ -790,6 +1074,88 @@ pub use high::Thing;
             "src/stray.rs: module stray is in no layer of the map",
             "src/low.rs:1: crate::nowhere::x is in no layer of the map"
         ]
+    );
+}
+
+#[test]
+fn the_checker_finds_a_circle_between_two_files() {
+    // A made-up crate: `top/mod.rs` re-exports `Thing` of `top/inner.rs` and names `Helper` of
+    // `top/other.rs`, which names `Thing` through the re-export: an arrow to `inner.rs`, not
+    // to `mod.rs`, so no circle. The unit tests (an inline module, a file of their own) and
+    // the `mod` lines make no arrow.
+    let file = |name: &str, module: &str, text: &str| {
+        let module = module.split("::").filter(|m| !m.is_empty());
+        (
+            name.to_string(),
+            module.map(String::from).collect::<Vec<_>>(),
+            text.to_string(),
+        )
+    };
+    let lib = file("src/lib.rs", "", "pub mod low;\npub mod top;");
+    let low = file("src/low.rs", "low", "pub fn base() {}");
+    let top = file(
+        "src/top/mod.rs",
+        "top",
+        "mod inner;\nmod other;\n#[cfg(test)]\nmod tests;\npub use inner::Thing;\n\
+         pub fn own() -> self::other::Helper { todo!() }",
+    );
+    let inner = file(
+        "src/top/inner.rs",
+        "top::inner",
+        "pub struct Thing;\npub fn make() { crate::low::base() }",
+    );
+    let other = |extra: &str| {
+        let text = format!(
+            "use super::Thing;\npub struct Helper(Thing);\n{extra}\n\
+             #[cfg(test)]\nmod tests {{ fn t() {{ super::super::own(); }} }}"
+        );
+        file("src/top/other.rs", "top::other", &text)
+    };
+    let tests = file(
+        "src/top/tests.rs",
+        "top::tests",
+        "use super::other::Helper;",
+    );
+    let sources = [&lib, &low, &top, &inner, &other(""), &tests].map(Clone::clone);
+    let arrows: Vec<String> = file_arrows(&sources)
+        .iter()
+        .map(|a| format!("{} -> {}", a.from, a.to))
+        .collect();
+    assert_eq!(
+        arrows,
+        [
+            "src/top/mod.rs -> src/top/other.rs",
+            "src/top/inner.rs -> src/low.rs",
+            "src/top/other.rs -> src/top/inner.rs"
+        ]
+    );
+    assert!(circles(&file_arrows(&sources)).is_empty());
+    // `inner.rs` names `Helper`: a circle of two files, through the re-export.
+    let mut tied = sources.clone();
+    tied[3] = file(
+        "src/top/inner.rs",
+        "top::inner",
+        "pub struct Thing;\npub fn make() -> crate::top::other::Helper { todo!() }",
+    );
+    let circle = |lines: &[&str]| lines.join("\n    ");
+    assert_eq!(
+        circles(&file_arrows(&tied)),
+        [circle(&[
+            "src/top/inner.rs -> src/top/other.rs -> src/top/inner.rs:",
+            "src/top/inner.rs:2: crate::top::other::Helper",
+            "src/top/other.rs:1: crate::top::Thing"
+        ])]
+    );
+    // `other.rs` names an item `mod.rs` defines itself: a circle of the child and its parent.
+    let mut tied = sources.clone();
+    tied[4] = other("fn f() { super::own(); }");
+    assert_eq!(
+        circles(&file_arrows(&tied)),
+        [circle(&[
+            "src/top/mod.rs -> src/top/other.rs -> src/top/mod.rs:",
+            "src/top/mod.rs:6: crate::top::other::Helper",
+            "src/top/other.rs:3: crate::top::own"
+        ])]
     );
 }
 

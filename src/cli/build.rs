@@ -186,11 +186,6 @@ pub(crate) struct BuildArgs {
 
 pub(crate) fn run(a: BuildArgs) -> Result<(), Failure> {
     set_threads(a.common.threads)?;
-    // Started by an MPI launcher: the processes build the table together.
-    #[cfg(feature = "mpi")]
-    if super::build_mpi::launched() {
-        return super::build_mpi::run(a);
-    }
     let options = Options {
         memory_budget: a.memory,
         checkpoints: Some(Checkpoints {

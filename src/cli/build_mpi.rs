@@ -17,7 +17,7 @@ use crate::solve::two_player;
 use crate::Error;
 
 use super::build::{summary, wrote, BuildArgs};
-use super::{progress_bar, Failure};
+use super::{progress_bar, set_threads, Failure};
 
 /// Whether an MPI launcher started this process: Open MPI's `mpirun` sets
 /// `OMPI_COMM_WORLD_SIZE`, PMI launchers (MPICH's Hydra, Slurm's `srun`) `PMI_SIZE` or
@@ -28,7 +28,9 @@ pub(crate) fn launched() -> bool {
         .any(|v| std::env::var_os(v).is_some())
 }
 
+/// `gamedb build` under an MPI launcher (`main_with` sends it here when [`launched`]).
 pub(crate) fn run(a: BuildArgs) -> Result<(), Failure> {
+    set_threads(a.common.threads)?;
     let Some(x) = Mpi::init() else {
         return Err(Error::internal("MPI was initialized twice").into());
     };

@@ -319,6 +319,9 @@ pub fn main_with(registry: Registry) -> ExitCode {
     }
     on_bus_error_say_why();
     let result = match Cli::parse_from(positions_not_flags(std::env::args_os())).command {
+        // Started by an MPI launcher: the processes build the table together.
+        #[cfg(feature = "mpi")]
+        Command::Build(a) if build_mpi::launched() => build_mpi::run(a),
         Command::Build(a) => build::run(a),
         Command::BuildAll(a) => build_all::run(a),
         Command::Query(a) => query::run(a),

@@ -1,9 +1,9 @@
 //! How the sparse store compresses a sorted list: blocks of [`BLOCK`] entries, each starting
 //! afresh (so blocks decode independently), the positions as gaps in groups of four behind a
 //! byte of their lengths (see [`LENS`]), then the masks, two to a byte. [`Writer`] encodes,
-//! [`decode`] decodes one block.
+//! [`decode`] decodes one block. (`spill.rs` keeps what the writer made, in memory or in a
+//! file, and reads it back through [`decode`].)
 
-use crate::solve::bfs::partitioned::sparse::spill::{Budget, List};
 use crate::solve::bfs::partitioned::sparse::{BLOCK, MASK, MASK_BITS};
 use crate::{Error, Result};
 
@@ -132,7 +132,16 @@ fn read_le(bytes: &[u8], at: usize, len: usize) -> u64 {
     }
 }
 
-/// Builds a [`List`] from entries of increasing positions.
+/// A list as the [`Writer`] made it: the bytes of its blocks, where each block ends (after
+/// the first offset, 0), the entries of each block, and the entries in all.
+pub(super) struct Encoded {
+    pub(super) bytes: Vec<u8>,
+    pub(super) offsets: Vec<u64>,
+    pub(super) counts: Vec<u32>,
+    pub(super) len: u64,
+}
+
+/// Encodes entries of increasing positions as an [`Encoded`] list.
 pub(super) struct Writer {
     buf: Vec<u8>,
     offsets: Vec<u64>,
@@ -220,29 +229,37 @@ impl Writer {
         }
     }
 
-    /// The list, in memory when the budget allows, else in a file of the work folder.
-    pub(super) fn finish(mut self, budget: &Budget) -> Result<List> {
+    /// The list, its last block closed.
+    pub(super) fn finish(mut self) -> Encoded {
         self.close_block();
-        List::keep(self.buf, self.offsets, self.counts, self.len, budget)
+        Encoded {
+            bytes: self.buf,
+            offsets: self.offsets,
+            counts: self.counts,
+            len: self.len,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::bfs::partitioned::sparse::spill::{Budget, Data, List};
-    use std::path::Path;
-    use std::sync::atomic::AtomicU64;
+
+    /// The entries of every block of `list`, decoded.
+    fn decoded(list: &Encoded) -> Result<Vec<u64>> {
+        let (mut all, mut block) = (Vec::new(), Vec::new());
+        for (k, &count) in list.counts.iter().enumerate() {
+            let bytes = &list.bytes[list.offsets[k] as usize..list.offsets[k + 1] as usize];
+            decode(bytes, count as usize, &mut block)?;
+            all.extend_from_slice(&block);
+        }
+        Ok(all)
+    }
 
     #[test]
     fn gaps_of_every_length_round_trip() {
         // Gaps of one, two, three and eight bytes, blocks of every length mod 4 (a last group
         // of one to four gaps), positions up to 2^60, and every mask.
-        let budget = Budget {
-            left: AtomicU64::new(u64::MAX),
-            dir: None,
-            serial: AtomicU64::new(0),
-        };
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for len in [1usize, 2, 3, 4, 5, 4095, 4096, 4097, 3 * BLOCK + 2] {
             let mut v = 0u64;
@@ -260,47 +277,24 @@ mod tests {
             for &e in &entries {
                 w.push(e);
             }
-            let list = w.finish(&budget).unwrap();
+            let list = w.finish();
             assert_eq!(list.len, len as u64);
-            let mut back = Vec::new();
-            let mut block = Vec::new();
-            for k in 0..list.blocks() {
-                list.block(k, &mut block).unwrap();
-                back.extend_from_slice(&block);
-            }
-            assert_eq!(back, entries, "{len}");
-            let Data::Memory(bytes) = &list.data else {
-                unreachable!("an unlimited budget keeps lists in memory")
-            };
-            let packed = list.pack(bytes);
-            let again = List::unpack(&packed, Path::new("unused"), &budget).unwrap();
-            assert_eq!(again.bytes(), list.bytes());
+            assert_eq!(decoded(&list).unwrap(), entries, "{len}");
         }
         let mut w = Writer::new();
         w.push((1u64 << 59) << MASK_BITS | 5);
         w.push(((1u64 << 59) + (1 << 58)) << MASK_BITS | 9);
-        let list = w.finish(&budget).unwrap();
-        let mut block = Vec::new();
-        list.block(0, &mut block).unwrap();
+        let list = w.finish();
         assert_eq!(
-            block,
+            decoded(&list).unwrap(),
             [
                 (1u64 << 59) << MASK_BITS | 5,
                 ((1u64 << 59) + (1 << 58)) << MASK_BITS | 9
             ]
         );
         // A block cut short decodes to an error, not to wrong entries.
-        let mut bytes = match &list.data {
-            Data::Memory(v) => v.clone(),
-            Data::File { .. } => unreachable!(),
-        };
+        let mut bytes = list.bytes.clone();
         bytes.remove(3);
-        let cut = List {
-            offsets: vec![0, bytes.len() as u64],
-            data: Data::Memory(bytes),
-            counts: list.counts.clone(),
-            len: list.len,
-        };
-        assert!(cut.block(0, &mut block).is_err());
+        assert!(decode(&bytes, list.counts[0] as usize, &mut Vec::new()).is_err());
     }
 }

@@ -97,7 +97,7 @@ impl<'a> Sorter<'a> {
             }
             w.push(key << MASK_BITS | mask);
         }
-        let run = w.finish(self.budget)?;
+        let run = List::keep(w.finish(), self.budget)?;
         self.runs[bucket].lock().expect("runs lock").push(run);
         Ok(())
     }
@@ -299,7 +299,7 @@ pub(super) fn merge<P: Bipartite>(
         r.release(budget);
     }
     cur.release(budget);
-    out.finish(budget)
+    List::keep(out.finish(), budget)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::solve::bfs::partitioned::checkpoint::Section;
-use crate::solve::bfs::partitioned::sparse::codec::decode;
+use crate::solve::bfs::partitioned::sparse::codec::{decode, Encoded};
 use crate::solve::bfs::partitioned::sparse::BLOCK;
 use crate::{Error, Result};
 
@@ -110,15 +110,15 @@ impl List {
         }
     }
 
-    /// A list of `bytes` (blocks ending at `offsets`, of `counts` entries, `len` in all): in
-    /// memory when the budget allows, else in a file of the work folder.
-    pub(super) fn keep(
-        buf: Vec<u8>,
-        offsets: Vec<u64>,
-        counts: Vec<u32>,
-        len: u64,
-        budget: &Budget,
-    ) -> Result<List> {
+    /// The list `encoded`: in memory when the budget allows, else in a file of the work
+    /// folder.
+    pub(super) fn keep(encoded: Encoded, budget: &Budget) -> Result<List> {
+        let Encoded {
+            bytes: buf,
+            offsets,
+            counts,
+            len,
+        } = encoded;
         let n = buf.len() as u64;
         let data = if budget.take(n) {
             let mut buf = buf;
@@ -257,7 +257,13 @@ impl List {
             (INLINE, packed) if packed.len() as u64 == nbytes.div_ceil(8) => {
                 let mut bytes: Vec<u8> = packed.iter().flat_map(|w| w.to_le_bytes()).collect();
                 bytes.truncate(nbytes as usize);
-                List::keep(bytes, offsets, counts, len, budget)
+                let encoded = Encoded {
+                    bytes,
+                    offsets,
+                    counts,
+                    len,
+                };
+                List::keep(encoded, budget)
             }
             _ => Err(bad()),
         }
@@ -344,7 +350,7 @@ mod tests {
         for &v in &values {
             w.push(v);
         }
-        let list = w.finish(&budget).unwrap();
+        let list = List::keep(w.finish(), &budget).unwrap();
         assert!(matches!(list.data, Data::File { .. }));
         let mut back = Vec::new();
         let mut block = Vec::new();
@@ -361,7 +367,7 @@ mod tests {
             .map(|i| {
                 let mut w = Writer::new();
                 w.push(i);
-                w.finish(&budget).unwrap()
+                List::keep(w.finish(), &budget).unwrap()
             })
             .collect();
         assert!(
@@ -373,6 +379,39 @@ mod tests {
             l.release(&budget);
         }
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_list_kept_in_memory_reads_back_and_packs_for_a_checkpoint() {
+        let budget = Budget {
+            left: AtomicU64::new(u64::MAX),
+            dir: None,
+            serial: AtomicU64::new(0),
+        };
+        for len in [1u64, 5, 4097, 3 * BLOCK as u64 + 2] {
+            let values: Vec<u64> = (0..len)
+                .map(|i| (i * 7 + (i % 3)) << MASK_BITS | (i & MASK))
+                .collect();
+            let mut w = Writer::new();
+            for &v in &values {
+                w.push(v);
+            }
+            let list = List::keep(w.finish(), &budget).unwrap();
+            assert_eq!(list.len, len);
+            let mut back = Vec::new();
+            let mut block = Vec::new();
+            for k in 0..list.blocks() {
+                list.block(k, &mut block).unwrap();
+                back.extend_from_slice(&block);
+            }
+            assert_eq!(back, values, "{len}");
+            let Data::Memory(bytes) = &list.data else {
+                unreachable!("an unlimited budget keeps lists in memory")
+            };
+            let packed = list.pack(bytes);
+            let again = List::unpack(&packed, Path::new("unused"), &budget).unwrap();
+            assert_eq!(again.bytes(), list.bytes());
+        }
     }
 
     fn refusal(r: Result<List>) -> String {
@@ -406,7 +445,7 @@ mod tests {
             for i in 0..n {
                 w.push((i * 13 + i % 5) << MASK_BITS | (i & MASK));
             }
-            w.finish(b).unwrap()
+            List::keep(w.finish(), b).unwrap()
         };
         let entries = |l: &List| {
             let (mut all, mut block) = (Vec::new(), Vec::new());
