@@ -105,7 +105,7 @@ pub fn plan(spec: &Spec, kind: ValueKind, out_dir: &Path, options: &Options) -> 
 }
 
 /// [`plan`] for any writer of tables that states its own [`Needs`] (an engine that solves
-/// outside [`crate::game::GameSpec::solve`], e.g. across processes): the output folder is
+/// outside [`crate::game::Engine::solve`], e.g. across processes): the output folder is
 /// (made) writable, and the needs fit in the memory and disk available. Call it before
 /// allocating, then write under a [`TableLock`].
 pub(crate) fn plan_needs(needs: Needs, out_dir: &Path, options: &Options) -> Result<Plan> {

@@ -52,7 +52,7 @@ const HEAD: u64 = 8 + 4 + 4 + 8 * (1 + 8 + 1 + 3 + 1);
 
 /// The identity of the table of `spec` in a checkpoint.
 fn key_of(spec: &Spec) -> u64 {
-    crate::format::identity_key(spec.name(), spec.rules_version(), &spec.parameters())
+    crate::format::identity_key(spec.name(), spec.rules_version(), spec.parameters())
 }
 
 /// Longest solve name read back.

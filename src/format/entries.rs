@@ -8,7 +8,7 @@
 pub const UNREACHED: u8 = u8::MAX;
 
 /// Distances kept modulo 3 in two bits, for puzzles too large for a byte per position (the
-/// breadth-first engine of `crate::solve::spread` stores them; the format module packs them
+/// breadth-first engine of `crate::solve::bfs::partitioned` stores them; the format module packs them
 /// four a byte, see `format::payload`).
 ///
 /// A code is 0 for a position not reached, `1 + d mod 3` for a position at distance `d`. On a

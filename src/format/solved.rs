@@ -6,7 +6,7 @@ use super::entries::{standing, wlt, UNREACHED};
 use crate::model::ValueKind;
 
 /// The values a solver produced for every position of a game, in index order: what
-/// `crate::game::GameView::solve` returns and the format module encodes into a
+/// `crate::game::Engine::solve` returns and the format module encodes into a
 /// table's payload. Non-exhaustive: it grows with [`ValueKind`].
 #[derive(Debug)]
 #[non_exhaustive]

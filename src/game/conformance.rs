@@ -19,6 +19,7 @@ pub use super::fast_paths::{changed_text, entry_index, text_entry_index};
 pub use two_player::standing_of_children;
 pub use values::{values, values_in};
 
+mod broken;
 mod parents;
 mod two_player;
 mod values;
@@ -30,65 +31,7 @@ use crate::solve::{Adversary, Mirror, Puzzle, Waves};
 #[cfg(test)]
 pub(crate) use parents::KeptMoves;
 
-/// What a check returns: positions checked, or the contract broken.
-pub type Checked = Result<u64, Broken>;
-
-/// The contracts the checks hold a game to: one for each trait a game implements (and the
-/// fast paths of lookups, and the values of a solved table).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Contract {
-    /// [`Game`]: levels, children, terminal positions.
-    Game,
-    /// [`Retro`]: the un-moves are the moves read backward.
-    Retro,
-    /// [`Waves`]: waves, pieces, mirror images.
-    Waves,
-    /// [`Puzzle`]: reversible moves, expansion, goals.
-    Puzzle,
-    /// [`Adversary`](crate::solve::Adversary) (minimax): every answer lies in an earlier level.
-    Adversary,
-    /// [`Tiered`](crate::model::Tiered): tiers, legal positions, terminal values and moves
-    /// against the rules.
-    Tiered,
-    /// The un-moves a [`Tiered`](crate::model::Tiered) game lists inside a tier.
-    Parents,
-    /// [`Rules`]: ranking, text and moves, against the solvers' children.
-    Rules,
-    /// The fast paths of lookups ([`Rules::entry_index`], [`Rules::text_entry_index`]).
-    FastPaths,
-    /// A solved table against the game's own recurrence ([`values`]).
-    Values,
-    /// An engine of a game's own against its definition (a brute force on small cases).
-    Engine,
-}
-
-/// A contract a game breaks, as a check found it: which one, and what is wrong in words (the
-/// position, what was expected, what was found), which is what it displays.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Broken {
-    /// The contract broken.
-    pub contract: Contract,
-    /// What is wrong.
-    pub what: String,
-}
-
-impl Broken {
-    /// `contract` broken as `what` says.
-    pub fn new(contract: Contract, what: impl Into<String>) -> Broken {
-        Broken {
-            contract,
-            what: what.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for Broken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.what)
-    }
-}
-
-impl std::error::Error for Broken {}
+pub use broken::{Broken, Checked, Contract};
 
 /// The children of every index of a game, as a sorted set each (for comparing views).
 pub type Children = Vec<BTreeSet<u64>>;

@@ -29,12 +29,9 @@ mod two_player;
 mod view;
 
 pub use params::{Arguments, Param, ParamValue};
-pub use rules::{Choice, Fact, HeapSequence, Move, Rules, Values};
+pub use rules::{bad_position, no_play_makes, Choice, Fact, HeapSequence, Move, Rules, Values};
 pub use simple::{Shape, SimpleGame, SimpleView};
 pub use spec::{GameSpec, MAX_POSITIONS};
-pub use text::{
-    bad_position, binomial, echo, format_numbers, heaps_board, no_play_makes, parse_numbers, quote,
-    ECHO_LIMIT,
-};
+pub use text::{binomial, echo, format_numbers, heaps_board, parse_numbers, quote, ECHO_LIMIT};
 pub use two_player::{TwoPlayerGame, TwoPlayerView};
 pub use view::{Engine, View};

@@ -3,7 +3,7 @@
 //! [`Choice`]), what `gamedb info` and the pictures read of a whole table ([`Values`], [`Fact`],
 //! [`HeapSequence`]).
 
-use super::text::{format_numbers, parse_numbers};
+use super::text::{format_numbers, parse_numbers, quote};
 use crate::model::{Indexed, Outcome, Standing};
 use crate::Result;
 
@@ -304,4 +304,31 @@ pub struct Fact {
     pub text: String,
     /// The value in `info --json`.
     pub json: serde_json::Value,
+}
+
+/// The error for a position that `rules` refuses: `position '…': {what}; expected {form}`.
+/// Called only on failure, so checks on the lookup hot path build no message.
+pub fn bad_position<T>(rules: &(impl Rules + ?Sized), pos: &[u32], what: String) -> Result<T> {
+    Err(crate::Error::bad(format!(
+        "position '{}': {what}; expected {}",
+        quote(pos),
+        rules.position_form()
+    )))
+}
+
+/// `Ok` for a board play can make (`why` is `None`), else the error naming the position in the
+/// game's own form, why no play makes it, and the form expected.
+pub fn no_play_makes(
+    rules: &(impl Rules + ?Sized),
+    pos: &[u32],
+    why: Option<String>,
+) -> Result<()> {
+    match why {
+        Some(why) => Err(crate::Error::bad(format!(
+            "position '{}' is no position of the game: {why}; expected {}",
+            rules.format(pos),
+            rules.position_form()
+        ))),
+        None => Ok(()),
+    }
 }

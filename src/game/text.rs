@@ -2,7 +2,6 @@
 //! huge line, the usual message for a refused position, heaps drawn at a terminal; and the
 //! binomial coefficients many indices count with.
 
-use super::Rules;
 use crate::Result;
 
 /// Binomial coefficient C(n, k), `None` on overflow.
@@ -65,33 +64,6 @@ pub fn echo(text: &str) -> String {
         end -= 1;
     }
     format!("{}… ({} bytes)", &text[..end], text.len())
-}
-
-/// The error for a position that `rules` refuses: `position '…': {what}; expected {form}`.
-/// Called only on failure, so checks on the lookup hot path build no message.
-pub fn bad_position<T>(rules: &(impl Rules + ?Sized), pos: &[u32], what: String) -> Result<T> {
-    Err(crate::Error::bad(format!(
-        "position '{}': {what}; expected {}",
-        quote(pos),
-        rules.position_form()
-    )))
-}
-
-/// `Ok` for a board play can make (`why` is `None`), else the error naming the position in the
-/// game's own form, why no play makes it, and the form expected.
-pub fn no_play_makes(
-    rules: &(impl Rules + ?Sized),
-    pos: &[u32],
-    why: Option<String>,
-) -> Result<()> {
-    match why {
-        Some(why) => Err(crate::Error::bad(format!(
-            "position '{}' is no position of the game: {why}; expected {}",
-            rules.format(pos),
-            rules.position_form()
-        ))),
-        None => Ok(()),
-    }
 }
 
 /// A position as messages quote it: [`format_numbers`] cut like [`echo`], without writing out

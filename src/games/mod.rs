@@ -293,7 +293,7 @@ impl Entry {
     /// `--values KIND` for a kind other than the default.
     pub fn build_words(&self, spec: &Spec, kind: ValueKind) -> String {
         let mut words =
-            crate::game::params::build_words(self.name, self.game_params, &spec.parameters());
+            crate::game::params::build_words(self.name, self.game_params, spec.parameters());
         if kind != self.values[0] {
             words += &format!(" --values {}", kind.name());
         }
@@ -626,7 +626,7 @@ impl Spec {
     }
 
     /// [`Spec::solve`], saving finished waves to `saves` and resuming from them (see
-    /// [`GameSpec::solve_saving`]).
+    /// [`Engine::solve`](crate::game::Engine::solve)).
     pub fn solve_saving(
         &self,
         kind: ValueKind,

@@ -158,7 +158,7 @@ impl SlideRules {
     }
 }
 
-/// A sliding puzzle is searched breadth first from its goal ([`Puzzle`]), not over `Game`.
+/// A sliding puzzle is searched breadth first from its goal ([`Puzzle`](crate::solve::Puzzle)), not over `Game`.
 impl Engine for SlideRules {
     fn solve(&self, _kind: ValueKind, progress: &dyn Progress, _: &dyn Saves) -> Result<Solved> {
         let (rows, cols) = (self.grid.rows(), self.grid.cols());

@@ -20,7 +20,7 @@ pub enum Visit {
 }
 
 /// A two-player game with ties and draws over a dense index cut into tiers, as the retrograde
-/// engine of `crate::solve::standing` sees it.
+/// engine of `crate::solve::two_player` sees it.
 ///
 /// Contract:
 /// * tiers `0..tier_count()` ([`tier`](Tiered::tier)) cut `0..positions()` into consecutive

@@ -7,7 +7,7 @@
 //! [`bfs::partitioned::Bipartite`] (the partitioned breadth-first engine: threads, and MPI processes).
 //! What they produce is [`crate::format::Solved`] data, which the format module encodes. Each
 //! solver states the memory it needs (`*_memory`), so a game can say what its build needs
-//! before it starts (see [`crate::game::GameSpec::solve_memory`]). The run and triangle
+//! before it starts (see [`crate::game::View::solve_memory`]). The run and triangle
 //! solvers save their finished waves through [`Saves`], so that a long solve resumes.
 
 pub mod acyclic;
