@@ -30,7 +30,7 @@ use crate::{Error, Result, Table, ValueKind};
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position, PositionError, Role};
-use shakmaty_syzygy::{Dtz, MaybeRounded, Tablebase, Wdl};
+use shakmaty_syzygy::{Dtz, MaybeRounded, SyzygyError, Tablebase, Wdl};
 
 /// What one ending's positions gave.
 #[derive(Default, Clone, Copy, Debug)]
@@ -198,148 +198,32 @@ pub fn ending(pos: &Chess) -> String {
 /// folder missing or damaged): the comparison stops there, since every later probe of that
 /// table would fail too, each trying to read it again.
 pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Result<Report> {
-    let rules = table.rules();
     // A table of distances to mate: compared by win, draw and loss alone.
     let by_class = table.value_kind() == ValueKind::Remoteness;
     let tallies: Mutex<BTreeMap<String, Tally>> = Mutex::new(BTreeMap::new());
     // The first disagreements in index order, whatever order the tasks finish in.
     let shown = Mutex::new(Vec::<(u64, String)>::new());
-    let unanswered = Mutex::new(None::<(u64, String)>);
-    let stop = AtomicBool::new(false);
-    const CHUNK: u64 = 1 << 14;
+    let unanswered = Unanswered {
+        stop: AtomicBool::new(false),
+        first: Mutex::new(None),
+    };
     (0..table.len().div_ceil(CHUNK))
         .into_par_iter()
         .for_each(|c| {
-            let mut mine: BTreeMap<String, Tally> = BTreeMap::new();
-            let mut mine_shown = Vec::new();
-            let cannot = |i: u64, fen: &str, e: &dyn std::fmt::Display| {
-                stop.store(true, Ordering::Relaxed);
-                let mut first = unanswered.lock().unwrap_or_else(|e| e.into_inner());
-                if first.as_ref().is_none_or(|f| i < f.0) {
-                    *first = Some((i, format!("{fen}: {}", first_line(e))));
-                }
+            let Some(mut mine) = compare_chunk(table, tb, every, by_class, c, &unanswered) else {
+                return;
             };
-            for i in c * CHUNK..((c + 1) * CHUNK).min(table.len()) {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                if i % every != 0 {
-                    continue;
-                }
-                let Some((value, d)) = standing::unpack(table.raw(i)) else {
-                    continue;
-                };
-                let fen = rules.format(&rules.unrank(i));
-                // gamedb's positions include checks no move can give (two sliders on one
-                // line, both checking): shakmaty refuses them unless told, Syzygy indexes them.
-                let parsed = (fen.parse::<Fen>().ok()).and_then(|f| {
-                    (f.into_position::<Chess>(CastlingMode::Standard))
-                        .or_else(PositionError::ignore_impossible_check)
-                        .ok()
-                });
-                let Some(pos) = parsed else {
-                    let t = mine.entry("?".into()).or_default();
-                    t.positions += 1;
-                    t.differ += 1;
-                    mine_shown.push((i, format!("{fen}: shakmaty refuses it")));
-                    continue;
-                };
-                let name = ending(&pos);
-                let t = mine.entry(name.clone()).or_default();
-                t.positions += 1;
-                if name == "KvK" {
-                    t.kings_alone += 1;
-                    continue;
-                }
-                if by_class {
-                    let signed = match tb.probe_wdl_after_zeroing(&pos) {
-                        Ok(Wdl::Loss | Wdl::BlessedLoss) => Standing::Lose,
-                        Ok(Wdl::Draw) => Standing::Draw,
-                        Ok(Wdl::CursedWin | Wdl::Win) => Standing::Win,
-                        Err(e) => {
-                            cannot(i, &fen, &e);
-                            continue;
-                        }
-                    };
-                    let ours = if value == Standing::Tie {
-                        Standing::Draw
-                    } else {
-                        value
-                    };
-                    if ours == signed {
-                        t.wdl_equal += 1;
-                    } else {
-                        t.differ += 1;
-                        mine_shown.push((
-                            i,
-                            format!("{fen}: gamedb {value:?} in {d}, Syzygy {signed:?}"),
-                        ));
-                    }
-                    continue;
-                }
-                let (ours, our_dtz) = (Wdl50::of(value, d), Wdl50::dtz(value, d));
-                let (wdl, dtz) = match (tb.probe_wdl_after_zeroing(&pos), tb.probe_dtz(&pos)) {
-                    (Ok(w), Ok(z)) => (w, z),
-                    (w, z) => {
-                        if let Some(e) = w.err().or(z.err()) {
-                            cannot(i, &fen, &e);
-                        }
-                        continue;
-                    }
-                };
-                let theirs = match wdl {
-                    Wdl::Loss => -2,
-                    Wdl::BlessedLoss => -1,
-                    Wdl::Draw => 0,
-                    Wdl::CursedWin => 1,
-                    Wdl::Win => 2,
-                };
-                let wdl_ok = theirs == ours.signed();
-                let (n, rounded) = match dtz {
-                    MaybeRounded::Precise(Dtz(n)) => (n, false),
-                    MaybeRounded::Rounded(Dtz(n)) => (n, true),
-                };
-                let mate = value == Standing::Lose && d == 0;
-                let dtz_ok = if mate {
-                    n == -1
-                } else if rounded {
-                    our_dtz == n || our_dtz == n + n.signum()
-                } else {
-                    our_dtz == n
-                };
-                if wdl_ok {
-                    t.wdl_equal += 1;
-                }
-                if wdl_ok && dtz_ok {
-                    if mate {
-                        t.mates += 1;
-                    } else if rounded {
-                        t.dtz_rounded += 1;
-                    } else {
-                        t.dtz_exact += 1;
-                    }
-                } else {
-                    t.differ += 1;
-                    mine_shown.push((
-                        i,
-                        format!(
-                            "{fen}: gamedb {} dtz {our_dtz}, Syzygy {wdl:?} dtz {dtz:?}",
-                            ours.words()
-                        ),
-                    ));
-                }
-            }
-            mine_shown.truncate(SHOWN);
+            mine.shown.truncate(SHOWN);
             shown
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .extend(mine_shown);
+                .extend(mine.shown);
             let mut all = tallies.lock().unwrap_or_else(|e| e.into_inner());
-            for (k, v) in mine {
+            for (k, v) in mine.tallies {
                 all.entry(k).or_default().add(&v);
             }
         });
-    if let Some((_, why)) = unanswered.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some((_, why)) = (unanswered.first.into_inner()).unwrap_or_else(|e| e.into_inner()) {
         return Err(Error::bad(format!(
             "Syzygy cannot answer a probe (a table missing or damaged): {why}"
         )));
@@ -352,6 +236,182 @@ pub fn compare(table: &Table, tb: &Tablebase<Chess>, every: u64) -> Result<Repor
             v.into_iter().take(SHOWN).map(|(_, s)| s).collect()
         },
     })
+}
+
+/// Indices compared by one task.
+const CHUNK: u64 = 1 << 14;
+
+/// The first probe Syzygy could not answer, shared by the tasks: once there is one, every
+/// task stops.
+struct Unanswered {
+    stop: AtomicBool,
+    /// The lowest index whose probe failed, with the FEN and the error.
+    first: Mutex<Option<(u64, String)>>,
+}
+
+impl Unanswered {
+    fn record(&self, i: u64, fen: &str, e: &dyn std::fmt::Display) {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        if first.as_ref().is_none_or(|f| i < f.0) {
+            *first = Some((i, format!("{fen}: {}", first_line(e))));
+        }
+    }
+}
+
+/// What one task found: a tally per ending, and its disagreements by index.
+#[derive(Default)]
+struct Chunk {
+    tallies: BTreeMap<String, Tally>,
+    shown: Vec<(u64, String)>,
+}
+
+/// Compares the positions of chunk `c` of the table; `None` when the comparison stopped at a
+/// probe Syzygy could not answer (here or in another task).
+fn compare_chunk(
+    table: &Table,
+    tb: &Tablebase<Chess>,
+    every: u64,
+    by_class: bool,
+    c: u64,
+    unanswered: &Unanswered,
+) -> Option<Chunk> {
+    let rules = table.rules();
+    let mut mine = Chunk::default();
+    for i in c * CHUNK..((c + 1) * CHUNK).min(table.len()) {
+        if unanswered.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        if i % every != 0 {
+            continue;
+        }
+        let Some((value, d)) = standing::unpack(table.raw(i)) else {
+            continue;
+        };
+        let fen = rules.format(&rules.unrank(i));
+        let Some(pos) = position_of(&fen) else {
+            let t = mine.tallies.entry("?".into()).or_default();
+            t.positions += 1;
+            t.differ += 1;
+            mine.shown.push((i, format!("{fen}: shakmaty refuses it")));
+            continue;
+        };
+        let name = ending(&pos);
+        let t = mine.tallies.entry(name.clone()).or_default();
+        t.positions += 1;
+        if name == "KvK" {
+            t.kings_alone += 1;
+            continue;
+        }
+        let probed = if by_class {
+            compare_class(tb, &pos, value, d, &fen, t)
+        } else {
+            compare_dtz(tb, &pos, value, d, &fen, t)
+        };
+        match probed {
+            Ok(None) => {}
+            Ok(Some(differs)) => mine.shown.push((i, differs)),
+            Err(e) => unanswered.record(i, &fen, &e),
+        }
+    }
+    Some(mine)
+}
+
+/// The position a FEN of the table's writes. gamedb's positions include checks no move can
+/// give (two sliders on one line, both checking): shakmaty refuses them unless told, Syzygy
+/// indexes them.
+fn position_of(fen: &str) -> Option<Chess> {
+    (fen.parse::<Fen>().ok()).and_then(|f| {
+        (f.into_position::<Chess>(CastlingMode::Standard))
+            .or_else(PositionError::ignore_impossible_check)
+            .ok()
+    })
+}
+
+/// A position of a remoteness table against Syzygy's win, draw or loss (a tie is a draw),
+/// counted in `t`: `Some` with the disagreement in words when they differ.
+fn compare_class(
+    tb: &Tablebase<Chess>,
+    pos: &Chess,
+    value: Standing,
+    d: u32,
+    fen: &str,
+    t: &mut Tally,
+) -> std::result::Result<Option<String>, SyzygyError> {
+    let signed = match tb.probe_wdl_after_zeroing(pos)? {
+        Wdl::Loss | Wdl::BlessedLoss => Standing::Lose,
+        Wdl::Draw => Standing::Draw,
+        Wdl::CursedWin | Wdl::Win => Standing::Win,
+    };
+    let ours = if value == Standing::Tie {
+        Standing::Draw
+    } else {
+        value
+    };
+    if ours == signed {
+        t.wdl_equal += 1;
+        return Ok(None);
+    }
+    t.differ += 1;
+    Ok(Some(format!(
+        "{fen}: gamedb {value:?} in {d}, Syzygy {signed:?}"
+    )))
+}
+
+/// A position of a dtz table against Syzygy's class under the 50-move rule and its DTZ,
+/// counted in `t`: `Some` with the disagreement in words when they differ.
+fn compare_dtz(
+    tb: &Tablebase<Chess>,
+    pos: &Chess,
+    value: Standing,
+    d: u32,
+    fen: &str,
+    t: &mut Tally,
+) -> std::result::Result<Option<String>, SyzygyError> {
+    let (ours, our_dtz) = (Wdl50::of(value, d), Wdl50::dtz(value, d));
+    // Both probed, as one: the first error is the WDL probe's.
+    let (wdl, dtz) = match (tb.probe_wdl_after_zeroing(pos), tb.probe_dtz(pos)) {
+        (Ok(w), Ok(z)) => (w, z),
+        (Err(e), _) | (_, Err(e)) => return Err(e),
+    };
+    let theirs = match wdl {
+        Wdl::Loss => -2,
+        Wdl::BlessedLoss => -1,
+        Wdl::Draw => 0,
+        Wdl::CursedWin => 1,
+        Wdl::Win => 2,
+    };
+    let wdl_ok = theirs == ours.signed();
+    let (n, rounded) = match dtz {
+        MaybeRounded::Precise(Dtz(n)) => (n, false),
+        MaybeRounded::Rounded(Dtz(n)) => (n, true),
+    };
+    let mate = value == Standing::Lose && d == 0;
+    let dtz_ok = if mate {
+        n == -1
+    } else if rounded {
+        our_dtz == n || our_dtz == n + n.signum()
+    } else {
+        our_dtz == n
+    };
+    if wdl_ok {
+        t.wdl_equal += 1;
+    }
+    if !(wdl_ok && dtz_ok) {
+        t.differ += 1;
+        return Ok(Some(format!(
+            "{fen}: gamedb {} dtz {our_dtz}, Syzygy {wdl:?} dtz {dtz:?}",
+            ours.words()
+        )));
+    }
+    if mate {
+        t.mates += 1;
+    } else if rounded {
+        t.dtz_rounded += 1;
+    } else {
+        t.dtz_exact += 1;
+    }
+    Ok(None)
 }
 
 /// The first line of an error: shakmaty-syzygy's carry a backtrace after it when

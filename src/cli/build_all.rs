@@ -17,7 +17,7 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget};
 
-use crate::build::{self, Options};
+use crate::build::{self, Built, Options};
 use crate::lock::TableLock;
 use crate::resources::{self, bytes};
 use crate::{tables, Error, Table};
@@ -139,55 +139,9 @@ pub(crate) fn run(a: BuildAllArgs) -> Result<(), Failure> {
     if a.jobs == 0 {
         return Err(Error::BadInput("--jobs 0: expected at least 1".into()).into());
     }
-    let (text, origin) = match &a.catalog {
-        Some(p) => (
-            std::fs::read_to_string(p).map_err(|e| Error::Io {
-                path: p.clone(),
-                source: e,
-            })?,
-            p.display().to_string(),
-        ),
-        None => (
-            catalog::STANDARD.to_string(),
-            "standard catalog".to_string(),
-        ),
-    };
-    let entries = catalog::parse(&text, &origin)?;
-
-    if a.out.exists() && !a.out.is_dir() {
-        // Said even when nothing is to be built: the command names a folder.
-        resources::check_output_folder(&a.out)?;
-    }
-    // Before anything is solved: a folder we can write to, and room for the missing tables.
-    let missing: Vec<&Entry> = entries
-        .iter()
-        .filter(|e| !a.out.join(e.spec.file_name(e.kind)).exists())
-        .collect();
-    if !missing.is_empty() {
-        resources::check_output_folder(&a.out)?;
-        let total: u64 = missing
-            .iter()
-            .map(|e| build::needs(&e.spec, e.kind).file)
-            .sum();
-        if let Some(free) = resources::free_disk(&a.out) {
-            if total > free {
-                return Err(Error::Unsupported(format!(
-                    "the {} missing tables need {} of disk together, but {} has {} free; \
-                     nothing was solved",
-                    missing.len(),
-                    bytes(total),
-                    a.out.display(),
-                    bytes(free)
-                ))
-                .into());
-            }
-        }
-    }
-    let removed = crate::format::remove_stale_temporaries(&a.out);
-    if removed > 0 {
-        eprintln!("removed {removed} temporary file(s) left by an interrupted build");
-    }
-    crate::lock::remove_stale_locks(&a.out);
+    let entries = read_catalog(a.catalog.as_deref())?;
+    check_output(&a.out, &entries)?;
+    clear_leftovers(&a.out);
 
     let budget = Budget {
         limit: resources::memory_limit(a.memory),
@@ -199,119 +153,284 @@ pub(crate) fn run(a: BuildAllArgs) -> Result<(), Failure> {
     } else {
         ProgressDrawTarget::stderr()
     });
-    let say = |line: String| multi.suspend(|| eprintln!("{line}"));
     let overall = multi.add(progress_bar(
         a.quiet,
         entries.len() as u64,
         "all tables".into(),
     ));
-    let rows: Mutex<Vec<(usize, Row)>> = Mutex::new(Vec::new());
-    let deferred: Mutex<Vec<usize>> = Mutex::new(Vec::new());
-    let failures = AtomicUsize::new(0);
+    let run = BuildAll {
+        a: &a,
+        entries: &entries,
+        budget,
+        multi,
+        overall,
+        rows: Mutex::new(Vec::new()),
+        deferred: Mutex::new(Vec::new()),
+        failures: AtomicUsize::new(0),
+    };
+    for wait in [false, true] {
+        run.pass(wait);
+    }
+    run.finish()
+}
 
-    // One table: skip it, refuse it, or build it under its lock. `wait`: the second pass,
-    // which waits for a lock another process holds instead of leaving the table for later.
-    let one = |i: usize, wait: bool| {
-        let e = &entries[i];
-        let name = e.spec.file_name(e.kind);
-        let path = a.out.join(&name);
-        let needs = build::needs(&e.spec, e.kind);
+/// The catalog's entries: the file `--catalog` names, else the standard catalog.
+fn read_catalog(catalog: Option<&Path>) -> Result<Vec<Entry>, Failure> {
+    let (text, origin) = match catalog {
+        Some(p) => (
+            std::fs::read_to_string(p).map_err(|e| Error::Io {
+                path: p.to_path_buf(),
+                source: e,
+            })?,
+            p.display().to_string(),
+        ),
+        None => (
+            catalog::STANDARD.to_string(),
+            "standard catalog".to_string(),
+        ),
+    };
+    Ok(catalog::parse(&text, &origin)?)
+}
+
+/// Before anything is solved: a folder we can write to, and room on its disk for the missing
+/// tables together.
+fn check_output(out: &Path, entries: &[Entry]) -> Result<(), Failure> {
+    if out.exists() && !out.is_dir() {
+        // Said even when nothing is to be built: the command names a folder.
+        resources::check_output_folder(out)?;
+    }
+    let missing: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| !out.join(e.spec.file_name(e.kind)).exists())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    resources::check_output_folder(out)?;
+    let total: u64 = missing
+        .iter()
+        .map(|e| build::needs(&e.spec, e.kind).file)
+        .sum();
+    if let Some(free) = resources::free_disk(out) {
+        if total > free {
+            return Err(Error::Unsupported(format!(
+                "the {} missing tables need {} of disk together, but {} has {} free; \
+                 nothing was solved",
+                missing.len(),
+                bytes(total),
+                out.display(),
+                bytes(free)
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Removes what interrupted builds left in the folder: temporary files and stale locks.
+fn clear_leftovers(out: &Path) {
+    let removed = crate::format::remove_stale_temporaries(out);
+    if removed > 0 {
+        eprintln!("removed {removed} temporary file(s) left by an interrupted build");
+    }
+    crate::lock::remove_stale_locks(out);
+}
+
+/// One table of the catalog being seen to.
+struct Job<'e> {
+    /// Its place in the catalog (the rows are listed in that order).
+    index: usize,
+    entry: &'e Entry,
+    name: String,
+    path: PathBuf,
+    /// What building it needs in memory, in bytes.
+    memory: u64,
+}
+
+/// A build-all run, shared by its worker threads.
+struct BuildAll<'a> {
+    a: &'a BuildAllArgs,
+    entries: &'a [Entry],
+    budget: Budget,
+    multi: MultiProgress,
+    overall: ProgressBar,
+    /// Each table's row with its place in the catalog.
+    rows: Mutex<Vec<(usize, Row)>>,
+    /// The tables another process was building in the first pass, for the second.
+    deferred: Mutex<Vec<usize>>,
+    failures: AtomicUsize,
+}
+
+impl BuildAll<'_> {
+    /// A line on stderr, above the progress bars.
+    fn say(&self, line: String) {
+        self.multi.suspend(|| eprintln!("{line}"));
+    }
+
+    /// One pass over the tables with `--jobs` threads: the first over the whole catalog, the
+    /// second (`wait`) over the tables the first left because another process held them.
+    fn pass(&self, wait: bool) {
+        let queue: Vec<usize> = if wait {
+            std::mem::take(&mut *self.deferred.lock().unwrap_or_else(|e| e.into_inner()))
+        } else {
+            (0..self.entries.len()).collect()
+        };
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..self.a.jobs.min(queue.len().max(1)) {
+                scope.spawn(|| loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&i) = queue.get(k) else { break };
+                    if let Some(row) = self.one(i, wait) {
+                        self.rows
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((i, row));
+                        self.overall.inc(1);
+                    }
+                });
+            }
+        });
+    }
+
+    /// One table: skip it, refuse it, or build it under its lock; `None` when it is left for
+    /// the second pass. `wait`: the second pass, which waits for a lock another process holds
+    /// instead of leaving the table for later.
+    fn one(&self, i: usize, wait: bool) -> Option<Row> {
+        let entry = &self.entries[i];
+        let name = entry.spec.file_name(entry.kind);
+        let job = Job {
+            index: i,
+            entry,
+            path: self.a.out.join(&name),
+            memory: build::needs(&entry.spec, entry.kind).memory,
+            name,
+        };
         let mut row = Row {
-            name: name.clone(),
-            positions: e.spec.positions(),
+            name: job.name.clone(),
+            positions: entry.spec.positions(),
             bytes: 0,
-            memory: needs.memory,
+            memory: job.memory,
             seconds: 0.0,
             status: String::new(),
         };
-        let present = |row: &mut Row, status: &str| {
-            row.bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-            row.status = status.into();
-        };
-        let before = found(&path, e);
-        let why = match before {
+        let why = match found(&job.path, entry) {
             Found::Intact => {
-                present(&mut row, "present, skipped");
-                say(format!("{name}: present and intact, skipped"));
+                present(&mut row, &job.path, "present, skipped");
+                self.say(format!("{}: present and intact, skipped", job.name));
                 return Some(row);
             }
             Found::Foreign(msg) => {
-                failures.fetch_add(1, Ordering::SeqCst);
-                say(format!("gamedb: catalog line {}: {msg}", e.line));
+                self.failures.fetch_add(1, Ordering::SeqCst);
+                self.say(format!("gamedb: catalog line {}: {msg}", entry.line));
                 row.status = "FAILED: the file holds another table".into();
                 return Some(row);
             }
             Found::Missing => None,
             Found::Damaged(why) => Some(why),
         };
-        let lock = if wait {
-            match TableLock::try_take(&a.out, &name) {
-                Ok(Some(lock)) => Ok(lock),
-                Ok(None) => {
-                    say(format!(
-                        "{name}: waiting for the other gamedb building this table"
-                    ));
-                    TableLock::wait(&a.out, &name)
-                }
-                Err(err) => Err(err),
+        let lock = self.lock(&job, wait)?;
+        let result = lock.and_then(|lock| self.build(&job, &lock, &mut row));
+        self.record(result, &job, why, wait, &mut row);
+        Some(row)
+    }
+
+    /// The table's lock. Where another process holds it, the first pass leaves the table for
+    /// the second (`None`) and the second waits for it.
+    fn lock(&self, job: &Job, wait: bool) -> Option<crate::Result<TableLock>> {
+        let name = &job.name;
+        match TableLock::try_take(&self.a.out, name) {
+            Ok(Some(lock)) => Some(Ok(lock)),
+            Ok(None) if wait => {
+                self.say(format!(
+                    "{name}: waiting for the other gamedb building this table"
+                ));
+                Some(TableLock::wait(&self.a.out, name))
             }
-        } else {
-            match TableLock::try_take(&a.out, &name) {
-                Ok(Some(lock)) => Ok(lock),
-                Ok(None) => {
-                    say(format!(
-                        "{name}: another gamedb is building this table; coming back to it \
-                         after the others"
-                    ));
-                    deferred.lock().unwrap_or_else(|e| e.into_inner()).push(i);
-                    return None;
-                }
-                Err(err) => Err(err),
+            Ok(None) => {
+                self.say(format!(
+                    "{name}: another gamedb is building this table; coming back to it after \
+                     the others"
+                ));
+                self.deferred
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(job.index);
+                None
             }
+            Err(err) => Some(Err(err)),
+        }
+    }
+
+    /// Builds the table under its lock with its share of the memory; `None` when another run
+    /// built it while this one looked or waited.
+    fn build(&self, job: &Job, lock: &TableLock, row: &mut Row) -> crate::Result<Option<Built>> {
+        // Another run may have built it while we looked or waited.
+        if let Found::Intact = found(&job.path, job.entry) {
+            return Ok(None);
+        }
+        let share = self.budget.reserve(job.memory);
+        let options = Options {
+            memory_budget: self.a.memory,
+            memory_available: share,
+            checkpoints: None,
         };
-        let result = lock.and_then(|lock| {
-            // Another run may have built it while we looked or waited.
-            if let Found::Intact = found(&path, e) {
-                return Ok(None);
-            }
-            let share = budget.reserve(needs.memory);
-            let options = Options {
-                memory_budget: a.memory,
-                memory_available: share,
-                checkpoints: None,
-            };
-            let result = (|| {
-                let plan = build::plan(&e.spec, e.kind, &a.out, &options)?;
-                if !a.quiet {
-                    say(plan.describe(&a.out));
-                }
-                let pb = multi.add(ProgressBar::hidden());
-                if !a.quiet {
-                    pb.set_draw_target(ProgressDrawTarget::stderr());
-                }
-                pb.set_style(progress_bar(true, 0, String::new()).style());
-                pb.set_message(name.clone());
-                let started = Instant::now();
-                let built = build::build_locked(&e.spec, e.kind, &a.out, &options, &lock, &pb);
-                pb.finish_and_clear();
-                multi.remove(&pb);
-                row.seconds = started.elapsed().as_secs_f64();
-                built
-            })();
-            budget.release(needs.memory);
-            result.map(Some)
-        });
+        let result = self.solve(job, &options, lock, row);
+        self.budget.release(job.memory);
+        result.map(Some)
+    }
+
+    /// The solve and the write, with the plan said and a progress bar of the table's own; the
+    /// time taken goes in `row`.
+    fn solve(
+        &self,
+        job: &Job,
+        options: &Options,
+        lock: &TableLock,
+        row: &mut Row,
+    ) -> crate::Result<Built> {
+        let (e, out) = (job.entry, &self.a.out);
+        let plan = build::plan(&e.spec, e.kind, out, options)?;
+        if !self.a.quiet {
+            self.say(plan.describe(out));
+        }
+        let pb = self.multi.add(ProgressBar::hidden());
+        if !self.a.quiet {
+            pb.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        pb.set_style(progress_bar(true, 0, String::new()).style());
+        pb.set_message(job.name.clone());
+        let started = Instant::now();
+        let built = build::build_locked(&e.spec, e.kind, out, options, lock, &pb);
+        pb.finish_and_clear();
+        self.multi.remove(&pb);
+        row.seconds = started.elapsed().as_secs_f64();
+        built
+    }
+
+    /// What the build of a table came to, in its row and on stderr. `why`: what was wrong with
+    /// the file it replaced, if anything.
+    fn record(
+        &self,
+        result: crate::Result<Option<Built>>,
+        job: &Job,
+        why: Option<String>,
+        wait: bool,
+        row: &mut Row,
+    ) {
+        let name = &job.name;
         match result {
             Ok(None) => {
                 present(
-                    &mut row,
+                    row,
+                    &job.path,
                     if wait {
                         "built by another gamedb run (waited for it), skipped"
                     } else {
                         "built by another gamedb run, skipped"
                     },
                 );
-                say(format!(
+                self.say(format!(
                     "{name}: built by another gamedb run meanwhile, skipped"
                 ));
             }
@@ -320,56 +439,43 @@ pub(crate) fn run(a: BuildAllArgs) -> Result<(), Failure> {
                 row.status = match why {
                     None => "built".into(),
                     Some(why) => {
-                        say(format!("{name}: rebuilding: {why}"));
+                        self.say(format!("{name}: rebuilding: {why}"));
                         "rebuilt (was damaged)".into()
                     }
                 };
             }
             Err(err) => {
-                failures.fetch_add(1, Ordering::SeqCst);
+                self.failures.fetch_add(1, Ordering::SeqCst);
                 row.status = format!("FAILED: {err}");
-                say(format!("gamedb: catalog line {}: {err}", e.line));
+                self.say(format!("gamedb: catalog line {}: {err}", job.entry.line));
             }
         }
-        Some(row)
-    };
+    }
 
-    for wait in [false, true] {
-        let queue: Vec<usize> = if wait {
-            std::mem::take(&mut *deferred.lock().unwrap_or_else(|e| e.into_inner()))
+    /// The rows in the catalog's order, as JSON or a table, and a failure when any table
+    /// failed.
+    fn finish(self) -> Result<(), Failure> {
+        self.overall.finish_and_clear();
+        let mut rows = self.rows.into_inner().unwrap_or_else(|e| e.into_inner());
+        rows.sort_by_key(|(i, _)| *i);
+        if self.a.json {
+            let rows: Vec<&Row> = rows.iter().map(|(_, r)| r).collect();
+            println!("{}", serde_json::to_string(&rows).unwrap_or_default());
         } else {
-            (0..entries.len()).collect()
-        };
-        let next = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..a.jobs.min(queue.len().max(1)) {
-                scope.spawn(|| loop {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&i) = queue.get(k) else { break };
-                    if let Some(row) = one(i, wait) {
-                        rows.lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push((i, row));
-                        overall.inc(1);
-                    }
-                });
-            }
-        });
+            print_rows(&rows);
+        }
+        let failed = self.failures.load(Ordering::SeqCst);
+        if failed > 0 {
+            return Err(Error::Unsupported(format!("{failed} table(s) failed to build")).into());
+        }
+        Ok(())
     }
-    overall.finish_and_clear();
-    let mut rows = rows.into_inner().unwrap_or_else(|e| e.into_inner());
-    rows.sort_by_key(|(i, _)| *i);
-    if a.json {
-        let rows: Vec<&Row> = rows.iter().map(|(_, r)| r).collect();
-        println!("{}", serde_json::to_string(&rows).unwrap_or_default());
-    } else {
-        print_rows(&rows);
-    }
-    let failed = failures.load(Ordering::SeqCst);
-    if failed > 0 {
-        return Err(Error::Unsupported(format!("{failed} table(s) failed to build")).into());
-    }
-    Ok(())
+}
+
+/// A table whose file is there: its size, and `status`.
+fn present(row: &mut Row, path: &Path, status: &str) {
+    row.bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    row.status = status.into();
 }
 
 fn print_rows(rows: &[(usize, Row)]) {

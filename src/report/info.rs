@@ -408,185 +408,257 @@ impl Info {
 
     /// Aligned lines for people.
     pub(crate) fn to_text(&self) -> String {
-        let mut s = String::new();
-        let mut line = |l: String| {
-            s += &l;
-            s.push('\n');
-        };
-        line(format!("file:            {}", self.file));
-        line(format!("game:            {}", self.description));
-        line(format!(
-            "identity:        {} {} (rules version {}){}",
-            self.game,
-            self.parameters,
-            self.rules_version,
-            if self.known {
-                ""
-            } else {
-                "; not known to this build: values by index only"
+        let mut lines = self.header_lines();
+        counts_lines(&self.counts, &mut lines);
+        for f in &self.facts {
+            lines.push(format!("{}:", f.label));
+            for l in f.text.lines() {
+                lines.push(format!("  {l}"));
             }
-        ));
-        line(format!(
-            "format:          version {}, {} values as {}",
-            self.format_version, self.values, self.encoding
-        ));
-        line(format!("entries:         {}", self.entries));
-        line(format!(
-            "payload:         {} bytes at offset {}",
-            self.payload_len, self.payload_offset
-        ));
-        line(format!(
-            "checksum:        xxh3-64 {} {}",
-            self.payload_xxh3,
-            if self.checksum_ok() { "OK" } else { "MISMATCH" }
-        ));
-        line(format!("written by:      gamedb {}", self.crate_version));
-        match &self.counts {
-            Counts::Distances {
-                distance_residues,
-                distance_counts,
-                max_distance,
-                antipode_count,
-                antipodes,
-                unreached,
-                lower_bounds_of,
-            } => {
-                if let Some([r0, r1, r2]) = distance_residues {
-                    line(format!(
-                        "distances mod 3: ≡ 0: {r0}, ≡ 1: {r1}, ≡ 2: {r2} (each distance is found \
-                         by descent to the goal; `gamedb enumerate` reports the counts per depth)"
-                    ));
-                } else if let Some(what) = lower_bounds_of {
-                    // A pattern database: entries are placements and their values lower bounds.
-                    line(format!("values:          {what}"));
-                    line("placements at each value:".into());
+        }
+        lines.join("\n")
+    }
+
+    /// The header and the checksum, a line each.
+    fn header_lines(&self) -> Vec<String> {
+        vec![
+            format!("file:            {}", self.file),
+            format!("game:            {}", self.description),
+            format!(
+                "identity:        {} {} (rules version {}){}",
+                self.game,
+                self.parameters,
+                self.rules_version,
+                if self.known {
+                    ""
                 } else {
-                    line("positions at each distance:".into());
+                    "; not known to this build: values by index only"
                 }
-                for (dist, count) in distance_counts.iter().enumerate() {
-                    line(format!("  {dist:>4} {count:>14}"));
-                }
-                if *unreached > 0 {
-                    let marker = match distance_residues {
-                        Some(_) => format!("code {}", crate::format::entries::mod3::UNREACHED),
-                        None => format!("value {}", crate::format::entries::UNREACHED),
-                    };
-                    line(format!("unreached:       {unreached} ({marker})"));
-                }
-                if let Some(m) = max_distance {
-                    line(format!("max distance:    {m}"));
-                    match antipodes {
-                        Some(list) => {
-                            line(format!("antipodes:       {antipode_count} at distance {m}:"));
-                            for a in list {
-                                line(format!("  {a}"));
-                            }
-                        }
-                        None => line(format!(
-                            "antipodes:       {antipode_count} at distance {m} (more than {ANTIPODES_LISTED}, not listed)"
-                        )),
-                    }
-                }
+            ),
+            format!(
+                "format:          version {}, {} values as {}",
+                self.format_version, self.values, self.encoding
+            ),
+            format!("entries:         {}", self.entries),
+            format!(
+                "payload:         {} bytes at offset {}",
+                self.payload_len, self.payload_offset
+            ),
+            format!(
+                "checksum:        xxh3-64 {} {}",
+                self.payload_xxh3,
+                if self.checksum_ok() { "OK" } else { "MISMATCH" }
+            ),
+            format!("written by:      gamedb {}", self.crate_version),
+        ]
+    }
+}
+
+/// The counts for people, a line each, appended to `out`.
+fn counts_lines(counts: &Counts, out: &mut Vec<String>) {
+    match counts {
+        Counts::Distances {
+            distance_residues,
+            distance_counts,
+            max_distance,
+            antipode_count,
+            antipodes,
+            unreached,
+            lower_bounds_of,
+        } => {
+            distance_lines(
+                out,
+                distance_residues,
+                lower_bounds_of,
+                distance_counts,
+                *unreached,
+            );
+            if let Some(m) = max_distance {
+                antipode_lines(out, *m, *antipode_count, antipodes);
             }
-            Counts::Outcomes {
-                p_positions,
-                n_positions,
-                grundy_counts,
-                max_grundy,
-            } => {
-                line(format!("P-positions:     {p_positions}"));
-                line(format!("N-positions:     {n_positions}"));
-                if let (Some(counts), Some(m)) = (grundy_counts, max_grundy) {
-                    line(format!("largest Grundy value: {m}"));
-                    line("positions at each Grundy value:".into());
-                    for (g, count) in counts.iter().enumerate() {
-                        line(format!("  {g:>5} {count:>14}"));
-                    }
-                }
-            }
-            Counts::Standings {
+        }
+        Counts::Outcomes {
+            p_positions,
+            n_positions,
+            grundy_counts,
+            max_grundy,
+        } => outcome_lines(out, *p_positions, *n_positions, grundy_counts, max_grundy),
+        Counts::Standings {
+            positions,
+            no_position,
+            reachable,
+            reachable_over,
+            start,
+            max_remoteness,
+            wdl50,
+        } => {
+            standing_lines(
+                out,
                 positions,
-                no_position,
+                *no_position,
                 reachable,
                 reachable_over,
                 start,
-                max_remoteness,
-                wdl50,
-            } => {
-                line(format!("positions:       {}", positions.text()));
-                line(format!(
-                    "no position:     {no_position} (indices marked, never given a value)"
-                ));
-                if let (Some(r), Some(over)) = (reachable, reachable_over) {
-                    line(format!(
-                        "reachable:       {}, the game over in {over}",
-                        r.text()
-                    ));
-                }
-                if let Some(s) = start {
-                    line(format!(
-                        "start:           {}: {}",
-                        s.position,
-                        s.value.text(s.remoteness)
-                    ));
-                }
-                match wdl50 {
-                    Some(c) => {
-                        line(format!(
-                            "50-move rule:    win {}, cursed win {}, draw {}, blessed loss {}, loss {}",
-                            c.win, c.cursed_win, c.draw, c.blessed_loss, c.loss
-                        ));
-                        line(format!("max dtz:         {max_remoteness}"));
-                    }
-                    None => line(format!("max remoteness:  {max_remoteness}")),
-                }
-            }
-            Counts::Wlts {
-                positions: p,
-                no_position,
-                start,
-                ..
-            } => {
-                line(format!(
-                    "positions:       {} (win {}, lose {}, tie or draw {})",
-                    p.win + p.lose + p.tie_or_draw,
-                    p.win,
-                    p.lose,
-                    p.tie_or_draw
-                ));
-                line(format!(
-                    "no position:     {no_position} (indices marked, never given a value)"
-                ));
-                if let Some(s) = start {
-                    line(format!(
-                        "start:           {}: {}",
-                        s.position,
-                        s.value.text()
-                    ));
-                }
-                line(
-                    "kept:            the value alone: no remoteness, no reachability, and a tie \
-                     and a draw are one value"
-                        .into(),
-                );
-            }
-            Counts::Extensions {
-                p_positions,
-                prefixes_without_p,
-            } => {
-                line(format!("P-positions:     {p_positions} (one per prefix that has one; every other position is N)"));
-                line(format!(
-                    "prefixes without a P-position: {prefixes_without_p}"
-                ));
-            }
+            );
+            remoteness_lines(out, *max_remoteness, wdl50);
         }
-        for f in &self.facts {
-            line(format!("{}:", f.label));
-            for l in f.text.lines() {
-                line(format!("  {l}"));
-            }
+        Counts::Wlts {
+            positions,
+            no_position,
+            start,
+            ..
+        } => wlt_lines(out, positions, *no_position, start),
+        Counts::Extensions {
+            p_positions,
+            prefixes_without_p,
+        } => {
+            out.push(format!("P-positions:     {p_positions} (one per prefix that has one; every other position is N)"));
+            out.push(format!(
+                "prefixes without a P-position: {prefixes_without_p}"
+            ));
         }
-        s.pop();
-        s
     }
+}
+
+/// An outcome table's P- and N-positions, and a Grundy table's positions at each value.
+fn outcome_lines(
+    out: &mut Vec<String>,
+    p_positions: u64,
+    n_positions: u64,
+    grundy_counts: &Option<Vec<u64>>,
+    max_grundy: &Option<u32>,
+) {
+    out.push(format!("P-positions:     {p_positions}"));
+    out.push(format!("N-positions:     {n_positions}"));
+    if let (Some(counts), Some(m)) = (grundy_counts, max_grundy) {
+        out.push(format!("largest Grundy value: {m}"));
+        out.push("positions at each Grundy value:".into());
+        for (g, count) in counts.iter().enumerate() {
+            out.push(format!("  {g:>5} {count:>14}"));
+        }
+    }
+}
+
+/// A two-player table's largest remoteness; a dtz table's, its distance to zeroing, with its
+/// positions by their class under the 50-move rule.
+fn remoteness_lines(out: &mut Vec<String>, max_remoteness: u32, wdl50: &Option<Wdl50Counts>) {
+    match wdl50 {
+        Some(c) => {
+            out.push(format!(
+                "50-move rule:    win {}, cursed win {}, draw {}, blessed loss {}, loss {}",
+                c.win, c.cursed_win, c.draw, c.blessed_loss, c.loss
+            ));
+            out.push(format!("max dtz:         {max_remoteness}"));
+        }
+        None => out.push(format!("max remoteness:  {max_remoteness}")),
+    }
+}
+
+/// A distance table's counts: what its entries are, how many at each distance, and how many
+/// unreached.
+fn distance_lines(
+    out: &mut Vec<String>,
+    distance_residues: &Option<[u64; 3]>,
+    lower_bounds_of: &Option<String>,
+    distance_counts: &[u64],
+    unreached: u64,
+) {
+    if let Some([r0, r1, r2]) = distance_residues {
+        out.push(format!(
+            "distances mod 3: ≡ 0: {r0}, ≡ 1: {r1}, ≡ 2: {r2} (each distance is found \
+             by descent to the goal; `gamedb enumerate` reports the counts per depth)"
+        ));
+    } else if let Some(what) = lower_bounds_of {
+        // A pattern database: entries are placements and their values lower bounds.
+        out.push(format!("values:          {what}"));
+        out.push("placements at each value:".into());
+    } else {
+        out.push("positions at each distance:".into());
+    }
+    for (dist, count) in distance_counts.iter().enumerate() {
+        out.push(format!("  {dist:>4} {count:>14}"));
+    }
+    if unreached > 0 {
+        let marker = match distance_residues {
+            Some(_) => format!("code {}", crate::format::entries::mod3::UNREACHED),
+            None => format!("value {}", crate::format::entries::UNREACHED),
+        };
+        out.push(format!("unreached:       {unreached} ({marker})"));
+    }
+}
+
+/// The largest distance `m` and the positions at it, listed when there are few.
+fn antipode_lines(
+    out: &mut Vec<String>,
+    m: u32,
+    antipode_count: u64,
+    antipodes: &Option<Vec<String>>,
+) {
+    out.push(format!("max distance:    {m}"));
+    match antipodes {
+        Some(list) => {
+            out.push(format!("antipodes:       {antipode_count} at distance {m}:"));
+            for a in list {
+                out.push(format!("  {a}"));
+            }
+        }
+        None => out.push(format!(
+            "antipodes:       {antipode_count} at distance {m} (more than {ANTIPODES_LISTED}, not listed)"
+        )),
+    }
+}
+
+/// A two-player table's positions by value, those reachable from the start, and the start's
+/// value.
+fn standing_lines(
+    out: &mut Vec<String>,
+    positions: &ByValue,
+    no_position: u64,
+    reachable: &Option<ByValue>,
+    reachable_over: &Option<u64>,
+    start: &Option<StartValue>,
+) {
+    out.push(format!("positions:       {}", positions.text()));
+    out.push(format!(
+        "no position:     {no_position} (indices marked, never given a value)"
+    ));
+    if let (Some(r), Some(over)) = (reachable, reachable_over) {
+        out.push(format!(
+            "reachable:       {}, the game over in {over}",
+            r.text()
+        ));
+    }
+    if let Some(s) = start {
+        out.push(format!(
+            "start:           {}: {}",
+            s.position,
+            s.value.text(s.remoteness)
+        ));
+    }
+}
+
+/// A wlt table's positions by value, the start's value, and what the table does not keep.
+fn wlt_lines(out: &mut Vec<String>, p: &WltCounts, no_position: u64, start: &Option<WltStart>) {
+    out.push(format!(
+        "positions:       {} (win {}, lose {}, tie or draw {})",
+        p.win + p.lose + p.tie_or_draw,
+        p.win,
+        p.lose,
+        p.tie_or_draw
+    ));
+    out.push(format!(
+        "no position:     {no_position} (indices marked, never given a value)"
+    ));
+    if let Some(s) = start {
+        out.push(format!(
+            "start:           {}: {}",
+            s.position,
+            s.value.text()
+        ));
+    }
+    out.push(
+        "kept:            the value alone: no remoteness, no reachability, and a tie \
+         and a draw are one value"
+            .into(),
+    );
 }

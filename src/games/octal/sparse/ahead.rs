@@ -130,6 +130,24 @@ impl<V: Width> Shared<'_, V> {
             q = if checked { back } else { self.wait(back) };
         }
     }
+
+    /// Hands a guessed batch to the checkers, or files it as checked when none of its guesses
+    /// needs a rare value found.
+    fn hand_over(&self, b: Batch<V>) {
+        let mut q = self.lock();
+        if b.heaps.is_empty() {
+            q.done.insert(
+                b.start,
+                Checked {
+                    end: b.end,
+                    wrong: None,
+                },
+            );
+        } else {
+            q.pending.push_back(b);
+            self.wake.notify_one();
+        }
+    }
 }
 
 /// Stops the checkers when the producer ends, however it ends.
@@ -181,106 +199,46 @@ fn produce<V: Width>(
     len: &mut usize,
     name: &str,
 ) -> Result<bool> {
-    let base = shared.values.0;
-    let write = |n: usize, v: usize| {
-        // SAFETY: n is below the capacity reserved, and no checker reads heap n (every
-        // batch handed out lies below it, or the checkers were waited for).
-        unsafe { base.add(n).write(V::of(v)) }
-    };
-    let mut n = *len; // values written
-    let mut st = {
+    let n = *len; // values written
+    let mut p = Producer {
+        ctx,
+        shared,
         // SAFETY: no checker runs yet.
-        Marks::new(unsafe { shared.below(n) })
+        st: Marks::new(unsafe { shared.below(n) }),
+        search: Search::<V>::new(),
+        n,
+        committed: n,
+        reported: n,
+        looked: n,
+        batch: BATCH_MIN,
+        exact_until: n + ctx.calm,
+        last_failure: n,
     };
-    let mut search = Search::<V>::new();
-    let mut committed = n; // values final
-    let mut reported = n;
-    let mut looked = n; // `committed` when saves and progress were last looked at
-    let mut batch = BATCH_MIN;
-    // Heaps below this are solved exactly, one by one, once all before them is final:
-    // where rare values come often (early heaps, codes without a sparse split), guesses
-    // would fail too often to gain anything; also a heap whose candidate the width
-    // cannot hold.
-    let mut exact_until = n + ctx.calm;
-    let mut last_failure = n;
     loop {
-        let mut q = shared.lock();
-        // Take the checked batches in order.
-        while let Some(o) = q.done.remove(&committed) {
-            match o.wrong {
-                None => {
-                    committed = o.end;
-                    batch = (2 * batch).min(BATCH_MAX);
-                    if committed % ctx.block == 0 {
-                        // A block's end: saved before going on.
-                        break;
-                    }
-                }
-                Some((h, v)) => {
-                    q.generation += 1;
-                    q.pending.clear();
-                    q.done.clear();
-                    while q.busy > 0 {
-                        q = shared.wait(q);
-                    }
-                    // SAFETY: no checker runs.
-                    st.forget(unsafe { shared.below(n) }, h);
-                    if search.mirror.len() > h {
-                        search = Search::new();
-                    }
-                    write(h, v);
-                    st.record(ctx, h, v)?;
-                    n = h + 1;
-                    committed = n;
-                    batch = BATCH_MIN;
-                    if h < last_failure + ctx.calm {
-                        exact_until = n + ctx.calm;
-                    }
-                    last_failure = h;
-                }
-            }
-        }
-        if committed > looked {
-            looked = committed;
+        let q = p.take_checked(shared.lock())?;
+        if p.committed > p.looked {
+            p.looked = p.committed;
             drop(q);
             // SAFETY: the values below `committed` are final and never written again.
-            let g = unsafe { shared.below(committed) };
+            let g = unsafe { shared.below(p.committed) };
             // A save only at a block's end: batches end there.
-            done_up_to(ctx, name, g, &mut reported)?;
+            done_up_to(ctx, name, g, &mut p.reported)?;
             continue;
         }
-        if committed == ctx.n_all {
-            *len = committed;
+        if p.committed == ctx.n_all {
+            *len = p.committed;
             return Ok(true);
         }
-        let exact = n < exact_until;
-        if exact && committed == n {
+        let exact = p.n < p.exact_until;
+        if exact && p.committed == p.n {
             drop(q);
-            // Nothing is handed out: solve as on one thread, up to the block's end.
-            let end = exact_until
-                .min((n / ctx.block + 1) * ctx.block)
-                .min(ctx.n_all);
-            while n < end {
-                // SAFETY: no checker runs.
-                let g = unsafe { shared.below(n) };
-                let (v, c) = st.exact(ctx.moves, &mut search, g);
-                if v >= st.limit {
-                    *len = n;
-                    return Ok(false);
-                }
-                if v != c {
-                    // A rare value: more may follow.
-                    exact_until = exact_until.max(n + 1 + ctx.calm);
-                    last_failure = n;
-                }
-                write(n, v);
-                st.record(ctx, n, v)?;
-                n += 1;
+            if !p.solve_exact()? {
+                *len = p.n;
+                return Ok(false);
             }
-            committed = n;
             continue;
         }
-        if exact || n == ctx.n_all || q.pending.len() + q.busy + q.done.len() >= AHEAD {
+        if exact || p.n == ctx.n_all || q.pending.len() + q.busy + q.done.len() >= AHEAD {
             // Far enough ahead: check a batch, or wait for one.
             let (q, checked) = shared.check_one(q);
             if !checked {
@@ -290,8 +248,140 @@ fn produce<V: Width>(
         }
         let generation = q.generation;
         drop(q);
-        // Guess a batch; it ends at a block's end, where a save is due.
-        let end = (n + batch)
+        let b = p.guess(generation)?;
+        shared.hand_over(b);
+    }
+}
+
+/// What the producer keeps between batches.
+struct Producer<'c, 's, 'a, V> {
+    ctx: &'c Context<'c>,
+    shared: &'s Shared<'a, V>,
+    st: Marks<V>,
+    search: Search<V>,
+    /// Values written.
+    n: usize,
+    /// Values final.
+    committed: usize,
+    /// Heaps reported to the progress.
+    reported: usize,
+    /// `committed` when saves and progress were last looked at.
+    looked: usize,
+    /// Heaps in the next batch.
+    batch: usize,
+    /// Heaps below this are solved exactly, one by one, once all before them is final:
+    /// where rare values come often (early heaps, codes without a sparse split), guesses
+    /// would fail too often to gain anything; also a heap whose candidate the width
+    /// cannot hold.
+    exact_until: usize,
+    /// The last heap found with a rare value (a failed guess, or solved exactly): another
+    /// within `calm` heaps of it puts the producer back to solving exactly.
+    last_failure: usize,
+}
+
+/// Writes heap `n`'s value into the values' memory at `values` (the producer's only way to;
+/// a plain pointer, not the producer's field, so that the heap loops keep it in a register).
+#[inline]
+fn write<V: Width>(values: *mut V, n: usize, v: usize) {
+    // SAFETY: n is below the capacity reserved, and no checker reads heap n (every
+    // batch handed out lies below it, or the checkers were waited for).
+    unsafe { values.add(n).write(V::of(v)) }
+}
+
+impl<V: Width> Producer<'_, '_, '_, V> {
+    /// Takes the checked batches in order: a batch whose guesses all hold makes its heaps
+    /// final (stopping at a block's end, to save there); at a failed guess, forgets from it.
+    fn take_checked<'g>(
+        &mut self,
+        mut q: MutexGuard<'g, Queue<V>>,
+    ) -> Result<MutexGuard<'g, Queue<V>>> {
+        while let Some(o) = q.done.remove(&self.committed) {
+            match o.wrong {
+                None => {
+                    self.committed = o.end;
+                    self.batch = (2 * self.batch).min(BATCH_MAX);
+                    if self.committed % self.ctx.block == 0 {
+                        // A block's end: saved before going on.
+                        break;
+                    }
+                }
+                Some((h, v)) => q = self.forget_from(q, h, v)?,
+            }
+        }
+        Ok(q)
+    }
+
+    /// Heap `h`'s guess failed: its value is `v`. Every batch is dropped and the checkers
+    /// waited for; the heaps from `h` on are forgotten and solving goes on after `h`, exactly
+    /// for a while when rare values come close together.
+    fn forget_from<'g>(
+        &mut self,
+        mut q: MutexGuard<'g, Queue<V>>,
+        h: usize,
+        v: usize,
+    ) -> Result<MutexGuard<'g, Queue<V>>> {
+        let (ctx, shared) = (self.ctx, self.shared);
+        q.generation += 1;
+        q.pending.clear();
+        q.done.clear();
+        while q.busy > 0 {
+            q = shared.wait(q);
+        }
+        // SAFETY: no checker runs.
+        self.st.forget(unsafe { shared.below(self.n) }, h);
+        if self.search.mirror.len() > h {
+            self.search = Search::new();
+        }
+        write(shared.values.0, h, v);
+        self.st.record(ctx, h, v)?;
+        self.n = h + 1;
+        self.committed = self.n;
+        self.batch = BATCH_MIN;
+        if h < self.last_failure + ctx.calm {
+            self.exact_until = self.n + ctx.calm;
+        }
+        self.last_failure = h;
+        Ok(q)
+    }
+
+    /// With nothing handed out, solves as on one thread up to the block's end (or where
+    /// guessing starts again); false at a value the width cannot hold (`n` is then that heap).
+    fn solve_exact(&mut self) -> Result<bool> {
+        let (ctx, shared, values) = (self.ctx, self.shared, self.shared.values.0);
+        let mut n = self.n;
+        let end = self
+            .exact_until
+            .min((n / ctx.block + 1) * ctx.block)
+            .min(ctx.n_all);
+        while n < end {
+            // SAFETY: no checker runs.
+            let g = unsafe { shared.below(n) };
+            let (v, c) = self.st.exact(ctx.moves, &mut self.search, g);
+            if v >= self.st.limit {
+                self.n = n;
+                return Ok(false);
+            }
+            if v != c {
+                // A rare value: more may follow.
+                self.exact_until = self.exact_until.max(n + 1 + ctx.calm);
+                self.last_failure = n;
+            }
+            write(values, n, v);
+            self.st.record(ctx, n, v)?;
+            n += 1;
+        }
+        self.n = n;
+        self.committed = n;
+        Ok(true)
+    }
+
+    /// Guesses a batch from heap `n`: each heap's value is its candidate, and the rare values
+    /// a guess needs found go in the batch for the checkers. It ends at a block's end, where
+    /// a save is due, or before a heap whose candidate the width cannot hold.
+    fn guess(&mut self, generation: u64) -> Result<Batch<V>> {
+        let (ctx, shared, values) = (self.ctx, self.shared, self.shared.values.0);
+        let mut n = self.n;
+        let end = (n + self.batch)
             .min((n / ctx.block + 1) * ctx.block)
             .min(ctx.n_all);
         let mut b = Batch {
@@ -306,36 +396,25 @@ fn produce<V: Width>(
             // SAFETY: heaps below n are written; checkers read only below the heaps
             // handed out, which are below n.
             let g = unsafe { shared.below(n) };
-            let c = st.candidate(ctx.moves, g);
-            if c >= st.limit {
+            let c = self.st.candidate(ctx.moves, g);
+            if c >= self.st.limit {
                 // Solved alone once all before it is final.
-                exact_until = n + 1;
+                self.exact_until = n + 1;
                 b.end = n;
                 break;
             }
-            if !st.need.is_empty() {
-                search.cover(g, n);
+            if !self.st.need.is_empty() {
+                self.search.cover(g, n);
                 let from = b.needs.len();
-                b.needs.extend_from_slice(&st.need);
+                b.needs.extend_from_slice(&self.st.need);
                 b.heaps.push((n, from, b.needs.len()));
             }
-            write(n, c);
-            st.record(ctx, n, c)?;
+            write(values, n, c);
+            self.st.record(ctx, n, c)?;
             n += 1;
         }
-        b.search = search.clone();
-        let mut q = shared.lock();
-        if b.heaps.is_empty() {
-            q.done.insert(
-                b.start,
-                Checked {
-                    end: b.end,
-                    wrong: None,
-                },
-            );
-        } else {
-            q.pending.push_back(b);
-            shared.wake.notify_one();
-        }
+        self.n = n;
+        b.search = self.search.clone();
+        Ok(b)
     }
 }
