@@ -71,17 +71,16 @@ use crate::progress::Progress;
 use crate::solve::Saves;
 use crate::{Error, Result};
 
-pub use bites::{LastRow, LastTwoRows};
 pub use engine::Engine;
 
 use census::census_fact;
 
 /// Most rows a box may have.
-pub const MAX_ROWS: u32 = 64;
+pub(crate) const MAX_ROWS: u32 = 64;
 /// Most columns a box may have.
-pub const MAX_COLS: u32 = 65_535;
+pub(crate) const MAX_COLS: u32 = 65_535;
 /// Most positions a `--grundy` table may have (two bytes each while solving).
-pub const MAX_GRUNDY_POSITIONS: u64 = 1 << 32;
+pub(crate) const MAX_GRUNDY_POSITIONS: u64 = 1 << 32;
 /// Rows fixed by one piece of a wave (the unit of parallel work).
 const PIECE_ROWS: usize = 4;
 
@@ -149,7 +148,7 @@ impl ChompSpec {
 
     /// Diagrams in the widest wave of the solver (the most of any one cell count, the empty
     /// diagram left out).
-    pub fn widest_wave(&self) -> u64 {
+    pub(crate) fn widest_wave(&self) -> u64 {
         self.diagrams_by_cells()
             .into_iter()
             .skip(1)

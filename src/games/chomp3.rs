@@ -57,23 +57,24 @@ use crate::progress::Progress;
 use crate::solve::Saves;
 use crate::{Error, Result};
 
-pub use conformance::brute_force;
-pub use solver::{memory_bound, solve};
-pub use view::{Bite, Pattern, SheinerReport, View};
+pub(crate) use solver::memory_bound;
+pub use solver::solve;
+pub(crate) use view::Bite;
+pub use view::{Pattern, View};
 
 use conformance::conformance;
 
 /// Largest `N` whose table stores two bytes per pair: `f(q, r) − q + 1` stays below about
 /// `0.72 q`, so it fits a u16 up to about 91,000 (a value that does not fit stops the solve
 /// with an error). Larger tables take three bytes per pair.
-pub const NARROW_MAX: u32 = 90_000;
+pub(crate) const NARROW_MAX: u32 = 90_000;
 
 /// Largest `N` accepted (three bytes per pair would hold values to about `N` = 23 million;
 /// memory runs out long before: the table alone is `1.5 N²` bytes, checked before solving).
-pub const MAX_N: u32 = 1_000_000;
+pub(crate) const MAX_N: u32 = 1_000_000;
 
 /// Bytes per pair in the table of `--max max`: 2 up to [`NARROW_MAX`], else 3.
-pub fn entry_width(max: u32) -> usize {
+pub(crate) fn entry_width(max: u32) -> usize {
     if max <= NARROW_MAX {
         2
     } else {
@@ -82,7 +83,7 @@ pub fn entry_width(max: u32) -> usize {
 }
 
 /// `(p, q, r)`: the row lengths of a three-rowed position, top row first.
-pub type Pos3 = (u64, u64, u64);
+pub(crate) type Pos3 = (u64, u64, u64);
 
 /// Parameters of a three-rowed Chomp table, checked: `f(q, r)` for every `r ≤ q ≤ max`.
 #[derive(Clone, Debug, PartialEq)]
@@ -213,7 +214,7 @@ impl Indexed for Chomp3Rules {
 }
 
 /// The lookups' view of a table of `--max max`.
-pub struct Chomp3Rules {
+pub(crate) struct Chomp3Rules {
     max: u64,
 }
 

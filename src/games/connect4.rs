@@ -33,11 +33,11 @@ use crate::{Error, Result};
 
 /// Most cells of a board: the standard 7×6 board (its index, 7·10^13 boards, is past any
 /// machine of today; the size is allowed so that a build says what it would need).
-pub const MAX_CELLS: u32 = 42;
+pub(crate) const MAX_CELLS: u32 = 42;
 
 /// Most boards in one tier: the engine keeps about 20 bytes for each board of the tier it
 /// solves, so a tier of 2^24 boards costs some 300 MB beside the table.
-pub const TIER: u64 = 1 << 24;
+pub(crate) const TIER: u64 = 1 << 24;
 
 /// Parameters of a Connect Four table, checked.
 #[derive(Clone, Debug, PartialEq)]

@@ -39,7 +39,7 @@ const CHUNK: usize = 64;
 /// together), the row bitsets of the chunks in flight (`1.75 q + 256` bits per row when
 /// made; even every row at once, each grown to twice that, is below `N² / 4` bytes) and the
 /// per-column state.
-pub fn memory_bound(max: u32) -> u64 {
+pub(crate) fn memory_bound(max: u32) -> u64 {
     let n = max as u64 + 1;
     let cells = n * (n + 1) / 2;
     entry_width(max) as u64 * cells + n * n * 2 / 5 + n * n / 4 + 128 * n + (1 << 20)

@@ -5,10 +5,10 @@ use super::Code;
 use crate::game::Fact;
 
 /// Largest period [`periodicity`] looks for.
-pub const MAX_PERIOD: u64 = 1 << 26;
+pub(crate) const MAX_PERIOD: u64 = 1 << 26;
 /// Fewest heaps a tentative period must repeat over to be reported (two equal values at the
 /// end are no period).
-pub const MIN_RUN: u64 = 16;
+pub(crate) const MIN_RUN: u64 = 16;
 
 /// What the values of heaps `0..=N` say about the periodicity of a nim-sequence.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,7 +15,7 @@ pub fn rare_mask(count: &[u64]) -> usize {
 }
 
 /// Whether `v` is rare under `mask` ([`rare_mask`]).
-pub fn is_rare(v: usize, mask: usize) -> bool {
+pub(crate) fn is_rare(v: usize, mask: usize) -> bool {
     (v & mask).count_ones() % 2 == 0
 }
 
@@ -23,7 +23,7 @@ pub fn is_rare(v: usize, mask: usize) -> bool {
 /// chooses it) and the heaps that have them: `info`'s `rare_mask`, `rare_values` (value,
 /// heaps, last heap) and `rare_heaps` (the first `LISTED_RARE` heaps with their values, and
 /// how many there are).
-pub fn rare_facts(values: &dyn Values) -> Vec<Fact> {
+pub(crate) fn rare_facts(values: &dyn Values) -> Vec<Fact> {
     let n = values.len();
     let mut count = vec![0u64; 1 << 16];
     let mut last = vec![0u64; 1 << 16];
