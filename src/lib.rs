@@ -133,10 +133,10 @@ pub use tables::TableDir;
 /// breadth-first engine of `gamedb enumerate` (the benchmark `enumerate-costs` times it on a
 /// synthetic puzzle). A doorway for the benchmarks, not an API: it changes with the engine.
 pub mod programs {
-    /// The partitioned breadth-first engine: a [`Bipartite`] puzzle laid out in blocks
-    /// ([`Layout`]), a [`plan`] of its memory, a [`run`] level by level on one process
-    /// ([`Single`]) under a [`Config`] (a checkpoint's [`Identity`] among it).
     pub mod partitioned {
+        //! The partitioned breadth-first engine: a [`Bipartite`] puzzle laid out in blocks
+        //! ([`Layout`]), a [`plan`] of its memory, a [`run`] level by level on one process
+        //! ([`Single`]) under a [`Config`] (a checkpoint's [`Identity`] among it).
         pub use crate::solve::bfs::partitioned::checkpoint::Identity;
         pub use crate::solve::bfs::partitioned::{plan, run, Bipartite, Config, Layout};
         pub use crate::solve::exchange::Single;

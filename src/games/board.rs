@@ -79,7 +79,7 @@ pub struct Slide {
     pub leaves: Vec<u32>,
 }
 
-/// A rectangular board of at least 2×2 cells and at most [`MAX_CELLS`] cells.
+/// A rectangular board of at least 2×2 cells and at most `MAX_CELLS` cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     rows: usize,

@@ -43,13 +43,13 @@
 //! whole group of positions per bite ([`Chomp::engine`] chooses; every engine makes the same
 //! bytes, checked by the tests at 1 and 2 threads):
 //!
-//! * [`Engine::Triangles`] (`solve::triangles`, through [`LastTwoRows`]): the
+//! * [`Engine::Triangles`] (`solve::triangles`, through `LastTwoRows`): the
 //!   diagrams sharing their first `R − 2` rows are consecutive indices and play like two-rowed
 //!   Chomp among themselves; a bite in the rows above moves the whole triangle at once, so one
 //!   bite is a few word reads instead of a child lookup per position. Boxes of 3 to 63 rows
 //!   and at most 63 columns, squares included (a diagram whose last two rows are empty is
 //!   copied from its transpose when that lies in an earlier wave);
-//! * [`Engine::Runs`] (`solve::runs`, through [`LastRow`]): the same with the last
+//! * [`Engine::Runs`] (`solve::runs`, through `LastRow`): the same with the last
 //!   row alone; boxes of two rows or more than 63 columns;
 //! * [`Engine::Transposed`]: a tall box (more rows than columns) is solved as its transpose,
 //!   whose P-positions (about 1%) are then moved over one by one;

@@ -26,7 +26,7 @@
 //!
 //! A table of `--max N` holds `f(q, r)` for every `0 ≤ r ≤ q ≤ N` (the first row as long as
 //! one likes) as [`ValueKind::Extension`] values, one u16 per pair (three bytes, u24, when
-//! `N` > [`NARROW_MAX`]), row-major:
+//! `N` > `NARROW_MAX`), row-major:
 //!
 //! ```text
 //! index(q, r) = q (q + 1) / 2 + r          entries = (N + 1)(N + 2) / 2
@@ -35,9 +35,9 @@
 //!
 //! so a table of a smaller `N` is a prefix of one of a larger of the same width. `(p, q, r)`
 //! is P exactly when the entry of `(q, r)` is `p − q + 1`; its winning bites are found from
-//! `O(N)` entries ([`View::winning_bites`]), never by trying the `p − 1` bites of row 1.
+//! `O(N)` entries (`View::winning_bites`), never by trying the `p − 1` bites of row 1.
 //! `f(q, r) − q` stays below about `0.72 q`, so two bytes hold every `N` up to about 90,000
-//! and three bytes far past [`MAX_N`]; a value that does not fit is refused with an error,
+//! and three bytes far past `MAX_N`; a value that does not fit is refused with an error,
 //! never wrapped.
 //!
 //! The solve ([`solve`]) and its algorithm are in the `solver` module; what a table tells, in

@@ -34,7 +34,7 @@ pub struct MnkSpec {
 }
 
 impl MnkSpec {
-    /// Checks the parameters: `rows`, `cols` ≥ 1 with `rows · cols` ≤ [`MAX_CELLS`], and
+    /// Checks the parameters: `rows`, `cols` ≥ 1 with `rows · cols` ≤ `MAX_CELLS`, and
     /// `1 ≤ k ≤ max(rows, cols)` (a longer row fits nowhere).
     pub fn new(rows: u32, cols: u32, k: u32) -> Result<MnkSpec> {
         if rows == 0 || cols == 0 || rows.saturating_mul(cols) > MAX_CELLS {

@@ -51,7 +51,7 @@ pub struct PdbSpec {
 
 impl PdbSpec {
     /// Checks the board and the pattern: at least one tile, no tile twice, every tile in
-    /// `1..R·C` (the blank is no pattern tile), and at most [`MAX_PLACEMENTS`] placements.
+    /// `1..R·C` (the blank is no pattern tile), and at most `MAX_PLACEMENTS` placements.
     /// The order of the tiles does not matter.
     pub fn new(rows: u32, cols: u32, pattern: &[u32]) -> Result<PdbSpec> {
         let board = Board::new(rows, cols)?;

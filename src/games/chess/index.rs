@@ -11,7 +11,7 @@
 //! 0..64 in shakmaty's order (a1 = 0, h8 = 63); `span` is 64 for each man; `side` 0 for white
 //! to move.
 //!
-//! A material with pawns has a tier for each placement of its pawns ([`pawn_placements`]), so
+//! A material with pawns has a tier for each placement of its pawns (`pawn_placements`), so
 //! that every pawn move, like a capture or a promotion, leaves its tier: what a distance to
 //! zeroing needs, whose count a pawn move resets. Only the mirror of files keeps pawns' moves,
 //! and the pawns choose it: a placement is canonical where its number is at most its mirror's.
@@ -21,7 +21,7 @@
 //! with the white king on files a–d. With pawns of both sides the en passant positions follow:
 //! `((pair · span + squares) · width + e) · 2 + side`, `e` numbering the files where the side
 //! to move's enemy has a pawn on its fourth rank beside a pawn of the side to move (see
-//! [`PawnPlacement::ep_files`]).
+//! `PawnPlacement::ep_files`).
 //!
 //! Indices where two men share a square, where men of one kind are not in increasing order of
 //! square, or that name no en passant file are no positions (marked so).

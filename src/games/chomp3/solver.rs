@@ -157,7 +157,7 @@ fn set_row(row: &mut Vec<u64>, p: u64) {
 }
 
 /// Solves every `(q, r)` with `r ≤ q ≤ max` and returns the table's payload (see the module
-/// documentation), [`entry_width`] bytes per pair. `progress` counts the pairs `(q, r)` each
+/// documentation), `entry_width` bytes per pair. `progress` counts the pairs `(q, r)` each
 /// finished tile covered (they add up to `(N+1)(N+2)/2`).
 pub fn solve(max: u32, progress: &dyn Progress) -> Result<Vec<u8>> {
     solve_width(max, entry_width(max), progress)

@@ -9,7 +9,7 @@ const LISTED_RARE: usize = 100;
 
 /// The mask of the rare values among values counted as `count[v]` (heaps of value `v`): the
 /// sparse-space split with the fewest rare heaps, as the sparse solver and `info` choose it.
-/// A value `v` is rare when `v & mask` has an even number of bits ([`is_rare`]).
+/// A value `v` is rare when `v & mask` has an even number of bits (`is_rare`).
 pub fn rare_mask(count: &[u64]) -> usize {
     sparse::choose_mask(count)
 }

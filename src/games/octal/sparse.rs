@@ -19,7 +19,7 @@
 //! below 256 needs 4 GiB.
 //!
 //! The solve saves the values solved so far through [`Saves::finished_bytes`] every block of
-//! [`BLOCK`] heaps (the saves decide whether a save is due), and resumes from them.
+//! `BLOCK` heaps (the saves decide whether a save is due), and resumes from them.
 
 mod ahead;
 mod marks;

@@ -107,7 +107,7 @@ fn pair_key(x: &[u8]) -> Vec<u8> {
 
 impl Plan {
     /// The plan of `n` balls in `d` weighings by the construction of the module docs; refuses a
-    /// `d` too small for `n` (or beyond [`MAX_WEIGHINGS`]).
+    /// `d` too small for `n` (or beyond `MAX_WEIGHINGS`).
     pub fn construct(n: u32, tell: bool, d: u32) -> Result<Plan> {
         let fewest = fewest_weighings(n as u64, tell);
         if n < 3 {
