@@ -643,12 +643,6 @@ impl Endgame {
             && pos[fen::CELLS] <= 1
     }
 
-    /// Whether the side to move of a legal position has a capture (`None` for no position).
-    pub(crate) fn can_capture(&self, pos: &[u32]) -> Option<bool> {
-        let chess = self.legal_cells(pos).ok()?;
-        Some(chess.legal_moves().iter().any(|m| m.is_capture()))
-    }
-
     /// The materials of the table, lowest tier first.
     pub(crate) fn materials(&self) -> Vec<String> {
         self.tiers.iter().map(|t| t.material.name()).collect()
