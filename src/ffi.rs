@@ -33,18 +33,18 @@ use crate::model::ValueKind;
 use crate::tables::TableDir;
 
 /// A required pointer argument was NULL.
-pub const GAMEDB_ERR_NULL: i64 = -1;
+pub(crate) const GAMEDB_ERR_NULL: i64 = -1;
 /// The text is not a position of this table (see [`gamedb_last_error`] for why).
-pub const GAMEDB_ERR_POSITION: i64 = -2;
+pub(crate) const GAMEDB_ERR_POSITION: i64 = -2;
 /// An index is not below [`gamedb_positions`].
-pub const GAMEDB_ERR_INDEX: i64 = -3;
+pub(crate) const GAMEDB_ERR_INDEX: i64 = -3;
 /// The table does not hold the kind of value asked for (e.g. an outcome from a distance table).
-pub const GAMEDB_ERR_KIND: i64 = -4;
+pub(crate) const GAMEDB_ERR_KIND: i64 = -4;
 /// A bug in gamedb: a panic caught at the boundary, or an invariant found broken.
-pub const GAMEDB_ERR_INTERNAL: i64 = -5;
+pub(crate) const GAMEDB_ERR_INTERNAL: i64 = -5;
 /// The table's game is not known to this library (a game of another program): its values
 /// are there by index ([`gamedb_value_at`]), its positions cannot be read.
-pub const GAMEDB_ERR_GAME: i64 = -6;
+pub(crate) const GAMEDB_ERR_GAME: i64 = -6;
 
 /// The code of an error about a position: the game not known, or the text not a position.
 fn code_of(e: &crate::Error) -> i64 {
@@ -55,7 +55,7 @@ fn code_of(e: &crate::Error) -> i64 {
 }
 
 /// Flag of [`gamedb_open`]: skip reading the whole payload to check its checksum.
-pub const GAMEDB_OPEN_NO_VERIFY: u32 = 1;
+pub(crate) const GAMEDB_OPEN_NO_VERIFY: u32 = 1;
 
 thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
@@ -239,7 +239,7 @@ unsafe fn write_out(text: &str, buf: *mut c_char, cap: usize) -> i64 {
 
 /// The version of gamedb, e.g. `"0.1.0"` (a static string; never NULL).
 #[no_mangle]
-pub extern "C" fn gamedb_version() -> *const c_char {
+pub(crate) extern "C" fn gamedb_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
 }
 
@@ -248,7 +248,7 @@ pub extern "C" fn gamedb_version() -> *const c_char {
 /// The string belongs to gamedb and stays valid until the next gamedb call on this thread;
 /// copy it to keep it. Never NULL.
 #[no_mangle]
-pub extern "C" fn gamedb_last_error() -> *const c_char {
+pub(crate) extern "C" fn gamedb_last_error() -> *const c_char {
     // The pointer stays valid after `with` returns: the CString lives in the thread-local
     // and is replaced only by the next failing call on this thread.
     LAST_ERROR.with(|e| e.borrow().as_ptr())
@@ -264,7 +264,7 @@ pub extern "C" fn gamedb_last_error() -> *const c_char {
 /// `path` is NULL or a NUL-terminated string. The file must not be modified in place while
 /// the handle is open (gamedb itself only ever replaces tables by renaming new files).
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_open(path: *const c_char, flags: u32) -> *mut Table {
+pub(crate) unsafe extern "C" fn gamedb_open(path: *const c_char, flags: u32) -> *mut Table {
     // SAFETY: forwarded from this function's contract.
     unsafe {
         open_handle(path, "path", flags, |path, verify| {
@@ -329,7 +329,7 @@ unsafe fn close_handle<T>(handle: *mut T) {
 /// `table` is NULL or a handle from [`gamedb_open`] not yet closed; no other thread may be
 /// using it, and it must not be used afterwards.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_close(table: *mut Table) {
+pub(crate) unsafe extern "C" fn gamedb_close(table: *mut Table) {
     // SAFETY: forwarded from this function's contract.
     unsafe { close_handle(table) }
 }
@@ -339,7 +339,7 @@ pub unsafe extern "C" fn gamedb_close(table: *mut Table) {
 /// # Safety
 /// `table` is NULL or an open handle.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_positions(table: *const Table) -> i64 {
+pub(crate) unsafe extern "C" fn gamedb_positions(table: *const Table) -> i64 {
     // SAFETY: forwarded from this function's contract.
     unsafe { with_table(table, |t| t.len() as i64) }
 }
@@ -351,7 +351,11 @@ pub unsafe extern "C" fn gamedb_positions(table: *const Table) -> i64 {
 /// # Safety
 /// `table` is NULL or an open handle; `buf` is NULL or points to `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_game(table: *const Table, buf: *mut c_char, cap: usize) -> i64 {
+pub(crate) unsafe extern "C" fn gamedb_game(
+    table: *const Table,
+    buf: *mut c_char,
+    cap: usize,
+) -> i64 {
     // SAFETY: forwarded from this function's contract.
     unsafe { with_table(table, |t| write_out(t.game(), buf, cap)) }
 }
@@ -362,7 +366,7 @@ pub unsafe extern "C" fn gamedb_game(table: *const Table, buf: *mut c_char, cap:
 /// # Safety
 /// `table` is NULL or an open handle; `buf` is NULL or points to `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_parameters(
+pub(crate) unsafe extern "C" fn gamedb_parameters(
     table: *const Table,
     buf: *mut c_char,
     cap: usize,
@@ -378,7 +382,7 @@ pub unsafe extern "C" fn gamedb_parameters(
 /// # Safety
 /// `table` is NULL or an open handle.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_value_kind(table: *const Table) -> i64 {
+pub(crate) unsafe extern "C" fn gamedb_value_kind(table: *const Table) -> i64 {
     // SAFETY: forwarded from this function's contract.
     unsafe {
         with_table(table, |t| {
@@ -393,7 +397,7 @@ pub unsafe extern "C" fn gamedb_value_kind(table: *const Table) -> i64 {
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_rank(table: *const Table, position: *const c_char) -> i64 {
+pub(crate) unsafe extern "C" fn gamedb_rank(table: *const Table, position: *const c_char) -> i64 {
     // SAFETY: forwarded from this function's contract.
     unsafe { with_position(table, position, |t, text| Ok(rank_text(t, text)? as i64)) }
 }
@@ -405,7 +409,10 @@ pub unsafe extern "C" fn gamedb_rank(table: *const Table, position: *const c_cha
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_char) -> i64 {
+pub(crate) unsafe extern "C" fn gamedb_outcome(
+    table: *const Table,
+    position: *const c_char,
+) -> i64 {
     let outcome = |t: &Table, text: &str| {
         if t.value_kind() == ValueKind::Distance {
             return Err(fail(
@@ -469,7 +476,7 @@ pub unsafe extern "C" fn gamedb_outcome(table: *const Table, position: *const c_
 /// # Safety
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_value(table: *const Table, position: *const c_char) -> i64 {
+pub(crate) unsafe extern "C" fn gamedb_value(table: *const Table, position: *const c_char) -> i64 {
     let value = |t: &Table, text: &str| {
         if let Some(i) = text_entry(t, text) {
             return value_of(t, i?);
@@ -492,7 +499,7 @@ pub unsafe extern "C" fn gamedb_value(table: *const Table, position: *const c_ch
 /// # Safety
 /// `table` is NULL or an open handle.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_value_at(table: *const Table, index: u64) -> i64 {
+pub(crate) unsafe extern "C" fn gamedb_value_at(table: *const Table, index: u64) -> i64 {
     let value = |t: &Table| match check_index(t, index).and_then(|()| value_of(t, index)) {
         Ok(v) | Err(v) => v,
     };
@@ -516,7 +523,7 @@ fn value_of(t: &Table, index: u64) -> Result<i64, i64> {
 /// # Safety
 /// `table` is NULL or an open handle; `buf` is NULL or points to `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_position_at(
+pub(crate) unsafe extern "C" fn gamedb_position_at(
     table: *const Table,
     index: u64,
     buf: *mut c_char,
@@ -547,7 +554,7 @@ pub unsafe extern "C" fn gamedb_position_at(
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string; `buf`
 /// is NULL or points to `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_query_json(
+pub(crate) unsafe extern "C" fn gamedb_query_json(
     table: *const Table,
     position: *const c_char,
     buf: *mut c_char,
@@ -572,7 +579,7 @@ pub unsafe extern "C" fn gamedb_query_json(
 /// `table` is NULL or an open handle; `position` is NULL or a NUL-terminated string; `buf`
 /// is NULL or points to `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_moves_json(
+pub(crate) unsafe extern "C" fn gamedb_moves_json(
     table: *const Table,
     position: *const c_char,
     buf: *mut c_char,
@@ -627,12 +634,12 @@ fn moves_text(t: &Table, pos: &[u32]) -> Result<String, i64> {
 }
 
 /// Flag of [`gamedb_board_query_json`]: include a whole optimal solution (`path`).
-pub const GAMEDB_QUERY_PATH: u32 = 1;
+pub(crate) const GAMEDB_QUERY_PATH: u32 = 1;
 
 /// The positions of one sliding-puzzle board answered from a folder of tables: by the board's
 /// complete table when the folder holds one, else by the pattern-database solver (the 4×4
 /// board). An opaque handle from [`gamedb_open_board`], freed by [`gamedb_close_board`].
-pub struct Board(BoardQuery);
+pub(crate) struct Board(BoardQuery);
 
 /// Opens the tables of the `rows × cols` board in the folder `dir`. Returns a handle, or NULL
 /// with a message for [`gamedb_last_error`]. `flags`: 0, or [`GAMEDB_OPEN_NO_VERIFY`]. The
@@ -641,7 +648,7 @@ pub struct Board(BoardQuery);
 /// # Safety
 /// `dir` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_open_board(
+pub(crate) unsafe extern "C" fn gamedb_open_board(
     dir: *const c_char,
     rows: u32,
     cols: u32,
@@ -665,7 +672,7 @@ pub unsafe extern "C" fn gamedb_open_board(
 /// `board` is NULL or a handle from [`gamedb_open_board`] not yet closed; no other thread may
 /// be using it, and it must not be used afterwards.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_close_board(board: *mut Board) {
+pub(crate) unsafe extern "C" fn gamedb_close_board(board: *mut Board) {
     // SAFETY: forwarded from this function's contract.
     unsafe { close_handle(board) }
 }
@@ -683,7 +690,7 @@ pub unsafe extern "C" fn gamedb_close_board(board: *mut Board) {
 /// `board` is NULL or an open handle; `position` is NULL or a NUL-terminated string; `buf` is
 /// NULL or points to `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn gamedb_board_query_json(
+pub(crate) unsafe extern "C" fn gamedb_board_query_json(
     board: *const Board,
     position: *const c_char,
     flags: u32,
@@ -726,6 +733,31 @@ mod tests {
         unsafe { CStr::from_ptr(gamedb_last_error()) }
             .to_string_lossy()
             .into_owned()
+    }
+
+    /// The error codes and flags are those of `src/gamedb.h`, each written as the header
+    /// writes it (`tests/c_abi.rs` holds the header's functions to the library's exported
+    /// symbols and its other constants to the format's codes).
+    #[test]
+    fn the_header_defines_the_codes_and_flags() {
+        let header = include_str!("gamedb.h");
+        for (name, value) in [
+            ("GAMEDB_ERR_NULL", format!("({GAMEDB_ERR_NULL})")),
+            ("GAMEDB_ERR_POSITION", format!("({GAMEDB_ERR_POSITION})")),
+            ("GAMEDB_ERR_INDEX", format!("({GAMEDB_ERR_INDEX})")),
+            ("GAMEDB_ERR_KIND", format!("({GAMEDB_ERR_KIND})")),
+            ("GAMEDB_ERR_INTERNAL", format!("({GAMEDB_ERR_INTERNAL})")),
+            ("GAMEDB_ERR_GAME", format!("({GAMEDB_ERR_GAME})")),
+            ("GAMEDB_OPEN_NO_VERIFY", format!("{GAMEDB_OPEN_NO_VERIFY}u")),
+            ("GAMEDB_QUERY_PATH", format!("{GAMEDB_QUERY_PATH}u")),
+        ] {
+            let define = format!("#define {name} {value}");
+            // The value ends the line, or a comment follows it.
+            let found = header
+                .lines()
+                .any(|l| l == define || l.starts_with(&format!("{define} ")));
+            assert!(found, "{name} is not {value} in the header");
+        }
     }
 
     #[test]

@@ -20,22 +20,34 @@
 //! );
 //! ```
 //!
-//! **The public API** (what these docs show; everything else is private to the crate):
+//! **The public API** (what these docs show; everything else is private to the crate, and
+//! `pub` in the sources means public: `unreachable_pub` is on, and `tests/public_api.rs` holds
+//! the public items to the list `tests/data/public-api.txt`, so the surface changes only on
+//! purpose):
 //! * for users of tables: [`Table`] (open, check, query a table), [`TableDir`] (a folder of
 //!   tables found by their headers), [`Answer`] and the rest of [`answer`] (the one answer
-//!   model every interface prints), [`Spec`] and [`build`] (solve and write tables), [`Error`];
-//!   [`fifteen`], the 15-puzzle solver over pattern-database tables;
+//!   model every interface prints), [`Spec`] and [`build`] (solve and write tables), [`Error`]
+//!   and [`Progress`]; [`fifteen`], the 15-puzzle solver over pattern-database tables;
+//!   [`play`], playing a table against perfect play (the referee behind `gamedb play`, the
+//!   explorer's play mode and the Python package); [`syzygy`], a chess table held to Syzygy's
+//!   tables position by position (`gamedb verify chess-syzygy` and the benchmark's program);
 //! * for game authors: the traits of [`game`] ([`game::GameSpec`], [`model::Game`],
 //!   [`game::Rules`], parameters as plain data: [`game::Param`], [`game::Arguments`]), the
-//!   solvers of [`solve`], the conformance checks of [`game::conformance`], the games of
-//!   [`games`] as examples, and the [`Registry`] with [`cli::main_with`], which give a game of
-//!   another crate the whole command line, the service and the C ABI (see
-//!   `src/guide/game-authors.md`);
+//!   solvers of [`solve`] (their entry points and the traits they read; the engines' folders
+//!   are private), the conformance checks of [`game::conformance`], the games of [`games`] as
+//!   examples (each game's spec and the types its tests drive; the rest of a game is private),
+//!   and the [`Registry`] with [`cli::main_with`], which give a game of another crate the whole
+//!   command line, the service and the C ABI (see `src/guide/game-authors.md`);
 //! * the files other programs share: [`format`](mod@format), the table file format
 //!   (`tables/README.md` is its specification); [`cli::catalog`], lists of tables to build
 //!   (`tables/catalog.txt`); [`lock`], the lock a writer of a table holds, so that programs
-//!   building into one folder never build a table twice; and [`ffi`], the C ABI of the shared
-//!   library (`src/gamedb.h`).
+//!   building into one folder never build a table twice. The C ABI of the shared library is
+//!   `src/gamedb.h`: its functions are exported by `libgamedb.so` whatever their Rust
+//!   visibility, and the module that writes them (`ffi`) is private (a Rust program opens a
+//!   [`Table`]);
+//! * [`programs`], the one doorway to internals: the partitioned breadth-first engine that the
+//!   benchmark program `scripts/programs/enumerate-costs.rs` times. It is no API (it changes
+//!   with the engine).
 //!
 //! Map of the crate, lowest layer first: each bullet names its modules before the colon, and
 //! a module uses only the modules named before it (`tests/layering.rs` reads this map and
@@ -79,13 +91,14 @@
 //! * `python` (the `python` feature): the Python package, likewise.
 
 #![warn(missing_docs)]
+#![warn(unreachable_pub)]
 
 pub mod answer;
 pub mod build;
 pub mod cli;
 mod enumerate;
 mod error;
-pub mod ffi;
+mod ffi;
 pub mod fifteen;
 pub mod format;
 pub mod game;
@@ -115,6 +128,20 @@ pub use lookup::Table;
 pub use model::{Outcome, ValueKind};
 pub use progress::Progress;
 pub use tables::TableDir;
+
+/// What the programs of `scripts/programs/` drive besides the public API: the partitioned
+/// breadth-first engine of `gamedb enumerate` (the benchmark `enumerate-costs` times it on a
+/// synthetic puzzle). A doorway for the benchmarks, not an API: it changes with the engine.
+pub mod programs {
+    pub mod partitioned {
+        //! The partitioned breadth-first engine: a [`Bipartite`] puzzle laid out in blocks
+        //! ([`Layout`]), a [`plan`] of its memory, a [`run`] level by level on one process
+        //! ([`Single`]) under a [`Config`] (a checkpoint's [`Identity`] among it).
+        pub use crate::solve::bfs::partitioned::checkpoint::Identity;
+        pub use crate::solve::bfs::partitioned::{plan, run, Bipartite, Config, Layout};
+        pub use crate::solve::exchange::Single;
+    }
+}
 
 /// What the fuzz targets of `tests/fuzz/` drive besides the public API: the stream of
 /// answers, the HTTP service's router and the `info` report (the only `pub` items of the

@@ -299,7 +299,7 @@ pub(crate) fn bytes(n: u64) -> String {
 
 /// Reads a size as `--memory` takes it: bytes, or a number with a binary unit `K`, `M`, `G`,
 /// `T` (optionally followed by `iB` or `B`), e.g. `512M`, `1.5G`, `8GiB`.
-pub(crate) fn parse_size(text: &str) -> std::result::Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> Result<u64> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -312,20 +312,20 @@ pub(crate) fn parse_size(text: &str) -> std::result::Result<u64, String> {
         "G" | "GB" | "GIB" => 30,
         "T" | "TB" | "TIB" => 40,
         _ => {
-            return Err(format!(
+            return Err(Error::bad(format!(
                 "'{text}': unknown unit; expected bytes or a number with K, M, G or T (binary), \
                  e.g. 512M or 8G"
-            ))
+            )))
         }
     };
     let value: f64 = number
         .parse()
-        .map_err(|_| format!("'{text}': expected a size such as 512M or 8G"))?;
+        .map_err(|_| Error::bad(format!("'{text}': expected a size such as 512M or 8G")))?;
     let bytes = value * (1u64 << shift) as f64;
     if !bytes.is_finite() || bytes < 1.0 || bytes >= u64::MAX as f64 {
-        return Err(format!(
+        return Err(Error::bad(format!(
             "'{text}': expected a size of at least 1 byte, e.g. 512M or 8G"
-        ));
+        )));
     }
     Ok(bytes as u64)
 }
@@ -365,10 +365,10 @@ mod tests {
 
     #[test]
     fn sizes_read_and_print() {
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("8GiB"), Ok(8 << 30));
-        assert_eq!(parse_size("1.5g"), Ok(3 << 29));
-        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("512M").unwrap(), 512 << 20);
+        assert_eq!(parse_size("8GiB").unwrap(), 8 << 30);
+        assert_eq!(parse_size("1.5g").unwrap(), 3 << 29);
+        assert_eq!(parse_size("4096").unwrap(), 4096);
         for bad in ["", "x", "5Q", "0", "-1G", "1e400"] {
             assert!(parse_size(bad).is_err(), "{bad}");
         }

@@ -27,6 +27,7 @@ const PARALLEL_FROM: usize = 64;
 
 /// What a stream did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(fuzzing), allow(unreachable_pub))] // pub for `gamedb::fuzzing`
 pub struct Summary {
     /// Lines answered (empty lines are skipped, not counted).
     pub lines: u64,
@@ -38,7 +39,7 @@ pub struct Summary {
 
 /// One line's reply: its answer line, or the error that answers it. `Err` from the closure
 /// given to [`answer_lines`] ends the stream instead (the source itself failed).
-pub type Reply = std::result::Result<String, Error>;
+pub(crate) type Reply = std::result::Result<String, Error>;
 
 fn stdout_error(e: std::io::Error) -> Error {
     Error::io(PathBuf::from("<stdout>"), e)
@@ -50,6 +51,7 @@ fn stdout_error(e: std::io::Error) -> Error {
 ///
 /// The input is read through a [`BufReader`] (give one with a large buffer for long pipes):
 /// what it has buffered tells, without waiting, whether more lines are queued.
+#[cfg_attr(not(fuzzing), allow(unreachable_pub))] // pub for `gamedb::fuzzing`
 pub fn answer_lines<R, W, F>(
     input: &mut BufReader<R>,
     output: W,

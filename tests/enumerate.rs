@@ -140,11 +140,11 @@ fn queries_info_and_the_c_abi_read_mod3_tables() {
     let goal = std::ffi::CString::new("1,2,3,4,5,6,7,8,0").unwrap();
     // SAFETY: valid NUL-terminated strings; the handle is closed once.
     unsafe {
-        let t = gamedb::ffi::gamedb_open(c.as_ptr(), 0);
+        let t = common::c_abi::gamedb_open(c.as_ptr(), 0);
         assert!(!t.is_null());
-        assert_eq!(gamedb::ffi::gamedb_value(t, pos.as_ptr()), 31);
-        assert_eq!(gamedb::ffi::gamedb_value(t, goal.as_ptr()), 0);
-        gamedb::ffi::gamedb_close(t);
+        assert_eq!(common::c_abi::gamedb_value(t, pos.as_ptr()), 31);
+        assert_eq!(common::c_abi::gamedb_value(t, goal.as_ptr()), 0);
+        common::c_abi::gamedb_close(t);
     }
     // A damaged entry (the goal's neighbour made unreached) is reported, not answered.
     let mut raw = std::fs::read(&mod3).unwrap();

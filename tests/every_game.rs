@@ -7,9 +7,9 @@ mod common;
 
 use std::ffi::{CStr, CString};
 
+use common::c_abi as ffi;
 use common::http::{encode, Server, TempDir};
 use common::{gamedb_stdin, json_lines, stdout, Rng};
-use gamedb::ffi;
 use gamedb::Table;
 
 /// A position's answer as `gamedb_query_json` writes it.

@@ -395,7 +395,7 @@ fn the_stream_and_the_c_abi_answer_sums_alike() {
     let table = Table::open(&path).unwrap();
     let c_path = CString::new(path.as_str()).unwrap();
     // SAFETY: a valid NUL-terminated path; the handle is closed below.
-    let handle = unsafe { gamedb::ffi::gamedb_open(c_path.as_ptr(), 0) };
+    let handle = unsafe { common::c_abi::gamedb_open(c_path.as_ptr(), 0) };
     assert!(!handle.is_null());
     for (line, streamed) in lines.iter().zip(&stream) {
         let answer = table.query(line).unwrap();
@@ -406,15 +406,15 @@ fn the_stream_and_the_c_abi_answer_sums_alike() {
         // SAFETY: an open handle and a NUL-terminated position.
         let (value, outcome) = unsafe {
             (
-                gamedb::ffi::gamedb_value(handle, text.as_ptr()),
-                gamedb::ffi::gamedb_outcome(handle, text.as_ptr()),
+                common::c_abi::gamedb_value(handle, text.as_ptr()),
+                common::c_abi::gamedb_outcome(handle, text.as_ptr()),
             )
         };
         assert_eq!(value, answer.grundy().unwrap() as i64, "{line}");
         assert_eq!(outcome, (value != 0) as i64, "{line}");
     }
     // SAFETY: the handle from gamedb_open, closed once.
-    unsafe { gamedb::ffi::gamedb_close(handle) };
+    unsafe { common::c_abi::gamedb_close(handle) };
 }
 
 /// A long octal build killed (SIGKILL) after its first checkpoint resumes to the same bytes as

@@ -112,7 +112,7 @@ fn mapped(value: &serde_json::Value) -> &'static str {
 fn c_value(table: *const Table, position: &str) -> i64 {
     let text = CString::new(position).unwrap();
     // SAFETY: `table` is an open handle, `text` NUL-terminated.
-    unsafe { gamedb::ffi::gamedb_value(table, text.as_ptr()) }
+    unsafe { common::c_abi::gamedb_value(table, text.as_ptr()) }
 }
 
 #[test]
@@ -177,11 +177,11 @@ fn answers_agree_across_interfaces_and_with_the_remoteness_table() {
         let handle = {
             let path = CString::new(wlt_file.as_str()).unwrap();
             // SAFETY: a NUL-terminated path; closed below.
-            unsafe { gamedb::ffi::gamedb_open(path.as_ptr(), 0) }
+            unsafe { common::c_abi::gamedb_open(path.as_ptr(), 0) }
         };
         assert!(!handle.is_null());
         // SAFETY: an open handle.
-        assert_eq!(unsafe { gamedb::ffi::gamedb_value_kind(handle) }, 6);
+        assert_eq!(unsafe { common::c_abi::gamedb_value_kind(handle) }, 6);
         for (k, line) in lines.iter().enumerate() {
             let (a, b) = (&w[k], &r[k]);
             assert_eq!(a["value"], mapped(&b["value"]), "{game} {line}");
@@ -224,10 +224,10 @@ fn answers_agree_across_interfaces_and_with_the_remoteness_table() {
         // SAFETY: an open handle, a NUL-terminated position; the handle is closed once.
         unsafe {
             assert_eq!(
-                gamedb::ffi::gamedb_outcome(handle, first.as_ptr()),
-                gamedb::ffi::GAMEDB_ERR_KIND
+                common::c_abi::gamedb_outcome(handle, first.as_ptr()),
+                common::c_abi::define("GAMEDB_ERR_KIND")
             );
-            gamedb::ffi::gamedb_close(handle);
+            common::c_abi::gamedb_close(handle);
         }
         // A remoteness reader of a wlt table and a wlt reader of a remoteness table are
         // refused, each with what it expected.

@@ -29,9 +29,7 @@ use std::time::Instant;
 use gamedb::games::board::Board;
 use gamedb::games::slide::SlideIndex;
 use gamedb::model::Indexed;
-use gamedb::solve::bfs::partitioned::checkpoint::Identity;
-use gamedb::solve::bfs::partitioned::{self, Bipartite, Config, Layout};
-use gamedb::solve::exchange::Single;
+use gamedb::programs::partitioned::{self, Bipartite, Config, Identity, Layout, Single};
 use gamedb::solve::Puzzle;
 
 /// 2^bits blocks of 14 cells.

@@ -42,7 +42,7 @@ use crate::solve::{Saves, Wave, WordBits};
 use crate::{Error, Result};
 
 /// The layout version of checkpoints this build writes and reads.
-pub const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"GDBWAVE\n";
 
@@ -69,7 +69,7 @@ pub struct Checkpoints {
 }
 
 /// The checkpoint file of table `name` in `dir`.
-pub fn path(dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.checkpoint"))
 }
 
@@ -90,7 +90,7 @@ pub struct Report {
 }
 
 /// The checkpoints of one table's build: implements [`Saves`] for its solve.
-pub struct Checkpoint<'a> {
+pub(crate) struct Checkpoint<'a> {
     path: PathBuf,
     spec: &'a Spec,
     kind: ValueKind,
@@ -122,7 +122,7 @@ enum Data<'b> {
 
 impl<'a> Checkpoint<'a> {
     /// The checkpoints of the table of `spec` with `kind` values in `dir`.
-    pub fn new(
+    pub(crate) fn new(
         dir: &Path,
         spec: &'a Spec,
         kind: ValueKind,
@@ -143,7 +143,7 @@ impl<'a> Checkpoint<'a> {
     }
 
     /// What the checkpoints did so far.
-    pub fn report(&self) -> Report {
+    pub(crate) fn report(&self) -> Report {
         self.state.lock().map(|s| s.report).unwrap_or_default()
     }
 
@@ -151,7 +151,7 @@ impl<'a> Checkpoint<'a> {
     /// checkpoint is written beside the last one, and the last one stays while the table is
     /// written; one already there (resumed) counts as written. 0 when the game saves nothing
     /// or no checkpoints are written.
-    pub fn disk(&self, file: u64) -> u64 {
+    pub(crate) fn disk(&self, file: u64) -> u64 {
         let saved = self.spec.view().engine().saved_bytes(self.kind);
         if saved == 0 || self.options.every.is_none() {
             return 0;
@@ -168,7 +168,7 @@ impl<'a> Checkpoint<'a> {
     /// Refuses, before anything is solved, a build that would silently overwrite a checkpoint
     /// (one is there, no `--resume`) or resume what is not there or cannot be resumed (the
     /// file's fields are read and checked; its words and checksum when it is resumed).
-    pub fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         let exists = self.path.exists();
         if self.options.resume {
             if self.spec.view().engine().saved_bytes(self.kind) == 0 {
@@ -199,7 +199,7 @@ impl<'a> Checkpoint<'a> {
 
     /// Removes the checkpoint (the table is written) and temporaries interrupted writers of it
     /// left; for a build holding the table's lock.
-    pub fn remove(&self) -> Result<()> {
+    pub(crate) fn remove(&self) -> Result<()> {
         match fs::remove_file(&self.path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(&self.path, e)),
             _ => {
@@ -211,7 +211,7 @@ impl<'a> Checkpoint<'a> {
 
     /// Removes the temporaries of this checkpoint that other (killed) processes left; for a
     /// build holding the table's lock, so no one else is writing one.
-    pub fn remove_temporaries(&self) {
+    pub(crate) fn remove_temporaries(&self) {
         let (Some(dir), Some(name)) = (self.path.parent(), self.path.file_name()) else {
             return;
         };

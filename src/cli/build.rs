@@ -31,7 +31,7 @@ pub(crate) enum BuildTarget {
 
 impl BuildTarget {
     /// The checked specs and value kinds of the tables these arguments ask for.
-    pub fn specs(&self) -> Result<Vec<(Spec, ValueKind)>> {
+    pub(crate) fn specs(&self) -> Result<Vec<(Spec, ValueKind)>> {
         match self {
             BuildTarget::Game(g) => Ok(vec![g.spec()?]),
             BuildTarget::Fifteen(f) => f.specs(),
@@ -53,7 +53,7 @@ pub(crate) struct BuildGame {
 
 impl BuildGame {
     /// The checked spec and value kind these arguments ask for.
-    pub fn spec(&self) -> Result<(Spec, ValueKind)> {
+    pub(crate) fn spec(&self) -> Result<(Spec, ValueKind)> {
         let entry = registry()
             .get(self.game)
             .ok_or_else(|| Error::bad(format!("no game '{}'", self.game)))?;
@@ -140,7 +140,7 @@ pub(crate) struct FifteenArgs {
 
 impl FifteenArgs {
     /// The tables these arguments ask for.
-    pub fn specs(&self) -> Result<Vec<(Spec, ValueKind)>> {
+    pub(crate) fn specs(&self) -> Result<Vec<(Spec, ValueKind)>> {
         Ok(Partition::named(&self.partition)?
             .specs()
             .into_iter()

@@ -36,12 +36,12 @@ pub(crate) struct ChompCensusArgs {
 }
 
 /// `RxC` with R and C numbers (the box itself is checked by [`ChompSpec::new`]).
-fn parse_box(text: &str) -> Result<(u32, u32), String> {
+fn parse_box(text: &str) -> crate::Result<(u32, u32)> {
     let bad = || {
-        format!(
+        Error::bad(format!(
             "'{}': expected a box RxC such as 10x42",
             crate::game::echo(text)
-        )
+        ))
     };
     let (r, c) = text.trim().split_once(['x', 'X', '×']).ok_or_else(bad)?;
     Ok((

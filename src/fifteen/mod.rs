@@ -509,7 +509,12 @@ pub(crate) struct BoardQuery {
 impl BoardQuery {
     /// The answers for the `rows × cols` board from the tables in `dir`. A file in the folder
     /// named as the board's complete table but holding another table is refused here.
-    pub fn open(rows: u32, cols: u32, dir: Arc<TableDir>, options: Options) -> Result<BoardQuery> {
+    pub(crate) fn open(
+        rows: u32,
+        cols: u32,
+        dir: Arc<TableDir>,
+        options: Options,
+    ) -> Result<BoardQuery> {
         let board = Board::new(rows, cols)?;
         let complete = match SlideSpec::enumerated(rows, cols) {
             Ok(spec) => dir.table(&Spec::new(spec), ValueKind::Distance, options.verify)?,
@@ -527,7 +532,7 @@ impl BoardQuery {
 
     /// The solver, opened by the first position that needs it (a second opening racing the
     /// first from another thread is harmless: one of the two is kept).
-    pub fn solver(&self) -> Result<&Solver> {
+    pub(crate) fn solver(&self) -> Result<&Solver> {
         if let Some(s) = self.solver.get() {
             return Ok(s);
         }
@@ -541,13 +546,18 @@ impl BoardQuery {
     }
 
     /// Answers a position written as `query` reads it; with `path`, a whole optimal solution.
-    pub fn query(&self, text: &str, path: bool) -> Result<Answer> {
+    pub(crate) fn query(&self, text: &str, path: bool) -> Result<Answer> {
         self.query_within(text, path, Budget::default())
     }
 
     /// [`query`](BoardQuery::query) with the solver's searches within a budget (a complete
     /// table answers at once, whatever the budget).
-    pub fn query_within(&self, text: &str, path: bool, budget: Budget<'_>) -> Result<Answer> {
+    pub(crate) fn query_within(
+        &self,
+        text: &str,
+        path: bool,
+        budget: Budget<'_>,
+    ) -> Result<Answer> {
         if let Some(table) = &self.complete {
             return table.query_with(text, path);
         }

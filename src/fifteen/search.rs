@@ -77,7 +77,9 @@ impl<'a> Statics<'a> {
 
     #[inline]
     fn prefetch(&self, j: usize, rank: u32) {
-        crate::solve::prefetch::prefetch_entry(self.tables[j], rank as u64);
+        // The rank is in the table (it came from the pattern's ranking): no bounds check on
+        // the search's hottest path.
+        crate::solve::prefetch::prefetch(self.tables[j].as_ptr().wrapping_add(rank as usize));
     }
 
     /// The rank of pattern `j` in `cells` with the cell of flat slot `slot` replaced by `to`.

@@ -129,14 +129,15 @@ fn padded<const N: usize>(text: &str) -> [u8; N] {
     field
 }
 
-/// The text of a zero-padded field, or what is wrong with it: printable ASCII without
-/// spaces, then zeros only.
-pub(super) fn field_text(field: &[u8], what: &str) -> std::result::Result<String, String> {
+/// The text of a zero-padded field of the header of the table at `path` (printable ASCII
+/// without spaces, then zeros only), or the damage ([`Error::Corrupt`]).
+pub(super) fn field_text(path: &Path, field: &[u8], what: &str) -> Result<String> {
     let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
     let (text, rest) = field.split_at(end);
     if rest.iter().any(|&b| b != 0) || text.iter().any(|&b| !(0x21..0x7f).contains(&b)) {
-        return Err(format!(
-            "the {what} field is not zero-padded printable text"
+        return Err(Error::corrupt(
+            path,
+            format!("the {what} field is not zero-padded printable text"),
         ));
     }
     Ok(String::from_utf8(text.to_vec()).expect("ASCII"))
@@ -232,7 +233,7 @@ pub(super) fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Re
             ),
         ));
     }
-    let text = |field: &[u8], what| field_text(field, what).map_err(|e| Error::corrupt(path, e));
+    let text = |field: &[u8], what| field_text(path, field, what);
     let game = text(&raw.game, "game")?;
     if game.is_empty() {
         return Err(Error::corrupt(path, "the game field is empty"));
@@ -262,7 +263,7 @@ pub(super) fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Re
         payload_len: raw.payload_len,
         // The payload's own checksum (see the module docs).
         payload_xxh3: raw.payload_xxh3 ^ key,
-        crate_version: field_text(&raw.crate_version, "crate version")
+        crate_version: field_text(path, &raw.crate_version, "crate version")
             .unwrap_or_else(|_| "?".into()),
     })
 }

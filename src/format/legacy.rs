@@ -56,8 +56,7 @@ pub(crate) fn parse_header(path: &Path, bytes: &[u8], file_len: u64) -> Result<H
     }
     let number = u32_at(bytes, 12);
     let params: Vec<u64> = (0..8).map(|i| u64_at(bytes, 16 + 8 * i)).collect();
-    let (game, parameters) = game_and_parameters(number, &params)
-        .map_err(|what| Error::corrupt(path, format!("version 1 header: {what}")))?;
+    let (game, parameters) = game_and_parameters(path, number, &params)?;
     let sizes = Sizes {
         value_kind: u32_at(bytes, 80),
         encoding: u32_at(bytes, 84),
@@ -79,18 +78,20 @@ pub(crate) fn parse_header(path: &Path, bytes: &[u8], file_len: u64) -> Result<H
         payload_offset,
         payload_len,
         payload_xxh3: u64_at(bytes, 112),
-        crate_version: field_text(&bytes[120..136], "crate version").unwrap_or_else(|_| "?".into()),
+        crate_version: field_text(path, &bytes[120..136], "crate version")
+            .unwrap_or_else(|_| "?".into()),
     })
 }
 
-/// The game name and canonical parameter text of a version 1 game number and parameters.
-fn game_and_parameters(
-    number: u32,
-    p: &[u64],
-) -> std::result::Result<(&'static str, String), String> {
+/// The game name and canonical parameter text of a version 1 game number and parameters, or
+/// the damage of the header of the table at `path` ([`Error::Corrupt`]).
+fn game_and_parameters(path: &Path, number: u32, p: &[u64]) -> Result<(&'static str, String)> {
+    let damaged = |what: String| Error::corrupt(path, format!("version 1 header: {what}"));
     let used = |n: usize, game: &str| {
         if p[n..].iter().any(|&x| x != 0) {
-            Err(format!("{game} parameters {p:?} use more than {n} numbers"))
+            Err(damaged(format!(
+                "{game} parameters {p:?} use more than {n} numbers"
+            )))
         } else {
             Ok(())
         }
@@ -101,7 +102,11 @@ fn game_and_parameters(
             let win = match p[2] {
                 0 => "even",
                 1 => "odd",
-                w => return Err(format!("candy win rule {w} (expected 0 even or 1 odd)")),
+                w => {
+                    return Err(damaged(format!(
+                        "candy win rule {w} (expected 0 even or 1 odd)"
+                    )))
+                }
             };
             (
                 "candy",
@@ -117,7 +122,7 @@ fn game_and_parameters(
             match p[3] {
                 0 => {}
                 1 => text += ",misere=true",
-                m => return Err(format!("nim misère flag {m} (expected 0 or 1)")),
+                m => return Err(damaged(format!("nim misère flag {m} (expected 0 or 1)"))),
             }
             ("nim", text)
         }
@@ -146,9 +151,9 @@ fn game_and_parameters(
             ("chomp3", format!("max={}", p[0]))
         }
         other => {
-            return Err(format!(
+            return Err(damaged(format!(
                 "unknown game number {other} (version 1 numbered 1 to 7)"
-            ))
+            )))
         }
     })
 }

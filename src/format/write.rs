@@ -132,12 +132,12 @@ impl TableParts {
 
     /// Creates the temporary file of the table `path` (payload zeros until written), named
     /// after process `pid` (the caller's own id).
-    pub fn create(path: &Path, meta: &TableMeta, pid: u32) -> Result<TableParts> {
+    pub(crate) fn create(path: &Path, meta: &TableMeta, pid: u32) -> Result<TableParts> {
         TableParts::open(path, meta, pid, true)
     }
 
     /// Opens the temporary file that the writer of process id `pid` created.
-    pub fn join(path: &Path, meta: &TableMeta, pid: u32) -> Result<TableParts> {
+    pub(crate) fn join(path: &Path, meta: &TableMeta, pid: u32) -> Result<TableParts> {
         TableParts::open(path, meta, pid, false)
     }
 
@@ -170,7 +170,7 @@ impl TableParts {
     }
 
     /// Writes `bytes` at byte `offset` of the payload.
-    pub fn write_at(&mut self, offset: u64, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn write_at(&mut self, offset: u64, bytes: &[u8]) -> Result<()> {
         use std::os::unix::fs::FileExt;
         if offset + bytes.len() as u64 > self.payload_len {
             return Err(Error::internal(format!(
@@ -192,14 +192,14 @@ impl TableParts {
     }
 
     /// Makes this writer's pieces durable.
-    pub fn sync(&self) -> Result<()> {
+    pub(crate) fn sync(&self) -> Result<()> {
         self.file.sync_all().map_err(|e| Error::io(&self.tmp, e))
     }
 
     /// Completes the table once every writer has synced its pieces: checksums the payload
     /// (reading it back unless this one writer wrote it in order), writes the header, syncs
     /// and renames the file to its name.
-    pub fn finish(self) -> Result<()> {
+    pub(crate) fn finish(self) -> Result<()> {
         let tmp = self.tmp.clone();
         let result = self.complete();
         if result.is_err() {
@@ -239,7 +239,7 @@ impl TableParts {
     }
 
     /// Removes the temporary file (a failed run).
-    pub fn abandon(self) {
+    pub(crate) fn abandon(self) {
         let _ = fs::remove_file(&self.tmp);
     }
 }

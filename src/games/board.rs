@@ -16,7 +16,7 @@ use crate::solve::Grid;
 use crate::{Error, Result};
 
 /// Most cells a board may have (cell sets are `u64` masks).
-pub const MAX_CELLS: usize = 64;
+pub(crate) const MAX_CELLS: usize = 64;
 
 /// Most cells of a board whose arrangements are ranked as whole permutations
 /// ([`Board::tile_sequence`] fills 16-entry work arrays; `slide` tables stop at 12 cells).
@@ -63,7 +63,7 @@ pub struct Step {
 
 impl Step {
     /// `slide 12 up`: [`move_label`].
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         move_label(self.tile, self.dir)
     }
 }
@@ -79,7 +79,7 @@ pub struct Slide {
     pub leaves: Vec<u32>,
 }
 
-/// A rectangular board of at least 2×2 cells and at most [`MAX_CELLS`] cells.
+/// A rectangular board of at least 2×2 cells and at most `MAX_CELLS` cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     rows: usize,
@@ -204,7 +204,7 @@ impl Board {
     }
 
     /// Taxicab distance between two cells.
-    pub fn taxicab(&self, a: usize, b: usize) -> u32 {
+    pub(crate) fn taxicab(&self, a: usize, b: usize) -> u32 {
         let (ra, ca) = (a / self.cols, a % self.cols);
         let (rb, cb) = (b / self.cols, b % self.cols);
         (ra.abs_diff(rb) + ca.abs_diff(cb)) as u32
@@ -224,7 +224,7 @@ impl Board {
     }
 
     /// How arrangements are written, for error messages.
-    pub fn position_form(&self) -> String {
+    pub(crate) fn position_form(&self) -> String {
         format!(
             "the {} cells of the {}×{} board in reading order, tiles 1..={} once each and 0 for the blank (the goal is {})",
             self.cells(),
@@ -436,7 +436,7 @@ impl Board {
     }
 
     /// True for square boards, whose reflection about the main diagonal is a symmetry.
-    pub fn is_square(&self) -> bool {
+    pub(crate) fn is_square(&self) -> bool {
         self.rows == self.cols
     }
 

@@ -40,7 +40,7 @@ pub struct CandySpec {
 }
 
 /// Largest total of candies a table may cover.
-pub const MAX_CANDIES: u32 = (1 << 30) - 1;
+pub(crate) const MAX_CANDIES: u32 = (1 << 30) - 1;
 
 impl CandySpec {
     /// Checks the parameters: an odd `max_candies` in `1..=2^30 − 1`, `max_take` in
@@ -62,16 +62,6 @@ impl CandySpec {
             max_take,
             win,
         })
-    }
-
-    /// Largest total of candies.
-    pub fn max_candies(&self) -> u32 {
-        self.max_candies
-    }
-
-    /// Most candies one turn may take.
-    pub fn max_take(&self) -> u32 {
-        self.max_take
     }
 
     /// The winning parity.

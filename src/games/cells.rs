@@ -10,19 +10,19 @@
 use crate::game::binomial;
 
 /// The cell values.
-pub const EMPTY: u32 = 0;
+pub(crate) const EMPTY: u32 = 0;
 /// A mark of the side that moves first.
-pub const X: u32 = 1;
+pub(crate) const X: u32 = 1;
 /// A mark of the other side.
-pub const O: u32 = 2;
+pub(crate) const O: u32 = 2;
 
 mod text;
 
-pub use text::{board_cells, grid_board, read_rows};
+pub(crate) use text::{board_cells, grid_board, read_rows};
 
 /// Ranks boards of `cells` cells within classes (counts of x and o).
 #[derive(Clone, Debug)]
-pub struct Cells {
+pub(crate) struct Cells {
     cells: usize,
     /// C(n, k) for n, k ≤ 40 at `n * 41 + k` (0 for k > n).
     choose: Box<[u64; 41 * 41]>,
@@ -48,7 +48,7 @@ const LISTED: usize = 16;
 
 impl Cells {
     /// Boards of `cells` cells (at most 40, so that every rank fits 64 bits).
-    pub fn new(cells: usize) -> Cells {
+    pub(crate) fn new(cells: usize) -> Cells {
         assert!(cells <= 40, "{cells} cells");
         let mut choose = Box::new([0u64; 41 * 41]);
         for n in 0..=40u64 {
@@ -162,17 +162,12 @@ impl Cells {
     }
 
     /// Number of cells.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.cells
     }
 
-    /// Never true: a board has cells.
-    pub fn is_empty(&self) -> bool {
-        self.cells == 0
-    }
-
     /// Boards with `x` x marks and `o` o marks.
-    pub fn class_size(&self, x: usize, o: usize) -> u64 {
+    pub(crate) fn class_size(&self, x: usize, o: usize) -> u64 {
         if x + o > self.cells {
             return 0;
         }
@@ -180,20 +175,21 @@ impl Cells {
     }
 
     /// The rank of a board within its class (the class is its counts of x and o).
-    pub fn rank(&self, board: &[u32]) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn rank(&self, board: &[u32]) -> u64 {
         let (x, o) = Cells::bits(board);
         self.rank_bits(x, o)
     }
 
     /// The board of class (`x`, `o`) at `rank` (below [`class_size`](Cells::class_size)).
-    pub fn unrank(&self, x: usize, o: usize, rank: u64, board: &mut Vec<u32>) {
+    pub(crate) fn unrank(&self, x: usize, o: usize, rank: u64, board: &mut Vec<u32>) {
         let (xb, ob) = self.unrank_bits(x, o, rank);
         board.clear();
         self.extend_board(xb, ob, board);
     }
 
     /// Appends the cells of the board with x on the cells of mask `x` and o on those of `o`.
-    pub fn extend_board(&self, x: u64, o: u64, board: &mut Vec<u32>) {
+    pub(crate) fn extend_board(&self, x: u64, o: u64, board: &mut Vec<u32>) {
         board.extend((0..self.cells).map(|c| match (x >> c & 1, o >> c & 1) {
             (1, _) => X,
             (_, 1) => O,
@@ -202,7 +198,7 @@ impl Cells {
     }
 
     /// The masks of x and of o on a board (bit `c` for cell `c`).
-    pub fn bits(board: &[u32]) -> (u64, u64) {
+    pub(crate) fn bits(board: &[u32]) -> (u64, u64) {
         // Without branches: the marks of a board are as good as random, and a mispredicted
         // branch a cell was most of a lookup's time.
         board.iter().enumerate().fold((0, 0), |(x, o), (c, &v)| {
@@ -210,10 +206,10 @@ impl Cells {
         })
     }
 
-    /// [`rank`](Cells::rank) of a board given as bit masks (bit `c` set: cell `c` holds that
+    /// The rank of a board given as bit masks (bit `c` set: cell `c` holds that
     /// side's mark): the solvers' fast path, no board built.
     #[inline]
-    pub fn rank_bits(&self, x: u64, o: u64) -> u64 {
+    pub(crate) fn rank_bits(&self, x: u64, o: u64) -> u64 {
         let occupied = x | o;
         let (k, l) = (occupied.count_ones() as usize, o.count_ones() as usize);
         // The o cells ranked among the occupied ones: the same sum over the o marks, each at
@@ -223,7 +219,7 @@ impl Cells {
 
     /// [`unrank`](Cells::unrank) into bit masks `(x, o)`.
     #[inline]
-    pub fn unrank_bits(&self, x: usize, o: usize, rank: u64) -> (u64, u64) {
+    pub(crate) fn unrank_bits(&self, x: usize, o: usize, rank: u64) -> (u64, u64) {
         let k = x + o;
         let per = self.c(k, o);
         let (mut occupied, mut os) = (rank / per, rank % per);
@@ -263,7 +259,7 @@ impl Cells {
     }
 
     /// Counts of x and o on a board.
-    pub fn counts(board: &[u32]) -> (usize, usize) {
+    pub(crate) fn counts(board: &[u32]) -> (usize, usize) {
         board.iter().fold((0, 0), |(x, o), &v| match v {
             X => (x + 1, o),
             O => (x, o + 1),
@@ -276,7 +272,7 @@ impl Cells {
 /// the mill board's), applied to masks of cells a byte at a time: what a game that folds
 /// symmetric positions needs to name a class by one board.
 #[derive(Clone, Debug)]
-pub struct Symmetries {
+pub(crate) struct Symmetries {
     /// Symmetries other than the identity.
     count: usize,
     /// Bytes of a mask.
@@ -473,7 +469,7 @@ impl Rings {
 impl Symmetries {
     /// The symmetries of `cells` cells given as maps of cells (`map[c]` is where cell `c`
     /// goes), the identity left out (at most 63 of them).
-    pub fn new(cells: usize, maps: &[Vec<usize>]) -> Symmetries {
+    pub(crate) fn new(cells: usize, maps: &[Vec<usize>]) -> Symmetries {
         assert!(maps.len() < 64, "{} symmetries", maps.len());
         let bytes = cells.div_ceil(8).max(1);
         let mut tables = vec![0u64; maps.len() * bytes * 256];
@@ -499,7 +495,11 @@ impl Symmetries {
     /// from the same corner (inner ring first): when the rings' turns, reflections and swap make
     /// exactly `maps` (checked here, cell by cell), [`least`](Symmetries::least) takes them by
     /// shifts and masks.
-    pub fn with_rings(cells: usize, maps: &[Vec<usize>], orders: &[[usize; 8]]) -> Symmetries {
+    pub(crate) fn with_rings(
+        cells: usize,
+        maps: &[Vec<usize>],
+        orders: &[[usize; 8]],
+    ) -> Symmetries {
         let mut s = Symmetries::new(cells, maps);
         if let Some(rings) = Rings::new(cells, orders) {
             let mut want: Vec<Vec<usize>> = maps.to_vec();
@@ -517,13 +517,14 @@ impl Symmetries {
     }
 
     /// Whether [`least`](Symmetries::least) goes by rings.
-    pub fn by_rings(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn by_rings(&self) -> bool {
         self.rings.is_some()
     }
 
     /// The 7 symmetries of an `n`×`n` grid of cells numbered row by row, other than the
     /// identity: the turns by a quarter, a half and three quarters, and the four reflections.
-    pub fn square(n: usize) -> Vec<Vec<usize>> {
+    pub(crate) fn square(n: usize) -> Vec<Vec<usize>> {
         let turn = |c: usize| (c % n) * n + (n - 1 - c / n);
         let mirror = |c: usize| (c / n) * n + (n - 1 - c % n);
         let mut maps = Vec::new();
@@ -542,7 +543,7 @@ impl Symmetries {
 
     /// The symmetries of a grid of `rows`×`cols` cells numbered row by row, other than the
     /// identity: the square's 7, or a rectangle's 3 (each reflection and the half turn).
-    pub fn grid(rows: usize, cols: usize) -> Vec<Vec<usize>> {
+    pub(crate) fn grid(rows: usize, cols: usize) -> Vec<Vec<usize>> {
         if rows == cols {
             return Symmetries::square(rows);
         }
@@ -558,18 +559,13 @@ impl Symmetries {
     }
 
     /// Number of symmetries, the identity included.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.count + 1
-    }
-
-    /// Never true: the identity is one.
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// The image of mask `m` under symmetry `s` (`0..len() - 1`, the identity left out).
     #[inline]
-    pub fn apply(&self, s: usize, mut m: u64) -> u64 {
+    pub(crate) fn apply(&self, s: usize, mut m: u64) -> u64 {
         let base = s * self.bytes * 256;
         let mut out = 0;
         for j in 0..self.bytes {
@@ -582,7 +578,7 @@ impl Symmetries {
     /// The least image of the board with masks `(x, o)`, compared as the pair `(o, x)`: the
     /// board that names its class.
     #[inline]
-    pub fn least(&self, x: u64, o: u64) -> (u64, u64) {
+    pub(crate) fn least(&self, x: u64, o: u64) -> (u64, u64) {
         if self.square4 {
             let k = square4_least(x as u32 | (o as u32) << 16);
             return (u64::from(k & 0xffff), u64::from(k >> 16));
@@ -607,7 +603,7 @@ impl Symmetries {
 
     /// Whether `(x, o)` is the least of its images, the one [`least`](Symmetries::least)
     /// gives.
-    pub fn is_least(&self, x: u64, o: u64) -> bool {
+    pub(crate) fn is_least(&self, x: u64, o: u64) -> bool {
         match &self.rings {
             Some(rings) => rings.is_least(x, o),
             None => self.least(x, o) == (x, o),
@@ -615,7 +611,7 @@ impl Symmetries {
     }
 
     /// Calls `f` once with each image of `(x, o)` other than itself.
-    pub fn images(&self, x: u64, o: u64, mut f: impl FnMut(u64, u64)) {
+    pub(crate) fn images(&self, x: u64, o: u64, mut f: impl FnMut(u64, u64)) {
         if let Some(rings) = &self.rings {
             return rings.images(x, o, f);
         }

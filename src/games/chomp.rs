@@ -43,13 +43,13 @@
 //! whole group of positions per bite ([`Chomp::engine`] chooses; every engine makes the same
 //! bytes, checked by the tests at 1 and 2 threads):
 //!
-//! * [`Engine::Triangles`] (`solve::triangles`, through [`LastTwoRows`]): the
+//! * [`Engine::Triangles`] (`solve::triangles`, through `LastTwoRows`): the
 //!   diagrams sharing their first `R − 2` rows are consecutive indices and play like two-rowed
 //!   Chomp among themselves; a bite in the rows above moves the whole triangle at once, so one
 //!   bite is a few word reads instead of a child lookup per position. Boxes of 3 to 63 rows
 //!   and at most 63 columns, squares included (a diagram whose last two rows are empty is
 //!   copied from its transpose when that lies in an earlier wave);
-//! * [`Engine::Runs`] (`solve::runs`, through [`LastRow`]): the same with the last
+//! * [`Engine::Runs`] (`solve::runs`, through `LastRow`): the same with the last
 //!   row alone; boxes of two rows or more than 63 columns;
 //! * [`Engine::Transposed`]: a tall box (more rows than columns) is solved as its transpose,
 //!   whose P-positions (about 1%) are then moved over one by one;
@@ -71,17 +71,16 @@ use crate::progress::Progress;
 use crate::solve::Saves;
 use crate::{Error, Result};
 
-pub use bites::{LastRow, LastTwoRows};
 pub use engine::Engine;
 
 use census::census_fact;
 
 /// Most rows a box may have.
-pub const MAX_ROWS: u32 = 64;
+pub(crate) const MAX_ROWS: u32 = 64;
 /// Most columns a box may have.
-pub const MAX_COLS: u32 = 65_535;
+pub(crate) const MAX_COLS: u32 = 65_535;
 /// Most positions a `--grundy` table may have (two bytes each while solving).
-pub const MAX_GRUNDY_POSITIONS: u64 = 1 << 32;
+pub(crate) const MAX_GRUNDY_POSITIONS: u64 = 1 << 32;
 /// Rows fixed by one piece of a wave (the unit of parallel work).
 const PIECE_ROWS: usize = 4;
 
@@ -149,7 +148,7 @@ impl ChompSpec {
 
     /// Diagrams in the widest wave of the solver (the most of any one cell count, the empty
     /// diagram left out).
-    pub fn widest_wave(&self) -> u64 {
+    pub(crate) fn widest_wave(&self) -> u64 {
         self.diagrams_by_cells()
             .into_iter()
             .skip(1)

@@ -26,7 +26,7 @@
 //!
 //! A table of `--max N` holds `f(q, r)` for every `0 ≤ r ≤ q ≤ N` (the first row as long as
 //! one likes) as [`ValueKind::Extension`] values, one u16 per pair (three bytes, u24, when
-//! `N` > [`NARROW_MAX`]), row-major:
+//! `N` > `NARROW_MAX`), row-major:
 //!
 //! ```text
 //! index(q, r) = q (q + 1) / 2 + r          entries = (N + 1)(N + 2) / 2
@@ -35,9 +35,9 @@
 //!
 //! so a table of a smaller `N` is a prefix of one of a larger of the same width. `(p, q, r)`
 //! is P exactly when the entry of `(q, r)` is `p − q + 1`; its winning bites are found from
-//! `O(N)` entries ([`View::winning_bites`]), never by trying the `p − 1` bites of row 1.
+//! `O(N)` entries (`View::winning_bites`), never by trying the `p − 1` bites of row 1.
 //! `f(q, r) − q` stays below about `0.72 q`, so two bytes hold every `N` up to about 90,000
-//! and three bytes far past [`MAX_N`]; a value that does not fit is refused with an error,
+//! and three bytes far past `MAX_N`; a value that does not fit is refused with an error,
 //! never wrapped.
 //!
 //! The solve ([`solve`]) and its algorithm are in the `solver` module; what a table tells, in
@@ -57,23 +57,24 @@ use crate::progress::Progress;
 use crate::solve::Saves;
 use crate::{Error, Result};
 
-pub use conformance::brute_force;
-pub use solver::{memory_bound, solve};
-pub use view::{Bite, Pattern, SheinerReport, View};
+pub(crate) use solver::memory_bound;
+pub use solver::solve;
+pub(crate) use view::Bite;
+pub use view::{Pattern, View};
 
 use conformance::conformance;
 
 /// Largest `N` whose table stores two bytes per pair: `f(q, r) − q + 1` stays below about
 /// `0.72 q`, so it fits a u16 up to about 91,000 (a value that does not fit stops the solve
 /// with an error). Larger tables take three bytes per pair.
-pub const NARROW_MAX: u32 = 90_000;
+pub(crate) const NARROW_MAX: u32 = 90_000;
 
 /// Largest `N` accepted (three bytes per pair would hold values to about `N` = 23 million;
 /// memory runs out long before: the table alone is `1.5 N²` bytes, checked before solving).
-pub const MAX_N: u32 = 1_000_000;
+pub(crate) const MAX_N: u32 = 1_000_000;
 
 /// Bytes per pair in the table of `--max max`: 2 up to [`NARROW_MAX`], else 3.
-pub fn entry_width(max: u32) -> usize {
+pub(crate) fn entry_width(max: u32) -> usize {
     if max <= NARROW_MAX {
         2
     } else {
@@ -82,7 +83,7 @@ pub fn entry_width(max: u32) -> usize {
 }
 
 /// `(p, q, r)`: the row lengths of a three-rowed position, top row first.
-pub type Pos3 = (u64, u64, u64);
+pub(crate) type Pos3 = (u64, u64, u64);
 
 /// Parameters of a three-rowed Chomp table, checked: `f(q, r)` for every `r ≤ q ≤ max`.
 #[derive(Clone, Debug, PartialEq)]
@@ -213,7 +214,7 @@ impl Indexed for Chomp3Rules {
 }
 
 /// The lookups' view of a table of `--max max`.
-pub struct Chomp3Rules {
+pub(crate) struct Chomp3Rules {
     max: u64,
 }
 

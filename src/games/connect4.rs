@@ -15,7 +15,7 @@
 //! empty one last (every move adds a disc: no cycles); within a count `n`, by the heights of
 //! the columns (ranked among the height profiles of `n` discs) and then by which of the `n`
 //! discs, taken column by column from the bottom, are `o` (ranked among the `C(n, ⌊n/2⌋)`
-//! choices). Each disc count is cut into tiers of at most [`TIER`] boards, so the engine's
+//! choices). Each disc count is cut into tiers of at most `TIER` boards, so the engine's
 //! scan of one tier stays small beside the two bytes a position the values take. Boards that
 //! no play makes — both sides with four, four of the side that did not move last — are marked
 //! as no position; which of the others the empty board reaches, the table marks too (a board
@@ -33,11 +33,11 @@ use crate::{Error, Result};
 
 /// Most cells of a board: the standard 7×6 board (its index, 7·10^13 boards, is past any
 /// machine of today; the size is allowed so that a build says what it would need).
-pub const MAX_CELLS: u32 = 42;
+pub(crate) const MAX_CELLS: u32 = 42;
 
 /// Most boards in one tier: the engine keeps about 20 bytes for each board of the tier it
 /// solves, so a tier of 2^24 boards costs some 300 MB beside the table.
-pub const TIER: u64 = 1 << 24;
+pub(crate) const TIER: u64 = 1 << 24;
 
 /// Parameters of a Connect Four table, checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,7 +47,7 @@ pub struct Connect4Spec {
 }
 
 impl Connect4Spec {
-    /// Checks the board: at least one column and row, at most [`MAX_CELLS`] cells, and
+    /// Checks the board: at least one column and row, at most `MAX_CELLS` cells, and
     /// `cols · (rows + 1)` at most 64 (a board is one 64-bit word with a spare bit atop each
     /// column).
     pub fn new(cols: u32, rows: u32) -> Result<Connect4Spec> {
@@ -398,7 +398,7 @@ impl Tiered for Connect4 {
         let start = self.counts_at[slot] + (t - self.tiers_at[slot]) * TIER;
         start..(start + TIER).min(self.counts_at[slot + 1])
     }
-    /// A disc count's boards in tiers of [`TIER`]: the largest tier is the largest count,
+    /// A disc count's boards in tiers of `TIER`: the largest tier is the largest count,
     /// or a whole tier.
     fn largest_tier(&self) -> u64 {
         self.counts_at

@@ -67,7 +67,7 @@ use symmetry::Folding;
 use tier::{tiers, Tier};
 
 /// The boards and the men a side may start with on each: (points, men).
-pub const BOARDS: &[(u32, &[u32])] = &[(9, &[3]), (16, &[3, 4, 5, 6]), (24, &[9, 10])];
+pub(crate) const BOARDS: &[(u32, &[u32])] = &[(9, &[3]), (16, &[3, 4, 5, 6]), (24, &[9, 10])];
 
 /// Parameters of a mill game table, checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -250,7 +250,7 @@ struct Step {
 }
 
 /// A mill game over its dense index.
-pub struct Mill {
+pub(crate) struct Mill {
     spec: MillSpec,
     layout: Layout,
     cells: Cells,
@@ -281,7 +281,7 @@ fn side_name(side: usize) -> char {
 
 impl Mill {
     /// The game of `spec`: its tiers and symmetries, made once.
-    pub fn new(spec: MillSpec) -> Mill {
+    pub(crate) fn new(spec: MillSpec) -> Mill {
         let layout = Layout::of(spec.points as usize);
         let cells = Cells::new(layout.points);
         let (tiers, of) = tiers(spec.men, layout.points, spec.endgame, spec.lasker);

@@ -23,7 +23,7 @@ use crate::{Error, Result};
 
 /// Most cells of a board (the 5×5 board has 3.6·10^11 boards of legal counts, past any table
 /// this machine holds; 30 cells keep every rank in 64 bits with room).
-pub const MAX_CELLS: u32 = 30;
+pub(crate) const MAX_CELLS: u32 = 30;
 
 /// Parameters of an m,n,k-game table, checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,7 +34,7 @@ pub struct MnkSpec {
 }
 
 impl MnkSpec {
-    /// Checks the parameters: `rows`, `cols` ≥ 1 with `rows · cols` ≤ [`MAX_CELLS`], and
+    /// Checks the parameters: `rows`, `cols` ≥ 1 with `rows · cols` ≤ `MAX_CELLS`, and
     /// `1 ≤ k ≤ max(rows, cols)` (a longer row fits nowhere).
     pub fn new(rows: u32, cols: u32, k: u32) -> Result<MnkSpec> {
         if rows == 0 || cols == 0 || rows.saturating_mul(cols) > MAX_CELLS {
@@ -117,7 +117,7 @@ fn tier_starts(cells: &Cells) -> Starts {
 
 /// An m,n,k-game over its dense index. The solvers' side works on bit masks of each side's
 /// marks (bit `c` for cell `c`, row-major), the rules' side on boards of cells.
-pub struct Mnk {
+pub(crate) struct Mnk {
     spec: MnkSpec,
     cells: Cells,
     starts: Starts,
@@ -148,7 +148,7 @@ impl Mnk {
     }
 
     /// The game of `spec`: its index and symmetries, made once.
-    pub fn new(spec: MnkSpec) -> Mnk {
+    pub(crate) fn new(spec: MnkSpec) -> Mnk {
         let (rows, cols, k) = (spec.rows as i32, spec.cols as i32, spec.k as i32);
         let mut lines = Vec::new();
         for r in 0..rows {

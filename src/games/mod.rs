@@ -146,7 +146,7 @@ impl fmt::Debug for Entry {
 }
 
 /// The parameter that chooses the value kind, `--values KIND`.
-pub const VALUES_PARAM: &str = "values";
+pub(crate) const VALUES_PARAM: &str = "values";
 
 /// The switch that once chose value kind `kind` when it is not a game's default: `--grundy`
 /// (P/N bits by default) or `--outcomes` (Grundy values by default), kept as another
@@ -279,7 +279,7 @@ impl Entry {
     }
 
     /// The spec a header's parameter text describes.
-    pub fn from_parameters(&self, text: &str) -> Result<Spec> {
+    pub(crate) fn spec_of_parameters(&self, text: &str) -> Result<Spec> {
         (self.from_parameters)(text)
     }
 
@@ -291,7 +291,7 @@ impl Entry {
     /// The words after `gamedb build` that make the table of `spec` holding `kind` values
     /// (a spec of this game): the name, the parameters as their canonical text gives them, and
     /// `--values KIND` for a kind other than the default.
-    pub fn build_words(&self, spec: &Spec, kind: ValueKind) -> String {
+    pub(crate) fn build_words(&self, spec: &Spec, kind: ValueKind) -> String {
         let mut words =
             crate::game::params::build_words(self.name, self.game_params, spec.parameters());
         if kind != self.values[0] {
@@ -302,7 +302,7 @@ impl Entry {
 }
 
 /// Longest game name (the header's `game` field, `format::GAME_NAME_LEN`, holds it).
-pub const MAX_NAME_LEN: usize = crate::format::GAME_NAME_LEN;
+pub(crate) const MAX_NAME_LEN: usize = crate::format::GAME_NAME_LEN;
 
 /// Why a header's game could not be read back into a spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -444,7 +444,7 @@ impl Registry {
             });
         }
         entry
-            .from_parameters(parameters)
+            .spec_of_parameters(parameters)
             .map_err(|e| NotKnown::Parameters(format!("{game} parameters '{parameters}': {e}")))
     }
 

@@ -24,9 +24,9 @@ use crate::model::{Game, Indexed, Outcome, Retro, ValueKind};
 use crate::{Error, Result};
 
 /// Most heaps a table may have.
-pub const MAX_HEAPS: u32 = 32;
+pub(crate) const MAX_HEAPS: u32 = 32;
 /// Largest heap size a table may allow.
-pub const MAX_HEAP: u32 = 255;
+pub(crate) const MAX_HEAP: u32 = 255;
 /// Most entries of the ranking table `cnt` (keeps it within 64 MiB).
 const MAX_COUNT_TABLE: u64 = 1 << 23;
 
@@ -88,13 +88,8 @@ impl NimSpec {
     }
 
     /// Largest heap size.
-    pub fn max_heap(&self) -> u32 {
+    pub(crate) fn max_heap(&self) -> u32 {
         self.max_heap
-    }
-
-    /// Most counters a move may take; `None` for any number.
-    pub fn max_take(&self) -> Option<u32> {
-        self.max_take
     }
 
     /// Misère play: taking the last counter loses.

@@ -39,7 +39,7 @@ use crate::solve::{token_distances, Placements, Saves};
 use crate::{Error, Result};
 
 /// Most placements a pattern database may have (indices fit in `u32`).
-pub const MAX_PLACEMENTS: u64 = 1 << 32;
+pub(crate) const MAX_PLACEMENTS: u64 = 1 << 32;
 
 /// Parameters of a pattern database, checked: the board and the pattern tiles.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -51,7 +51,7 @@ pub struct PdbSpec {
 
 impl PdbSpec {
     /// Checks the board and the pattern: at least one tile, no tile twice, every tile in
-    /// `1..R·C` (the blank is no pattern tile), and at most [`MAX_PLACEMENTS`] placements.
+    /// `1..R·C` (the blank is no pattern tile), and at most `MAX_PLACEMENTS` placements.
     /// The order of the tiles does not matter.
     pub fn new(rows: u32, cols: u32, pattern: &[u32]) -> Result<PdbSpec> {
         let board = Board::new(rows, cols)?;
@@ -135,7 +135,7 @@ impl PdbSpec {
     }
 
     /// The pattern written compactly with ranges: `1-7`, `1,5-6,9-10,13`.
-    pub fn pattern_name(&self) -> String {
+    pub(crate) fn pattern_name(&self) -> String {
         ranges(&self.pattern).join(",")
     }
 
@@ -253,7 +253,7 @@ impl Indexed for PdbRules {
 
 /// Lookups on a pattern database: positions are whole arrangements of the board (the tiles
 /// in reading order, 0 for the blank); only where the pattern tiles stand matters.
-pub struct PdbRules {
+pub(crate) struct PdbRules {
     spec: PdbSpec,
     index: Placements,
 }

@@ -36,10 +36,10 @@ use crate::model::{Indexed, Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 /// The smallest board side (on a 1×1 board no cube has another end to go to).
-pub const MIN_SIZE: u32 = 2;
+pub(crate) const MIN_SIZE: u32 = 2;
 /// The largest board side a table may be asked for (the 5×5 index, 2·3^25 entries, is past
 /// what the memory check allows on any machine of today).
-pub const MAX_SIZE: u32 = 5;
+pub(crate) const MAX_SIZE: u32 = 5;
 
 /// Parameters of a Quixo table, checked.
 #[derive(Clone, Debug, PartialEq)]

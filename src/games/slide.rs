@@ -21,14 +21,14 @@ use crate::solve::bfs;
 use crate::solve::Saves;
 use crate::{Error, Result};
 
-pub use index::{SlideIndex, Visit};
+pub use index::SlideIndex;
 
 /// Most cells of a board with a byte table (12! / 2 = 239,500,800 positions).
-pub const MAX_TABLE_CELLS: usize = 12;
+pub(crate) const MAX_TABLE_CELLS: usize = 12;
 
 /// Most cells of a board `gamedb enumerate` handles (4×4, 3×5, 2×8): its 2-bit tables (the
 /// mod3 encoding) hold boards past [`MAX_TABLE_CELLS`].
-pub const MAX_ENUMERATED_CELLS: usize = 16;
+pub(crate) const MAX_ENUMERATED_CELLS: usize = 16;
 
 /// Parameters of a sliding-puzzle table, checked: the board's shape.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,7 +53,7 @@ impl SlideSpec {
 
     /// Checks the parameters of a board `gamedb enumerate` handles: 2 ≤ rows, cols and
     /// rows · cols ≤ 16.
-    pub fn enumerated(rows: u32, cols: u32) -> Result<SlideSpec> {
+    pub(crate) fn enumerated(rows: u32, cols: u32) -> Result<SlideSpec> {
         let cells = rows as u64 * cols as u64;
         if rows < 2 || cols < 2 || cells > MAX_ENUMERATED_CELLS as u64 {
             return Err(Error::bad(format!(
@@ -143,14 +143,14 @@ impl GameSpec for SlideSpec {
 }
 
 /// The lookup rules of a board: arrangements, the parity rule, moves.
-pub struct SlideRules {
+pub(crate) struct SlideRules {
     grid: Board,
     index: SlideIndex,
 }
 
 impl SlideRules {
     /// The rules of `grid`.
-    pub fn new(grid: Board) -> SlideRules {
+    pub(crate) fn new(grid: Board) -> SlideRules {
         SlideRules {
             grid,
             index: SlideIndex::dense(grid),

@@ -7,7 +7,7 @@ use std::ops::{Index, Range};
 
 /// The starts of the tiers, in order, and the last entry the number of indices.
 #[derive(Clone, Debug)]
-pub struct Starts {
+pub(crate) struct Starts {
     starts: Vec<u64>,
     /// Indices `b << shift ..` begin in tier `first[b]`.
     first: Vec<u32>,
@@ -16,7 +16,7 @@ pub struct Starts {
 
 impl Starts {
     /// The tiers whose sizes are `sizes`, in order.
-    pub fn of_sizes(sizes: impl IntoIterator<Item = u64>) -> Starts {
+    pub(crate) fn of_sizes(sizes: impl IntoIterator<Item = u64>) -> Starts {
         let mut starts = vec![0];
         for size in sizes {
             starts.push(starts[starts.len() - 1] + size);
@@ -43,7 +43,7 @@ impl Starts {
 
     /// The tier that holds `index` (the last tier for an index past the end).
     #[inline]
-    pub fn find(&self, index: u64) -> usize {
+    pub(crate) fn find(&self, index: u64) -> usize {
         let b = ((index >> self.shift) as usize).min(self.first.len() - 1);
         let mut t = self.first[b] as usize;
         while t + 2 < self.starts.len() && self.starts[t + 1] <= index {
@@ -53,17 +53,17 @@ impl Starts {
     }
 
     /// The indices of tier `t`.
-    pub fn range(&self, t: usize) -> Range<u64> {
+    pub(crate) fn range(&self, t: usize) -> Range<u64> {
         self.starts[t]..self.starts[t + 1]
     }
 
     /// How many tiers.
-    pub fn tiers(&self) -> usize {
+    pub(crate) fn tiers(&self) -> usize {
         self.starts.len() - 1
     }
 
     /// How many indices.
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.starts[self.starts.len() - 1]
     }
 }

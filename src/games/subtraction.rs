@@ -13,9 +13,9 @@ use crate::model::{Game, Indexed, Outcome, ValueKind};
 use crate::{Error, Result};
 
 /// Largest heap a table may hold (2^32 − 2: 2^32 − 1 positions).
-pub const MAX_HEAP: u64 = u32::MAX as u64 - 1;
+pub(crate) const MAX_HEAP: u64 = u32::MAX as u64 - 1;
 /// Most numbers in a subtraction set.
-pub const MAX_SET: usize = 64;
+pub(crate) const MAX_SET: usize = 64;
 
 /// Parameters of a subtraction-game table, checked: a set of distinct positive takes and the
 /// largest heap.

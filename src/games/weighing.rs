@@ -23,7 +23,7 @@
 //! "always balanced" can hold both directions of one ball, which `tell` cannot accept.
 
 pub mod plan;
-pub mod tree;
+pub(crate) mod tree;
 
 use std::ops::{ControlFlow, Range};
 
@@ -40,10 +40,10 @@ use crate::{Error, Result};
 
 /// Most balls of a table: about 2.45·10^11 positions, under the format's limit; the memory
 /// check refuses far fewer on most machines.
-pub const MAX_BALLS: u32 = 700_000;
+pub(crate) const MAX_BALLS: u32 = 700_000;
 
 /// Most good balls given beside them.
-pub const MAX_GENUINE: u32 = 1_000_000;
+pub(crate) const MAX_GENUINE: u32 = 1_000_000;
 
 /// Parameters of a weighing table, checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -191,7 +191,7 @@ fn offset(k: u64) -> u64 {
 }
 
 /// Smallest `w` with `3^w ≥ x`.
-pub fn log3_ceil(x: u64) -> u32 {
+pub(crate) fn log3_ceil(x: u64) -> u32 {
     let (mut w, mut p) = (0, 1u64);
     while p < x {
         p = p.saturating_mul(3);
@@ -203,7 +203,7 @@ pub fn log3_ceil(x: u64) -> u32 {
 /// A weighing: how many undecided, heavy-only and light-only balls go on each pan; the pan
 /// with fewer gets good balls to even the count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weigh {
+pub(crate) struct Weigh {
     /// Left pan: undecided, heavy-only, light-only.
     pub left: [u32; 3],
     /// Right pan: the same.
@@ -211,20 +211,20 @@ pub struct Weigh {
 }
 
 /// What is known: undecided, heavy-only, light-only candidates (good balls are the rest).
-pub type Known = [u32; 3];
+pub(crate) type Known = [u32; 3];
 
 /// The answers of the balance, in the order left heavy, balance, right heavy.
-pub const ANSWERS: [&str; 3] = ["left heavy", "balance", "right heavy"];
+pub(crate) const ANSWERS: [&str; 3] = ["left heavy", "balance", "right heavy"];
 
 impl Weigh {
     /// Good balls on the left and on the right.
-    pub fn goods(&self) -> (u32, u32) {
+    pub(crate) fn goods(&self) -> (u32, u32) {
         let (l, r): (u32, u32) = (self.left.iter().sum(), self.right.iter().sum());
         (r.saturating_sub(l), l.saturating_sub(r))
     }
 
     /// What each answer leaves (`None` for an answer that cannot come: no candidate left).
-    pub fn answers(&self, k: Known) -> [Option<Known>; 3] {
+    pub(crate) fn answers(&self, k: Known) -> [Option<Known>; 3] {
         let [lu, lh, ll] = self.left;
         let [ru, rh, rl] = self.right;
         let some = |c: Known| (c.iter().any(|&x| x > 0)).then_some(c);
@@ -236,7 +236,7 @@ impl Weigh {
     }
 
     /// `weigh 3U 1G against 4U`.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         let (gl, gr) = self.goods();
         let pan = |p: [u32; 3], g: u32| {
             let parts: Vec<String> = [(p[0], "U"), (p[1], "H"), (p[2], "L"), (g, "G")]
@@ -265,7 +265,7 @@ pub struct Weighing {
 
 impl Weighing {
     /// The candidates at an index.
-    pub fn known(&self, i: u64) -> Known {
+    pub(crate) fn known(&self, i: u64) -> Known {
         let k = self.group(i);
         let r = (i - offset(k)) as u32;
         let k = k as u32;
@@ -277,7 +277,7 @@ impl Weighing {
     }
 
     /// The index of checked candidates.
-    pub fn index(&self, k: Known) -> u64 {
+    pub(crate) fn index(&self, k: Known) -> u64 {
         match k {
             [0, h, l] => offset((h + l) as u64) + h as u64,
             [u, _, _] => offset(u as u64) + u as u64 + 1,
@@ -304,7 +304,7 @@ impl Weighing {
     }
 
     /// Whether the odd ball is found (and its direction known, with `tell`).
-    pub fn goal(&self, k: Known) -> bool {
+    pub(crate) fn goal(&self, k: Known) -> bool {
         match k {
             [0, h, l] => h + l == 1,
             [u, _, _] => u == 1 && !self.tell,
@@ -312,7 +312,7 @@ impl Weighing {
     }
 
     /// Fewest weighings by counting alone (see the module docs).
-    pub fn counting_bound(&self, k: Known) -> u32 {
+    pub(crate) fn counting_bound(&self, k: Known) -> u32 {
         match k {
             [0, h, l] => log3_ceil((h + l) as u64),
             [u, _, _] if self.tell => log3_ceil(2 * u as u64 + 1),
@@ -323,7 +323,7 @@ impl Weighing {
     /// Calls `f` with every weighing of `k` that makes progress (no answer leaves `k` as it
     /// was), one of each pair that differ by swapping the pans, skipping those with an answer
     /// that needs more than `within` weighings by counting.
-    pub fn each_weighing(
+    pub(crate) fn each_weighing(
         &self,
         k: Known,
         within: u32,

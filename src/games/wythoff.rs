@@ -21,7 +21,7 @@ use crate::model::{Game, Indexed, Outcome, Retro, ValueKind};
 use crate::{Error, Result};
 
 /// Largest heap a table may allow ((N + 1)² = 4,295,098,369 positions at most).
-pub const MAX_HEAP: u32 = 65_535;
+pub(crate) const MAX_HEAP: u32 = 65_535;
 
 /// Parameters of a Wythoff table, checked: every pair of heaps of `0..=max_heap`.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +41,7 @@ impl WythoffSpec {
     }
 
     /// Largest heap size.
-    pub fn max_heap(&self) -> u32 {
+    pub(crate) fn max_heap(&self) -> u32 {
         self.max_heap
     }
 }

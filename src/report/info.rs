@@ -16,52 +16,53 @@ pub(crate) const ANTIPODES_LISTED: usize = 20;
 /// `payload_offset`, `payload_len`, `payload_xxh3`, `checksum` (`ok`/`mismatch`),
 /// `crate_version`, the counts, then one key per game-specific fact.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(not(fuzzing), allow(unreachable_pub))] // pub for `gamedb::fuzzing`
 pub struct Info {
     /// The file as named on the command line.
-    pub file: String,
+    pub(crate) file: String,
     /// The game's name as the header gives it.
-    pub game: String,
+    pub(crate) game: String,
     /// The game and parameters for people.
-    pub description: String,
+    pub(crate) description: String,
     /// The parameters as the header gives them.
-    pub parameters: String,
+    pub(crate) parameters: String,
     /// The version of the game's rules the table was solved under.
-    pub rules_version: u32,
+    pub(crate) rules_version: u32,
     /// Whether this program knows the game (answers its positions).
-    pub known: bool,
+    pub(crate) known: bool,
     /// The format version.
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// The value kind's name.
-    pub values: &'static str,
+    pub(crate) values: &'static str,
     /// The encoding's name.
-    pub encoding: &'static str,
+    pub(crate) encoding: &'static str,
     /// Number of entries.
-    pub entries: u64,
+    pub(crate) entries: u64,
     /// Where the payload starts.
-    pub payload_offset: u64,
+    pub(crate) payload_offset: u64,
     /// Payload bytes.
-    pub payload_len: u64,
+    pub(crate) payload_len: u64,
     /// The payload checksum in the header, in hex.
-    pub payload_xxh3: String,
+    pub(crate) payload_xxh3: String,
     /// `ok` when the payload hashes to it, `mismatch` otherwise.
-    pub checksum: &'static str,
+    pub(crate) checksum: &'static str,
     /// The gamedb that wrote the file.
-    pub crate_version: String,
+    pub(crate) crate_version: String,
     /// The counts.
     #[serde(flatten)]
-    pub counts: Counts,
+    pub(crate) counts: Counts,
     /// The game's facts by key (see [`Fact`]).
     #[serde(flatten)]
-    pub fact_values: serde_json::Map<String, serde_json::Value>,
+    pub(crate) fact_values: serde_json::Map<String, serde_json::Value>,
     /// The game's facts for people.
     #[serde(skip)]
-    pub facts: Vec<Fact>,
+    pub(crate) facts: Vec<Fact>,
 }
 
 /// The counts of a table, by value kind.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
-pub enum Counts {
+pub(crate) enum Counts {
     /// Outcome and Grundy tables.
     Outcomes {
         /// P-positions.
@@ -144,7 +145,7 @@ pub enum Counts {
 
 /// Counts of positions by value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ByValue {
+pub(crate) struct ByValue {
     /// Won for the player to move.
     pub win: u64,
     /// Lost for the player to move.
@@ -183,7 +184,7 @@ impl ByValue {
 
 /// Counts of positions of a wlt table by value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct WltCounts {
+pub(crate) struct WltCounts {
     /// Won for the player to move.
     pub win: u64,
     /// Lost for the player to move.
@@ -194,7 +195,7 @@ pub struct WltCounts {
 
 /// The value of a game's start in a wlt table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct WltStart {
+pub(crate) struct WltStart {
     /// The start as positions are written.
     pub position: String,
     /// Its value for the player to move.
@@ -229,7 +230,7 @@ fn wlts(table: &Table) -> Counts {
 
 /// The value of a game's start.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct StartValue {
+pub(crate) struct StartValue {
     /// The start as positions are written.
     pub position: String,
     /// Its value for the player to move.
@@ -240,7 +241,7 @@ pub struct StartValue {
 
 /// Positions of a dtz table by their class under the 50-move rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Wdl50Counts {
+pub(crate) struct Wdl50Counts {
     /// Won within the count.
     pub win: u64,
     /// Won, but the count runs out first.
@@ -310,6 +311,7 @@ fn standings(table: &Table) -> Counts {
 impl Info {
     /// Reads everything `info` shows; `file` is the name to show. The payload checksum is
     /// checked (every byte read): see [`Info::checksum`].
+    #[cfg_attr(not(fuzzing), allow(unreachable_pub))] // pub for `gamedb::fuzzing`
     pub fn of(table: &Table, file: &str) -> Info {
         let h = table.file().header();
         let rules = table.rules();
@@ -402,6 +404,7 @@ impl Info {
     }
 
     /// One JSON object on one line.
+    #[cfg_attr(not(fuzzing), allow(unreachable_pub))] // pub for `gamedb::fuzzing`
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }

@@ -43,6 +43,7 @@ use files::Files;
 
 /// What the service allows one request.
 #[derive(Clone, Debug)]
+#[cfg_attr(not(fuzzing), allow(unreachable_pub))] // pub for `gamedb::fuzzing`
 pub struct Limits {
     /// Largest request body (a batch), in bytes: 413 beyond.
     pub body_bytes: usize,
@@ -76,6 +77,7 @@ impl Default for Limits {
 }
 
 /// The state every request shares.
+#[cfg_attr(not(fuzzing), allow(unreachable_pub))] // pub for `gamedb::fuzzing`
 pub struct App {
     files: Files,
     limits: Limits,
@@ -88,6 +90,7 @@ impl App {
     /// The service of the tables in `dir` (their headers are read now; nothing else until a
     /// request needs it). With `verify`, a table's payload checksum is checked when it is
     /// first opened.
+    #[cfg_attr(not(fuzzing), allow(unreachable_pub))] // pub for `gamedb::fuzzing`
     pub fn new(dir: impl Into<std::path::PathBuf>, verify: bool, limits: Limits) -> App {
         let dir = Arc::new(TableDir::new(dir.into()));
         App {
@@ -208,6 +211,7 @@ pub(crate) fn json_line(mut body: String) -> Response {
 }
 
 /// The router of the service, with its layers (limits, timeouts, CORS, compression).
+#[cfg_attr(not(fuzzing), allow(unreachable_pub))] // pub for `gamedb::fuzzing`
 pub fn router(app: Arc<App>) -> Router {
     handlers::router(app)
 }

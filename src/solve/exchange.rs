@@ -58,7 +58,7 @@ impl Exchange for Single {
 const MPI_CHUNK: usize = 1 << 26;
 
 #[cfg(feature = "mpi")]
-pub use with_mpi::Mpi;
+pub(crate) use with_mpi::Mpi;
 
 #[cfg(feature = "mpi")]
 mod with_mpi {
@@ -72,7 +72,7 @@ mod with_mpi {
     use crate::Result;
 
     /// The processes of `MPI_COMM_WORLD`.
-    pub struct Mpi {
+    pub(crate) struct Mpi {
         world: SimpleCommunicator,
         /// Most words one process contributes to one all-gather round.
         round: usize,
@@ -82,13 +82,13 @@ mod with_mpi {
     impl Mpi {
         /// At most `words` (at least 1) from each process in one all-gather round instead of
         /// 2^26 (a test hook: small pieces then take many rounds).
-        pub fn with_round_words(mut self, words: usize) -> Mpi {
+        pub(crate) fn with_round_words(mut self, words: usize) -> Mpi {
             self.round = words.clamp(1, MPI_CHUNK);
             self
         }
 
         /// Initializes MPI (once per process); `None` when it was initialized already.
-        pub fn init() -> Option<Mpi> {
+        pub(crate) fn init() -> Option<Mpi> {
             let universe = mpi::initialize()?;
             let world = universe.world();
             Some(Mpi {

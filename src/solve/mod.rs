@@ -4,22 +4,24 @@
 //! (the pattern-database search), search problems through [`IdaProblem`] (the
 //! heuristic search), puzzles against an adversary through [`Adversary`] (minimax, the
 //! weighing puzzle), and bipartite puzzles too large for a byte per position through
-//! [`bfs::partitioned::Bipartite`] (the partitioned breadth-first engine: threads, and MPI processes).
+//! `bfs::partitioned::Bipartite` (the partitioned breadth-first engine of `gamedb enumerate`:
+//! threads, and MPI processes; private to the crate, with the benchmark's doorway
+//! `gamedb::programs`).
 //! What they produce is [`crate::format::Solved`] data, which the format module encodes. Each
 //! solver states the memory it needs (`*_memory`), so a game can say what its build needs
 //! before it starts (see [`crate::game::View::solve_memory`]). The run and triangle
 //! solvers save their finished waves through [`Saves`], so that a long solve resumes.
 
-pub mod acyclic;
-pub mod bfs;
-pub mod exchange;
+pub(crate) mod acyclic;
+pub(crate) mod bfs;
+pub(crate) mod exchange;
 pub(crate) mod grid_tiles;
 pub(crate) mod ida;
 pub(crate) mod minimax;
 pub(crate) mod prefetch;
 pub(crate) mod saves;
 pub(crate) mod token_distances;
-pub mod two_player;
+pub(crate) mod two_player;
 pub(crate) mod word_bits;
 
 pub use acyclic::runs::{
@@ -72,7 +74,7 @@ pub(crate) struct HeapBlocks {
 
 #[cfg(test)]
 impl HeapBlocks {
-    pub fn new(heap: u64, block: u64, reach: u64, take: u64) -> HeapBlocks {
+    pub(crate) fn new(heap: u64, block: u64, reach: u64, take: u64) -> HeapBlocks {
         HeapBlocks {
             heap,
             block,
@@ -82,7 +84,7 @@ impl HeapBlocks {
     }
 
     /// The edges of the block of heap `a`.
-    pub fn heap_edges<F: FnMut(Edge) -> std::ops::ControlFlow<()>>(
+    pub(crate) fn heap_edges<F: FnMut(Edge) -> std::ops::ControlFlow<()>>(
         &self,
         a: u64,
         mut f: F,

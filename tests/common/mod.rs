@@ -2,10 +2,13 @@
 //! the `gamedb` binary, JSON answers, thread pools, a small random generator, tables built in
 //! memory or into a folder, and the programs (C compiler, Python) some tests need; `http`
 //! (`http.rs`): a `gamedb serve` and a plain HTTP client, for the service tests; `browser`
-//! (`browser.rs`): chromium through chromedriver, for the explorer tests.
+//! (`browser.rs`): chromium through chromedriver, for the explorer tests; `c_abi`
+//! (`c_abi.rs`): the C ABI's functions, declared as `src/gamedb.h` declares them, and its
+//! constants.
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod c_abi;
 pub mod http;
 
 use std::collections::HashMap;

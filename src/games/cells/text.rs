@@ -7,7 +7,7 @@ use super::{EMPTY, O, X};
 /// `x` or `o` (either case), checked to be `rows` rows of `cols` cells; the refusal names what
 /// is wrong and the game's position form (`form`, built only then: lookups read millions of
 /// texts).
-pub fn board_cells(
+pub(crate) fn board_cells(
     text: &str,
     rows: usize,
     cols: usize,
@@ -53,7 +53,7 @@ pub fn board_cells(
 /// by `/`, each cell `.`, `x` or `o` (either case), read straight into bits: bit `bit(r, c)`
 /// for the cell of row `r` (from the top) and column `c`. `None` for any other text, which the
 /// game's parser then reads or refuses with the reason: the lookups' path from text.
-pub fn read_rows(
+pub(crate) fn read_rows(
     text: &str,
     rows: usize,
     cols: usize,
@@ -80,7 +80,7 @@ pub fn read_rows(
 
 /// A board drawn for a terminal: the columns lettered from `a`, the rows numbered from 1 at
 /// the top (as moves name the cells), each cell `x`, `o` or `.`.
-pub fn grid_board(cols: usize, cells: &[u32]) -> String {
+pub(crate) fn grid_board(cols: usize, cells: &[u32]) -> String {
     let mut out = String::from("  ");
     for c in 0..cols {
         out.push(' ');

@@ -11,12 +11,12 @@ use shakmaty::{
 };
 
 /// Cells besides the side to move.
-pub const CELLS: usize = 64;
+pub(crate) const CELLS: usize = 64;
 /// The cell an index that puts two men on one square shows there (no position).
-pub const CLASH: u32 = 13;
+pub(crate) const CLASH: u32 = 13;
 
 /// The piece of a cell code 1..=12.
-pub fn piece(code: u32) -> Option<Piece> {
+pub(crate) fn piece(code: u32) -> Option<Piece> {
     let (color, r) = match code {
         1..=6 => (Color::White, code),
         7..=12 => (Color::Black, code - 6),
@@ -39,7 +39,7 @@ pub fn code(p: Piece) -> u32 {
 }
 
 /// The cells and side of a board.
-pub fn cells(board: &Board, turn: Color) -> Vec<u32> {
+pub(crate) fn cells(board: &Board, turn: Color) -> Vec<u32> {
     let mut pos = vec![0; CELLS + 1];
     for (sq, p) in board {
         pos[u32::from(sq) as usize] = code(p);
@@ -61,7 +61,7 @@ pub fn board(pos: &[u32]) -> Board {
 
 /// The cells of a position: its board, side, and en passant square where an en passant
 /// capture is legal (a square no capture can use makes no other position: it is left out).
-pub fn cells_of(chess: &Chess) -> Vec<u32> {
+pub(crate) fn cells_of(chess: &Chess) -> Vec<u32> {
     let mut pos = cells(chess.board(), chess.turn());
     if let Some(sq) = chess.ep_square(EnPassantMode::Legal) {
         pos.push(u32::from(sq));
@@ -70,14 +70,14 @@ pub fn cells_of(chess: &Chess) -> Vec<u32> {
 }
 
 /// The en passant square of cells, `None` without the cell (or with one off the board).
-pub fn ep(pos: &[u32]) -> Option<Square> {
+pub(crate) fn ep(pos: &[u32]) -> Option<Square> {
     pos.get(CELLS + 1)
         .filter(|&&s| s < 64)
         .map(|&s| Square::new(s))
 }
 
 /// Whether an en passant cell names a square of the third or sixth rank.
-pub fn ep_cell_ok(cell: u32) -> bool {
+pub(crate) fn ep_cell_ok(cell: u32) -> bool {
     (16..24).contains(&cell) || (40..48).contains(&cell)
 }
 
@@ -274,7 +274,7 @@ pub fn format(pos: &[u32]) -> String {
 }
 
 /// The board for a person: ranks 8 to 1, files a to h, white upper case.
-pub fn drawing(pos: &[u32]) -> String {
+pub(crate) fn drawing(pos: &[u32]) -> String {
     let mut lines = Vec::new();
     for rank in (0..8).rev() {
         let row: Vec<String> = (0..8)

@@ -11,7 +11,7 @@
 //! 0..64 in shakmaty's order (a1 = 0, h8 = 63); `span` is 64 for each man; `side` 0 for white
 //! to move.
 //!
-//! A material with pawns has a tier for each placement of its pawns ([`pawn_placements`]), so
+//! A material with pawns has a tier for each placement of its pawns (`pawn_placements`), so
 //! that every pawn move, like a capture or a promotion, leaves its tier: what a distance to
 //! zeroing needs, whose count a pawn move resets. Only the mirror of files keeps pawns' moves,
 //! and the pawns choose it: a placement is canonical where its number is at most its mirror's.
@@ -21,23 +21,23 @@
 //! with the white king on files a–d. With pawns of both sides the en passant positions follow:
 //! `((pair · span + squares) · width + e) · 2 + side`, `e` numbering the files where the side
 //! to move's enemy has a pawn on its fourth rank beside a pawn of the side to move (see
-//! [`PawnPlacement::ep_files`]).
+//! `PawnPlacement::ep_files`).
 //!
 //! Indices where two men share a square, where men of one kind are not in increasing order of
 //! square, or that name no en passant file are no positions (marked so).
 
 /// Roles of the men besides the kings, in index order.
-pub const ROLES: [char; 5] = ['Q', 'R', 'B', 'N', 'P'];
+pub(crate) const ROLES: [char; 5] = ['Q', 'R', 'B', 'N', 'P'];
 
 /// How many men of each role (in [`ROLES`] order) each side has, white first; kings are
 /// implied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Material(pub [[u8; 5]; 2]);
+pub(crate) struct Material(pub [[u8; 5]; 2]);
 
 impl Material {
     /// Reads `KRk`, `KQkr`, `KRPkr`: white's men upper case starting with its king, then
     /// black's lower case starting with its king.
-    pub fn parse(text: &str) -> Option<Material> {
+    pub(crate) fn parse(text: &str) -> Option<Material> {
         let mut counts = [[0u8; 5]; 2];
         let mut kings = [0; 2];
         let mut side = 0;
@@ -65,7 +65,7 @@ impl Material {
     }
 
     /// `KRk` as [`parse`](Material::parse) reads it, men in index order.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         let mut s = String::new();
         for colour in 0..2 {
             s.push(if colour == 0 { 'K' } else { 'k' });
@@ -83,12 +83,12 @@ impl Material {
     }
 
     /// Men besides the kings.
-    pub fn others(&self) -> usize {
+    pub(crate) fn others(&self) -> usize {
         self.0.iter().flatten().map(|&c| c as usize).sum()
     }
 
     /// Pawns of both sides.
-    pub fn pawns(&self) -> usize {
+    pub(crate) fn pawns(&self) -> usize {
         (self.0[0][4] + self.0[1][4]) as usize
     }
 
@@ -122,7 +122,7 @@ impl Material {
     }
 
     /// This material and every one captures and promotions reach from it, lowest tier first.
-    pub fn closure(&self) -> Vec<Material> {
+    pub(crate) fn closure(&self) -> Vec<Material> {
         let mut all = vec![*self];
         let mut i = 0;
         while i < all.len() {
@@ -138,7 +138,7 @@ impl Material {
     }
 
     /// The squares of the men besides the kings, in index order, as (colour, role) pairs.
-    pub fn men(&self) -> Vec<(usize, usize)> {
+    pub(crate) fn men(&self) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         for colour in 0..2 {
             for r in 0..5 {
@@ -154,7 +154,7 @@ impl Material {
 /// A square after symmetry `t`: bit 0 mirrors the files, bit 1 the ranks, bit 2 swaps files
 /// and ranks (after the mirrors).
 #[inline]
-pub fn transform(t: usize, sq: usize) -> usize {
+pub(crate) fn transform(t: usize, sq: usize) -> usize {
     TRANSFORMS[t][sq] as usize
 }
 
@@ -190,7 +190,7 @@ const fn transformed(t: usize, sq: usize) -> usize {
 /// How many squares a man of `kind` (`colour · 5 + role`, in index order) may stand on: a
 /// pawn 48, never on the first or last rank, another man 64.
 #[inline]
-pub fn radix(kind: usize) -> u64 {
+pub(crate) fn radix(kind: usize) -> u64 {
     if kind % 5 == 4 {
         48
     } else {
@@ -204,7 +204,7 @@ pub fn radix(kind: usize) -> u64 {
 /// pawn's less 8), first man most significant. A pawn on the first or last rank has no digit:
 /// callers never pass one.
 #[inline]
-pub fn fold_squares(keys: &mut [u16]) -> u64 {
+pub(crate) fn fold_squares(keys: &mut [u16]) -> u64 {
     // An insertion sort: a handful of keys, where the library's sort costs more in its calls.
     for i in 1..keys.len() {
         let mut j = i;
@@ -227,7 +227,7 @@ pub fn fold_squares(keys: &mut [u16]) -> u64 {
 /// The squares of `men` (kinds in index order) read from the squares part of an index, the
 /// inverse of [`fold_squares`], into `at`.
 #[inline]
-pub fn unfold_squares(men: &[(usize, usize)], mut squares: u64, at: &mut [usize]) {
+pub(crate) fn unfold_squares(men: &[(usize, usize)], mut squares: u64, at: &mut [usize]) {
     for k in (0..men.len()).rev() {
         if men[k].1 == 4 {
             at[k] = (squares % 48) as usize + 8;
@@ -241,12 +241,12 @@ pub fn unfold_squares(men: &[(usize, usize)], mut squares: u64, at: &mut [usize]
 }
 
 /// 64 for each piece of `men` times 48 for each pawn: how many numbers their squares take.
-pub fn span(men: &[(usize, usize)]) -> u64 {
+pub(crate) fn span(men: &[(usize, usize)]) -> u64 {
     men.iter().map(|&(c, r)| radix(c * 5 + r)).product()
 }
 
 /// A placement of a material's pawns: one tier of its index.
-pub struct PawnPlacement {
+pub(crate) struct PawnPlacement {
     /// The pawns' squares in index order (white's rising, then black's rising).
     pub squares: Vec<u8>,
     /// The number of the placement: each pawn's square less 8 as a digit of 48, in index order.
@@ -261,7 +261,7 @@ pub struct PawnPlacement {
 
 /// The number of a placement of pawns (kind `colour · 5 + 4`, square) and its mirror's: what
 /// [`pawn_placements`] numbers placements by.
-pub fn pawn_numbers(pawns: &[(usize, usize)]) -> (u64, u64) {
+pub(crate) fn pawn_numbers(pawns: &[(usize, usize)]) -> (u64, u64) {
     let mut keys = [0u16; 8];
     let mut mirror = [0u16; 8];
     for (k, &(kind, sq)) in pawns.iter().enumerate() {
@@ -285,7 +285,7 @@ fn advancement(pawns: &[(usize, usize)]) -> usize {
 /// then black's, kind `colour · 5 + 4`): pawns on distinct squares of the second to seventh
 /// ranks, each placement whose number is at most its mirror's, most advanced first (then by
 /// number).
-pub fn pawn_placements(men: &[(usize, usize)]) -> Vec<PawnPlacement> {
+pub(crate) fn pawn_placements(men: &[(usize, usize)]) -> Vec<PawnPlacement> {
     let kinds: Vec<usize> = men
         .iter()
         .filter(|m| m.1 == 4)
@@ -350,9 +350,7 @@ fn adjacent_or_same(a: usize, b: usize) -> bool {
 }
 
 /// The canonical king pairs of one kind of symmetry.
-pub struct KingPairs {
-    /// The symmetries tried, identity first.
-    pub symmetries: usize,
+pub(crate) struct KingPairs {
     /// The pair number of `wk · 64 + bk`, `u16::MAX` for a pair that is not canonical.
     pub number: Vec<u16>,
     /// The squares of each pair.
@@ -365,7 +363,7 @@ pub struct KingPairs {
 impl KingPairs {
     /// The pairs under eight symmetries (without pawns), under the mirror of files (pawns that
     /// are their own mirror) or under none (1).
-    pub fn new(symmetries: usize) -> KingPairs {
+    pub(crate) fn new(symmetries: usize) -> KingPairs {
         let mut number = vec![u16::MAX; 64 * 64];
         let mut pairs = Vec::new();
         for wk in 0..64 {
@@ -390,7 +388,6 @@ impl KingPairs {
             }
         }
         let mut kings = KingPairs {
-            symmetries,
             number,
             pairs,
             canon: Vec::new(),
@@ -409,7 +406,7 @@ impl KingPairs {
     /// The first symmetry (identity first) that makes the kings canonical and their pair
     /// number; `None` when the kings are adjacent or on one square.
     #[inline]
-    pub fn canonical(&self, wk: usize, bk: usize) -> Option<(usize, u32)> {
+    pub(crate) fn canonical(&self, wk: usize, bk: usize) -> Option<(usize, u32)> {
         let c = self.canon[wk * 64 + bk];
         (c != u32::MAX).then_some(((c >> 16) as usize, c & 0xffff))
     }
@@ -417,7 +414,7 @@ impl KingPairs {
     /// The number of the kings' pair after symmetry `t`, `None` where that is no canonical
     /// pair.
     #[inline]
-    pub fn pair(&self, t: usize, wk: usize, bk: usize) -> Option<u32> {
+    pub(crate) fn pair(&self, t: usize, wk: usize, bk: usize) -> Option<u32> {
         let n = self.number[transform(t, wk) * 64 + transform(t, bk)];
         (n != u16::MAX).then_some(n as u32)
     }

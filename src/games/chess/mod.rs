@@ -37,7 +37,7 @@ use crate::model::{Indexed, Standing, Tiered, ValueKind, Visit};
 use crate::{Error, Result};
 
 /// The most men a table may hold (with kings).
-pub const MAX_MEN: usize = 5;
+pub(crate) const MAX_MEN: usize = 5;
 
 /// Parameters of a chess table, checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -643,14 +643,8 @@ impl Endgame {
             && pos[fen::CELLS] <= 1
     }
 
-    /// Whether the side to move of a legal position has a capture (`None` for no position).
-    pub fn can_capture(&self, pos: &[u32]) -> Option<bool> {
-        let chess = self.legal_cells(pos).ok()?;
-        Some(chess.legal_moves().iter().any(|m| m.is_capture()))
-    }
-
     /// The materials of the table, lowest tier first.
-    pub fn materials(&self) -> Vec<String> {
+    pub(crate) fn materials(&self) -> Vec<String> {
         self.tiers.iter().map(|t| t.material.name()).collect()
     }
 

@@ -46,7 +46,7 @@ impl Waves for Chomp {
 /// `i < R` down to `x` keeps the run's shape: it takes `(π, v)` to `(π', min(v, x))`, `π'`
 /// the first rows bitten, so the run's elements see one edge per bite of `π` instead of one
 /// child lookup each. Waves are the cells of `π`. Needs `R ≥ 2`.
-pub struct LastRow<'a>(pub &'a Chomp);
+pub(crate) struct LastRow<'a>(pub &'a Chomp);
 
 impl Runs for LastRow<'_> {
     #[inline]
@@ -81,7 +81,7 @@ fn last_walked(at: &Cursor, rows: usize) -> usize {
 /// the triangle's order, and bites in the last two rows are its inside moves. A bite at row
 /// `i < R − 1` down to `x` takes `(ρ, u, v)` to `(ρ', min(u, x), min(v, x))`: one edge for
 /// the whole triangle. Waves are the cells of `ρ`. Needs `R ≥ 3` and `C ≤ 63`.
-pub struct LastTwoRows<'a>(pub &'a Chomp);
+pub(crate) struct LastTwoRows<'a>(pub &'a Chomp);
 
 impl Triangles for LastTwoRows<'_> {
     #[inline]

@@ -63,7 +63,7 @@ pub(super) fn conformance(max: u32, rules: &dyn Rules, named: u64) -> Checked {
 }
 
 /// `win[p][q][r]` for every position with `p ≤ m`, by trying every bite.
-pub fn brute_force(m: usize) -> Vec<Vec<Vec<bool>>> {
+pub(crate) fn brute_force(m: usize) -> Vec<Vec<Vec<bool>>> {
     let mut win = vec![vec![vec![false; m + 1]; m + 1]; m + 1];
     for p in 1..=m {
         for q in 0..=p {

@@ -39,7 +39,7 @@ const CHUNK: usize = 64;
 /// together), the row bitsets of the chunks in flight (`1.75 q + 256` bits per row when
 /// made; even every row at once, each grown to twice that, is below `N² / 4` bytes) and the
 /// per-column state.
-pub fn memory_bound(max: u32) -> u64 {
+pub(crate) fn memory_bound(max: u32) -> u64 {
     let n = max as u64 + 1;
     let cells = n * (n + 1) / 2;
     entry_width(max) as u64 * cells + n * n * 2 / 5 + n * n / 4 + 128 * n + (1 << 20)
@@ -157,7 +157,7 @@ fn set_row(row: &mut Vec<u64>, p: u64) {
 }
 
 /// Solves every `(q, r)` with `r ≤ q ≤ max` and returns the table's payload (see the module
-/// documentation), [`entry_width`] bytes per pair. `progress` counts the pairs `(q, r)` each
+/// documentation), `entry_width` bytes per pair. `progress` counts the pairs `(q, r)` each
 /// finished tile covered (they add up to `(N+1)(N+2)/2`).
 pub fn solve(max: u32, progress: &dyn Progress) -> Result<Vec<u8>> {
     solve_width(max, entry_width(max), progress)

@@ -2,12 +2,12 @@
 //! first row as long as one likes), the columns of `p − q` and where they end, the patterns
 //! they settle into, and the Sheiner check of the `3 × n` rectangles.
 
-use super::{entries, index, Pos3};
+use super::{index, Pos3};
 use crate::model::Outcome;
 
 /// A winning bite: the cell `(row, col)` bitten (1-based) and the P-position it leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bite {
+pub(crate) struct Bite {
     /// 1, 2 or 3.
     pub row: u8,
     /// 1-based column of the bitten cell: the row keeps `col − 1` cells.
@@ -38,7 +38,7 @@ pub enum Pattern {
 
 /// The outcome of the Sheiner check over `3 × n`, `1 ≤ n ≤ N`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SheinerReport {
+pub(crate) struct SheinerReport {
     /// Rectangles checked.
     pub checked: u64,
     /// Rectangles whose unique winning bite is in row 2.
@@ -72,13 +72,13 @@ impl<'a> View<'a> {
 
     /// `f(q, r)`: the `p` that makes `(p, q, r)` P, if any (`r ≤ q ≤ N`).
     #[inline]
-    pub fn f(&self, q: u64, r: u64) -> Option<u64> {
+    pub(crate) fn f(&self, q: u64, r: u64) -> Option<u64> {
         let v = (self.entry)(index(q, r)) as u64;
         (v != 0).then(|| q + v - 1)
     }
 
     /// P or N of a checked position.
-    pub fn outcome(&self, (p, q, r): Pos3) -> Outcome {
+    pub(crate) fn outcome(&self, (p, q, r): Pos3) -> Outcome {
         Outcome::from_win(self.f(q, r) != Some(p))
     }
 
@@ -90,7 +90,7 @@ impl<'a> View<'a> {
     }
 
     /// The end point `k_r` of column `r` (`(k, k, r)` P), if it is at most `N`.
-    pub fn end_point(&self, r: u64) -> Option<u64> {
+    pub(crate) fn end_point(&self, r: u64) -> Option<u64> {
         (r..=self.max).find_map(|q| match self.f(q, r) {
             Some(f) if f == q => Some(Some(q)),
             None => Some(None),
@@ -100,7 +100,7 @@ impl<'a> View<'a> {
 
     /// Every winning bite of a checked position, row by row, columns ascending (empty for a
     /// P-position). Found from `O(N)` entries: never by trying the `p − 1` bites of row 1.
-    pub fn winning_bites(&self, (p, q, r): Pos3) -> Vec<Bite> {
+    pub(crate) fn winning_bites(&self, (p, q, r): Pos3) -> Vec<Bite> {
         let mut out = Vec::new();
         let bite = |row: u8, keep: u64, leaves: Pos3| Bite {
             row,
@@ -148,16 +148,9 @@ impl<'a> View<'a> {
         out
     }
 
-    /// Number of P-positions `(p, q, r)` with `q ≤ N`: the defined values of `f`.
-    pub fn p_positions(&self) -> u64 {
-        (0..entries(self.max as u32))
-            .filter(|&i| (self.entry)(i) != 0)
-            .count() as u64
-    }
-
     /// A029899: `a(n)`, the number of P-positions `(p, q, r)` with `p ≤ n`, for `n = 0..=N`
     /// (they all have `q ≤ p ≤ N`, so the table holds them).
-    pub fn p_counts(&self) -> Vec<u64> {
+    pub(crate) fn p_counts(&self) -> Vec<u64> {
         let n = self.max as usize;
         let mut count = vec![0u64; n + 1];
         for q in 0..=self.max {
@@ -177,13 +170,13 @@ impl<'a> View<'a> {
 
     /// A029900: `f(n, n)` for `n = 0..=N` (the 3 × f(n,n) rectangle's winning bite is in
     /// row 2, keeping n cells). A column is always defined on its first row.
-    pub fn diagonal(&self) -> Vec<Option<u64>> {
+    pub(crate) fn diagonal(&self) -> Vec<Option<u64>> {
         (0..=self.max).map(|n| self.f(n, n)).collect()
     }
 
     /// Every column with an end point `≤ N`: `(r, k_r)`, `r` ascending. The `r` are A029902
     /// (as far as `k_r ≤ N` decides them) and the sorted `k_r` are A029901 up to `N`.
-    pub fn end_points(&self) -> Vec<(u64, u64)> {
+    pub(crate) fn end_points(&self) -> Vec<(u64, u64)> {
         (0..=self.max)
             .filter_map(|r| self.end_point(r).map(|k| (r, k)))
             .collect()
@@ -218,7 +211,7 @@ impl<'a> View<'a> {
     /// Sheiner (arXiv 2605.23837): every `3 × n` rectangle, `1 ≤ n ≤ N`, has exactly one
     /// winning bite, never in row 1, in row 2 exactly when `n` is a value of the diagonal
     /// (A029900).
-    pub fn sheiner(&self) -> SheinerReport {
+    pub(crate) fn sheiner(&self) -> SheinerReport {
         let mut diag_values = vec![false; self.max as usize + 1];
         for v in self.diagonal().into_iter().flatten() {
             if v <= self.max {

@@ -86,7 +86,7 @@ impl Code {
     }
 
     /// Whether a move may leave three heaps (a hexadecimal code with a digit of 8 or more).
-    pub fn three_heaps(&self) -> bool {
+    pub(crate) fn three_heaps(&self) -> bool {
         matches!(self, Code::Octal(d) if d.iter().any(|&x| x & 8 != 0))
     }
 

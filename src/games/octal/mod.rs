@@ -33,16 +33,18 @@ pub mod sparse;
 pub use sparse::Nimbers;
 
 pub use code::Code;
-pub use period::{periodicity, Periodicity, MAX_PERIOD, MIN_RUN};
+pub use period::periodicity;
+pub use period::Periodicity;
 pub use plain::plain_values;
-pub use rare::{is_rare, rare_facts, rare_mask};
+pub use rare::rare_mask;
+pub(crate) use rare::{is_rare, rare_facts};
 
 use plain::TRIPLE_VALUES;
 
 /// Largest heap a table may hold (2^32 − 2: 2^32 − 1 positions).
-pub const MAX_HEAP: u64 = u32::MAX as u64 - 1;
+pub(crate) const MAX_HEAP: u64 = u32::MAX as u64 - 1;
 /// Most digits after the point (the most counters one move may take).
-pub const MAX_DIGITS: usize = 255;
+pub(crate) const MAX_DIGITS: usize = 255;
 
 /// How the values are computed: the same values either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,11 +96,6 @@ impl OctalSpec {
     /// The code.
     pub fn code(&self) -> &Code {
         &self.code
-    }
-
-    /// The largest heap.
-    pub fn max_heap(&self) -> u32 {
-        self.max_heap
     }
 }
 
@@ -240,7 +237,7 @@ pub fn sparse_values(code: &Code, max_heap: u32, progress: &dyn Progress) -> Res
 
 /// The values of heaps `0..=max_heap` by `method`, saving to and resuming from `saves` (the
 /// sparse method only).
-pub fn solve_values(
+pub(crate) fn solve_values(
     code: &Code,
     max_heap: u32,
     method: Method,

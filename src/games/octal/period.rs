@@ -5,10 +5,10 @@ use super::Code;
 use crate::game::Fact;
 
 /// Largest period [`periodicity`] looks for.
-pub const MAX_PERIOD: u64 = 1 << 26;
+pub(crate) const MAX_PERIOD: u64 = 1 << 26;
 /// Fewest heaps a tentative period must repeat over to be reported (two equal values at the
 /// end are no period).
-pub const MIN_RUN: u64 = 16;
+pub(crate) const MIN_RUN: u64 = 16;
 
 /// What the values of heaps `0..=N` say about the periodicity of a nim-sequence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,9 +36,9 @@ pub struct Periodicity {
 /// `n ≥ e`. Here every `n` with `e ≤ n ≤ 2e + p + t` is checked (one more than the theorem
 /// asks), so values to heap `2e + 2p + t` are needed. The smallest period that the values
 /// prove is reported, with its smallest preperiod; when none is proved (`prove` false, as for
-/// Grundy's game, which the theorem does not cover), the period `p ≤` [`MAX_PERIOD`] with the
+/// Grundy's game, which the theorem does not cover), the period `p ≤` `MAX_PERIOD` with the
 /// longest run (the values repeat with period `p` from heap `e` to `N`, at least two periods
-/// and [`MIN_RUN`] heaps),
+/// and `MIN_RUN` heaps),
 /// ties to the smaller period.
 pub fn periodicity(value: &dyn Fn(u64) -> u32, max_heap: u64, t: u64, prove: bool) -> Periodicity {
     let n = max_heap;

@@ -9,13 +9,13 @@ const LISTED_RARE: usize = 100;
 
 /// The mask of the rare values among values counted as `count[v]` (heaps of value `v`): the
 /// sparse-space split with the fewest rare heaps, as the sparse solver and `info` choose it.
-/// A value `v` is rare when `v & mask` has an even number of bits ([`is_rare`]).
+/// A value `v` is rare when `v & mask` has an even number of bits (`is_rare`).
 pub fn rare_mask(count: &[u64]) -> usize {
     sparse::choose_mask(count)
 }
 
 /// Whether `v` is rare under `mask` ([`rare_mask`]).
-pub fn is_rare(v: usize, mask: usize) -> bool {
+pub(crate) fn is_rare(v: usize, mask: usize) -> bool {
     (v & mask).count_ones() % 2 == 0
 }
 
@@ -23,7 +23,7 @@ pub fn is_rare(v: usize, mask: usize) -> bool {
 /// chooses it) and the heaps that have them: `info`'s `rare_mask`, `rare_values` (value,
 /// heaps, last heap) and `rare_heaps` (the first `LISTED_RARE` heaps with their values, and
 /// how many there are).
-pub fn rare_facts(values: &dyn Values) -> Vec<Fact> {
+pub(crate) fn rare_facts(values: &dyn Values) -> Vec<Fact> {
     let n = values.len();
     let mut count = vec![0u64; 1 << 16];
     let mut last = vec![0u64; 1 << 16];

@@ -19,7 +19,7 @@
 //! below 256 needs 4 GiB.
 //!
 //! The solve saves the values solved so far through [`Saves::finished_bytes`] every block of
-//! [`BLOCK`] heaps (the saves decide whether a save is due), and resumes from them.
+//! `BLOCK` heaps (the saves decide whether a save is due), and resumes from them.
 
 mod ahead;
 mod marks;
@@ -37,14 +37,16 @@ use search::Search;
 pub(super) use marks::choose_mask;
 
 /// Heaps between two offers to save.
-pub const BLOCK: usize = 1 << 20;
+pub(crate) const BLOCK: usize = 1 << 20;
 
 /// Heaps solved exactly, one by one, after a rare value before values are guessed again on
 /// several threads (rare values come in clusters early on, where guesses would fail often).
 const CALM: usize = 4096;
 
 /// One value's storage: a byte or two.
-pub trait Width: Copy + Default + Eq + Ord + Send + Sync + std::fmt::Debug + 'static {
+pub(crate) trait Width:
+    Copy + Default + Eq + Ord + Send + Sync + std::fmt::Debug + 'static
+{
     /// Bytes a value.
     const BYTES: usize;
     /// The value.
@@ -99,29 +101,8 @@ pub enum Nimbers {
 }
 
 impl Nimbers {
-    /// Value `i`.
-    pub fn get(&self, i: usize) -> u16 {
-        match self {
-            Nimbers::Bytes(v) => v[i] as u16,
-            Nimbers::Wide(v) => v[i],
-        }
-    }
-
-    /// Number of values.
-    pub fn len(&self) -> usize {
-        match self {
-            Nimbers::Bytes(v) => v.len(),
-            Nimbers::Wide(v) => v.len(),
-        }
-    }
-
-    /// True when there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// As two-byte values.
-    pub fn into_wide(self) -> Vec<u16> {
+    pub(crate) fn into_wide(self) -> Vec<u16> {
         match self {
             Nimbers::Bytes(v) => v.into_iter().map(u16::from).collect(),
             Nimbers::Wide(v) => v,

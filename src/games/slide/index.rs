@@ -54,7 +54,7 @@ pub struct SlideIndex {
 
 /// One arrangement met by [`SlideIndex::visit`].
 #[derive(Clone, Copy, Debug)]
-pub struct Visit<'a> {
+pub(crate) struct Visit<'a> {
     /// Its index.
     pub index: u64,
     /// Its cells in reading order, 0 for the blank.
@@ -213,7 +213,8 @@ impl SlideIndex {
     }
 
     /// Whether this is the dense index.
-    pub fn is_dense(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_dense(&self) -> bool {
         self.dense
     }
 
@@ -246,7 +247,7 @@ impl SlideIndex {
 
     /// Calls `f` with every arrangement of `range`, in index order. Walks the blocks with the
     /// Lehmer-digit counter, so a sweep costs a few steps per arrangement.
-    pub fn visit<F: FnMut(&Visit)>(&self, range: Range<u64>, mut f: F) {
+    pub(crate) fn visit<F: FnMut(&Visit)>(&self, range: Range<u64>, mut f: F) {
         if range.is_empty() {
             return;
         }

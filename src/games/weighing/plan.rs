@@ -27,15 +27,15 @@ use serde::Serialize;
 use crate::{Error, Result};
 
 /// Most weighings of a fixed plan: its table has `3^d` rows.
-pub const MAX_WEIGHINGS: u32 = 16;
+pub(crate) const MAX_WEIGHINGS: u32 = 16;
 
 /// The results as the plans write them, by result digit: 0 left heavy, 1 balance, 2 right
 /// heavy.
-pub const RESULTS: [&str; 3] = ["left", "even", "right"];
+pub(crate) const RESULTS: [&str; 3] = ["left", "even", "right"];
 
 /// Largest `n` that `d` fixed weighings handle: `(3^d − 3)/2` telling heavier or lighter,
 /// `(3^d − 1)/2` not.
-pub fn most_balls(d: u32, tell: bool) -> u64 {
+pub(crate) fn most_balls(d: u32, tell: bool) -> u64 {
     let p = 3u64.saturating_pow(d);
     if tell {
         p.saturating_sub(3) / 2
@@ -107,7 +107,7 @@ fn pair_key(x: &[u8]) -> Vec<u8> {
 
 impl Plan {
     /// The plan of `n` balls in `d` weighings by the construction of the module docs; refuses a
-    /// `d` too small for `n` (or beyond [`MAX_WEIGHINGS`]).
+    /// `d` too small for `n` (or beyond `MAX_WEIGHINGS`).
     pub fn construct(n: u32, tell: bool, d: u32) -> Result<Plan> {
         let fewest = fewest_weighings(n as u64, tell);
         if n < 3 {
@@ -133,7 +133,7 @@ impl Plan {
 
     /// The plan whose ball `i + 1` has vector `vectors[i]`: its pans and the table its vectors
     /// make; refuses vectors that two cases share.
-    pub fn from_vectors(tell: bool, d: u32, vectors: &[Vec<i8>]) -> Result<Plan> {
+    pub(crate) fn from_vectors(tell: bool, d: u32, vectors: &[Vec<i8>]) -> Result<Plan> {
         Plan::of_vectors(tell, d, vectors).map_err(Error::internal)
     }
 
@@ -293,7 +293,7 @@ impl Plan {
     }
 
     /// The results of table row `at`, e.g. `left even right`.
-    pub fn results_text(&self, at: usize) -> String {
+    pub(crate) fn results_text(&self, at: usize) -> String {
         self.results(at)
             .iter()
             .map(|&r| RESULTS[r])
@@ -372,7 +372,7 @@ impl Plan {
 
     /// The plan as JSON: `balls`, `tell`, `weighings`, `pans` (`left`, `right`), `table` (each
     /// possible result: `results`, `ball`, `heavier`, null when not known), `checked`.
-    pub fn to_json(&self, checked: u64) -> serde_json::Value {
+    pub(crate) fn to_json(&self, checked: u64) -> serde_json::Value {
         let pans: Vec<_> = self
             .pans
             .iter()
@@ -401,7 +401,7 @@ impl Plan {
 
 impl Verdict {
     /// `heavier`, `lighter`, or `(heavier or lighter: never weighed)`.
-    pub fn direction(&self) -> &'static str {
+    pub(crate) fn direction(&self) -> &'static str {
         match self.heavier {
             Some(true) => "heavier",
             Some(false) => "lighter",

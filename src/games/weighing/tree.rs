@@ -10,7 +10,7 @@ use crate::{Error, Result};
 
 /// A node of the decision tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Node {
+pub(crate) enum Node {
     /// The odd ball is found: which, and heavier (`Some(true)`), lighter, or not known.
     Found {
         /// The ball.
@@ -40,7 +40,7 @@ struct Balls {
 
 /// The decision tree of the puzzle `w` from its start, from its solved `values` (one byte a
 /// position, as the table holds them). Refuses a start that no strategy finishes.
-pub fn tree(w: &Weighing, values: &[u8]) -> Result<Node> {
+pub(crate) fn tree(w: &Weighing, values: &[u8]) -> Result<Node> {
     let start = Balls {
         u: (1..=w.balls).collect(),
         good: (w.balls + 1..=w.total).collect(),
@@ -140,7 +140,7 @@ fn node(w: &Weighing, values: &[u8], b: Balls) -> Result<Node> {
 impl Node {
     /// Follows the tree for ball `ball` heavier or lighter: the verdict and the weighings
     /// used.
-    pub fn follow(&self, ball: u32, heavier: bool) -> (Option<(u32, Option<bool>)>, u32) {
+    pub(crate) fn follow(&self, ball: u32, heavier: bool) -> (Option<(u32, Option<bool>)>, u32) {
         let mut at = self;
         let mut used = 0;
         loop {
@@ -167,7 +167,7 @@ impl Node {
     }
 
     /// The tree, indented two spaces a level.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut s = String::new();
         self.write(&mut s, 0, "");
         s
@@ -204,7 +204,7 @@ impl Node {
 
     /// The tree as JSON: `{"weigh": {"left": [..], "right": [..]}, "answers": {"left heavy":
     /// .., ..}}`, a leaf `{"ball": 8, "heavier": true}` (null when not known).
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         match self {
             Node::Found { ball, heavier } => serde_json::json!({"ball": ball, "heavier": heavier}),
             Node::Weigh {

@@ -22,7 +22,7 @@
 //! value twice. The result is therefore a function of the puzzle alone: identical bytes at any
 //! thread count.
 
-pub mod partitioned;
+pub(crate) mod partitioned;
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 

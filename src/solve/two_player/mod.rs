@@ -38,7 +38,9 @@ mod tests;
 mod tier;
 mod wlt;
 
-pub use processes::{any_process, install, processes, solve_on, traffic, Installed, TierTraffic};
+// The processes of `gamedb build` under MPI (`cli::build_mpi`).
+#[cfg(feature = "mpi")]
+pub(crate) use processes::{any_process, install, processes, traffic};
 
 use crate::format::Solved;
 use crate::model::{Tiered, ValueKind};

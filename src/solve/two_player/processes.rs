@@ -35,7 +35,7 @@ use crate::{Error, Result};
 
 /// What the processes moved and how long they took for one tier.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct TierTraffic {
+pub(crate) struct TierTraffic {
     /// The tier's number.
     pub tier: u64,
     /// Its positions (one word each in the exchange).
@@ -73,7 +73,8 @@ thread_local! {
 
 /// While alive, the two-player solves of this thread run on the processes it was given; on
 /// drop they are taken back and dropped (which ends MPI).
-pub struct Installed(());
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) struct Installed(());
 
 impl Drop for Installed {
     fn drop(&mut self) {
@@ -82,7 +83,8 @@ impl Drop for Installed {
 }
 
 /// Makes this thread's two-player solves run on `x`'s processes until the guard is dropped.
-pub fn install(x: Box<dyn Exchange>) -> Installed {
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn install(x: Box<dyn Exchange>) -> Installed {
     PROCESSES.with(|p| {
         *p.borrow_mut() = Some(Processes {
             x,
@@ -93,12 +95,14 @@ pub fn install(x: Box<dyn Exchange>) -> Installed {
 }
 
 /// `(rank, processes)` of the installed processes.
-pub fn processes() -> Option<(usize, usize)> {
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn processes() -> Option<(usize, usize)> {
     PROCESSES.with(|p| p.borrow().as_ref().map(|p| (p.x.rank(), p.x.size())))
 }
 
 /// True when `flag` is true on some installed process (`flag` itself when none are).
-pub fn any_process(flag: bool) -> Result<bool> {
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn any_process(flag: bool) -> Result<bool> {
     PROCESSES.with(|p| match p.borrow().as_ref() {
         Some(p) => p.x.any(flag),
         None => Ok(flag),
@@ -106,7 +110,8 @@ pub fn any_process(flag: bool) -> Result<bool> {
 }
 
 /// The tiers solved so far on the installed processes, with what each moved.
-pub fn traffic() -> Vec<TierTraffic> {
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub(crate) fn traffic() -> Vec<TierTraffic> {
     PROCESSES.with(|p| p.borrow().as_ref().map_or(Vec::new(), |p| p.tiers.clone()))
 }
 
@@ -149,7 +154,7 @@ pub(crate) fn solve_spread<G: Tiered>(
 /// traffic pushed on `log`. Process 0's values are whole; the others' lack the reachable marks
 /// and, for a game that folds symmetric positions, the entries of the positions that do not
 /// represent their class (the last passes, which only the writer needs).
-pub fn solve_on<G: Tiered, X: Exchange + ?Sized>(
+pub(crate) fn solve_on<G: Tiered, X: Exchange + ?Sized>(
     game: &G,
     zeroing: bool,
     x: &X,

@@ -21,11 +21,12 @@ fn names(spec: &Spec) {
     assert!(!spec.value_kinds().is_empty());
     for &kind in spec.value_kinds() {
         let _ = (spec.file_name(kind), spec.describe_table(kind));
-        let _ = (spec.solve_memory(kind), spec.solved_bytes(kind));
+        let view = spec.view();
+        let _ = (view.solve_memory(kind), view.engine().solved_bytes(kind));
     }
     let _ = spec.table_stem(spec.default_kind());
     if spec.positions() <= 1 << 32 {
-        let _ = spec.rules();
+        let _ = spec.view().rules();
     }
 }
 

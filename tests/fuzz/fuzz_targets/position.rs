@@ -34,8 +34,8 @@ fuzz_target!(|data: &[u8]| {
     if n > MAX_POSITIONS {
         return;
     }
-    let Ok(rules) = spec.rules() else { return };
-    let rules = &*rules;
+    let view = spec.view();
+    let rules = view.rules();
     let text = String::from_utf8_lossy(rest);
     let Ok(pos) = rules.parse(&text) else { return };
     rules.check(&pos).unwrap_or_else(|e| {

@@ -44,7 +44,7 @@ use crate::{Error, Result};
 /// it (version 4 copied every list; version 3: the same lists as LEB128 varints; version 2
 /// held two levels without masks). Each store has its own number, so a change to one does
 /// not refuse the other's checkpoints.
-pub fn version(store: Store) -> u32 {
+pub(crate) fn version(store: Store) -> u32 {
     match store {
         Store::Dense => 3,
         Store::Sparse => 5,
@@ -71,7 +71,7 @@ pub struct Identity {
 
 /// One array of a checkpoint: words at hand, or made when written (a list the sparse store
 /// keeps on disk is read only then, one at a time).
-pub enum Section<'a> {
+pub(crate) enum Section<'a> {
     /// Words in memory.
     Words(&'a [u64]),
     /// Words made on demand.
@@ -83,7 +83,7 @@ pub enum Section<'a> {
 }
 
 /// A checkpoint read back.
-pub struct Saved {
+pub(crate) struct Saved {
     /// The next level to expand.
     pub depth: u32,
     /// Positions at depths `0..=depth`.
@@ -96,7 +96,7 @@ pub struct Saved {
 
 impl Saved {
     /// The file of section `k` beside the part (see [`Section::Linked`]).
-    pub fn file(&self, k: usize) -> std::path::PathBuf {
+    pub(crate) fn file(&self, k: usize) -> std::path::PathBuf {
         linked(&self.part, k)
     }
 }
@@ -122,7 +122,7 @@ fn part_name(rank: usize, procs: usize, depth: u32) -> String {
 /// every process has, the manifest; then removes older parts. Collective: every process calls
 /// it with its own sections.
 #[allow(clippy::too_many_arguments)]
-pub fn save<X: Exchange + ?Sized>(
+pub(crate) fn save<X: Exchange + ?Sized>(
     dir: &Path,
     id: &Identity,
     store: Store,
@@ -221,13 +221,18 @@ fn write_part(
 }
 
 /// Whether `dir` holds a checkpoint (a manifest).
-pub fn exists(dir: &Path) -> bool {
+pub(crate) fn exists(dir: &Path) -> bool {
     dir.join(MANIFEST).is_file()
 }
 
 /// Reads this process's part of the checkpoint in `dir`, refusing one of another identity,
 /// version, store or number of processes, and a damaged one.
-pub fn load<X: Exchange + ?Sized>(dir: &Path, id: &Identity, store: Store, x: &X) -> Result<Saved> {
+pub(crate) fn load<X: Exchange + ?Sized>(
+    dir: &Path,
+    id: &Identity,
+    store: Store,
+    x: &X,
+) -> Result<Saved> {
     let manifest = dir.join(MANIFEST);
     let text = fs::read_to_string(&manifest).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
@@ -378,7 +383,7 @@ fn read_part(
 
 /// Removes a finished run's checkpoint folder (every process its own parts; process 0 the
 /// manifest and the folder).
-pub fn remove<X: Exchange + ?Sized>(dir: &Path, x: &X) -> Result<()> {
+pub(crate) fn remove<X: Exchange + ?Sized>(dir: &Path, x: &X) -> Result<()> {
     x.barrier()?;
     let mine = format!("part-{}-of-{}.", x.rank(), x.size());
     if let Ok(entries) = fs::read_dir(dir) {

@@ -296,7 +296,7 @@ impl<P: Bipartite> Levels for Dense<'_, P> {
 }
 
 /// Runs the enumeration with the dense store.
-pub fn run<P: Bipartite, X: Exchange + ?Sized>(
+pub(crate) fn run<P: Bipartite, X: Exchange + ?Sized>(
     puzzle: &P,
     x: &X,
     layout: &Layout,

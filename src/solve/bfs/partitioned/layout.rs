@@ -17,14 +17,14 @@
 /// `m = ⌊2^64 / d⌋ + 1` is exact whenever `x · d < 2^64` (the error term `x·e / (d·2^64)`, with
 /// `e ≤ d`, stays below `1/d`). Every index here is below 2^45 and every divisor below 2^19.
 #[derive(Clone, Copy, Debug)]
-pub struct FastDiv {
+pub(crate) struct FastDiv {
     d: u64,
     m: u64,
 }
 
 impl FastDiv {
     /// Division by `d ≥ 1`.
-    pub fn new(d: u64) -> FastDiv {
+    pub(crate) fn new(d: u64) -> FastDiv {
         assert!(d >= 1);
         let m = if d == 1 {
             0
@@ -36,7 +36,7 @@ impl FastDiv {
 
     /// `⌊x / d⌋` for `x · d < 2^64`.
     #[inline(always)]
-    pub fn div(&self, x: u64) -> u64 {
+    pub(crate) fn div(&self, x: u64) -> u64 {
         if self.d == 1 {
             return x;
         }
@@ -45,7 +45,7 @@ impl FastDiv {
 
     /// `(⌊x / d⌋, x mod d)`.
     #[inline(always)]
-    pub fn div_rem(&self, x: u64) -> (u64, u64) {
+    pub(crate) fn div_rem(&self, x: u64) -> (u64, u64) {
         let q = self.div(x);
         (q, x - q * self.d)
     }

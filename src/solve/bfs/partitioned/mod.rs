@@ -28,16 +28,17 @@
 //! (every `checkpoint_every` seconds at most), so a run killed at any moment resumes from the
 //! last complete checkpoint with the same counts and bytes.
 
-pub mod checkpoint;
-pub mod dense;
+pub(crate) mod checkpoint;
+pub(crate) mod dense;
 mod driver;
-pub mod layout;
-pub mod sparse;
+pub(crate) mod layout;
+pub(crate) mod sparse;
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub use layout::{FastDiv, Layout};
+pub(crate) use layout::FastDiv;
+pub use layout::Layout;
 
 use crate::progress::Progress;
 use crate::resources::bytes;

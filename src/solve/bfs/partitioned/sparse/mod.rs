@@ -72,7 +72,7 @@ fn sort_entries(config: &Config) -> u64 {
 
 /// The sparse store's needs on one process: the sorting buffers and the exchange buffers are
 /// fixed; lists live in what is left (half of it), spilling to disk beyond.
-pub fn plan(layout: &Layout, config: &Config) -> Plan {
+pub(crate) fn plan(layout: &Layout, config: &Config) -> Plan {
     let threads = rayon::current_num_threads() as u64;
     let frontier = threads * sort_entries(config) * 8;
     let exchange = crate::solve::bfs::partitioned::exchange_bytes(layout, config);
@@ -87,7 +87,7 @@ pub fn plan(layout: &Layout, config: &Config) -> Plan {
 }
 
 /// Runs the enumeration with the sparse store.
-pub fn run<P: Bipartite, X: Exchange + ?Sized>(
+pub(crate) fn run<P: Bipartite, X: Exchange + ?Sized>(
     puzzle: &P,
     x: &X,
     layout: &Layout,
