@@ -145,7 +145,9 @@ fn kbnk(env: &mut Env) -> Result<Finding> {
         }
         lost += 1;
         longest = longest.max(r);
-        f.case(r <= 66, || format!("{}: {}", rules.format(pos), v.text(Some(r))));
+        f.case(r <= 66, || {
+            format!("{}: {}", rules.format(pos), v.text(Some(r)))
+        });
     });
     f.note = Some(format!(
         "{lost} positions with black to move lost for black, the longest in {longest} plies"
