@@ -376,7 +376,7 @@ fn completions_man_and_json_summaries() {
 }
 
 /// A folder typed where a table is expected, and a file that is no table, are refused as
-/// what they are (issue 62): the folder before any position is read as a 15-puzzle board, the
+/// what they are: the folder before any position is read as a 15-puzzle board, the
 /// text file as "not a gamedb table" with what it lacks, never as a damaged table; a count of
 /// one is written in the singular.
 #[test]

@@ -425,7 +425,7 @@ fn number_before(text: &str, words: &str) -> usize {
         .unwrap_or_else(|_| panic!("no number before {words:?} in {text:?}"))
 }
 
-/// What README.md and the guides state of the code, held to it (issue 62): the install line
+/// What README.md and the guides state of the code, held to it: the install line
 /// installs the lock's versions; the catalog's count of tables, the counts of the statements
 /// (all of them, the light ones a plain `gamedb verify` runs, the heavy ones it leaves out, by
 /// family in the verify guide) are the code's; every registered game has a row in README's
