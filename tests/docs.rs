@@ -487,7 +487,10 @@ fn readme_counts_and_commands_are_the_codes() {
         ),
     ] {
         // Lines joined: a sentence may wrap anywhere.
-        let text = document(doc).split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = document(doc)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         for n in needles {
             assert!(
                 text.contains(&n),
@@ -523,7 +526,11 @@ fn readme_counts_and_commands_are_the_codes() {
         let count = names.iter().filter(|n| of(prefixes, n)).count();
         let stated = format!("{family} {count}");
         // An item of the list in brackets: `(candy game 5, Nim 8, ..., chess endings 5;`.
-        let item = [format!("({stated},"), format!(", {stated},"), format!(", {stated};")];
+        let item = [
+            format!("({stated},"),
+            format!(", {stated},"),
+            format!(", {stated};"),
+        ];
         assert!(
             item.iter().any(|i| guide.contains(i)),
             "src/guide/verify.md does not say {stated:?}"

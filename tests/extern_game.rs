@@ -86,6 +86,69 @@ fn hexapawn() -> &'static Path {
     BIN.get_or_init(|| cargo_outside("hexapawn", "build").join("hexapawn"))
 }
 
+/// README's install line as written, `cargo install --locked --path .` (the lock's versions,
+/// the ones these tests ran with), into a temporary root; the installed `gamedb` then runs
+/// README's main job, `gamedb build-all`, which builds every table of the standard catalog and
+/// ends with its total line. Into `<target>/outside`, where the crates of this file are built
+/// with gamedb's own release settings: the install reuses their compiled dependencies and
+/// compiles gamedb's crate alone (scripts/test.sh runs the release profile; a debug run of
+/// this test compiles the dependencies for release once more).
+#[test]
+fn the_readme_install_line_installs_a_gamedb_that_builds_the_catalog() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let line = "cargo install --locked --path .";
+    assert!(readme.contains(line), "README.md: no `{line}`");
+    // The dependencies first, as the other tests of this file build them (once a run).
+    kayles();
+    let target = profile_dir()
+        .parent()
+        .expect("<target>/<profile>")
+        .join("outside");
+    let root = TempDir::new("install-root");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let started = Instant::now();
+    let out = Command::new(&cargo)
+        .args(["install", "--locked", "--path", "."])
+        .arg("--root")
+        .arg(root.path())
+        .current_dir(ROOT)
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .unwrap_or_else(|e| panic!("{cargo} does not run: {e}"));
+    eprintln!(
+        "extern_game: `{line}` into {} took {:.1} s",
+        root.path().display(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(out.status.success(), "`{line}` failed:\n{}", stderr(&out));
+    let installed = root.path().join("bin/gamedb");
+    assert!(installed.is_file(), "no {}", installed.display());
+
+    // `gamedb build-all`: every table of the standard catalog, then the total line.
+    let catalog = std::fs::read_to_string(Path::new(ROOT).join("tables/catalog.txt")).unwrap();
+    let tables = catalog
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .count();
+    let folder = TempDir::new("install-tables");
+    let said = run_ok(&installed, &["build-all", "--out", folder.arg()]);
+    let total = said.lines().last().unwrap_or("");
+    let stated = format!("total: {tables} tables ({tables} built), ");
+    assert!(
+        total.starts_with(&stated),
+        "build-all ended with {total:?}:\n{said}"
+    );
+    let bytes: u64 = std::fs::read_dir(folder.path())
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum();
+    assert!(
+        total.starts_with(&format!("{stated}{bytes} bytes")),
+        "{total}: the files hold {bytes} bytes"
+    );
+}
+
 /// A full row of `n` pins in a table of `pins`: `n` ones, then zeros.
 fn row(n: usize, pins: usize) -> String {
     let mut p = vec!["1"; n];

@@ -205,11 +205,17 @@ mod tests {
         fs::write(&path, b"hello").unwrap();
         let err = TableFile::open(&path).err().unwrap().to_string();
         assert!(err.contains("t.gtab: not a gamedb table"), "{err}");
-        assert!(!err.contains("damaged") && !err.contains("shorter than"), "{err}");
+        assert!(
+            !err.contains("damaged") && !err.contains("shorter than"),
+            "{err}"
+        );
         // The first bytes of a table, cut short: a damaged (truncated) table.
         fs::write(&path, &bytes[..100]).unwrap();
         let err = TableFile::open(&path).err().unwrap().to_string();
-        assert!(err.contains("damaged table") && err.contains("shorter than"), "{err}");
+        assert!(
+            err.contains("damaged table") && err.contains("shorter than"),
+            "{err}"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 }
