@@ -11,7 +11,9 @@
 //! The nested builds compile gamedb and its dependencies a second time, once for both crates
 //! (their locks hold the same versions), into `<target>/outside` (never the target folder of
 //! the running `cargo test`, which cargo holds locked), with the profile of this run: minutes on
-//! a cold folder, seconds after.
+//! a cold folder, seconds after. README's install line, `cargo install --locked --path .`, runs
+//! into that folder too (its dependencies compiled alike, so it compiles gamedb's binary alone),
+//! and the binary it installs builds the standard catalog with `gamedb build-all`.
 
 mod common;
 
@@ -26,6 +28,14 @@ use common::*;
 /// Grundy values of a full row of `n` pins, n = 0..=15: Kayles, OEIS A002186 (Berlekamp,
 /// Conway & Guy, Winning Ways, ch. 4, p. 91).
 const PUBLISHED: [u64; 16] = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7];
+
+/// Held while a cargo command of this file runs: they share `<target>/outside`, and cargo's
+/// lock of a folder does not cover a command's whole run (the doc tests of one crate read
+/// gamedb's library while an install writes it), so they run one at a time.
+fn cargo_alone() -> std::sync::MutexGuard<'static, ()> {
+    static CARGO: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    CARGO.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// `cargo SUBCOMMAND` on the crate `tests/CRATE`, with this run's profile, into
 /// `<target>/outside`; prints what it ran and how long it took. Returns the target folder.
@@ -51,6 +61,7 @@ fn cargo_outside(krate: &str, subcommand: &str) -> PathBuf {
         target.display()
     );
     let started = Instant::now();
+    let _alone = cargo_alone();
     let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("{cargo} does not run: {e}"));
@@ -107,6 +118,7 @@ fn the_readme_install_line_installs_a_gamedb_that_builds_the_catalog() {
     let root = TempDir::new("install-root");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let started = Instant::now();
+    let _alone = cargo_alone();
     let out = Command::new(&cargo)
         .args(["install", "--locked", "--path", "."])
         .arg("--root")
@@ -125,12 +137,9 @@ fn the_readme_install_line_installs_a_gamedb_that_builds_the_catalog() {
     assert!(installed.is_file(), "no {}", installed.display());
 
     // `gamedb build-all`: every table of the standard catalog, then the total line.
-    let catalog = std::fs::read_to_string(Path::new(ROOT).join("tables/catalog.txt")).unwrap();
-    let tables = catalog
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .count();
+    let tables = gamedb::cli::catalog::parse(gamedb::cli::catalog::STANDARD, "standard")
+        .unwrap()
+        .len();
     let folder = TempDir::new("install-tables");
     let said = run_ok(&installed, &["build-all", "--out", folder.arg()]);
     let total = said.lines().last().unwrap_or("");
