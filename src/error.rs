@@ -29,7 +29,10 @@ pub enum Error {
         /// The file asked for.
         path: PathBuf,
     },
-    /// A table file is damaged: its bytes do not form a valid table.
+    /// A table file is damaged: its bytes do not form a valid table. A file that is no table
+    /// at all (a text file, an empty file: it lacks the bytes every table begins with) is
+    /// this kind too, its `what` beginning "not a gamedb table", and is displayed as that
+    /// rather than as a damaged table.
     Corrupt {
         /// The file concerned.
         path: PathBuf,
@@ -65,6 +68,9 @@ pub enum Error {
     },
 }
 
+/// How [`Error::Corrupt`]'s `what` begins for a file that is no table at all.
+const NOT_A_TABLE: &str = "not a gamedb table";
+
 /// Shorthand used throughout the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -94,6 +100,15 @@ impl Error {
         }
     }
 
+    /// The file at `path` is no table at all ([`Error::Corrupt`] displayed as "not a gamedb
+    /// table: `what`"); `what` says what it lacks.
+    pub(crate) fn not_a_table(path: impl Into<PathBuf>, what: impl std::fmt::Display) -> Error {
+        Error::Corrupt {
+            path: path.into(),
+            what: format!("{NOT_A_TABLE}: {what}"),
+        }
+    }
+
     /// The table file at `path` is damaged ([`Error::Corrupt`]); `what` says how.
     pub(crate) fn corrupt(path: impl Into<PathBuf>, what: impl Into<String>) -> Error {
         Error::Corrupt {
@@ -114,6 +129,9 @@ impl fmt::Display for Error {
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), source),
             Error::NoTable { path } => {
                 write!(f, "{}: no such table file (it does not exist)", path.display())
+            }
+            Error::Corrupt { path, what } if what.starts_with(NOT_A_TABLE) => {
+                write!(f, "{}: {}", path.display(), what)
             }
             Error::Corrupt { path, what } => {
                 write!(f, "{}: damaged table: {}", path.display(), what)

@@ -40,8 +40,10 @@ impl Progress for indicatif::ProgressBar {
     }
 
     fn restart(&self, len: u64, what: &str) {
+        // A new piece of work: its own position, rate, estimate and elapsed time (which the
+        // plain lines of a stderr that is no terminal report).
+        self.reset();
         indicatif::ProgressBar::set_length(self, len);
-        self.set_position(0);
         self.set_message(what.to_string());
     }
 

@@ -32,12 +32,26 @@ fn build_all_skips_intact_tables_and_rebuilds_damaged_ones() {
     ] {
         assert!(summary_row(&s, t).ends_with("built"), "{s}");
     }
+    // The last line totals the run: the tables, the bytes of their files, the time.
+    let files: u64 = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum();
+    let total = |s: &str| s.lines().last().unwrap().to_string();
+    let want = format!(
+        "total: 4 tables (4 built), {files} bytes ({}), in ",
+        bytes(files)
+    );
+    assert!(total(&s).starts_with(&want), "{s}");
+    assert!(total(&s).ends_with(" s"), "{s}");
 
     // Second run: nothing rebuilt.
     let o = gamedb(&args);
     let s = stdout(&o);
     assert!(o.status.success());
     assert_eq!(s.matches("present, skipped").count(), 4, "{s}");
+    let want = format!("total: 4 tables (0 built, 4 skipped), {files} bytes (");
+    assert!(total(&s).starts_with(&want), "{s}");
 
     // Flip one payload byte of one table: exactly that one is rebuilt.
     let victim = out.join("nim-4x31-k3-misere.gtab");

@@ -2,12 +2,15 @@
 //! SIGKILL after a checkpoint resumes to the same bytes as an uninterrupted build, at 1 and 2
 //! threads; without `--resume` a checkpoint is neither used nor overwritten; a checkpoint of
 //! another box, a damaged one and a truncated one are refused (exit 2, a line naming the
-//! file); `--resume` without a checkpoint is refused.
+//! file); `--resume` without a checkpoint is refused. An interrupted build (SIGINT) names the
+//! checkpoint it leaves, its size and the `--resume` and `--clean` commands, and leaves no
+//! lock; `--clean` removes what is left and is refused while a build runs; a build whose
+//! stderr is no terminal writes a plain progress line now and then.
 
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -213,4 +216,218 @@ fn foreign_damaged_and_truncated_checkpoints_are_refused() {
         &resume,
         &["--resume: no checkpoint", &name, "run without --resume"],
     );
+}
+
+/// Starts a build that checkpoints after every wave (stderr captured, so no terminal), waits
+/// until its first checkpoint is there and sends SIGINT. Its output, or `None` when it
+/// finished before the signal.
+fn start_and_interrupt(out: &Path) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(build_args(
+            out.to_str().unwrap(),
+            "2",
+            &["--checkpoint-every", "0"],
+        ))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let ckpt = checkpoint_of(out);
+    let started = Instant::now();
+    while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
+        if child.try_wait().unwrap().is_some() {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // SAFETY: kill(2) of the child we started, which has not been waited for.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let o = child.wait_with_output().unwrap();
+    (!o.status.success()).then_some(o)
+}
+
+/// [`start_and_interrupt`] until a build is interrupted before it finishes (the first try, on
+/// any machine seen so far: a build takes a second or two and is signalled at its first wave).
+fn interrupted(out: &Path) -> Output {
+    for _ in 0..3 {
+        if let Some(o) = start_and_interrupt(out) {
+            return o;
+        }
+        std::fs::remove_file(out.join(TABLE)).unwrap();
+    }
+    panic!("three builds of {TABLE} finished before their interrupt");
+}
+
+/// The command between backticks before `after` in `line`, as the words after `gamedb`.
+fn command_before<'a>(line: &'a str, after: &str) -> Vec<&'a str> {
+    let end = line
+        .find(after)
+        .unwrap_or_else(|| panic!("no {after:?} in {line}"));
+    let start = line[..end].rfind("`gamedb ").unwrap() + "`gamedb ".len();
+    line[start..end].split_whitespace().collect()
+}
+
+#[test]
+fn an_interrupted_build_says_what_it_left_and_clean_removes_it() {
+    let dir = TempDir::new("interrupt");
+    let ckpt = checkpoint_of(dir.path());
+    let o = interrupted(dir.path());
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
+    let size = std::fs::metadata(&ckpt).unwrap().len();
+    for needle in [
+        format!("gamedb: interrupted: {} was not written", dir.join(TABLE)),
+        format!(
+            "its checkpoint {} ({}) is left",
+            ckpt.display(),
+            bytes(size)
+        ),
+        "--resume` continues from it".to_string(),
+        "--clean` removes it".to_string(),
+        format!(
+            "`gamedb build chomp --rows {ROWS} --cols {COLS} --out {}",
+            dir.arg()
+        ),
+    ] {
+        assert!(e.contains(&needle), "stderr lacks {needle:?}: {e}");
+    }
+    // The checkpoint alone is left: no lock, no temporary.
+    assert_eq!(
+        left_over(dir.path(), |_| false),
+        [format!("{TABLE}.checkpoint")]
+    );
+
+    // The `--clean` command of the message removes it, and says so.
+    let clean = command_before(&e, "` removes it");
+    assert_eq!(clean.last(), Some(&"--clean"));
+    let said = gamedb_ok(&clean);
+    assert_eq!(
+        said,
+        format!(
+            "{}: removed its checkpoint {} ({})\n",
+            dir.join(TABLE),
+            ckpt.display(),
+            bytes(size)
+        )
+    );
+    assert_eq!(left_over(dir.path(), |_| false), Vec::<String>::new());
+    assert_eq!(
+        gamedb_ok(&clean),
+        format!("{}: nothing to clean\n", dir.join(TABLE))
+    );
+    // A stale lock and a killed writer's temporaries are cleaned too.
+    std::fs::write(dir.path().join(format!(".{TABLE}.lock")), b"").unwrap();
+    std::fs::write(dir.path().join(format!(".{TABLE}.tmp-999999999")), b"x").unwrap();
+    std::fs::write(
+        dir.path()
+            .join(format!(".{TABLE}.checkpoint.tmp-999999999")),
+        b"x",
+    )
+    .unwrap();
+    let said = gamedb_ok(&clean);
+    assert!(
+        said.contains("removed 2 temporaries of interrupted writers, a stale lock"),
+        "{said}"
+    );
+    assert_eq!(left_over(dir.path(), |_| false), Vec::<String>::new());
+
+    // Interrupted again: the `--resume` command of the message finishes the table.
+    let e = stderr(&interrupted(dir.path()));
+    let resume = command_before(&e, "` continues from it");
+    assert_eq!(resume.last(), Some(&"--resume"));
+    gamedb_ok(&resume);
+    assert_eq!(left_over(dir.path(), |_| false), [TABLE]);
+    let reference = TempDir::new("interrupt-ref");
+    gamedb_ok(&build_args(reference.arg(), "2", &["--no-checkpoints"]));
+    assert_eq!(
+        std::fs::read(dir.path().join(TABLE)).unwrap(),
+        std::fs::read(reference.path().join(TABLE)).unwrap()
+    );
+}
+
+#[test]
+fn clean_is_refused_while_a_build_runs() {
+    let dir = TempDir::new("clean-running");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(build_args(dir.arg(), "1", &["--checkpoint-every", "0"]))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let ckpt = checkpoint_of(dir.path());
+    while !ckpt.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the build finished first"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let lock = dir.path().join(format!(".{TABLE}.lock"));
+    refused(
+        "clean while building",
+        &build_args(dir.arg(), "1", &["--clean"]),
+        &[
+            &format!("--clean: a build of {} is running", dir.join(TABLE)),
+            &format!("it holds {}", lock.display()),
+            "stop it first",
+        ],
+    );
+    // Nothing was removed under the running build.
+    assert!(lock.exists());
+    // SAFETY: kill(2) of the child we started, which has not been waited for.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    if status.code() == Some(130) {
+        assert!(ckpt.exists());
+    }
+    assert!(!lock.exists());
+    refused(
+        "--clean with --resume",
+        &build_args(dir.arg(), "1", &["--clean", "--resume"]),
+        &["--clean", "--resume"],
+    );
+}
+
+#[test]
+fn a_build_writes_a_plain_progress_line_when_stderr_is_no_terminal() {
+    let dir = TempDir::new("plain-progress");
+    // Every 0.1 s instead of every minute; the build takes a second or two.
+    let mut args = build_args(dir.arg(), "1", &["--checkpoint-every", "0"]);
+    args.retain(|a| *a != "-q");
+    let o = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(&args)
+        .env("GAMEDB_PROGRESS_SECONDS", "0.1")
+        .output()
+        .unwrap();
+    let e = stderr(&o);
+    assert!(o.status.success(), "{e}");
+    let lines: Vec<&str> = e
+        .lines()
+        .filter(|l| l.starts_with(&format!("gamedb: {TABLE}: ")))
+        .collect();
+    assert!(!lines.is_empty(), "no progress line: {e}");
+    // `gamedb: chomp-10x20.gtab: N of 30045014 (P%) after Ts[, about T left]`
+    for line in &lines {
+        let rest = line.strip_prefix(&format!("gamedb: {TABLE}: ")).unwrap();
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        assert!(words[0].parse::<u64>().is_ok(), "{line}");
+        assert_eq!(&words[1..3], ["of", "30045014"], "{line}");
+        assert!(
+            words[3].starts_with('(') && words[3].ends_with("%)"),
+            "{line}"
+        );
+        assert_eq!(words[4], "after", "{line}");
+    }
+    // No bar's control characters: plain lines.
+    assert!(!e.contains('\r') && !e.contains('\x1b'), "{e:?}");
+    // -q: none.
+    let quiet = TempDir::new("plain-progress-quiet");
+    let o = Command::new(env!("CARGO_BIN_EXE_gamedb"))
+        .args(build_args(quiet.arg(), "1", &["--checkpoint-every", "0"]))
+        .env("GAMEDB_PROGRESS_SECONDS", "0.1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains(TABLE), "{}", stderr(&o));
 }

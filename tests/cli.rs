@@ -374,3 +374,104 @@ fn completions_man_and_json_summaries() {
         (Some(true), Some(false))
     );
 }
+
+/// A folder typed where a table is expected, and a file that is no table, are refused as
+/// what they are: the folder before any position is read as a 15-puzzle board, the
+/// text file as "not a gamedb table" with what it lacks, never as a damaged table; a count of
+/// one is written in the singular.
+#[test]
+fn a_folder_or_a_text_file_given_for_a_table_is_named_as_such() {
+    let dir = cli_build("not-a-table", "nim --heaps 3 --max-heap 7");
+    // `gamedb query tables 1`: the folder of tables in place of a table, with a Nim position.
+    for position in ["1", "1,2,4"] {
+        let e = refused(
+            "a folder for a table",
+            &["query", dir.arg(), position],
+            &[
+                &format!("{}: a folder, not a table file", dir.arg()),
+                &format!("'{position}' is no position of the 4×4 board"),
+                "expected TABLE POSITION",
+                &format!("`gamedb list {}`", dir.arg()),
+                "--rows R --cols C",
+            ],
+        );
+        assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+        assert!(!e.contains("board has 16 cells"), "{e}");
+        assert!(!e.contains("pattern tables"), "{e}");
+    }
+    // A 4×4 position still asks the folder's tables (here none: the message of `solve`).
+    refused(
+        "a 4×4 position with a folder",
+        &["query", dir.arg(), "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15"],
+        &["no complete set of pattern tables of the 4x4 board"],
+    );
+    // Text files, shorter and longer than a table's header, an empty file and a binary one.
+    let short = dir.join("notes.txt");
+    std::fs::write(&short, "hello, tables\n").unwrap();
+    let long = dir.join("long.gtab");
+    std::fs::write(&long, "[package]\n".repeat(1000)).unwrap();
+    let empty = dir.join("empty.gtab");
+    std::fs::write(&empty, "").unwrap();
+    let tiny = dir.join("tiny.gtab");
+    std::fs::write(&tiny, "hi\n").unwrap();
+    let binary = dir.join("binary.gtab");
+    std::fs::write(&binary, [0x7f, b'E', b'L', b'F', 2, 1, 1, 0, 0, 0]).unwrap();
+    for (file, lacks) in [
+        (&short, "it begins with the text \"hello, t…\""),
+        (&long, "it begins with the text \"[package…\""),
+        (&empty, "the file is empty"),
+        // All of it shown: no `…`.
+        (&tiny, "it begins with the text \"hi\\n\")"),
+        (&binary, "it begins with the bytes 7f 45 4c 46 02 01 01 00"),
+    ] {
+        for args in [
+            vec!["query", file.as_str(), "1,2,3"],
+            vec!["info", file.as_str()],
+            vec!["verify-table", file.as_str()],
+        ] {
+            let e = refused(
+                &args.join(" "),
+                &args,
+                &[&format!("{file}: not a gamedb table"), lacks],
+            );
+            assert!(!e.contains("damaged"), "{args:?}: {e}");
+            assert!(!e.contains("truncated"), "{args:?}: {e}");
+        }
+    }
+    refused(
+        "a text file",
+        &["info", &short],
+        &["lacks the bytes \"GAMEDB\\r\\n\" that begin every table file"],
+    );
+    // A table cut short is still a damaged table.
+    let cut = dir.join("cut.gtab");
+    let bytes = std::fs::read(dir.join("nim-3x7.gtab")).unwrap();
+    std::fs::write(&cut, &bytes[..100]).unwrap();
+    refused(
+        "a cut table",
+        &["info", &cut],
+        &["damaged table", "truncated?"],
+    );
+    // Counts of one in the singular.
+    gamedb_ok(&words(
+        "build candy --max-candies 15 --max-take 3 --out {} -q",
+        &[dir.arg()],
+    ));
+    let candy = dir.join("candy-n15-k3-even.gtab");
+    let e = refused(
+        "one number",
+        &["query", &candy, "7"],
+        &["'7' has 1 number;"],
+    );
+    assert!(!e.contains("1 numbers"), "{e}");
+    gamedb_ok(&words(
+        "build slide --rows 2 --cols 2 --out {} -q",
+        &[dir.arg()],
+    ));
+    let e = refused(
+        "one number, a board",
+        &["query", &dir.join("slide-2x2.gtab"), "1"],
+        &["position '1' has 1 number, a 2×2 board has 4 cells"],
+    );
+    assert!(!e.contains("1 numbers"), "{e}");
+}

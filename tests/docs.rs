@@ -14,7 +14,7 @@ use std::process::Command;
 
 mod common;
 use common::http::{build, Server};
-use common::{python, shared_library, TempDir, ROOT};
+use common::{gamedb, gamedb_ok, python, shared_library, stderr, TempDir, ROOT};
 
 /// README.md and every guide.
 fn documents() -> Vec<PathBuf> {
@@ -384,4 +384,195 @@ fn play_transcripts_run_as_written() {
         "only {run} transcripts found in src/guide/play.md"
     );
     assert!(bad.is_empty(), "{}", bad.join("\n\n"));
+}
+
+/// A document of the repository, by its path from the root.
+fn document(path: &str) -> String {
+    std::fs::read_to_string(Path::new(ROOT).join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The statements `gamedb verify --list` names (the first word of each unindented line before
+/// the blank line), and its last line, the counts of the plan.
+fn statements_listed() -> (Vec<String>, String) {
+    let list = gamedb_ok(&["verify", "--list"]);
+    let (entries, plan) = list
+        .split_once("\n\n")
+        .unwrap_or_else(|| panic!("no blank line before the plan in `verify --list`:\n{list}"));
+    let names = entries
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    (names, plan.trim_end().to_string())
+}
+
+/// The number just before `words` in `text` (`runs the 68 light ones`: 68 before ` light`).
+fn number_before(text: &str, words: &str) -> usize {
+    let at = text
+        .find(words)
+        .unwrap_or_else(|| panic!("no {words:?} in {text:?}"));
+    let digits: String = text[..at]
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no number before {words:?} in {text:?}"))
+}
+
+/// What README.md and the guides state of the code, held to it: the install line
+/// installs the lock's versions; the catalog's count of tables, the counts of the statements
+/// (all of them, the light ones a plain `gamedb verify` runs, the heavy ones it leaves out, by
+/// family in the verify guide) are the code's; every registered game has a row in README's
+/// table of games, and each row's command builds its table. (README's console examples are
+/// run by `console_examples_run_as_written`; `cargo install` itself, a full release build, is
+/// left to scripts/check/setup-times.sh.)
+#[test]
+fn readme_counts_and_commands_are_the_codes() {
+    let readme = document("README.md");
+    // The install line, and no other spelling of it.
+    assert!(
+        readme.contains("cargo install --locked --path ."),
+        "README: no install line"
+    );
+    for line in readme.lines().filter(|l| l.contains("cargo install")) {
+        assert!(
+            line.contains("--locked"),
+            "README: an install without --locked: {line}"
+        );
+    }
+    // The standard catalog's tables.
+    let tables = gamedb::cli::catalog::parse(gamedb::cli::catalog::STANDARD, "standard")
+        .unwrap()
+        .len();
+    let joined = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    for stated in [
+        format!("[`tables/catalog.txt`](tables/catalog.txt), {tables} tables"),
+        format!("total: {tables} tables ({tables} built)"),
+    ] {
+        assert!(joined.contains(&stated), "README does not say {stated:?}");
+    }
+
+    // The statements: all, light and heavy, as the plan line of `verify --list` counts them.
+    let (names, plan) = statements_listed();
+    let total = number_before(&plan, " statements:");
+    let light = number_before(&plan, " light ones");
+    let heavy = number_before(&plan, " heavy ones");
+    assert_eq!(total, names.len(), "{plan}");
+    assert_eq!(light + heavy, total, "{plan}");
+    for (doc, needles) in [
+        (
+            "README.md",
+            vec![
+                format!("runs the {light} light statements of the {total}"),
+                format!("the {heavy} heavy ones"),
+            ],
+        ),
+        (
+            "src/guide/verify.md",
+            vec![
+                format!("names all {total} statements"),
+                format!("runs the {light} light ones"),
+                format!("the {heavy} heavy ones"),
+            ],
+        ),
+        (
+            "src/guide/README.md",
+            vec![format!("the {total} statements")],
+        ),
+    ] {
+        // Lines joined: a sentence may wrap anywhere.
+        let text = document(doc)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        for n in needles {
+            assert!(
+                text.contains(&n),
+                "{doc} does not say {n:?} (`verify --list`: {plan})"
+            );
+        }
+    }
+    // The verify guide's count of each family, by the names' prefixes; every statement is of
+    // one family.
+    let families: [(&str, &[&str]); 12] = [
+        ("candy game", &["candy-"]),
+        ("Nim", &["nim-"]),
+        ("Chomp", &["chomp-"]),
+        ("three-rowed Chomp", &["chomp3-"]),
+        ("sliding puzzles", &["slide-"]),
+        ("Wythoff's game", &["wythoff-"]),
+        ("octal games", &["octal-"]),
+        (
+            "the m,n,k-games and Zermelo's theorem",
+            &["mnk-", "zermelo"],
+        ),
+        ("Connect Four", &["connect4-"]),
+        ("the mill games", &["mill-"]),
+        ("ball weighing", &["weighing-"]),
+        ("chess endings", &["chess-"]),
+    ];
+    let guide = document("src/guide/verify.md")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let of = |prefixes: &[&str], n: &String| prefixes.iter().any(|p| n.starts_with(p));
+    for (family, prefixes) in families {
+        let count = names.iter().filter(|n| of(prefixes, n)).count();
+        let stated = format!("{family} {count}");
+        // An item of the list in brackets: `(candy game 5, Nim 8, ..., chess endings 5;`.
+        let item = [
+            format!("({stated},"),
+            format!(", {stated},"),
+            format!(", {stated};"),
+        ];
+        assert!(
+            item.iter().any(|i| guide.contains(i)),
+            "src/guide/verify.md does not say {stated:?}"
+        );
+    }
+    for n in &names {
+        assert!(
+            families.iter().any(|(_, p)| of(p, n)),
+            "{n}: of no family the verify guide counts"
+        );
+    }
+
+    // Every registered game in the table of games; each row's command builds its table.
+    let rows: Vec<&str> = readme
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains("`gamedb build "))
+        .collect();
+    for game in gamedb::Registry::builtin().games() {
+        let build = format!("`gamedb build {}", game.name);
+        assert!(
+            rows.iter().any(|r| r.contains(&build)),
+            "README's table of games has no row with {build}`"
+        );
+    }
+    let dir = TempDir::new("readme-games");
+    let mut built = 0;
+    for row in rows {
+        // The second column: the build command, alone between backticks.
+        let command = row
+            .trim_matches('|')
+            .split(" | ")
+            .nth(1)
+            .map(|c| c.trim().trim_matches('`'))
+            .filter(|c| c.starts_with("gamedb build "))
+            .unwrap_or_else(|| panic!("README: a row without a build command: {row}"));
+        let mut args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        args.extend(["--out", dir.arg(), "-q"]);
+        let o = gamedb(&args);
+        assert!(o.status.success(), "README: `{command}`: {}", stderr(&o));
+        built += 1;
+    }
+    assert!(built >= 15, "only {built} rows in README's table of games");
+    let files = std::fs::read_dir(dir.path()).unwrap().count();
+    assert!(files >= built, "{built} builds wrote {files} tables");
 }

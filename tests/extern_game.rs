@@ -11,7 +11,9 @@
 //! The nested builds compile gamedb and its dependencies a second time, once for both crates
 //! (their locks hold the same versions), into `<target>/outside` (never the target folder of
 //! the running `cargo test`, which cargo holds locked), with the profile of this run: minutes on
-//! a cold folder, seconds after.
+//! a cold folder, seconds after. README's install line, `cargo install --locked --path .`, runs
+//! into that folder too (its dependencies compiled alike, so it compiles gamedb's binary alone),
+//! and the binary it installs builds the standard catalog with `gamedb build-all`.
 
 mod common;
 
@@ -26,6 +28,14 @@ use common::*;
 /// Grundy values of a full row of `n` pins, n = 0..=15: Kayles, OEIS A002186 (Berlekamp,
 /// Conway & Guy, Winning Ways, ch. 4, p. 91).
 const PUBLISHED: [u64; 16] = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7];
+
+/// Held while a cargo command of this file runs: they share `<target>/outside`, and cargo's
+/// lock of a folder does not cover a command's whole run (the doc tests of one crate read
+/// gamedb's library while an install writes it), so they run one at a time.
+fn cargo_alone() -> std::sync::MutexGuard<'static, ()> {
+    static CARGO: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    CARGO.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// `cargo SUBCOMMAND` on the crate `tests/CRATE`, with this run's profile, into
 /// `<target>/outside`; prints what it ran and how long it took. Returns the target folder.
@@ -51,6 +61,7 @@ fn cargo_outside(krate: &str, subcommand: &str) -> PathBuf {
         target.display()
     );
     let started = Instant::now();
+    let _alone = cargo_alone();
     let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("{cargo} does not run: {e}"));
@@ -84,6 +95,67 @@ fn kayles() -> &'static Path {
 fn hexapawn() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| cargo_outside("hexapawn", "build").join("hexapawn"))
+}
+
+/// README's install line as written, `cargo install --locked --path .` (the lock's versions,
+/// the ones these tests ran with), into a temporary root; the installed `gamedb` then runs
+/// README's main job, `gamedb build-all`, which builds every table of the standard catalog and
+/// ends with its total line. Into `<target>/outside`, where the crates of this file are built
+/// with gamedb's own release settings: the install reuses their compiled dependencies and
+/// compiles gamedb's crate alone (scripts/test.sh runs the release profile; a debug run of
+/// this test compiles the dependencies for release once more).
+#[test]
+fn the_readme_install_line_installs_a_gamedb_that_builds_the_catalog() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let line = "cargo install --locked --path .";
+    assert!(readme.contains(line), "README.md: no `{line}`");
+    // The dependencies first, as the other tests of this file build them (once a run).
+    kayles();
+    let target = profile_dir()
+        .parent()
+        .expect("<target>/<profile>")
+        .join("outside");
+    let root = TempDir::new("install-root");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let started = Instant::now();
+    let _alone = cargo_alone();
+    let out = Command::new(&cargo)
+        .args(["install", "--locked", "--path", "."])
+        .arg("--root")
+        .arg(root.path())
+        .current_dir(ROOT)
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .unwrap_or_else(|e| panic!("{cargo} does not run: {e}"));
+    eprintln!(
+        "extern_game: `{line}` into {} took {:.1} s",
+        root.path().display(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(out.status.success(), "`{line}` failed:\n{}", stderr(&out));
+    let installed = root.path().join("bin/gamedb");
+    assert!(installed.is_file(), "no {}", installed.display());
+
+    // `gamedb build-all`: every table of the standard catalog, then the total line.
+    let tables = gamedb::cli::catalog::parse(gamedb::cli::catalog::STANDARD, "standard")
+        .unwrap()
+        .len();
+    let folder = TempDir::new("install-tables");
+    let said = run_ok(&installed, &["build-all", "--out", folder.arg()]);
+    let total = said.lines().last().unwrap_or("");
+    let stated = format!("total: {tables} tables ({tables} built), ");
+    assert!(
+        total.starts_with(&stated),
+        "build-all ended with {total:?}:\n{said}"
+    );
+    let bytes: u64 = std::fs::read_dir(folder.path())
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum();
+    assert!(
+        total.starts_with(&format!("{stated}{bytes} bytes")),
+        "{total}: the files hold {bytes} bytes"
+    );
 }
 
 /// A full row of `n` pins in a table of `pins`: `n` ones, then zeros.

@@ -408,14 +408,17 @@ fn values_are_a_view_over_the_mapping_and_count_as_info_does() {
 /// built-in games, beside the package `gamedb`, which refuses Kayles.
 #[test]
 fn a_crate_with_its_own_games_builds_a_module_that_knows_them() {
-    let target = Path::new(ROOT).join("target/python-package/kayles");
+    // The package's own target folder and profile (as `venv_python` built it with maturin):
+    // the dependencies compiled there are reused, only gamedb and this crate are compiled.
+    let target = Path::new(ROOT).join("target/python-package/cargo");
     let manifest = Path::new(ROOT).join("tests/kayles/Cargo.toml");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(&cargo)
         .args([
             "rustc",
             "--locked",
-            "--release",
+            "--profile",
+            "python",
             "--lib",
             "--crate-type",
             "cdylib",
@@ -434,7 +437,7 @@ fn a_crate_with_its_own_games_builds_a_module_that_knows_them() {
     );
     let dir = TempDir::new("python-kayles");
     std::fs::copy(
-        target.join("release/libkayles.so"),
+        target.join("python/libkayles.so"),
         dir.path().join("kayles_py.so"),
     )
     .unwrap();

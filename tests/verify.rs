@@ -9,12 +9,19 @@ mod common;
 use common::*;
 
 /// The statement names `gamedb verify --list` prints: the first word of each unindented line
-/// (the indented line under it is the statement's source).
+/// (the indented line under it is the statement's source), up to the blank line before the
+/// plan's line.
 fn listed_names(list: &str) -> Vec<&str> {
-    list.lines()
+    entries(list)
+        .lines()
         .filter(|l| !l.starts_with(' '))
         .filter_map(|l| l.split_whitespace().next())
         .collect()
+}
+
+/// The statements' part of `gamedb verify --list`, before the blank line and the plan.
+fn entries(list: &str) -> &str {
+    list.split_once("\n\n").map_or(list, |(e, _)| e)
 }
 
 #[test]
@@ -95,7 +102,7 @@ fn the_list_gives_every_statement_a_cost() {
     let list = gamedb_ok(&["verify", "--list"]);
     let names = listed_names(&list);
     assert!(names.len() >= 12, "{list}");
-    for line in list.lines().filter(|l| !l.starts_with(' ')) {
+    for line in entries(&list).lines().filter(|l| !l.starts_with(' ')) {
         let words: Vec<&str> = line.split_whitespace().collect();
         let (cost, unit) = (words[1], words[2]);
         assert!(
@@ -133,4 +140,49 @@ fn the_statements_file_is_the_generated_catalog() {
     for stale in ["THEOREMS.md", "seed 00"] {
         assert!(!file.contains(stale), "the catalog cites {stale:?}");
     }
+}
+
+/// The heavy statements (a minute or more each) are counted on the list's last line, which
+/// README and the verify guide state (tests/docs.rs holds them to it); a plain run leaves them
+/// out (the choice is tested in src/cli/verify.rs), `--all` with names is refused.
+#[test]
+fn the_list_ends_with_the_plan_of_a_plain_run() {
+    let list = gamedb_ok(&["verify", "--list"]);
+    let names = listed_names(&list);
+    let plan = list.lines().last().unwrap();
+    let heavy: Vec<&str> = entries(&list)
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let secs = w[1].trim_start_matches(['~', '<']).parse::<f64>().unwrap();
+            w[2] == "min" || (w[2] == "s" && secs >= 60.0)
+        })
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    for heavy_one in [
+        "connect4-thirty-cells",
+        "chess-longest-mates-conrady",
+        "slide-half",
+    ] {
+        assert!(heavy.contains(&heavy_one), "{heavy:?}");
+    }
+    let want = format!(
+        "{} statements: `gamedb verify` runs the {} light ones (under 60 s each, ",
+        names.len(),
+        names.len() - heavy.len()
+    );
+    assert!(plan.starts_with(&want), "{plan}");
+    assert!(
+        plan.contains(&format!(
+            "`gamedb verify --all` also the {} heavy ones (60 s or more each, ",
+            heavy.len()
+        )),
+        "{plan}"
+    );
+    refused(
+        "--all with names",
+        &["verify", "--all", "nim-bouton"],
+        &["--all", "cannot be used with"],
+    );
 }

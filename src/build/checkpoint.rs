@@ -189,7 +189,7 @@ impl<'a> Checkpoint<'a> {
         } else if exists {
             Err(Error::bad(format!(
                 "{} holds a checkpoint of an earlier build of this table; --resume continues it, \
-                 or remove the file to start afresh",
+                 or --clean removes it to start afresh",
                 self.path.display()
             )))
         } else {
@@ -231,7 +231,8 @@ impl<'a> Checkpoint<'a> {
     /// A refusal of the checkpoint: one line naming the file and `what` is wrong.
     fn refuse(&self, what: impl std::fmt::Display) -> Error {
         Error::bad(format!(
-            "{}: {what}; this checkpoint cannot be resumed (remove it to start afresh)",
+            "{}: {what}; this checkpoint cannot be resumed (--clean removes it, to start \
+             afresh)",
             self.path.display()
         ))
     }

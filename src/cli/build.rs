@@ -1,6 +1,7 @@
 //! `gamedb build GAME ... [--resume] [--checkpoint-every SECONDS] [--no-checkpoints]`: solve
 //! every position of a game and write its table; long solves leave checkpoints
 //! (`<table>.checkpoint`, see [`crate::build::checkpoint`]) that `--resume` continues from.
+//! An interrupted build says what it left ([`super::interrupt`]); `--clean` removes it.
 
 use std::path::PathBuf;
 
@@ -15,7 +16,7 @@ use crate::lock::TableLock;
 use crate::model::ValueKind;
 use crate::{Error, Result};
 
-use super::{progress_bar, set_threads, Common, Failure};
+use super::{interrupt, progress_bar, set_threads, Common, Failure};
 
 /// What `gamedb build` (and a catalog line) names: one registered game with its arguments, or
 /// a set of tables (the pattern databases of a 15-puzzle partition).
@@ -177,6 +178,10 @@ pub(crate) struct BuildArgs {
     /// Write no checkpoints.
     #[arg(long, global = true)]
     pub no_checkpoints: bool,
+    /// Build nothing: remove what interrupted builds of the table(s) named left in --out (the
+    /// checkpoint, temporaries, a stale lock); refused while a build of one of them runs.
+    #[arg(long, global = true, conflicts_with = "resume")]
+    pub clean: bool,
     /// Test hook (under mpirun): most words one process sends in one all-gather round.
     #[arg(long, global = true, hide = true)]
     pub round_words: Option<usize>,
@@ -195,6 +200,10 @@ pub(crate) fn run(a: BuildArgs) -> Result<(), Failure> {
         ..Options::default()
     };
     let tables = a.target.specs()?;
+    if a.clean {
+        return clean(&tables, &a.out);
+    }
+    interrupt::say_what_is_left();
     // Every table is checked (folder, memory, disk) before the first is solved.
     for p in plan_all(&tables, &a.out, &options)? {
         if !a.common.quiet {
@@ -212,8 +221,11 @@ pub(crate) fn run(a: BuildArgs) -> Result<(), Failure> {
                 TableLock::wait(&a.out, &name)?
             }
         };
+        // Dropped before the lock: an interrupt after the table is written says nothing of it.
+        let building = interrupt::building(&a.out, &name, Some(interrupt::this_command()));
         let pb = progress_bar(a.common.quiet, spec.positions(), name);
         let built = build_locked(&spec, kind, &a.out, &options, &lock, &pb)?;
+        drop(building);
         pb.finish_and_clear();
         if a.json {
             println!("{}", summary(&spec, kind, &built));
@@ -222,6 +234,75 @@ pub(crate) fn run(a: BuildArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// `gamedb build ... --clean`: removes the checkpoint, the temporaries and a stale lock of
+/// each table named, saying what it removed; a table whose build is running (its lock is
+/// held) is refused, before anything is removed.
+fn clean(tables: &[(Spec, ValueKind)], out: &std::path::Path) -> Result<(), Failure> {
+    let mut locks = Vec::new();
+    for (spec, kind) in tables {
+        let name = spec.file_name(*kind);
+        let lock_file = crate::lock::lock_path(out, &name);
+        let stale = lock_file.exists();
+        match TableLock::try_take(out, &name)? {
+            Some(lock) => locks.push((name, lock, stale)),
+            None => {
+                return Err(Error::bad(format!(
+                    "--clean: a build of {} is running (it holds {}); stop it first (Ctrl-C \
+                     keeps its checkpoint), then clean",
+                    out.join(&name).display(),
+                    lock_file.display()
+                ))
+                .into())
+            }
+        }
+    }
+    for (name, lock, stale) in locks {
+        let mut removed = Vec::new();
+        let ckpt = crate::build::checkpoint::path(out, &name);
+        if let Ok(m) = std::fs::metadata(&ckpt) {
+            std::fs::remove_file(&ckpt).map_err(|e| Error::io(&ckpt, e))?;
+            removed.push(format!(
+                "its checkpoint {} ({})",
+                ckpt.display(),
+                crate::resources::bytes(m.len())
+            ));
+        }
+        let temporaries = crate::format::remove_temporaries_of(out, &name)
+            + remove_checkpoint_temporaries(out, &name);
+        if temporaries > 0 {
+            removed.push(format!(
+                "{temporaries} temporar{} of interrupted writers",
+                if temporaries == 1 { "y" } else { "ies" }
+            ));
+        }
+        if stale {
+            removed.push("a stale lock".to_string());
+        }
+        drop(lock); // removes the lock file
+        let table = out.join(&name);
+        if removed.is_empty() {
+            println!("{}: nothing to clean", table.display());
+        } else {
+            println!("{}: removed {}", table.display(), removed.join(", "));
+        }
+    }
+    Ok(())
+}
+
+/// Removes the temporaries of table `name`'s checkpoint (`.NAME.checkpoint.tmp-PID`) that
+/// killed builds left; for a caller that holds the table's lock. Returns how many.
+fn remove_checkpoint_temporaries(out: &std::path::Path, name: &str) -> usize {
+    let prefix = format!(".{name}.checkpoint.tmp-");
+    let Ok(entries) = std::fs::read_dir(out) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .filter(|e| std::fs::remove_file(e.path()).is_ok())
+        .count()
 }
 
 /// The `--json` summary of a table built.

@@ -135,6 +135,7 @@ impl Budget {
 }
 
 pub(crate) fn run(a: BuildAllArgs) -> Result<(), Failure> {
+    let started = Instant::now();
     set_threads(a.threads)?;
     if a.jobs == 0 {
         return Err(Error::BadInput("--jobs 0: expected at least 1".into()).into());
@@ -142,6 +143,7 @@ pub(crate) fn run(a: BuildAllArgs) -> Result<(), Failure> {
     let entries = read_catalog(a.catalog.as_deref())?;
     check_output(&a.out, &entries)?;
     clear_leftovers(&a.out);
+    super::interrupt::say_what_is_left();
 
     let budget = Budget {
         limit: resources::memory_limit(a.memory),
@@ -167,6 +169,7 @@ pub(crate) fn run(a: BuildAllArgs) -> Result<(), Failure> {
         rows: Mutex::new(Vec::new()),
         deferred: Mutex::new(Vec::new()),
         failures: AtomicUsize::new(0),
+        started,
     };
     for wait in [false, true] {
         run.pass(wait);
@@ -258,6 +261,8 @@ struct BuildAll<'a> {
     rows: Mutex<Vec<(usize, Row)>>,
     /// The tables another process was building in the first pass, for the second.
     deferred: Mutex<Vec<usize>>,
+    /// When the run started, for its total line.
+    started: Instant,
     failures: AtomicUsize,
 }
 
@@ -400,8 +405,13 @@ impl BuildAll<'_> {
         }
         pb.set_style(progress_bar(true, 0, String::new()).style());
         pb.set_message(job.name.clone());
+        if !self.a.quiet {
+            super::report_plainly(&pb);
+        }
         let started = Instant::now();
+        let building = super::interrupt::building(out, &job.name, None);
         let built = build::build_locked(&e.spec, e.kind, out, options, lock, &pb);
+        drop(building);
         pb.finish_and_clear();
         self.multi.remove(&pb);
         row.seconds = started.elapsed().as_secs_f64();
@@ -463,6 +473,10 @@ impl BuildAll<'_> {
             println!("{}", serde_json::to_string(&rows).unwrap_or_default());
         } else {
             print_rows(&rows);
+            println!(
+                "{}",
+                total_line(&rows, self.started.elapsed().as_secs_f64())
+            );
         }
         let failed = self.failures.load(Ordering::SeqCst);
         if failed > 0 {
@@ -476,6 +490,35 @@ impl BuildAll<'_> {
 fn present(row: &mut Row, path: &Path, status: &str) {
     row.bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     row.status = status.into();
+}
+
+/// The last line of the table: `total: 31 tables (31 built), 148913152 bytes (142.0 MiB), in
+/// 61.2 s`: the tables of the catalog and what became of them, the bytes of their files and
+/// the run's wall-clock time.
+fn total_line(rows: &[(usize, Row)], seconds: f64) -> String {
+    let n = rows.len();
+    let total: u64 = rows.iter().map(|(_, r)| r.bytes).sum();
+    let built = rows
+        .iter()
+        .filter(|(_, r)| r.status == "built" || r.status.starts_with("rebuilt"))
+        .count();
+    let failed = rows
+        .iter()
+        .filter(|(_, r)| r.status.starts_with("FAILED"))
+        .count();
+    let mut parts = vec![format!("{built} built")];
+    if n - built - failed > 0 {
+        parts.push(format!("{} skipped", n - built - failed));
+    }
+    if failed > 0 {
+        parts.push(format!("{failed} failed"));
+    }
+    format!(
+        "total: {} ({}), {total} bytes ({}), in {seconds:.1} s",
+        crate::game::counted(n, "table"),
+        parts.join(", "),
+        bytes(total)
+    )
 }
 
 fn print_rows(rows: &[(usize, Row)]) {

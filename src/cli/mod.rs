@@ -28,6 +28,7 @@ mod completions;
 mod enumerate;
 mod export;
 mod info;
+mod interrupt;
 mod list;
 mod play;
 mod plot;
@@ -156,7 +157,8 @@ pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Error> {
         .map_err(|e| Error::Unsupported(format!("cannot start {n} threads: {e}")))
 }
 
-/// A progress bar on stderr, hidden with --quiet.
+/// A progress bar on stderr, hidden with --quiet; on a stderr that is no terminal, where the
+/// bar is not drawn, a plain line every minute instead ([`report_plainly`]).
 pub(crate) fn progress_bar(quiet: bool, len: u64, msg: String) -> ProgressBar {
     let target = if quiet {
         ProgressDrawTarget::hidden()
@@ -181,7 +183,83 @@ pub(crate) fn progress_bar(quiet: bool, len: u64, msg: String) -> ProgressBar {
         }),
     );
     pb.set_message(msg);
+    if !quiet {
+        report_plainly(&pb);
+    }
     pb
+}
+
+/// The environment variable that sets the seconds between the plain progress lines of
+/// [`report_plainly`] (default 60; fractions allowed, for tests).
+pub(crate) const PROGRESS_SECONDS: &str = "GAMEDB_PROGRESS_SECONDS";
+
+/// When stderr is no terminal (a log file, a pipe, a batch job), indicatif draws no bar: there
+/// a thread writes a plain line about `pb` every minute (or every [`PROGRESS_SECONDS`]) until
+/// the bar is finished or dropped, so long work never goes quiet:
+/// `gamedb: chomp-20x20.gtab: 12345678 of 137846528820 (0.0%) after 1m 00s, about 3h left`.
+pub(crate) fn report_plainly(pb: &ProgressBar) {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        return;
+    }
+    let every = std::env::var(PROGRESS_SECONDS)
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(std::time::Duration::from_secs(60), |s| {
+            std::time::Duration::from_secs_f64(s.max(0.01))
+        });
+    let weak = pb.downgrade();
+    // A thread that cannot be started leaves the bar as it was: quiet.
+    let _ = std::thread::Builder::new()
+        .name("progress".into())
+        .spawn(move || loop {
+            std::thread::sleep(every);
+            let Some(pb) = weak.upgrade() else {
+                return;
+            };
+            if pb.is_finished() {
+                return;
+            }
+            eprintln!("gamedb: {}", plain_line(&pb));
+        });
+}
+
+/// Where `pb` stands, in words: its message (what is being worked on), the units done of the
+/// whole with the share, the time since it started and the time left by its estimate.
+fn plain_line(pb: &ProgressBar) -> String {
+    let what = pb.message();
+    let what = if what.is_empty() {
+        "working".to_string()
+    } else {
+        what
+    };
+    let done = pb.position();
+    let elapsed = clock(pb.elapsed());
+    match pb.length().filter(|&n| n > 0) {
+        Some(len) => {
+            let share = 100.0 * done.min(len) as f64 / len as f64;
+            // No estimate in the first seconds, when a few chunks say little (as the bar).
+            let left = if done > 0 && done < len && pb.elapsed().as_secs() >= 5 {
+                format!(", about {} left", clock(pb.eta()))
+            } else {
+                String::new()
+            };
+            format!("{what}: {done} of {len} ({share:.1}%) after {elapsed}{left}")
+        }
+        None if done > 0 => format!("{what}: {done} done after {elapsed}"),
+        None => format!("{what}: {elapsed} so far"),
+    }
+}
+
+/// A duration as `45s`, `3m 05s` or `2h 07m`.
+fn clock(d: std::time::Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
 }
 
 fn stdout_error(e: std::io::Error) -> Error {

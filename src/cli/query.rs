@@ -88,6 +88,31 @@ pub(crate) fn run(a: QueryArgs) -> Result<(), Failure> {
     })
 }
 
+/// `gamedb query DIR POSITION...` without --rows and --cols answers positions of the 4×4 board
+/// from the tables in DIR: a position of another length (`gamedb query tables 1,2,4`) is
+/// most likely a table's position with the folder typed for the table, so it is refused as
+/// that, before any table is read, naming both readings. Positions from stdin (`-`) are read
+/// later, as 4×4 boards.
+fn folder_for_a_table(dir: &Path, positions: &[String]) -> Result<(), Error> {
+    const CELLS: usize = 16;
+    let Some(p) = positions
+        .iter()
+        .find(|p| *p != "-" && p.trim().split(',').count() != CELLS)
+    else {
+        return Ok(());
+    };
+    Err(Error::BadInput(format!(
+        "{}: a folder, not a table file, and '{}' is no position of the 4×4 board; `query \
+         FOLDER POSITION...` answers 15-puzzle positions (the {CELLS} cells in reading order, \
+         e.g. 1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15) from the tables in a folder, --rows R \
+         --cols C other boards; expected TABLE POSITION... with a table file (`gamedb list {}` \
+         names the tables in the folder)",
+        dir.display(),
+        crate::game::echo(p.trim()),
+        dir.display()
+    )))
+}
+
 /// The source of the answers and the positions, from the arguments.
 fn open(a: &QueryArgs) -> Result<(Source, &[String]), Failure> {
     let board = |rows, cols, dir: &Path| -> Result<Source, Error> {
@@ -136,6 +161,7 @@ fn open(a: &QueryArgs) -> Result<(Source, &[String]), Failure> {
             ))
             .into());
         }
+        folder_for_a_table(first, &a.args[1..])?;
         return Ok((board(4, 4, first)?, &a.args[1..]));
     }
     let table = Table::open(first)?;

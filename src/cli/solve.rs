@@ -182,5 +182,6 @@ fn spinner(show: bool) -> ProgressBar {
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
             .expect("valid template"),
     );
+    super::report_plainly(&pb);
     pb
 }

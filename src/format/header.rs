@@ -143,19 +143,62 @@ pub(super) fn field_text(path: &Path, field: &[u8], what: &str) -> Result<String
     Ok(String::from_utf8(text.to_vec()).expect("ASCII"))
 }
 
+/// Refuses a file that does not begin as every table does (a text file, an empty file, a file
+/// of another program) as "not a gamedb table", naming what it lacks and how it begins; `head`
+/// is the file's first bytes (at least 8 when it has them), `file_len` its length. A file
+/// that begins as a table but ends too soon passes: it is a damaged (truncated) table.
+pub(super) fn check_magic(path: &Path, head: &[u8], file_len: u64) -> Result<()> {
+    let head = &head[..head.len().min(MAGIC.len())];
+    if file_len == 0 {
+        return Err(Error::not_a_table(
+            path,
+            format!(
+                "the file is empty (a table begins with the bytes \"GAMEDB\\r\\n\" and a \
+                 {HEADER_LEN}-byte header; `gamedb build` writes tables)"
+            ),
+        ));
+    }
+    if MAGIC.starts_with(head) {
+        return Ok(());
+    }
+    // Text, when the bytes are (a character cut at the eighth byte left out).
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => Some(t),
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&head[..e.valid_up_to()]).ok(),
+        Err(_) => None,
+    }
+    .filter(|t| !t.is_empty() && t.chars().all(|c| !c.is_control() || "\t\r\n".contains(c)));
+    // `…` when the file goes on after the bytes shown.
+    let more = if file_len > head.len() as u64 {
+        "…"
+    } else {
+        ""
+    };
+    let begins = match text {
+        Some(t) => format!("it begins with the text \"{}{more}\"", t.escape_debug()),
+        None => {
+            let hex: Vec<String> = head.iter().map(|b| format!("{b:02x}")).collect();
+            format!("it begins with the bytes {}{more}", hex.join(" "))
+        }
+    };
+    Err(Error::not_a_table(
+        path,
+        format!(
+            "it lacks the bytes \"GAMEDB\\r\\n\" that begin every table file ({begins}); \
+             expected a table file written by `gamedb build` (`gamedb list DIR` names the tables \
+             of a folder)"
+        ),
+    ))
+}
+
 pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {
     parse_header_bytes(path, bytes, bytes.len() as u64)
 }
 
 pub(super) fn parse_header_bytes(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header> {
+    check_magic(path, bytes, file_len)?;
     if bytes.len() < 12 {
         return Err(Error::corrupt(path, "truncated header"));
-    }
-    if bytes[..8] != MAGIC {
-        return Err(Error::corrupt(
-            path,
-            "not a gamedb table (magic bytes are not \"GAMEDB\\r\\n\")",
-        ));
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
     if version == legacy::FORMAT_VERSION {

@@ -201,10 +201,21 @@ mod tests {
         let err = TableFile::open(&path).err().unwrap().to_string();
         assert!(err.contains("header checksum"), "{err}");
 
-        // Not a table at all.
+        // Not a table at all: said so, not called damaged (nor truncated).
         fs::write(&path, b"hello").unwrap();
         let err = TableFile::open(&path).err().unwrap().to_string();
-        assert!(err.contains("shorter than"), "{err}");
+        assert!(err.contains("t.gtab: not a gamedb table"), "{err}");
+        assert!(
+            !err.contains("damaged") && !err.contains("shorter than"),
+            "{err}"
+        );
+        // The first bytes of a table, cut short: a damaged (truncated) table.
+        fs::write(&path, &bytes[..100]).unwrap();
+        let err = TableFile::open(&path).err().unwrap().to_string();
+        assert!(
+            err.contains("damaged table") && err.contains("shorter than"),
+            "{err}"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::header::{encode_header, parse_header, parse_header_bytes};
+use super::header::{check_magic, encode_header, parse_header, parse_header_bytes};
 use super::{legacy, Header, TableMeta, HEADER_LEN, PAYLOAD_OFFSET};
 use crate::{Error, Result};
 
@@ -42,6 +42,12 @@ impl TableFile {
             )));
         }
         let len = meta.len();
+        // The first bytes, read before the length is judged: a short text file is no table,
+        // not a truncated one.
+        let mut head = Vec::with_capacity(8);
+        std::io::Read::read_to_end(&mut std::io::Read::take(&file, 8), &mut head)
+            .map_err(|e| Error::io(path, e))?;
+        check_magic(path, &head, len)?;
         if len < HEADER_LEN as u64 {
             return Err(Error::corrupt(
                 path,
@@ -64,6 +70,7 @@ impl TableFile {
     /// same checks as [`TableFile::open`]; `name` stands for the path in messages.
     pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<TableFile> {
         let path = PathBuf::from(name);
+        check_magic(&path, &bytes, bytes.len() as u64)?;
         if bytes.len() < HEADER_LEN {
             return Err(Error::corrupt(
                 &path,
@@ -171,6 +178,7 @@ pub(crate) fn read_header(path: &Path) -> Result<Header> {
         .take(HEADER_LEN as u64)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(path, e))?;
+    check_magic(path, &bytes, meta.len())?;
     if bytes.len() < HEADER_LEN {
         return Err(Error::corrupt(
             path,

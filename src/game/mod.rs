@@ -32,6 +32,7 @@ pub use params::{Arguments, Param, ParamValue};
 pub use rules::{bad_position, no_play_makes, Choice, Fact, HeapSequence, Move, Rules, Values};
 pub use simple::{Shape, SimpleGame, SimpleView};
 pub use spec::{GameSpec, MAX_POSITIONS};
+pub(crate) use text::counted;
 pub use text::{binomial, echo, format_numbers, heaps_board, parse_numbers, quote, ECHO_LIMIT};
 pub use two_player::{TwoPlayerGame, TwoPlayerView};
 pub use view::{Engine, View};

@@ -49,6 +49,16 @@ pub fn parse_numbers(text: &str, form: String) -> Result<Vec<u32>> {
         .collect()
 }
 
+/// A count with its noun, singular for one: `1 number`, `3 numbers`, `0 rows` (the noun
+/// given in the singular; its plural adds `s`).
+pub(crate) fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Longest quotation of input in a message or an error line: a 10 MB line is named by its
 /// beginning, not repeated.
 pub const ECHO_LIMIT: usize = 200;

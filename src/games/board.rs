@@ -242,9 +242,9 @@ impl Board {
         let text = || crate::game::quote(pos);
         if pos.len() != n {
             return Err(Error::bad(format!(
-                "position '{}' has {} numbers, a {}×{} board has {n} cells; expected {}",
+                "position '{}' has {}, a {}×{} board has {n} cells; expected {}",
                 text(),
-                pos.len(),
+                crate::game::counted(pos.len(), "number"),
                 self.rows,
                 self.cols,
                 self.position_form()

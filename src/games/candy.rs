@@ -225,9 +225,9 @@ impl Rules for Candy {
     fn check(&self, pos: &[u32]) -> Result<()> {
         if pos.len() != 3 {
             return Err(Error::bad(format!(
-                "position '{}' has {} numbers; expected {}",
+                "position '{}' has {}; expected {}",
                 crate::game::quote(pos),
-                pos.len(),
+                crate::game::counted(pos.len(), "number"),
                 self.position_form()
             )));
         }

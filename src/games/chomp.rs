@@ -457,15 +457,20 @@ impl Rules for Chomp {
         }
         if pos[0] as usize > self.c {
             return bad(format!(
-                "the top row has {} cells but this table's box is {}×{} (at most {} columns)",
-                pos[0], self.r, self.c, self.c
+                "the top row has {} cells but this table's box is {}×{} (at most {})",
+                pos[0],
+                self.r,
+                self.c,
+                crate::game::counted(self.c, "column")
             ));
         }
         let height = pos.iter().filter(|&&v| v > 0).count();
         if height > self.r {
             return bad(format!(
-                "it has {height} rows but this table's box is {}×{} (at most {} rows)",
-                self.r, self.c, self.r
+                "it has {height} rows but this table's box is {}×{} (at most {})",
+                self.r,
+                self.c,
+                crate::game::counted(self.r, "row")
             ));
         }
         Ok(())

@@ -261,7 +261,8 @@ impl Rules for Chomp3Rules {
         let (_, q, _) = Chomp3Rules::rows(pos);
         if q > self.max {
             return bad(format!(
-                "row 2 has {q} cells but this table holds second rows up to {}",
+                "row 2 has {} but this table holds second rows up to {}",
+                crate::game::counted(q as usize, "cell"),
                 self.max
             ));
         }

@@ -528,8 +528,8 @@ impl Rules for Quixo {
         let lines: Vec<&str> = rows_text.split('/').collect();
         if lines.len() != n {
             return Err(Error::bad(format!(
-                "position '{echo}': {} rows instead of {n}; expected {form}",
-                lines.len()
+                "position '{echo}': {} instead of {n}; expected {form}",
+                crate::game::counted(lines.len(), "row")
             )));
         }
         let mut pos = Vec::with_capacity(n * n + 1);
@@ -537,8 +537,9 @@ impl Rules for Quixo {
             let count = line.chars().count();
             if count != n {
                 return Err(Error::bad(format!(
-                    "position '{echo}': row {} has {count} cells instead of {n}; expected {form}",
-                    r + 1
+                    "position '{echo}': row {} has {} instead of {n}; expected {form}",
+                    r + 1,
+                    crate::game::counted(count, "cell")
                 )));
             }
             for ch in line.chars() {

@@ -460,7 +460,10 @@ impl Rules for Weighing {
     fn check(&self, pos: &[u32]) -> Result<()> {
         let bad = |what: String| crate::game::bad_position(self, pos, what);
         let &[u, h, l, g] = pos else {
-            return bad(format!("{} numbers instead of 4", pos.len()));
+            return bad(format!(
+                "{} instead of 4",
+                crate::game::counted(pos.len(), "number")
+            ));
         };
         let sum = [u, h, l, g].iter().map(|&x| x as u64).sum::<u64>();
         if sum != self.total as u64 {

@@ -22,13 +22,20 @@ pub(crate) fn board_cells(
     };
     let lines: Vec<&str> = text.split('/').collect();
     if lines.len() != rows {
-        return bad(format!("{} rows instead of {rows}", lines.len()));
+        return bad(format!(
+            "{} instead of {rows}",
+            crate::game::counted(lines.len(), "row")
+        ));
     }
     let mut board = Vec::with_capacity(rows * cols);
     for (r, line) in lines.iter().enumerate() {
         let n = line.chars().count();
         if n != cols {
-            return bad(format!("row {} has {n} cells instead of {cols}", r + 1));
+            return bad(format!(
+                "row {} has {} instead of {cols}",
+                r + 1,
+                crate::game::counted(n, "cell")
+            ));
         }
         for ch in line.chars() {
             board.push(match ch {

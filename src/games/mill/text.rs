@@ -17,8 +17,8 @@ impl Rules for Mill {
         let fields: Vec<&str> = text.split(',').map(str::trim).collect();
         if fields.len() != 2 && fields.len() != 4 {
             return Err(Error::bad(format!(
-                "position '{echo}': {} fields separated by commas; expected {form}",
-                fields.len()
+                "position '{echo}': {} separated by commas; expected {form}",
+                crate::game::counted(fields.len(), "field")
             )));
         }
         let side = match fields[1] {
@@ -35,8 +35,8 @@ impl Rules for Mill {
         let want = self.layout.rows;
         if rows.len() != want.len() {
             return Err(Error::bad(format!(
-                "position '{echo}': {} rows instead of {}; expected {form}",
-                rows.len(),
+                "position '{echo}': {} instead of {}; expected {form}",
+                crate::game::counted(rows.len(), "row"),
                 want.len()
             )));
         }
@@ -45,9 +45,9 @@ impl Rules for Mill {
             let count = row.chars().count();
             if count != len {
                 return Err(Error::bad(format!(
-                    "position '{echo}': row {} has {count} points instead of {len}; expected \
-                     {form}",
-                    r + 1
+                    "position '{echo}': row {} has {} instead of {len}; expected {form}",
+                    r + 1,
+                    crate::game::counted(count, "point")
                 )));
             }
             for ch in row.chars() {
