@@ -124,6 +124,30 @@ pub(crate) fn remove_stale_locks(dir: &Path) -> usize {
     removed
 }
 
+/// Set when the process is ending on a signal (the command line's interrupt handling has said
+/// what is left and removed the temporaries): a writer must not leave a temporary behind that
+/// clean-up, nor report a failure that the removal caused.
+static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks the process as ending: from now on [`wait_if_ending`] holds every writer that calls it.
+/// Called before the temporaries are removed, so that a temporary created after their removal
+/// is seen by its writer (both orderings are sequentially consistent).
+pub(crate) fn end_writes() {
+    ENDING.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// For a writer, after it has created its temporary `tmp` and before it reports a failure: when
+/// the process is ending, removes `tmp` and parks this thread until the process exits (which it
+/// is about to do); otherwise returns at once.
+pub(crate) fn wait_if_ending(tmp: &Path) {
+    if ENDING.load(std::sync::atomic::Ordering::SeqCst) {
+        let _ = std::fs::remove_file(tmp);
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,6 +36,7 @@ pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> 
     ));
     let result = (|| {
         let mut f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        crate::lock::wait_if_ending(&tmp);
         let header = encode_header(meta, payload);
         let mut page = vec![0u8; PAYLOAD_OFFSET as usize];
         page[..HEADER_LEN].copy_from_slice(&header);
@@ -53,6 +54,7 @@ pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> 
         Ok(())
     })();
     if let Err(e) = result {
+        crate::lock::wait_if_ending(&tmp);
         let _ = fs::remove_file(&tmp);
         // Said of the table, not of the temporary the user never asked for.
         return Err(match e {
@@ -154,6 +156,7 @@ impl TableParts {
             .truncate(create)
             .open(&tmp)
             .map_err(|e| Error::io(&tmp, e))?;
+        crate::lock::wait_if_ending(&tmp);
         if create {
             file.set_len(PAYLOAD_OFFSET + payload_len)
                 .map_err(|e| Error::io(&tmp, e))?;
@@ -231,7 +234,10 @@ impl TableParts {
         let header = header_for(&self.meta, self.payload_len, sum);
         self.file.write_all_at(&header, 0).map_err(io)?;
         self.file.sync_all().map_err(io)?;
-        fs::rename(&self.tmp, &self.path).map_err(|e| Error::io(&self.path, e))?;
+        if let Err(e) = fs::rename(&self.tmp, &self.path) {
+            crate::lock::wait_if_ending(&self.tmp);
+            return Err(Error::io(&self.path, e));
+        }
         if let Some(d) = self.path.parent().and_then(|d| File::open(d).ok()) {
             let _ = d.sync_all();
         }
