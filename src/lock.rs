@@ -124,27 +124,46 @@ pub(crate) fn remove_stale_locks(dir: &Path) -> usize {
     removed
 }
 
-/// Set when the process is ending on a signal (the command line's interrupt handling has said
-/// what is left and removed the temporaries): a writer must not leave a temporary behind that
-/// clean-up, nor report a failure that the removal caused.
-static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Whether the process is ending on a signal (the command line's interrupt handling says what
+/// is left and removes the temporaries): a writer must then neither create a temporary that
+/// would outlive that clean-up nor report a failure the removal caused. A lock, not a flag:
+/// a temporary is created while it is held, so the clean-up, which sets it first, comes
+/// strictly before or strictly after each creation.
+static ENDING: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
 
-/// Marks the process as ending: from now on [`wait_if_ending`] holds every writer that calls it.
-/// Called before the temporaries are removed, so that a temporary created after their removal
-/// is seen by its writer (both orderings are sequentially consistent).
-pub(crate) fn end_writes() {
-    ENDING.store(true, std::sync::atomic::Ordering::SeqCst);
+fn ending() -> std::sync::MutexGuard<'static, bool> {
+    ENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// For a writer, after it has created its temporary `tmp` and before it reports a failure: when
-/// the process is ending, removes `tmp` and parks this thread until the process exits (which it
-/// is about to do); otherwise returns at once.
-pub(crate) fn wait_if_ending(tmp: &Path) {
-    if ENDING.load(std::sync::atomic::Ordering::SeqCst) {
-        let _ = std::fs::remove_file(tmp);
-        loop {
-            std::thread::park();
-        }
+/// This thread waits for the process's exit, which is under way.
+fn wait_for_the_exit() -> ! {
+    loop {
+        std::thread::park();
+    }
+}
+
+/// Marks the process as ending, after any temporary being created now is there (so that the
+/// removal that follows finds it); from then on no writer creates one.
+pub(crate) fn end_writes() {
+    *ending() = true;
+}
+
+/// For a writer: `create` its temporary, unless the process is ending (then this thread waits
+/// for the exit instead).
+pub(crate) fn create_temporary<T>(create: impl FnOnce() -> T) -> T {
+    let ending = ending();
+    if *ending {
+        drop(ending);
+        wait_for_the_exit();
+    }
+    create()
+}
+
+/// For a writer about to report a failure: when the process is ending (the failure may be the
+/// clean-up's removal of its temporary), this thread waits for the exit instead.
+pub(crate) fn wait_if_ending() {
+    if *ending() {
+        wait_for_the_exit();
     }
 }
 

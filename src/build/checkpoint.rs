@@ -335,8 +335,7 @@ impl<'a> Checkpoint<'a> {
         let tmp = self.temporary();
         let io = |e| Error::io(&tmp, e);
         let result = (|| {
-            let mut w = Hashed::create(&tmp)?;
-            crate::lock::wait_if_ending(&tmp);
+            let mut w = crate::lock::create_temporary(|| Hashed::create(&tmp))?;
             w.put(MAGIC).map_err(io)?;
             w.put(&VERSION.to_le_bytes()).map_err(io)?;
             w.put(&crate::format::value_kind_code(self.kind).to_le_bytes())
@@ -391,7 +390,7 @@ impl<'a> Checkpoint<'a> {
                 .map_err(|e| Error::io(&self.path, e))
         })();
         if let Err(e) = &result {
-            crate::lock::wait_if_ending(&tmp);
+            crate::lock::wait_if_ending();
             let _ = fs::remove_file(&tmp);
             return Err(Error::Unsupported(format!(
                 "{}: writing the checkpoint failed: {e}; the previous checkpoint, if any, is \

@@ -156,8 +156,8 @@ fn wait_and_report(read: libc::c_int) {
         return; // the pipe failed: leave the process as it is
     }
     let signal = SIGNAL.load(Ordering::SeqCst);
-    // First, so that a writer creating a temporary after the removal below sees it and removes
-    // its own (crate::lock::wait_if_ending).
+    // First: a temporary being created is there before the removal below, and none is
+    // created after it (crate::lock::create_temporary).
     crate::lock::end_writes();
     let list = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
     // On a terminal the line starts below the progress bar (and the `^C` the terminal echoed).

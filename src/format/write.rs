@@ -35,8 +35,8 @@ pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> 
         std::process::id()
     ));
     let result = (|| {
-        let mut f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        crate::lock::wait_if_ending(&tmp);
+        let mut f =
+            crate::lock::create_temporary(|| File::create(&tmp)).map_err(|e| Error::io(&tmp, e))?;
         let header = encode_header(meta, payload);
         let mut page = vec![0u8; PAYLOAD_OFFSET as usize];
         page[..HEADER_LEN].copy_from_slice(&header);
@@ -54,7 +54,7 @@ pub fn write_table(path: &Path, meta: &TableMeta, payload: &[u8]) -> Result<()> 
         Ok(())
     })();
     if let Err(e) = result {
-        crate::lock::wait_if_ending(&tmp);
+        crate::lock::wait_if_ending();
         let _ = fs::remove_file(&tmp);
         // Said of the table, not of the temporary the user never asked for.
         return Err(match e {
@@ -149,14 +149,15 @@ impl TableParts {
         if create {
             fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         }
-        let file = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(create)
-            .truncate(create)
-            .open(&tmp)
-            .map_err(|e| Error::io(&tmp, e))?;
-        crate::lock::wait_if_ending(&tmp);
+        let file = crate::lock::create_temporary(|| {
+            fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(create)
+                .truncate(create)
+                .open(&tmp)
+        })
+        .map_err(|e| Error::io(&tmp, e))?;
         if create {
             file.set_len(PAYLOAD_OFFSET + payload_len)
                 .map_err(|e| Error::io(&tmp, e))?;
@@ -235,7 +236,7 @@ impl TableParts {
         self.file.write_all_at(&header, 0).map_err(io)?;
         self.file.sync_all().map_err(io)?;
         if let Err(e) = fs::rename(&self.tmp, &self.path) {
-            crate::lock::wait_if_ending(&self.tmp);
+            crate::lock::wait_if_ending();
             return Err(Error::io(&self.path, e));
         }
         if let Some(d) = self.path.parent().and_then(|d| File::open(d).ok()) {
