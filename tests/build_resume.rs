@@ -43,6 +43,20 @@ fn checkpoint_of(dir: &Path) -> PathBuf {
     dir.join(format!("{TABLE}.checkpoint"))
 }
 
+/// Waits, at most a minute, until the build `child` into `out` has written its first
+/// checkpoint; false when the build finished first.
+fn first_checkpoint(child: &mut std::process::Child, out: &Path) -> bool {
+    let ckpt = checkpoint_of(out);
+    let started = Instant::now();
+    while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    true
+}
+
 /// Starts a build that checkpoints after every wave, waits until its first checkpoint is
 /// there and then `wait_ms` more, and kills it (SIGKILL). True when it was killed before it
 /// finished (a checkpoint is left to resume).
@@ -54,18 +68,13 @@ fn start_and_kill(out: &Path, threads: &str, wait_ms: u64) -> bool {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let ckpt = checkpoint_of(out);
-    let started = Instant::now();
-    while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
-        if child.try_wait().unwrap().is_some() {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(2));
+    if !first_checkpoint(&mut child, out) {
+        return false;
     }
     std::thread::sleep(Duration::from_millis(wait_ms));
     child.kill().unwrap(); // SIGKILL
     let status = child.wait().unwrap();
-    !status.success() && ckpt.exists()
+    !status.success() && checkpoint_of(out).exists()
 }
 
 #[test]
@@ -232,13 +241,8 @@ fn start_and_interrupt(out: &Path) -> Option<Output> {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let ckpt = checkpoint_of(out);
-    let started = Instant::now();
-    while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
-        if child.try_wait().unwrap().is_some() {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(2));
+    if !first_checkpoint(&mut child, out) {
+        return None;
     }
     // SAFETY: kill(2) of the child we started, which has not been waited for.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
